@@ -1,0 +1,285 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"hermes/backend/agent"
+	"hermes/backend/llm"
+)
+
+// App holds the methods bound to the UI (Wails and the web mode). Each is thin:
+// call the backend, convert to DTOs, map errors to user messages.
+type App struct {
+	core *Core
+	// emit sends an event to the UI; set by the desktop or the web server.
+	emit func(name string, data any)
+	// ready is called once when the UI reports it has loaded.
+	ready     func()
+	readyOnce sync.Once
+	// Throttle is the shortest gap between two chat:delta events of one request.
+	throttle time.Duration
+
+	mu      sync.Mutex
+	running map[string]context.CancelFunc
+}
+
+// NewApp returns the facade over core. emit may be nil until a UI attaches.
+func NewApp(core *Core, emit func(name string, data any)) *App {
+	if emit == nil {
+		emit = func(string, any) {}
+	}
+	return &App{core: core, emit: emit, throttle: 30 * time.Millisecond, running: map[string]context.CancelFunc{}}
+}
+
+func (a *App) mapErr(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	s, _ := a.core.Settings.Load(ctx)
+	return userError(err, s.OllamaHost, s.ChatModel)
+}
+
+// SendMessage runs one turn, streaming chat:delta:<requestID> events, and returns when
+// the reply is complete, cancelled (by CancelMessage) or failed.
+func (a *App) SendMessage(requestID, sessionID, text string) (TurnResult, error) {
+	return a.send(context.Background(), requestID, sessionID, text)
+}
+
+func (a *App) send(parent context.Context, requestID, sessionID, text string) (TurnResult, error) {
+	if requestID == "" {
+		return TurnResult{}, &UserError{Message: "Internal error: the request has no id."}
+	}
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	a.mu.Lock()
+	if _, dup := a.running[requestID]; dup {
+		a.mu.Unlock()
+		return TurnResult{}, &UserError{Message: "That request is already running."}
+	}
+	a.running[requestID] = cancel
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(a.running, requestID)
+		a.mu.Unlock()
+	}()
+
+	out := newThrottle(a.throttle, func(text string) { a.emit("chat:delta:"+requestID, Delta{Text: text}) })
+	res, err := a.core.Agent.Turn(ctx, agent.Input{SessionID: sessionID, Text: text}, func(s string) error {
+		out.add(s)
+		return nil
+	})
+	out.flush()
+	tr := ToTurnResult(res)
+	if err != nil {
+		return tr, a.mapErr(ctx, err)
+	}
+	return tr, nil
+}
+
+// CancelMessage stops a running SendMessage; its partial reply is kept.
+func (a *App) CancelMessage(requestID string) error {
+	a.mu.Lock()
+	cancel, ok := a.running[requestID]
+	a.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return nil
+}
+
+// ListSessions returns the conversations, newest first.
+func (a *App) ListSessions() ([]SessionInfo, error) {
+	ctx := context.Background()
+	list, err := a.core.Sessions.List(ctx)
+	if err != nil {
+		return nil, a.mapErr(ctx, err)
+	}
+	out := make([]SessionInfo, 0, len(list))
+	for _, s := range list {
+		out = append(out, toSessionInfo(s))
+	}
+	return out, nil
+}
+
+// LoadSession returns a conversation with its messages.
+func (a *App) LoadSession(id string) (SessionDetail, error) {
+	ctx := context.Background()
+	s, err := a.core.Sessions.Get(ctx, id)
+	if err != nil {
+		return SessionDetail{}, a.mapErr(ctx, err)
+	}
+	msgs, err := a.core.Sessions.Messages(ctx, s.ID)
+	if err != nil {
+		return SessionDetail{}, a.mapErr(ctx, err)
+	}
+	d := SessionDetail{Session: toSessionInfo(s), Messages: make([]Message, 0, len(msgs))}
+	for _, m := range msgs {
+		d.Messages = append(d.Messages, toMessage(m))
+	}
+	return d, nil
+}
+
+// NewSession starts an empty conversation.
+func (a *App) NewSession() (SessionInfo, error) {
+	ctx := context.Background()
+	s, err := a.core.Sessions.Create(ctx, "")
+	if err != nil {
+		return SessionInfo{}, a.mapErr(ctx, err)
+	}
+	return toSessionInfo(s), nil
+}
+
+// Status checks Ollama and the chosen model, and says what to do about any problem.
+func (a *App) Status() (Status, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return a.core.Status(ctx)
+}
+
+// Status is shared by the UI and `hermes doctor`.
+func (c *Core) Status(ctx context.Context) (Status, error) {
+	client, s, err := c.LLM(ctx)
+	if err != nil {
+		return Status{}, userError(err, "", "")
+	}
+	h := client.Check(ctx)
+	st := Status{Host: s.OllamaHost, Reachable: h.Reachable, Version: h.Version, Model: s.ChatModel,
+		Warnings: append([]string{}, h.Warnings...), Models: []string{}, DataDir: c.DataDir}
+	for _, m := range h.Models {
+		st.Models = append(st.Models, m.Name)
+		if sameModel(m.Name, s.ChatModel) {
+			st.ModelAvailable = true
+		}
+	}
+	sort.Strings(st.Models)
+	switch {
+	case !h.Reachable:
+		st.Problem = fmt.Sprintf("Ollama is not reachable at %s.", s.OllamaHost)
+		st.Fix = "Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings."
+		if h.Err != nil && !errors.Is(h.Err, llm.ErrUnreachable) {
+			st.Problem = fmt.Sprintf("Ollama at %s answered with an error: %v.", s.OllamaHost, h.Err)
+		}
+	case h.Err != nil:
+		st.Problem = fmt.Sprintf("Could not list Ollama's models: %v.", h.Err)
+		st.Fix = "Check the Ollama server's log."
+	case !st.ModelAvailable:
+		st.Problem = fmt.Sprintf("Model %s is not installed.", s.ChatModel)
+		st.Fix = fmt.Sprintf("Run `ollama pull %s` or pick another model.", s.ChatModel)
+	}
+	return st, nil
+}
+
+// sameModel treats "llama3.2" and "llama3.2:latest" as one.
+func sameModel(installed, wanted string) bool {
+	return installed == wanted || strings.TrimSuffix(installed, ":latest") == strings.TrimSuffix(wanted, ":latest")
+}
+
+// ListModels returns the installed models.
+func (a *App) ListModels() ([]ModelInfo, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	client, _, err := a.core.LLM(ctx)
+	if err != nil {
+		return nil, a.mapErr(ctx, err)
+	}
+	models, err := client.Models(ctx)
+	if err != nil {
+		return nil, a.mapErr(ctx, err)
+	}
+	out := make([]ModelInfo, 0, len(models))
+	for _, m := range models {
+		out = append(out, ModelInfo{Name: strings.TrimSuffix(m.Name, ":latest"), Size: m.Size, ModifiedAt: stamp(m.ModifiedAt)})
+	}
+	return out, nil
+}
+
+// GetSettings lists the settings with their effective values.
+func (a *App) GetSettings() ([]Setting, error) {
+	ctx := context.Background()
+	items, err := a.core.Settings.List(ctx)
+	if err != nil {
+		return nil, a.mapErr(ctx, err)
+	}
+	out := make([]Setting, 0, len(items))
+	for _, it := range items {
+		out = append(out, Setting{Key: it.Key, Value: it.Value, Description: it.Description})
+	}
+	return out, nil
+}
+
+// SetSetting validates and stores one setting and returns them all.
+func (a *App) SetSetting(key, value string) ([]Setting, error) {
+	ctx := context.Background()
+	if err := a.core.Settings.Set(ctx, key, value); err != nil {
+		return nil, a.mapErr(ctx, err)
+	}
+	return a.GetSettings()
+}
+
+// UIReady is called by the frontend once it has loaded and talked to the backend.
+func (a *App) UIReady() error {
+	a.readyOnce.Do(func() {
+		if a.ready != nil {
+			a.ready()
+		}
+	})
+	return nil
+}
+
+// throttle coalesces deltas: the first goes out at once, later ones at most every gap.
+type throttle struct {
+	gap  time.Duration
+	send func(string)
+
+	mu      sync.Mutex
+	buf     strings.Builder
+	last    time.Time
+	pending *time.Timer
+}
+
+func newThrottle(gap time.Duration, send func(string)) *throttle {
+	return &throttle{gap: gap, send: send}
+}
+
+func (t *throttle) add(s string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf.WriteString(s)
+	if since := time.Since(t.last); since >= t.gap {
+		t.flushLocked()
+		return
+	}
+	if t.pending == nil {
+		t.pending = time.AfterFunc(t.gap-time.Since(t.last), func() {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			t.flushLocked()
+		})
+	}
+}
+
+func (t *throttle) flush() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.flushLocked()
+}
+
+func (t *throttle) flushLocked() {
+	if t.pending != nil {
+		t.pending.Stop()
+		t.pending = nil
+	}
+	if t.buf.Len() == 0 {
+		return
+	}
+	t.send(t.buf.String())
+	t.buf.Reset()
+	t.last = time.Now()
+}

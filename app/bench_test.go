@@ -1,0 +1,55 @@
+package app
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"hermes/backend/llm/llmtest"
+)
+
+// BenchmarkSendMessageFirstDelta measures the backend's overhead from SendMessage to
+// the first chat:delta event with an in-process fake model that answers instantly.
+// Reported: ns/op for the whole turn and first-delta-ns (mean) / per-delta-ns.
+func BenchmarkSendMessageFirstDelta(b *testing.B) {
+	a, _, _, _ := newTestApp(b, func(api.ChatRequest) llmtest.Reply {
+		return llmtest.Reply{Chunks: llmtest.Words("one two three four five six seven eight nine ten")}
+	})
+	a.throttle = 0
+	var start, first, last time.Time
+	deltas := 0
+	a.emit = func(string, any) {
+		now := time.Now()
+		if first.IsZero() {
+			first = now
+		}
+		last = now
+		deltas++
+	}
+	session, err := a.NewSession()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var firstTotal, perDeltaTotal time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%50 == 0 { // keep the history short so every turn costs the same
+			if session, err = a.NewSession(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		first, deltas = time.Time{}, 0
+		start = time.Now()
+		if _, err := a.SendMessage(fmt.Sprint("req", i), session.ID, "hello"); err != nil {
+			b.Fatal(err)
+		}
+		firstTotal += first.Sub(start)
+		if deltas > 1 {
+			perDeltaTotal += last.Sub(first) / time.Duration(deltas-1)
+		}
+	}
+	b.ReportMetric(float64(firstTotal.Nanoseconds())/float64(b.N), "first-delta-ns")
+	b.ReportMetric(float64(perDeltaTotal.Nanoseconds())/float64(b.N), "per-delta-ns")
+}

@@ -1,0 +1,182 @@
+// Package cli is Hermes's command line: the same binary as the desktop app, for
+// scripts and terminals. Results go to stdout, progress and errors to stderr; bad
+// input exits non-zero with a one-line reason.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"hermes/app"
+	"hermes/backend/config"
+)
+
+// Env is what a run of the CLI sees of the world.
+type Env struct {
+	Args    []string // without the program name
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Getenv  func(string) string
+	Assets  fs.FS // the built frontend
+	Started time.Time
+	// Interrupts delivers Ctrl+C; nil means none.
+	Interrupts <-chan os.Signal
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// usageError is bad input on the command line.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// globals are the flags every command takes, in any position.
+type globals struct {
+	dataDir string
+	json    bool
+	yes     bool
+}
+
+// splitGlobals removes --data-dir, --json and --yes from args, wherever they are.
+func splitGlobals(args []string) (globals, []string, error) {
+	var g globals
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--json" || a == "-json":
+			g.json = true
+		case a == "--yes" || a == "-y":
+			g.yes = true
+		case a == "--data-dir" || a == "-data-dir":
+			if i+1 >= len(args) {
+				return g, nil, usagef("--data-dir needs a directory")
+			}
+			i++
+			g.dataDir = args[i]
+		case strings.HasPrefix(a, "--data-dir="):
+			g.dataDir = strings.TrimPrefix(a, "--data-dir=")
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return g, rest, nil
+}
+
+const usage = `Hermes — a private assistant that runs on this computer.
+
+Usage:
+  hermes                                   open the desktop window
+  hermes serve [--addr 127.0.0.1:PORT]     web UI on loopback (prints a URL with a per-run token)
+  hermes doctor                            check Ollama, the model, the database; says how to fix each problem
+  hermes chat [--session ID] [--model NAME] [TEXT]
+                                           one turn (or a REPL without TEXT), streamed to stdout
+  hermes session list | show ID
+  hermes settings list | get KEY | set KEY VALUE
+
+Global flags (any position): --data-dir DIR (or HERMES_DATA_DIR), --json, --yes
+`
+
+// Main runs the CLI and returns the process exit code.
+func Main(env Env) int {
+	g, args, err := splitGlobals(env.Args)
+	if err == nil && len(args) > 0 && (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+		fmt.Fprint(env.Stdout, usage)
+		return exitOK
+	}
+	if err == nil {
+		err = run(g, args, env)
+	}
+	if err == nil {
+		return exitOK
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(env.Stderr, "hermes: %v (see `hermes help`)\n", err)
+		return exitUsage
+	}
+	var ce codeError
+	if errors.As(err, &ce) {
+		return ce.code
+	}
+	fmt.Fprintf(env.Stderr, "hermes: %v\n", oneLine(err))
+	return exitFail
+}
+
+// codeError ends the program with a code after the command printed its own report.
+type codeError struct{ code int }
+
+func (e codeError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+func run(g globals, args []string, env Env) error {
+	dir, err := config.DataDir(g.dataDir, env.Getenv)
+	if err != nil {
+		return err
+	}
+	cmd := ""
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	if cmd == "doctor" {
+		return doctor(context.Background(), g, dir, env)
+	}
+	switch cmd {
+	case "", "serve", "chat", "session", "settings":
+	default:
+		return usagef("unknown command %q", cmd)
+	}
+	core, err := app.Open(context.Background(), app.Options{DataDir: dir, Getenv: env.Getenv})
+	if err != nil {
+		return err
+	}
+	defer core.Close()
+	switch cmd {
+	case "":
+		return app.RunDesktop(app.NewApp(core, nil), app.DesktopOptions{
+			Assets: env.Assets, Smoke: env.Getenv("HERMES_SMOKE") == "1", SmokeHold: smokeHold(env.Getenv),
+			Started: env.Started, Log: env.Stdout,
+		})
+	case "serve":
+		return serve(core, args, env)
+	case "chat":
+		return chat(core, g, args, env)
+	case "session":
+		return sessionCmd(core, g, args, env)
+	case "settings":
+		return settingsCmd(core, g, args, env)
+	}
+	return nil
+}
+
+func smokeHold(getenv func(string) string) time.Duration {
+	if d, err := time.ParseDuration(getenv("HERMES_SMOKE_HOLD")); err == nil {
+		return d
+	}
+	return 2 * time.Second
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"hermes/app"
+	"hermes/backend/agent"
+	"hermes/backend/session"
+)
+
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return usagef("%s: %v", fs.Name(), err)
+	}
+	return nil
+}
+
+func serve(core *app.Core, args []string, env Env) error {
+	fs := newFlags("serve")
+	addr := fs.String("addr", "127.0.0.1:0", "loopback address to listen on")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		return usagef("serve: --addr %q is not host:port", *addr)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return usagef("serve: --addr must be a loopback address such as 127.0.0.1:8080; web mode never listens on the network")
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer ln.Close()
+	a := app.NewApp(core, nil)
+	web, err := app.NewWeb(a, env.Assets, ln)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "Hermes is serving on %s\n", web.URL(ln))
+	srv := &http.Server{Handler: web, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serve: %w", err)
+	case <-env.Interrupts:
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+		return nil
+	}
+}
+
+func chat(core *app.Core, g globals, args []string, env Env) error {
+	fs := newFlags("chat")
+	sessionID := fs.String("session", "", "continue this session (id or ref)")
+	model := fs.String("model", "", "use this model for this run")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	text := strings.Join(fs.Args(), " ")
+	var models []string
+	if *model != "" {
+		s, err := core.Settings.Load(context.Background())
+		if err != nil {
+			return err
+		}
+		s.ChatModel = *model
+		models = s.Models()
+	}
+	if *sessionID != "" {
+		if _, err := core.Sessions.Get(context.Background(), *sessionID); err != nil {
+			return usagef("chat: no session %q; see `hermes session list`", *sessionID)
+		}
+	}
+	turn := func(id, text string) (agent.Result, error) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-env.Interrupts:
+				cancel() // Ctrl+C stops this reply; the partial text is kept
+			case <-stop:
+			}
+		}()
+		res, err := core.Agent.Turn(ctx, agent.Input{SessionID: id, Text: text, Models: models}, func(s string) error {
+			if !g.json {
+				_, err := io.WriteString(env.Stdout, s)
+				return err
+			}
+			return nil
+		})
+		if !g.json && res.Assistant.ID != "" {
+			fmt.Fprintln(env.Stdout)
+		}
+		if res.Assistant.Status == session.StatusCancelled {
+			fmt.Fprintln(env.Stderr, "(stopped)")
+		}
+		if err != nil {
+			s, _ := core.Settings.Load(context.Background())
+			if *model != "" {
+				s.ChatModel = *model
+			}
+			return res, app.DescribeError(err, s.OllamaHost, s.ChatModel)
+		}
+		if g.json {
+			printJSON(env.Stdout, app.ToTurnResult(res))
+		}
+		return res, nil
+	}
+	if text != "" {
+		res, err := turn(*sessionID, text)
+		if res.Session.ID != "" && !g.json {
+			fmt.Fprintf(env.Stderr, "session: %s\n", res.Session.ID)
+		}
+		return err
+	}
+	// REPL: one turn per line until EOF.
+	id := *sessionID
+	sc := bufio.NewScanner(env.Stdin)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	fmt.Fprintln(env.Stderr, "Type a message and press Enter; Ctrl+C stops a reply, Ctrl+D quits.")
+	for {
+		fmt.Fprint(env.Stderr, "> ")
+		if !sc.Scan() {
+			fmt.Fprintln(env.Stderr)
+			return sc.Err()
+		}
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		res, err := turn(id, line)
+		if res.Session.ID != "" {
+			id = res.Session.ID
+		}
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "hermes: %v\n", oneLine(err))
+		}
+	}
+}
+
+func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
+	if len(args) == 0 {
+		return usagef("session: say list or show ID")
+	}
+	a := app.NewApp(core, nil)
+	switch args[0] {
+	case "list":
+		list, err := a.ListSessions()
+		if err != nil {
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, list)
+		}
+		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tTITLE")
+		for _, s := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", s.ID, s.UpdatedAt[:19], s.MessageCount, s.Title)
+		}
+		return tw.Flush()
+	case "show":
+		if len(args) != 2 {
+			return usagef("session show: give one session id")
+		}
+		d, err := a.LoadSession(args[1])
+		if err != nil {
+			var ue *app.UserError
+			if errors.As(err, &ue) && errors.Is(err, session.ErrNotFound) {
+				return usagef("session show: no session %q; see `hermes session list`", args[1])
+			}
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, d)
+		}
+		fmt.Fprintf(env.Stdout, "# %s\n(session %s, %d messages)\n", d.Session.Title, d.Session.ID, len(d.Messages))
+		for _, m := range d.Messages {
+			mark := ""
+			if m.Status != session.StatusOK {
+				mark = " [" + m.Status + "]"
+			}
+			fmt.Fprintf(env.Stdout, "\n%s%s:\n%s\n", m.Role, mark, m.Content)
+		}
+		return nil
+	}
+	return usagef("session: unknown subcommand %q", args[0])
+}
+
+func settingsCmd(core *app.Core, g globals, args []string, env Env) error {
+	a := app.NewApp(core, nil)
+	if len(args) == 0 {
+		args = []string{"list"}
+	}
+	switch {
+	case args[0] == "list" && len(args) == 1:
+		items, err := a.GetSettings()
+		if err != nil {
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, items)
+		}
+		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		for _, it := range items {
+			fmt.Fprintf(tw, "%s\t%s\t# %s\n", it.Key, it.Value, it.Description)
+		}
+		return tw.Flush()
+	case args[0] == "get" && len(args) == 2:
+		v, err := core.Settings.Get(context.Background(), args[1])
+		if err != nil {
+			return usagef("settings get: %s", app.DescribeError(err, "", ""))
+		}
+		if g.json {
+			return printJSON(env.Stdout, map[string]string{"key": args[1], "value": v})
+		}
+		fmt.Fprintln(env.Stdout, v)
+		return nil
+	case args[0] == "set" && len(args) == 3:
+		if _, err := a.SetSetting(args[1], args[2]); err != nil {
+			return usagef("settings set: %v", err)
+		}
+		v, _ := core.Settings.Get(context.Background(), args[1])
+		fmt.Fprintf(env.Stderr, "%s = %s\n", args[1], v)
+		return nil
+	}
+	return usagef("settings: use list, get KEY or set KEY VALUE")
+}

@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"hermes/app"
+	"hermes/backend/config"
+)
+
+// Check is one line of the doctor's report.
+type Check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"` // ok, warn, fail
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// doctor checks every part Hermes needs and says how to fix each failure.
+func doctor(ctx context.Context, g globals, dir string, env Env) error {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	var checks []Check
+	add := func(c Check) { checks = append(checks, c) }
+
+	file, err := config.EnsureDataDir(dir)
+	if err != nil {
+		add(Check{"data dir", "fail", err.Error(), "Choose a writable directory with --data-dir or HERMES_DATA_DIR."})
+	} else if probe, err := os.CreateTemp(dir, ".doctor-*"); err != nil {
+		add(Check{"data dir", "fail", fmt.Sprintf("%s is not writable: %v", dir, err), "Fix its permissions or choose another --data-dir."})
+	} else {
+		probe.Close()
+		os.Remove(probe.Name())
+		add(Check{"data dir", "ok", dir, ""})
+	}
+
+	var core *app.Core
+	if err == nil {
+		core, err = app.Open(ctx, app.Options{DataDir: dir, Getenv: env.Getenv})
+		if err != nil {
+			add(Check{"database", "fail", err.Error(), fmt.Sprintf("Move %s aside (keep it as a backup) or use another --data-dir; Hermes will create a new database.", filepath.Base(file))})
+		} else {
+			defer core.Close()
+			res, ierr := core.DB.Integrity(ctx)
+			v, _ := core.DB.SchemaVersion(ctx)
+			switch {
+			case ierr != nil || res != "ok":
+				add(Check{"database", "fail", fmt.Sprintf("%s: integrity check: %s %v", file, res, ierr), "Restore a backup of " + file + ", or move it aside to start fresh."})
+			default:
+				add(Check{"database", "ok", fmt.Sprintf("%s (schema %d, integrity ok)", file, v), ""})
+			}
+		}
+	}
+
+	if core != nil {
+		st, err := core.Status(ctx)
+		switch {
+		case err != nil:
+			add(Check{"ollama", "fail", err.Error(), "Check the ollama_host setting."})
+		case !st.Reachable:
+			add(Check{"ollama", "fail", st.Problem, st.Fix})
+		default:
+			add(Check{"ollama", "ok", fmt.Sprintf("%s, version %s", st.Host, st.Version), ""})
+			if st.ModelAvailable {
+				add(Check{"chat model", "ok", fmt.Sprintf("%s is installed (%d models in all)", st.Model, len(st.Models)), ""})
+			} else {
+				add(Check{"chat model", "fail", st.Problem, st.Fix})
+			}
+		}
+		for _, w := range st.Warnings {
+			add(Check{"warning", "warn", w, ""})
+		}
+	}
+
+	failed := 0
+	for _, c := range checks {
+		if c.Status == "fail" {
+			failed++
+		}
+	}
+	if g.json {
+		printJSON(env.Stdout, map[string]any{"ok": failed == 0, "checks": checks})
+	} else {
+		for _, c := range checks {
+			mark := map[string]string{"ok": "✓", "warn": "!", "fail": "✗"}[c.Status]
+			fmt.Fprintf(env.Stdout, "%s %-11s %s\n", mark, c.Name, c.Detail)
+			if c.Fix != "" {
+				fmt.Fprintf(env.Stdout, "  %-11s → %s\n", "", c.Fix)
+			}
+		}
+	}
+	if failed > 0 {
+		if !g.json {
+			fmt.Fprintf(env.Stderr, "hermes: doctor found %d problem(s)\n", failed)
+		}
+		return codeError{exitFail}
+	}
+	return nil
+}

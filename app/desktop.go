@@ -1,0 +1,58 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"time"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// DesktopOptions configure the window.
+type DesktopOptions struct {
+	Assets fs.FS
+	// Smoke makes the app print "HERMES_UI_READY ms=N" to Log once the UI has
+	// loaded and called the backend, then quit after SmokeHold. Used by the
+	// desktop smoke test.
+	Smoke     bool
+	SmokeHold time.Duration
+	Started   time.Time
+	Log       io.Writer
+}
+
+// RunDesktop opens the Wails window and blocks until it is closed.
+func RunDesktop(app *App, opts DesktopOptions) error {
+	var wailsCtx context.Context
+	if opts.Smoke {
+		app.ready = func() {
+			fmt.Fprintf(opts.Log, "HERMES_UI_READY ms=%d\n", time.Since(opts.Started).Milliseconds())
+			go func() {
+				time.Sleep(opts.SmokeHold)
+				runtime.Quit(wailsCtx)
+			}()
+		}
+	}
+	err := wails.Run(&options.App{
+		Title:            "Hermes",
+		Width:            1100,
+		Height:           760,
+		MinWidth:         640,
+		MinHeight:        480,
+		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 250, A: 255},
+		AssetServer:      &assetserver.Options{Assets: opts.Assets},
+		OnStartup: func(ctx context.Context) {
+			wailsCtx = ctx
+			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
+		},
+		Bind: []interface{}{app},
+	})
+	if err != nil {
+		return fmt.Errorf("open desktop window: %w", err)
+	}
+	return nil
+}

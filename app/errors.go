@@ -1,0 +1,68 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"hermes/backend/agent"
+	"hermes/backend/config"
+	"hermes/backend/llm"
+	"hermes/backend/session"
+	"hermes/backend/store"
+)
+
+// UserError is an error whose message is fit to show a user: what went wrong and what to do.
+type UserError struct {
+	Message string
+	Err     error
+}
+
+func (e *UserError) Error() string { return e.Message }
+func (e *UserError) Unwrap() error { return e.Err }
+
+// userError maps backend errors to user messages, in one place.
+func userError(err error, host, model string) error {
+	if err == nil {
+		return nil
+	}
+	var ue *UserError
+	if errors.As(err, &ue) {
+		return err
+	}
+	msg := describe(err, host, model)
+	return &UserError{Message: msg, Err: err}
+}
+
+func describe(err error, host, model string) string {
+	switch {
+	case errors.Is(err, agent.ErrEmptyMessage):
+		return "Type a message first."
+	case errors.Is(err, session.ErrNotFound):
+		return "That conversation no longer exists. Start a new chat."
+	case errors.Is(err, config.ErrInvalid):
+		return strings.TrimPrefix(err.Error(), config.ErrInvalid.Error()+": ")
+	case errors.Is(err, llm.ErrUnreachable):
+		return fmt.Sprintf("Ollama is not reachable at %s. Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings.", host)
+	case errors.Is(err, llm.ErrModelNotFound):
+		return fmt.Sprintf("Model %s is not installed. Run `ollama pull %s` or pick another model.", model, model)
+	case errors.Is(err, llm.ErrTimeout):
+		return fmt.Sprintf("Ollama stopped responding (%v). Try again; a large model may need a longer first_token_timeout in Settings.", cause(err))
+	case errors.Is(err, llm.ErrOverloaded):
+		return "Ollama is busy with other requests. Try again in a moment."
+	case errors.Is(err, store.ErrNotDatabase), errors.Is(err, store.ErrNewerSchema):
+		return err.Error()
+	}
+	return "Something went wrong: " + err.Error()
+}
+
+func cause(err error) string {
+	s := err.Error()
+	if i := strings.LastIndex(s, ": "); i >= 0 {
+		return s[i+2:]
+	}
+	return s
+}
+
+// DescribeError turns a backend error into one a user can act on.
+func DescribeError(err error, host, model string) error { return userError(err, host, model) }

@@ -1,0 +1,287 @@
+package config
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ErrInvalid marks a setting that was rejected; the message names the field and the reason.
+var ErrInvalid = errors.New("invalid setting")
+
+// Settings are the user's choices, typed and validated.
+type Settings struct {
+	OllamaHost        string
+	ChatModel         string
+	FallbackModels    []string
+	EmbedModel        string
+	ConnectTimeout    time.Duration
+	FirstTokenTimeout time.Duration
+	TokenGapTimeout   time.Duration
+}
+
+// Models is the chat model followed by its fallbacks, without repeats.
+func (s Settings) Models() []string {
+	out := []string{s.ChatModel}
+	for _, m := range s.FallbackModels {
+		if m != s.ChatModel && !contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Item is one setting as shown to the user.
+type Item struct {
+	Key         string `json:"key"`
+	Value       string `json:"value"`
+	Description string `json:"description"`
+}
+
+type spec struct {
+	key, description string
+	def              func(getenv func(string) string) string
+	parse            func(string) (string, error) // returns the normalized value
+	apply            func(*Settings, string)
+}
+
+func constant(v string) func(func(string) string) string {
+	return func(func(string) string) string { return v }
+}
+
+var specs = []spec{
+	{
+		key: "ollama_host", description: "Address of the Ollama server (default: $OLLAMA_HOST or http://127.0.0.1:11434)",
+		def: func(getenv func(string) string) string {
+			if h, err := NormalizeHost(getenv("OLLAMA_HOST")); err == nil && getenv("OLLAMA_HOST") != "" {
+				return h
+			}
+			return "http://127.0.0.1:11434"
+		},
+		parse: NormalizeHost,
+		apply: func(s *Settings, v string) { s.OllamaHost = v },
+	},
+	{
+		key: "chat_model", description: "Ollama model used for chat, e.g. llama3.2 or qwen2.5:7b",
+		def: constant("llama3.2"), parse: parseModel,
+		apply: func(s *Settings, v string) { s.ChatModel = v },
+	},
+	{
+		key: "fallback_models", description: "Comma-separated models tried in order when the chat model is missing or fails",
+		def: constant(""), parse: parseModelList,
+		apply: func(s *Settings, v string) { s.FallbackModels = splitList(v) },
+	},
+	{
+		key: "embed_model", description: "Ollama model used for embeddings, e.g. nomic-embed-text",
+		def: constant("nomic-embed-text"), parse: parseModel,
+		apply: func(s *Settings, v string) { s.EmbedModel = v },
+	},
+	durationSpec("connect_timeout", "How long to wait to connect to Ollama", "5s", func(s *Settings, d time.Duration) { s.ConnectTimeout = d }),
+	durationSpec("first_token_timeout", "How long to wait for the first token (includes loading the model)", "120s", func(s *Settings, d time.Duration) { s.FirstTokenTimeout = d }),
+	durationSpec("token_gap_timeout", "Longest pause allowed between two tokens", "30s", func(s *Settings, d time.Duration) { s.TokenGapTimeout = d }),
+}
+
+func durationSpec(key, desc, def string, set func(*Settings, time.Duration)) spec {
+	return spec{
+		key: key, description: desc + " (e.g. 30s, 2m)", def: constant(def),
+		parse: func(v string) (string, error) {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil {
+				return "", fmt.Errorf("%q is not a duration; write it like 30s or 2m", v)
+			}
+			if d < 100*time.Millisecond || d > time.Hour {
+				return "", fmt.Errorf("%s is out of range; use between 100ms and 1h", d)
+			}
+			return d.String(), nil
+		},
+		apply: func(s *Settings, v string) { d, _ := time.ParseDuration(v); set(s, d) },
+	}
+}
+
+// NormalizeHost accepts the forms OLLAMA_HOST accepts (host, host:port, scheme://host:port)
+// and returns scheme://host:port.
+func NormalizeHost(v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return "", errors.New("the host is empty; use e.g. http://127.0.0.1:11434")
+	}
+	if !strings.Contains(v, "://") {
+		v = "http://" + v
+	}
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" {
+		return "", fmt.Errorf("%q is not a host address; use e.g. http://127.0.0.1:11434", v)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("scheme %q is not supported; use http or https", u.Scheme)
+	}
+	host, port := u.Hostname(), u.Port()
+	if port == "" {
+		port = "11434"
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
+		return "", fmt.Errorf("port %q is not a number between 1 and 65535", port)
+	}
+	if host == "0.0.0.0" || host == "" {
+		host = "127.0.0.1"
+	}
+	return u.Scheme + "://" + net.JoinHostPort(host, port) + strings.TrimSuffix(u.Path, "/"), nil
+}
+
+func parseModel(v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return "", errors.New("the model name is empty")
+	}
+	if strings.ContainsAny(v, " \t\n,") {
+		return "", fmt.Errorf("%q is not a model name (no spaces or commas)", v)
+	}
+	return v, nil
+}
+
+func parseModelList(v string) (string, error) {
+	list := splitList(v)
+	for _, m := range list {
+		if _, err := parseModel(m); err != nil {
+			return "", err
+		}
+	}
+	return strings.Join(list, ","), nil
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Store keeps settings in the database.
+type Store struct {
+	db     *sql.DB
+	getenv func(string) string
+}
+
+// NewStore returns a settings store; getenv supplies defaults such as OLLAMA_HOST.
+func NewStore(db *sql.DB, getenv func(string) string) *Store {
+	return &Store{db: db, getenv: getenv}
+}
+
+func lookup(key string) (spec, error) {
+	for _, s := range specs {
+		if s.key == key {
+			return s, nil
+		}
+	}
+	keys := make([]string, len(specs))
+	for i, s := range specs {
+		keys[i] = s.key
+	}
+	sort.Strings(keys)
+	return spec{}, fmt.Errorf("%w: unknown key %q; known keys: %s", ErrInvalid, key, strings.Join(keys, ", "))
+}
+
+func (st *Store) stored(ctx context.Context) (map[string]string, error) {
+	rows, err := st.db.QueryContext(ctx, `SELECT key, value FROM settings`)
+	if err != nil {
+		return nil, fmt.Errorf("load settings: %w", err)
+	}
+	defer rows.Close()
+	m := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, fmt.Errorf("load settings: %w", err)
+		}
+		m[k] = v
+	}
+	return m, rows.Err()
+}
+
+// List returns every setting with its effective value.
+func (st *Store) List(ctx context.Context) ([]Item, error) {
+	m, err := st.stored(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Item, 0, len(specs))
+	for _, s := range specs {
+		out = append(out, Item{Key: s.key, Value: st.effective(s, m), Description: s.description})
+	}
+	return out, nil
+}
+
+// effective is the stored value when it is still valid, else the default.
+func (st *Store) effective(s spec, stored map[string]string) string {
+	if v, ok := stored[s.key]; ok {
+		if norm, err := s.parse(v); err == nil {
+			return norm
+		}
+	}
+	return s.def(st.getenv)
+}
+
+// Load returns the typed settings.
+func (st *Store) Load(ctx context.Context) (Settings, error) {
+	m, err := st.stored(ctx)
+	if err != nil {
+		return Settings{}, err
+	}
+	var out Settings
+	for _, s := range specs {
+		s.apply(&out, st.effective(s, m))
+	}
+	return out, nil
+}
+
+// Get returns one setting's effective value.
+func (st *Store) Get(ctx context.Context, key string) (string, error) {
+	s, err := lookup(key)
+	if err != nil {
+		return "", err
+	}
+	m, err := st.stored(ctx)
+	if err != nil {
+		return "", err
+	}
+	return st.effective(s, m), nil
+}
+
+// Set validates and stores one setting. An invalid value is rejected with the field and
+// the reason, and the stored value is kept.
+func (st *Store) Set(ctx context.Context, key, value string) error {
+	s, err := lookup(key)
+	if err != nil {
+		return err
+	}
+	norm, err := s.parse(value)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrInvalid, key, err)
+	}
+	_, err = st.db.ExecContext(ctx, `INSERT INTO settings(key, value, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+		key, norm, time.Now().UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return fmt.Errorf("save setting %s: %w", key, err)
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hermes/backend/store"
+)
+
+func newStore(t *testing.T, env map[string]string) *Store {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return NewStore(db.DB, func(k string) string { return env[k] })
+}
+
+func TestSettingsValidation(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name, key, value string
+		wantErr          string // substring; "" means valid
+		want             string // normalized value when valid
+	}{
+		{"host without scheme gets http and port", "ollama_host", "localhost", "", "http://localhost:11434"},
+		{"host with port", "ollama_host", "127.0.0.1:9999", "", "http://127.0.0.1:9999"},
+		{"bind-all host means loopback", "ollama_host", "0.0.0.0", "", "http://127.0.0.1:11434"},
+		{"bad scheme", "ollama_host", "ftp://x", "ollama_host: scheme", ""},
+		{"bad port", "ollama_host", "http://h:99999", "ollama_host: port", ""},
+		{"empty model", "chat_model", " ", "chat_model: the model name is empty", ""},
+		{"model with space", "chat_model", "llama 3", "chat_model:", ""},
+		{"fallback list normalized", "fallback_models", " qwen2.5 , mistral ,", "", "qwen2.5,mistral"},
+		{"fallback list may be empty", "fallback_models", "", "", ""},
+		{"duration", "token_gap_timeout", "45s", "", "45s"},
+		{"duration not parseable", "first_token_timeout", "soon", "first_token_timeout: \"soon\" is not a duration", ""},
+		{"duration too short", "connect_timeout", "1ms", "connect_timeout: 1ms is out of range", ""},
+		{"unknown key", "colour", "blue", "unknown key \"colour\"", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			st := newStore(t, nil)
+			err := st.Set(ctx, tc.key, tc.value)
+			if tc.wantErr != "" {
+				if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("Set(%q, %q) = %v; want ErrInvalid containing %q", tc.key, tc.value, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Set: %v", err)
+			}
+			got, err := st.Get(ctx, tc.key)
+			if err != nil || got != tc.want {
+				t.Fatalf("Get = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestSettingsDefaultsAndPersistence(t *testing.T) {
+	ctx := context.Background()
+	st := newStore(t, map[string]string{"OLLAMA_HOST": "127.0.0.1:7777"})
+	s, err := st.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.OllamaHost != "http://127.0.0.1:7777" || s.ChatModel != "llama3.2" || s.TokenGapTimeout != 30*time.Second {
+		t.Fatalf("defaults = %+v", s)
+	}
+	if err := st.Set(ctx, "chat_model", "qwen2.5"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Set(ctx, "fallback_models", "llama3.2,qwen2.5,mistral"); err != nil {
+		t.Fatal(err)
+	}
+	// A rejected value leaves the stored one alone.
+	if err := st.Set(ctx, "chat_model", ""); err == nil {
+		t.Fatal("empty model accepted")
+	}
+	s, _ = st.Load(ctx)
+	if got := strings.Join(s.Models(), ","); got != "qwen2.5,llama3.2,mistral" {
+		t.Fatalf("Models() = %s", got)
+	}
+}
+
+func TestDataDir(t *testing.T) {
+	env := map[string]string{"HOME": "/home/u"}
+	getenv := func(k string) string { return env[k] }
+	cases := []struct {
+		name, flag, envDir, xdg, want string
+	}{
+		{"flag wins", "/tmp/a", "/tmp/b", "", "/tmp/a"},
+		{"env next", "", "/tmp/b", "", "/tmp/b"},
+		{"xdg data home", "", "", "/x/data", "/x/data/hermes"},
+		{"home fallback", "", "", "", filepath.Join("/home/u", ".local", "share", "hermes")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			env[DataDirEnv], env["XDG_DATA_HOME"] = tc.envDir, tc.xdg
+			got, err := DataDir(tc.flag, getenv)
+			if err != nil || got != tc.want {
+				t.Fatalf("DataDir = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}

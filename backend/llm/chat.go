@@ -1,0 +1,178 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ollama/ollama/api"
+)
+
+// Message is one chat message sent to or received from the model.
+type Message struct {
+	Role      string // system, user, assistant, tool
+	Content   string
+	ToolName  string     // for role "tool": which tool produced the content
+	ToolCalls []ToolCall // for role "assistant"
+}
+
+// ToolCall is the model asking to run a tool.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Arguments json.RawMessage
+}
+
+// ChatRequest is one chat call. Models is the fallback chain, tried in order.
+type ChatRequest struct {
+	Models   []string
+	Messages []Message
+	Tools    api.Tools       // tool schemas offered to the model
+	Format   json.RawMessage // "json" or a JSON Schema for structured output
+	Options  map[string]any
+}
+
+// Delta is one streamed piece of the reply.
+type Delta struct {
+	Content string
+}
+
+// Reply is the finished reply.
+type Reply struct {
+	Model            string
+	Content          string
+	ToolCalls        []ToolCall
+	DoneReason       string
+	PromptTokens     int
+	CompletionTokens int
+	// Failures lists models tried before Model, with why they were skipped.
+	Failures []string
+}
+
+// Chat streams a reply, calling fn for every content delta in order; an error from fn
+// stops the stream and is returned. It retries on connection refused and 503 before
+// any token arrived, falls back to the next model when one is missing or fails before
+// streaming, and enforces the first-token and token-gap timeouts. On error the Reply
+// still holds the text streamed so far.
+func (c *Client) Chat(ctx context.Context, req ChatRequest, fn func(Delta) error) (Reply, error) {
+	if len(req.Models) == 0 {
+		return Reply{}, errors.New("chat: no model configured")
+	}
+	var failures []string
+	var lastErr error
+	for _, model := range req.Models {
+		var reply Reply
+		var streamed bool
+		var err error
+		delay := c.cfg.Backoff
+		for attempt := 0; ; attempt++ {
+			reply, streamed, err = c.chatOnce(ctx, model, req, fn)
+			// Never retry once the user has seen tokens: the reply would repeat.
+			if err == nil || streamed || !retryable(err) || attempt >= c.cfg.Retries || ctx.Err() != nil {
+				break
+			}
+			if c.Sleep(ctx, delay) != nil {
+				break
+			}
+			delay *= 2
+		}
+		reply.Failures = failures
+		if err == nil {
+			return reply, nil
+		}
+		lastErr = err
+		if streamed || ctx.Err() != nil || !fallbackable(err) {
+			return reply, err
+		}
+		failures = append(failures, fmt.Sprintf("%s: %v", model, err))
+	}
+	return Reply{Failures: failures}, lastErr
+}
+
+// fallbackable errors move on to the next model in the chain.
+func fallbackable(err error) bool {
+	if errors.Is(err, ErrModelNotFound) || errors.Is(err, ErrOverloaded) || errors.Is(err, ErrTimeout) {
+		return true
+	}
+	var se api.StatusError
+	return errors.As(err, &se) && se.StatusCode >= 500
+}
+
+// errStalled is the cancel cause set by the watchdog.
+var errStalled = errors.New("stalled")
+
+func (c *Client) chatOnce(parent context.Context, model string, req ChatRequest, fn func(Delta) error) (Reply, bool, error) {
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+
+	// The watchdog cancels the request when the server goes quiet for too long.
+	var mu sync.Mutex
+	streamed := false
+	timer := time.AfterFunc(c.cfg.FirstTokenTimeout, func() { cancel(errStalled) })
+	defer timer.Stop()
+
+	msgs := make([]api.Message, 0, len(req.Messages))
+	for _, m := range req.Messages {
+		am := api.Message{Role: m.Role, Content: m.Content, ToolName: m.ToolName}
+		for _, tc := range m.ToolCalls {
+			args := api.NewToolCallFunctionArguments()
+			_ = json.Unmarshal(tc.Arguments, &args)
+			am.ToolCalls = append(am.ToolCalls, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{Name: tc.Name, Arguments: args}})
+		}
+		msgs = append(msgs, am)
+	}
+	stream := true
+	areq := &api.ChatRequest{Model: model, Messages: msgs, Stream: &stream, Tools: req.Tools, Format: req.Format, Options: req.Options}
+
+	reply := Reply{Model: model}
+	var content []byte
+	done := false
+	err := c.api.Chat(ctx, areq, func(r api.ChatResponse) error {
+		timer.Reset(c.cfg.TokenGapTimeout)
+		for _, tc := range r.Message.ToolCalls {
+			reply.ToolCalls = append(reply.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: decodeArgs(tc.Function.Arguments)})
+		}
+		if r.Done {
+			done = true
+			reply.DoneReason = r.DoneReason
+			reply.PromptTokens = r.PromptEvalCount
+			reply.CompletionTokens = r.EvalCount
+		}
+		if r.Message.Content == "" {
+			return nil
+		}
+		mu.Lock()
+		streamed = true
+		mu.Unlock()
+		content = append(content, r.Message.Content...)
+		return fn(Delta{Content: r.Message.Content})
+	})
+	reply.Content = string(content)
+	if err == nil && !done {
+		// The client stops quietly when the body ends early or the context is cancelled.
+		if err = ctx.Err(); err == nil {
+			err = errors.New("the stream ended before the reply was complete")
+		}
+	}
+	mu.Lock()
+	didStream := streamed
+	mu.Unlock()
+	if err != nil {
+		if errors.Is(context.Cause(ctx), errStalled) && parent.Err() == nil {
+			phase := "the first token"
+			limit := c.cfg.FirstTokenTimeout
+			if didStream {
+				phase, limit = "the next token", c.cfg.TokenGapTimeout
+			}
+			return reply, didStream, fmt.Errorf("chat with %s: %w: no %s within %s", model, ErrTimeout, phase, limit)
+		}
+		if parent.Err() != nil {
+			return reply, didStream, fmt.Errorf("chat with %s: %w", model, parent.Err())
+		}
+		return reply, didStream, classify("chat with "+model, err)
+	}
+	return reply, didStream, nil
+}

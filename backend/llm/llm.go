@@ -1,0 +1,251 @@
+// Package llm adapts the official Ollama Go client (github.com/ollama/ollama/api):
+// streaming chat with tools and structured output, embeddings, models, version and
+// host checks, with timeouts, retries and a fallback chain of models.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ollama/ollama/api"
+)
+
+// Errors callers can test for.
+var (
+	ErrUnreachable   = errors.New("ollama is not reachable")
+	ErrModelNotFound = errors.New("model not found")
+	ErrTimeout       = errors.New("ollama stopped responding")
+	ErrOverloaded    = errors.New("ollama is busy")
+)
+
+// Config says where Ollama is and how patient to be.
+type Config struct {
+	Host              string        // scheme://host:port
+	ConnectTimeout    time.Duration // dialing the server
+	FirstTokenTimeout time.Duration // request sent -> first chunk
+	TokenGapTimeout   time.Duration // between two chunks
+	Retries           int           // extra attempts on connection refused and 503
+	Backoff           time.Duration // first retry delay; doubles each time
+}
+
+// Client talks to one Ollama server.
+type Client struct {
+	cfg  Config
+	host *url.URL
+	api  *api.Client
+	// Sleep waits between retries; tests replace it.
+	Sleep func(context.Context, time.Duration) error
+}
+
+// New returns a client for cfg.Host. transport may be nil; pass a shared one to reuse connections.
+func New(cfg Config, transport *http.Transport) (*Client, error) {
+	u, err := url.Parse(cfg.Host)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("new ollama client: bad host %q", cfg.Host)
+	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = 5 * time.Second
+	}
+	if cfg.FirstTokenTimeout <= 0 {
+		cfg.FirstTokenTimeout = 2 * time.Minute
+	}
+	if cfg.TokenGapTimeout <= 0 {
+		cfg.TokenGapTimeout = 30 * time.Second
+	}
+	if cfg.Backoff <= 0 {
+		cfg.Backoff = 250 * time.Millisecond
+	}
+	if transport == nil {
+		transport = NewTransport(cfg.ConnectTimeout)
+	}
+	return &Client{
+		cfg:   cfg,
+		host:  u,
+		api:   api.NewClient(u, &http.Client{Transport: transport}),
+		Sleep: sleep,
+	}, nil
+}
+
+// NewTransport is an HTTP transport with a dial timeout and no proxy: Ollama is local.
+func NewTransport(connectTimeout time.Duration) *http.Transport {
+	return &http.Transport{
+		Proxy:               nil,
+		DialContext:         (&net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConnsPerHost: 4,
+		IdleConnTimeout:     90 * time.Second,
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Host is the server address.
+func (c *Client) Host() string { return c.cfg.Host }
+
+// classify turns transport and status errors into the package's error kinds.
+func classify(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se api.StatusError
+	switch {
+	case errors.As(err, &se) && se.StatusCode == http.StatusNotFound:
+		return fmt.Errorf("%s: %w: %s", op, ErrModelNotFound, se.ErrorMessage)
+	case errors.As(err, &se) && se.StatusCode == http.StatusServiceUnavailable:
+		return fmt.Errorf("%s: %w: %s", op, ErrOverloaded, se.ErrorMessage)
+	case isConnError(err):
+		return fmt.Errorf("%s: %w: %v", op, ErrUnreachable, err)
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+func isConnError(err error) bool {
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EHOSTUNREACH) {
+		return true
+	}
+	var ne *net.OpError
+	if errors.As(err, &ne) && ne.Op == "dial" {
+		return true
+	}
+	var dnsErr *net.DNSError
+	return errors.As(err, &dnsErr)
+}
+
+func retryable(err error) bool {
+	return errors.Is(err, ErrUnreachable) || errors.Is(err, ErrOverloaded)
+}
+
+// withRetry runs fn, retrying with exponential backoff on connection refused and 503.
+func (c *Client) withRetry(ctx context.Context, fn func() error) error {
+	delay := c.cfg.Backoff
+	for attempt := 0; ; attempt++ {
+		err := fn()
+		if err == nil || !retryable(err) || attempt >= c.cfg.Retries || ctx.Err() != nil {
+			return err
+		}
+		if serr := c.Sleep(ctx, delay); serr != nil {
+			return err
+		}
+		delay *= 2
+	}
+}
+
+// Version returns the server's version.
+func (c *Client) Version(ctx context.Context) (string, error) {
+	var v string
+	err := c.withRetry(ctx, func() error {
+		var err error
+		v, err = c.api.Version(ctx)
+		return classify("get ollama version", err)
+	})
+	return v, err
+}
+
+// Model is an installed model.
+type Model struct {
+	Name       string    `json:"name"`
+	Size       int64     `json:"size"`
+	ModifiedAt time.Time `json:"modifiedAt"`
+}
+
+// Models lists the installed models.
+func (c *Client) Models(ctx context.Context) ([]Model, error) {
+	var out []Model
+	err := c.withRetry(ctx, func() error {
+		resp, err := c.api.List(ctx)
+		if err != nil {
+			return classify("list models", err)
+		}
+		out = out[:0]
+		for _, m := range resp.Models {
+			out = append(out, Model{Name: m.Name, Size: m.Size, ModifiedAt: m.ModifiedAt})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ModelInfo is what the server says about one model.
+type ModelInfo struct {
+	Name          string
+	ContextLength int
+	Capabilities  []string
+	Family        string
+}
+
+// Has reports whether the model declares a capability such as "tools" or "embedding".
+func (m ModelInfo) Has(capability string) bool {
+	for _, c := range m.Capabilities {
+		if c == capability {
+			return true
+		}
+	}
+	return false
+}
+
+// Show returns a model's context length and capabilities.
+func (c *Client) Show(ctx context.Context, name string) (ModelInfo, error) {
+	var resp *api.ShowResponse
+	err := c.withRetry(ctx, func() error {
+		var err error
+		resp, err = c.api.Show(ctx, &api.ShowRequest{Model: name})
+		return classify("show model "+name, err)
+	})
+	if err != nil {
+		return ModelInfo{}, err
+	}
+	info := ModelInfo{Name: name, Family: resp.Details.Family}
+	for _, cp := range resp.Capabilities {
+		info.Capabilities = append(info.Capabilities, string(cp))
+	}
+	for k, v := range resp.ModelInfo {
+		if strings.HasSuffix(k, ".context_length") {
+			if f, ok := v.(float64); ok {
+				info.ContextLength = int(f)
+			}
+		}
+	}
+	return info, nil
+}
+
+// Embed returns one embedding per input.
+func (c *Client) Embed(ctx context.Context, model string, input []string) ([][]float32, error) {
+	var resp *api.EmbedResponse
+	err := c.withRetry(ctx, func() error {
+		var err error
+		resp, err = c.api.Embed(ctx, &api.EmbedRequest{Model: model, Input: input})
+		return classify("embed with "+model, err)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(resp.Embeddings) != len(input) {
+		return nil, fmt.Errorf("embed with %s: got %d embeddings for %d inputs", model, len(resp.Embeddings), len(input))
+	}
+	return resp.Embeddings, nil
+}
+
+// decodeArgs turns the ordered arguments of a tool call into raw JSON.
+func decodeArgs(a api.ToolCallFunctionArguments) json.RawMessage {
+	b, err := json.Marshal(a)
+	if err != nil {
+		return json.RawMessage("{}")
+	}
+	return b
+}

@@ -1,0 +1,332 @@
+// Package llmtest is a fake Ollama server for tests. It speaks Ollama's real wire
+// format (NDJSON chat streams with a final message carrying counts, tool_calls,
+// {"error": ...} bodies with real status codes, /api/tags, /api/show, /api/embed,
+// /api/version), so the same client code works against a real Ollama.
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ollama/ollama/api"
+)
+
+// Model is an installed fake model.
+type Model struct {
+	Name          string
+	ContextLength int
+	Capabilities  []string // e.g. "completion", "tools", "embedding"
+}
+
+// Reply scripts one answer to /api/chat.
+type Reply struct {
+	Status       int            // non-zero: answer with this HTTP status and Error
+	Error        string         // error body text
+	Chunks       []string       // content pieces, streamed in order
+	ToolCalls    []api.ToolCall // sent in one chunk before done
+	Delay        time.Duration  // before each chunk
+	StallAfter   int            // >0: stop sending (but keep the connection) after this many chunks
+	MidError     string         // sent as an {"error"} line after the chunks
+	PromptTokens int
+}
+
+// Server is a scripted fake Ollama.
+type Server struct {
+	Version string
+	Models  []Model
+	// Chat decides the reply to each chat request; nil echoes the last user message.
+	Chat func(req api.ChatRequest) Reply
+
+	mu       sync.Mutex
+	requests []api.ChatRequest
+	stop     chan struct{}
+	stopOnce sync.Once
+}
+
+// New returns a fake with one tools-capable model "llama3.2" and an embedder.
+func New() *Server {
+	return &Server{
+		Version: "0.17.4",
+		Models: []Model{
+			{Name: "llama3.2", ContextLength: 8192, Capabilities: []string{"completion", "tools"}},
+			{Name: "nomic-embed-text", ContextLength: 2048, Capabilities: []string{"embedding"}},
+		},
+		stop: make(chan struct{}),
+	}
+}
+
+// Start serves the fake on a loopback httptest server; the test closes it.
+func (s *Server) Start() *httptest.Server {
+	return httptest.NewServer(s)
+}
+
+// Close releases stalled streams.
+func (s *Server) Close() { s.stopOnce.Do(func() { close(s.stop) }) }
+
+// ChatRequests returns the chat requests received so far.
+func (s *Server) ChatRequests() []api.ChatRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]api.ChatRequest(nil), s.requests...)
+}
+
+// Echo is the default reply: "Echo: <last user message>" followed by extra words.
+func Echo(extraWords int, delay time.Duration) func(api.ChatRequest) Reply {
+	return func(req api.ChatRequest) Reply {
+		last := ""
+		for _, m := range req.Messages {
+			if m.Role == "user" {
+				last = m.Content
+			}
+		}
+		chunks := []string{"Echo: "}
+		for i, w := range strings.Fields(last) {
+			if i > 0 {
+				w = " " + w
+			}
+			chunks = append(chunks, w)
+		}
+		words := strings.Fields(filler)
+		for i := 0; i < extraWords; i++ {
+			chunks = append(chunks, " "+words[i%len(words)])
+		}
+		return Reply{Chunks: chunks, Delay: delay}
+	}
+}
+
+const filler = "Hermes keeps everything on this computer and answers from a local model while the conversation is stored in one SQLite file that survives restarts."
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+		fmt.Fprint(w, "Ollama is running")
+	case r.URL.Path == "/api/version":
+		writeJSON(w, http.StatusOK, map[string]string{"version": s.Version})
+	case r.URL.Path == "/api/tags":
+		s.tags(w)
+	case r.URL.Path == "/api/show" && r.Method == http.MethodPost:
+		s.show(w, r)
+	case r.URL.Path == "/api/embed" && r.Method == http.MethodPost:
+		s.embed(w, r)
+	case r.URL.Path == "/api/chat" && r.Method == http.MethodPost:
+		s.chat(w, r)
+	default:
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "404 page not found"})
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func (s *Server) model(name string) (Model, bool) {
+	for _, m := range s.Models {
+		if m.Name == name || m.Name == strings.TrimSuffix(name, ":latest") {
+			return m, true
+		}
+	}
+	return Model{}, false
+}
+
+func notFound(w http.ResponseWriter, name string) {
+	writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model '%s' not found", name)})
+}
+
+func (s *Server) tags(w http.ResponseWriter) {
+	var resp api.ListResponse
+	for i, m := range s.Models {
+		resp.Models = append(resp.Models, api.ListModelResponse{
+			Name: m.Name + ":latest", Model: m.Name + ":latest", Size: int64(1+i) * 2_000_000_000,
+			Digest:     fmt.Sprintf("%064x", i+1),
+			ModifiedAt: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC),
+			Details:    api.ModelDetails{Format: "gguf", Family: "llama", ParameterSize: "3.2B", QuantizationLevel: "Q4_K_M"},
+		})
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+func (s *Server) show(w http.ResponseWriter, r *http.Request) {
+	var req api.ShowRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	name := req.Model
+	if name == "" {
+		name = req.Name
+	}
+	m, ok := s.model(name)
+	if !ok {
+		notFound(w, name)
+		return
+	}
+	caps := make([]string, len(m.Capabilities))
+	copy(caps, m.Capabilities)
+	writeJSON(w, http.StatusOK, map[string]any{
+		"details":      api.ModelDetails{Format: "gguf", Family: "llama"},
+		"model_info":   map[string]any{"general.architecture": "llama", "llama.context_length": m.ContextLength},
+		"capabilities": caps,
+		"modified_at":  time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC),
+	})
+}
+
+// embed returns deterministic unit vectors derived from the input's words.
+func (s *Server) embed(w http.ResponseWriter, r *http.Request) {
+	var req api.EmbedRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	if _, ok := s.model(req.Model); !ok {
+		notFound(w, req.Model)
+		return
+	}
+	var inputs []string
+	switch in := req.Input.(type) {
+	case string:
+		inputs = []string{in}
+	case []any:
+		for _, x := range in {
+			str, _ := x.(string)
+			inputs = append(inputs, str)
+		}
+	}
+	resp := api.EmbedResponse{Model: req.Model}
+	for _, in := range inputs {
+		resp.Embeddings = append(resp.Embeddings, HashEmbedding(in, 64))
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// HashEmbedding is a bag-of-words vector: texts sharing words are similar.
+func HashEmbedding(text string, dim int) []float32 {
+	v := make([]float32, dim)
+	for _, word := range strings.Fields(strings.ToLower(text)) {
+		h := fnv.New32a()
+		h.Write([]byte(word))
+		v[h.Sum32()%uint32(dim)]++
+	}
+	var norm float64
+	for _, x := range v {
+		norm += float64(x * x)
+	}
+	if norm > 0 {
+		n := float32(math.Sqrt(norm))
+		for i := range v {
+			v[i] /= n
+		}
+	}
+	return v
+}
+
+func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+	var req api.ChatRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	s.mu.Lock()
+	s.requests = append(s.requests, req)
+	s.mu.Unlock()
+
+	script := s.Chat
+	if script == nil {
+		script = Echo(0, 0)
+	}
+	reply := script(req)
+	if reply.Status != 0 {
+		writeJSON(w, reply.Status, map[string]string{"error": reply.Error})
+		return
+	}
+	if _, ok := s.model(req.Model); !ok {
+		notFound(w, req.Model)
+		return
+	}
+
+	stream := req.Stream == nil || *req.Stream
+	if !stream {
+		resp := api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Done: true, DoneReason: "stop",
+			Message: api.Message{Role: "assistant", Content: strings.Join(reply.Chunks, ""), ToolCalls: reply.ToolCalls}}
+		resp.PromptEvalCount, resp.EvalCount = promptTokens(req, reply), len(reply.Chunks)
+		writeJSON(w, http.StatusOK, resp)
+		return
+	}
+
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	enc := json.NewEncoder(w)
+	send := func(v any) bool {
+		if err := enc.Encode(v); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return true
+	}
+	for i, c := range reply.Chunks {
+		if reply.StallAfter > 0 && i == reply.StallAfter {
+			select { // hold the connection open without sending anything
+			case <-r.Context().Done():
+			case <-s.stop:
+			}
+			return
+		}
+		if reply.Delay > 0 {
+			select {
+			case <-time.After(reply.Delay):
+			case <-r.Context().Done():
+				return
+			}
+		}
+		if !send(api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: api.Message{Role: "assistant", Content: c}}) {
+			return
+		}
+	}
+	if len(reply.ToolCalls) > 0 {
+		send(api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: api.Message{Role: "assistant", ToolCalls: reply.ToolCalls}})
+	}
+	if reply.MidError != "" {
+		send(map[string]string{"error": reply.MidError})
+		return
+	}
+	final := api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Done: true, DoneReason: "stop",
+		Message: api.Message{Role: "assistant"}}
+	final.PromptEvalCount, final.EvalCount = promptTokens(req, reply), len(reply.Chunks)
+	final.TotalDuration = time.Duration(len(reply.Chunks)) * reply.Delay
+	send(final)
+}
+
+// promptTokens approximates a tokenizer: about four characters a token.
+func promptTokens(req api.ChatRequest, reply Reply) int {
+	if reply.PromptTokens > 0 {
+		return reply.PromptTokens
+	}
+	n := 0
+	for _, m := range req.Messages {
+		n += len(m.Content)/4 + 4
+	}
+	return n
+}
+
+// Words splits a text into streaming chunks of one word each.
+func Words(text string) []string {
+	var out []string
+	for i, w := range strings.Fields(text) {
+		if i > 0 {
+			w = " " + w
+		}
+		out = append(out, w)
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"hermes/backend/store"
+)
+
+func newStore(t *testing.T) (*Store, string) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "hermes.db")
+	db, err := store.Open(context.Background(), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return NewStore(db), file
+}
+
+func TestAppendAndReload(t *testing.T) {
+	ctx := context.Background()
+	st, file := newStore(t)
+	s, err := st.Create(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []Message{
+		{SessionID: s.ID, Role: "user", Content: "What did I buy yesterday? The wireless earphones, I think", Intent: "recall", IntentConfidence: 0.9},
+		{SessionID: s.ID, Role: "assistant", Content: "You bought earphones.", Model: "llama3.2"},
+		{SessionID: s.ID, Role: "assistant", Content: "partial", Status: StatusCancelled},
+	} {
+		if _, err := st.Append(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Reopen the file: everything survives a restart.
+	db2, err := store.Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	st2 := NewStore(db2)
+	got, err := st2.Get(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.MessageCount != 3 || got.Title != "What did I buy yesterday? The wireless…" {
+		t.Fatalf("session = %+v", got)
+	}
+	msgs, err := st2.Messages(ctx, s.ID)
+	if err != nil || len(msgs) != 3 {
+		t.Fatalf("messages = %d, %v", len(msgs), err)
+	}
+	if msgs[0].Seq != 1 || msgs[2].Seq != 3 || msgs[2].Status != StatusCancelled || msgs[0].Intent != "recall" || msgs[1].Model != "llama3.2" {
+		t.Fatalf("messages = %+v", msgs)
+	}
+}
+
+func TestAppendToUnknownSession(t *testing.T) {
+	st, _ := newStore(t)
+	_, err := st.Append(context.Background(), Message{SessionID: "nope", Role: "user", Content: "x"})
+	if !errors.Is(err, ErrNotFound) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := st.Get(context.Background(), "nope"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("get err = %v", err)
+	}
+}
+
+func TestConcurrentAppendsKeepOrderUnique(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	s, _ := st.Create(ctx, "busy")
+	var wg sync.WaitGroup
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "hi"}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	msgs, _ := st.Messages(ctx, s.ID)
+	for i, m := range msgs {
+		if m.Seq != i+1 {
+			t.Fatalf("seq %d at %d", m.Seq, i)
+		}
+	}
+	if len(msgs) != 20 {
+		t.Fatalf("got %d messages", len(msgs))
+	}
+}
+
+func TestListNewestFirst(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	a, _ := st.Create(ctx, "a")
+	b, _ := st.Create(ctx, "b")
+	if _, err := st.Append(ctx, Message{SessionID: a.ID, Role: "user", Content: "bump"}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := st.List(ctx)
+	if err != nil || len(list) != 2 || list[0].ID != a.ID || list[1].ID != b.ID {
+		t.Fatalf("list = %+v, %v", list, err)
+	}
+}

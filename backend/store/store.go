@@ -1,0 +1,209 @@
+// Package store opens the one SQLite file that holds everything Hermes keeps,
+// applies the embedded migrations and offers a transaction helper.
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (build with -tags sqlite_fts5)
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// sqliteHeader starts every SQLite database file.
+var sqliteHeader = []byte("SQLite format 3\x00")
+
+// ErrNewerSchema means the file was written by a newer Hermes; it is never altered.
+var ErrNewerSchema = errors.New("database schema is newer than this build")
+
+// ErrNotDatabase means the file at the path is not a readable SQLite database.
+var ErrNotDatabase = errors.New("not a SQLite database")
+
+// DB is an open Hermes database.
+type DB struct {
+	*sql.DB
+	Path string
+}
+
+// Migration is one embedded schema step.
+type Migration struct {
+	Version int
+	Name    string
+	SQL     string
+}
+
+// Migrations returns the embedded migrations in order.
+func Migrations() ([]Migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, fmt.Errorf("read migrations: %w", err)
+	}
+	var out []Migration
+	for _, e := range entries {
+		name := e.Name()
+		num, _, ok := strings.Cut(name, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("read migrations: bad file name %q (want NNNN_name.sql)", name)
+		}
+		body, err := migrationFiles.ReadFile(path.Join("migrations", name))
+		if err != nil {
+			return nil, fmt.Errorf("read migration %s: %w", name, err)
+		}
+		out = append(out, Migration{Version: v, Name: name, SQL: string(body)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	for i, m := range out {
+		if m.Version != i+1 {
+			return nil, fmt.Errorf("read migrations: version %d out of sequence at %s", m.Version, m.Name)
+		}
+	}
+	return out, nil
+}
+
+// Open opens (creating if needed) the database at file and migrates it to the
+// newest schema this build knows. A file that is not SQLite, or one written by a
+// newer schema, is refused and left untouched.
+func Open(ctx context.Context, file string) (*DB, error) {
+	if err := checkHeader(file); err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	q.Set("_busy_timeout", "5000")
+	q.Set("_foreign_keys", "on")
+	q.Set("_journal_mode", "WAL")
+	q.Set("_secure_delete", "on")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_txlock", "immediate")
+	dsn := "file:" + (&url.URL{Path: file}).EscapedPath() + "?" + q.Encode()
+	sdb, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", file, err)
+	}
+	db := &DB{DB: sdb, Path: file}
+	if err := db.PingContext(ctx); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("open database %s: %w: %v", file, ErrNotDatabase, err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		sdb.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// checkHeader refuses an existing non-empty file that is not SQLite, before the
+// driver could touch it.
+func checkHeader(file string) error {
+	f, err := os.Open(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open database %s: %w", file, err)
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteHeader))
+	n, err := io.ReadFull(f, head)
+	if n == 0 && (errors.Is(err, io.EOF)) {
+		return nil // an empty file becomes a new database
+	}
+	if err != nil || !bytes.Equal(head, sqliteHeader) {
+		return fmt.Errorf("open database %s: %w (the file is corrupt or is something else); it was not changed: move it aside or choose another --data-dir", file, ErrNotDatabase)
+	}
+	return nil
+}
+
+func (db *DB) migrate(ctx context.Context) error {
+	migs, err := Migrations()
+	if err != nil {
+		return err
+	}
+	latest := migs[len(migs)-1].Version
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("migrate %s: %w: %v", db.Path, ErrNotDatabase, err)
+	}
+	current, err := db.SchemaVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if current > latest {
+		return fmt.Errorf("migrate %s: %w: the file has schema %d, this build knows up to %d; upgrade Hermes or use another --data-dir (the file was not changed)", db.Path, ErrNewerSchema, current, latest)
+	}
+	for _, m := range migs {
+		if m.Version <= current {
+			continue
+		}
+		err := db.Tx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)`,
+				m.Version, m.Name, time.Now().UTC().Format(time.RFC3339Nano))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migrate %s to %s: %w", db.Path, m.Name, err)
+		}
+	}
+	return nil
+}
+
+// SchemaVersion is the highest migration applied to the file.
+func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
+	var v sql.NullInt64
+	if err := db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("read schema version of %s: %w", db.Path, err)
+	}
+	return int(v.Int64), nil
+}
+
+// Tx runs fn in one immediate transaction; it commits when fn returns nil.
+func (db *DB) Tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit transaction: %w", err)
+	}
+	return nil
+}
+
+// Integrity runs SQLite's integrity check and returns its findings ("ok" when sound).
+func (db *DB) Integrity(ctx context.Context) (string, error) {
+	rows, err := db.QueryContext(ctx, `PRAGMA integrity_check`)
+	if err != nil {
+		return "", fmt.Errorf("integrity check of %s: %w", db.Path, err)
+	}
+	defer rows.Close()
+	var lines []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return "", fmt.Errorf("integrity check of %s: %w", db.Path, err)
+		}
+		lines = append(lines, s)
+	}
+	return strings.Join(lines, "; "), rows.Err()
+}

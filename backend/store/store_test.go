@@ -1,0 +1,172 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestOpen(t *testing.T) {
+	ctx := context.Background()
+	migs, err := Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest := migs[len(migs)-1].Version
+
+	t.Run("fresh file is migrated to the latest schema", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "hermes.db")
+		db, err := Open(ctx, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		v, err := db.SchemaVersion(ctx)
+		if err != nil || v != latest {
+			t.Fatalf("schema version = %d, %v; want %d", v, err, latest)
+		}
+		var mode string
+		if err := db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+			t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
+		}
+		for pragma, want := range map[string]int{"foreign_keys": 1, "secure_delete": 1, "busy_timeout": 5000} {
+			var got int
+			if err := db.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil || got != want {
+				t.Errorf("PRAGMA %s = %d, %v; want %d", pragma, got, err, want)
+			}
+		}
+	})
+
+	t.Run("existing database keeps its rows and is not migrated twice", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "hermes.db")
+		db, err := Open(ctx, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO settings(key, value, updated_at) VALUES ('k', 'v', 'now')`); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		db, err = Open(ctx, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil || n != latest {
+			t.Fatalf("schema_migrations rows = %d, %v; want %d", n, err, latest)
+		}
+		var v string
+		if err := db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key='k'`).Scan(&v); err != nil || v != "v" {
+			t.Fatalf("setting lost: %q, %v", v, err)
+		}
+	})
+
+	t.Run("newer schema is refused and not altered", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "hermes.db")
+		db, err := Open(ctx, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(ctx, `INSERT INTO schema_migrations(version, name, applied_at) VALUES (999, '0999_future.sql', 'x')`); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		before := checkpointed(t, file)
+		_, err = Open(ctx, file)
+		if !errors.Is(err, ErrNewerSchema) {
+			t.Fatalf("err = %v; want ErrNewerSchema", err)
+		}
+		if !strings.Contains(err.Error(), "999") || !strings.Contains(err.Error(), file) {
+			t.Errorf("error %q should name the file and the schema version", err)
+		}
+		if after := checkpointed(t, file); !bytes.Equal(before, after) {
+			t.Error("database file changed after a refused open")
+		}
+	})
+
+	t.Run("non-SQLite file is refused and not overwritten", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "hermes.db")
+		junk := []byte("these are my notes, not a database\n")
+		if err := os.WriteFile(file, junk, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Open(ctx, file)
+		if !errors.Is(err, ErrNotDatabase) || !strings.Contains(err.Error(), file) {
+			t.Fatalf("err = %v; want ErrNotDatabase naming the file", err)
+		}
+		got, _ := os.ReadFile(file)
+		if !bytes.Equal(got, junk) {
+			t.Error("file was modified")
+		}
+	})
+
+	t.Run("corrupt SQLite file gives a clear error", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "hermes.db")
+		db, err := Open(ctx, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		data := checkpointed(t, file)
+		for i := 16; i < len(data); i++ { // keep the header, scramble the rest
+			data[i] ^= 0x5a
+		}
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err = Open(ctx, file)
+		if err == nil || !strings.Contains(err.Error(), file) {
+			t.Fatalf("err = %v; want an error naming %s", err, file)
+		}
+		got, _ := os.ReadFile(file)
+		if !bytes.Equal(got, data) {
+			t.Error("corrupt file was modified")
+		}
+	})
+}
+
+func TestTxRollsBackOnError(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	boom := errors.New("boom")
+	err = db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO settings(key, value, updated_at) VALUES ('a', 'b', 'c')`); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	var n int
+	db.QueryRowContext(ctx, `SELECT COUNT(*) FROM settings`).Scan(&n)
+	if n != 0 {
+		t.Fatalf("rows after rollback = %d", n)
+	}
+	if s, err := db.Integrity(ctx); err != nil || s != "ok" {
+		t.Fatalf("integrity = %q, %v", s, err)
+	}
+}
+
+// checkpointed returns the bytes of a closed database file, with the WAL folded in.
+func checkpointed(t *testing.T, file string) []byte {
+	t.Helper()
+	if _, err := os.Stat(file + "-wal"); err == nil {
+		t.Fatalf("%s-wal still exists after close", file)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

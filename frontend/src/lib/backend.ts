@@ -1,0 +1,321 @@
+// The only module that knows how the UI reaches the Go side.
+//
+// Two transports:
+//  - Wails desktop: bound methods at window.go.app.App.<Method>(...args), events via window.runtime.
+//  - Web mode (`hermes serve`): POST /api/call/<Method> with a JSON array of positional arguments
+//    and the per-run token in X-Hermes-Token; events over SSE at /api/events?token=...
+//
+// Every failure is normalised to an Error carrying the backend's message.
+
+export interface SessionInfo {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+}
+
+export type Role = 'user' | 'assistant' | 'system' | 'tool';
+export type MessageStatus = 'ok' | 'cancelled' | 'failed';
+
+export interface Message {
+  id: string;
+  sessionId: string;
+  role: Role;
+  content: string;
+  status: MessageStatus;
+  error?: string;
+  model?: string;
+  createdAt: string;
+}
+
+export interface TurnResult {
+  session: SessionInfo;
+  user: Message;
+  assistant: Message;
+}
+
+export interface SessionDetail {
+  session: SessionInfo;
+  messages: Message[];
+}
+
+export interface Status {
+  host: string;
+  reachable: boolean;
+  version: string;
+  model: string;
+  modelAvailable: boolean;
+  models: string[];
+  warnings: string[];
+  problem: string;
+  fix: string;
+  dataDir: string;
+}
+
+export interface ModelInfo {
+  name: string;
+  size: number;
+  modifiedAt: string;
+}
+
+export interface Setting {
+  key: string;
+  value: string;
+  description: string;
+}
+
+export interface DeltaEvent {
+  text: string;
+}
+
+export type Unsubscribe = () => void;
+export type EventHandler = (data: unknown) => void;
+
+export interface Transport {
+  call(method: string, args: unknown[]): Promise<unknown>;
+  on(name: string, cb: EventHandler): Unsubscribe;
+  openExternal(url: string): void;
+}
+
+/** Turns anything a transport can throw into an Error with a readable message. */
+export function toError(e: unknown): Error {
+  if (e instanceof Error) return e;
+  if (typeof e === 'string') return new Error(e || 'unknown error');
+  if (e && typeof e === 'object') {
+    const o = e as Record<string, unknown>;
+    if (typeof o.error === 'string') return new Error(o.error);
+    if (typeof o.message === 'string') return new Error(o.message);
+  }
+  return new Error(String(e ?? 'unknown error'));
+}
+
+export function errorMessage(e: unknown): string {
+  return toError(e).message;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wails
+
+interface WailsRuntime {
+  EventsOn(name: string, cb: (...data: unknown[]) => void): (() => void) | void;
+  EventsOff(name: string, ...more: string[]): void;
+  BrowserOpenURL?(url: string): void;
+}
+
+interface WailsWindow {
+  go?: { app?: { App?: Record<string, (...args: unknown[]) => Promise<unknown>> } };
+  runtime?: WailsRuntime;
+}
+
+export function isWails(w: unknown = globalThis): boolean {
+  return typeof (w as WailsWindow)?.go?.app?.App === 'object' && (w as WailsWindow).go!.app!.App !== null;
+}
+
+export function wailsTransport(w: WailsWindow = globalThis as unknown as WailsWindow): Transport {
+  return {
+    async call(method, args) {
+      const fn = w.go?.app?.App?.[method];
+      if (typeof fn !== 'function') throw new Error(`backend method ${method} is not available`);
+      try {
+        return await fn(...args);
+      } catch (e) {
+        throw toError(e);
+      }
+    },
+    on(name, cb) {
+      const rt = w.runtime;
+      if (!rt) return () => {};
+      const off = rt.EventsOn(name, (...data: unknown[]) => cb(data[0]));
+      if (typeof off === 'function') return off;
+      return () => rt.EventsOff(name);
+    },
+    openExternal(url) {
+      w.runtime?.BrowserOpenURL?.(url);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Web mode
+
+export interface WebOptions {
+  token: string;
+  base?: string;
+  fetch?: typeof fetch;
+  EventSource?: typeof EventSource;
+  open?: (url: string) => void;
+  /** How long a SendMessage waits for the event stream to connect before it posts anyway. */
+  eventsReadyTimeoutMs?: number;
+}
+
+/** Reads the per-run token from a query string such as "?token=abc". */
+export function readToken(search: string): string {
+  try {
+    return new URLSearchParams(search).get('token') ?? '';
+  } catch {
+    return '';
+  }
+}
+
+export function webTransport(opts: WebOptions): Transport {
+  const base = opts.base ?? '';
+  const doFetch = opts.fetch ?? ((...a: Parameters<typeof fetch>) => globalThis.fetch(...a));
+  const ES = opts.EventSource ?? (globalThis.EventSource as typeof EventSource | undefined);
+  const readyTimeout = opts.eventsReadyTimeoutMs ?? 3000;
+  const handlers = new Map<string, Set<EventHandler>>();
+  let source: EventSource | null = null;
+  let opened = false;
+  let openWaiters: Array<() => void> = [];
+
+  function connect() {
+    if (source || !ES) return;
+    source = new ES(`${base}/api/events?token=${encodeURIComponent(opts.token)}`);
+    source.onopen = () => {
+      opened = true;
+      const w = openWaiters;
+      openWaiters = [];
+      w.forEach((f) => f());
+    };
+    source.onmessage = (ev: MessageEvent) => {
+      let msg: { name?: unknown; data?: unknown };
+      try {
+        msg = JSON.parse(String(ev.data));
+      } catch {
+        return;
+      }
+      if (!msg || typeof msg.name !== 'string') return;
+      const set = handlers.get(msg.name);
+      if (!set) return;
+      for (const cb of [...set]) {
+        try {
+          cb(msg.data);
+        } catch (err) {
+          console.error(`event handler for ${msg.name} failed`, err);
+        }
+      }
+    };
+  }
+
+  function eventsReady(): Promise<void> {
+    connect();
+    if (opened || !source) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, readyTimeout);
+      openWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  // Connect right away so that streaming events are not missed on the first send.
+  connect();
+
+  return {
+    async call(method, args) {
+      // Deltas are pushed only to connected listeners: wait briefly for the stream before a send.
+      if (method === 'SendMessage') await eventsReady();
+      let res: Response;
+      try {
+        res = await doFetch(`${base}/api/call/${encodeURIComponent(method)}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Hermes-Token': opts.token },
+          body: JSON.stringify(args),
+          credentials: 'same-origin',
+        });
+      } catch (e) {
+        throw new Error(`cannot reach the Hermes backend: ${toError(e).message}`);
+      }
+      const body = await res.text();
+      let parsed: unknown = null;
+      let parsedOK = true;
+      if (body.trim() !== '') {
+        try {
+          parsed = JSON.parse(body);
+        } catch {
+          parsedOK = false;
+        }
+      }
+      if (!res.ok) {
+        if (parsedOK && parsed && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string') {
+          throw new Error((parsed as { error: string }).error);
+        }
+        const detail = body.trim() || res.statusText;
+        throw new Error(`${method} failed (HTTP ${res.status})${detail ? `: ${detail}` : ''}`);
+      }
+      if (!parsedOK) throw new Error(`${method}: the backend sent a response that is not JSON`);
+      return parsed;
+    },
+    on(name, cb) {
+      connect();
+      let set = handlers.get(name);
+      if (!set) handlers.set(name, (set = new Set()));
+      set.add(cb);
+      return () => {
+        const s = handlers.get(name);
+        if (!s) return;
+        s.delete(cb);
+        if (s.size === 0) handlers.delete(name);
+      };
+    },
+    openExternal(url) {
+      (opts.open ?? ((u: string) => globalThis.open?.(u, '_blank', 'noopener,noreferrer')))(url);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typed API
+
+export function createApi(t: Transport) {
+  const call = <T>(method: string, ...args: unknown[]) => t.call(method, args) as Promise<T>;
+  return {
+    SendMessage: (requestId: string, sessionId: string, text: string) =>
+      call<TurnResult>('SendMessage', requestId, sessionId, text),
+    CancelMessage: (requestId: string) => call<void>('CancelMessage', requestId),
+    ListSessions: () => call<SessionInfo[] | null>('ListSessions').then((l) => l ?? []),
+    LoadSession: (id: string) => call<SessionDetail>('LoadSession', id),
+    NewSession: () => call<SessionInfo>('NewSession'),
+    Status: () => call<Status>('Status'),
+    ListModels: () => call<ModelInfo[] | null>('ListModels').then((l) => l ?? []),
+    GetSettings: () => call<Setting[] | null>('GetSettings').then((l) => l ?? []),
+    SetSetting: (key: string, value: string) =>
+      call<Setting[] | null>('SetSetting', key, value).then((l) => l ?? []),
+    UIReady: () => call<void>('UIReady'),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;
+
+let chosen: Transport | null = null;
+
+function transport(): Transport {
+  if (chosen) return chosen;
+  if (isWails()) {
+    chosen = wailsTransport();
+  } else {
+    const search = typeof location !== 'undefined' ? location.search : '';
+    chosen = webTransport({ token: readToken(search) });
+  }
+  return chosen;
+}
+
+const lazy: Transport = {
+  call: (m, a) => transport().call(m, a),
+  on: (n, cb) => transport().on(n, cb),
+  openExternal: (u) => transport().openExternal(u),
+};
+
+/** The app's backend. The transport is picked on first use. */
+export const api: Api = createApi(lazy);
+
+/** Subscribes to a backend event; returns the unsubscribe function. */
+export function on(name: string, cb: EventHandler): Unsubscribe {
+  return lazy.on(name, cb);
+}
+
+/** Opens a link outside the app window (the system browser in the desktop app). */
+export function openExternal(url: string): void {
+  lazy.openExternal(url);
+}

@@ -1,0 +1,260 @@
+// Chat state: the session list, the open conversation and the reply being streamed.
+import { errorMessage, type Api, type Message, type SessionInfo, type TurnResult, type Unsubscribe } from './backend';
+
+export type UIStatus = 'ok' | 'cancelled' | 'failed' | 'streaming';
+
+export interface UIMessage {
+  id: string;
+  role: Message['role'];
+  content: string;
+  status: UIStatus;
+  error?: string;
+  model?: string;
+  createdAt: string;
+  /** Set on messages created locally for a send that has not finished yet. */
+  requestId?: string;
+}
+
+export interface ChatDeps {
+  api: Pick<Api, 'SendMessage' | 'CancelMessage' | 'ListSessions' | 'LoadSession' | 'NewSession'>;
+  on: (name: string, cb: (data: unknown) => void) => Unsubscribe;
+  uuid?: () => string;
+  /** Called after a send failed (rejected, or the reply came back failed). */
+  onFailure?: () => void;
+}
+
+const STATUSES: ReadonlySet<string> = new Set(['ok', 'cancelled', 'failed']);
+
+export function toUIMessage(m: Message): UIMessage {
+  return {
+    id: m.id,
+    role: m.role,
+    content: m.content ?? '',
+    status: STATUSES.has(m.status) ? (m.status as UIStatus) : 'ok',
+    error: m.error || undefined,
+    model: m.model || undefined,
+    createdAt: m.createdAt,
+  };
+}
+
+function time(s: string): number {
+  const n = Date.parse(s);
+  return Number.isNaN(n) ? 0 : n;
+}
+
+/** Newest first, by last update. */
+export function sortSessions(list: SessionInfo[]): SessionInfo[] {
+  return [...list].sort((a, b) => time(b.updatedAt) - time(a.updatedAt));
+}
+
+/** Only conversation turns are shown; system prompts and tool records stay hidden. */
+function visible(messages: Message[] | null | undefined): UIMessage[] {
+  return (messages ?? []).filter((m) => m.role === 'user' || m.role === 'assistant').map(toUIMessage);
+}
+
+function deltaText(payload: unknown): string {
+  if (typeof payload === 'string') return payload;
+  if (payload && typeof payload === 'object' && typeof (payload as { text?: unknown }).text === 'string') {
+    return (payload as { text: string }).text;
+  }
+  return '';
+}
+
+function defaultUUID(): string {
+  if (globalThis.crypto?.randomUUID) return globalThis.crypto.randomUUID();
+  // Non-secure contexts lack randomUUID; getRandomValues is still there.
+  const b = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+export class ChatStore {
+  sessions = $state<SessionInfo[]>([]);
+  currentId = $state('');
+  messages = $state<UIMessage[]>([]);
+  /** The composer's text; kept here so a failed send can put it back. */
+  draft = $state('');
+  /** Inline error about the last send (shown next to the composer). */
+  sendError = $state('');
+  /** Error about loading the list or a conversation. */
+  loadError = $state('');
+  active = $state<{ requestId: string; sessionId: string } | null>(null);
+  loading = $state(false);
+
+  #deps: ChatDeps;
+  #uuid: () => string;
+  /** Bumped whenever the visible conversation changes, so late results do not land in the wrong one. */
+  #view = 0;
+
+  constructor(deps: ChatDeps) {
+    this.#deps = deps;
+    this.#uuid = deps.uuid ?? defaultUUID;
+  }
+
+  get streaming(): boolean {
+    return this.active !== null;
+  }
+
+  async init(): Promise<void> {
+    await this.refreshSessions();
+    if (this.sessions.length > 0 && this.currentId === '' && this.messages.length === 0) {
+      await this.select(this.sessions[0].id);
+    }
+  }
+
+  async refreshSessions(): Promise<void> {
+    try {
+      this.sessions = sortSessions(await this.#deps.api.ListSessions());
+      this.loadError = '';
+    } catch (e) {
+      this.loadError = errorMessage(e);
+    }
+  }
+
+  upsertSession(s: SessionInfo): void {
+    const rest = this.sessions.filter((x) => x.id !== s.id);
+    this.sessions = sortSessions([s, ...rest]);
+  }
+
+  async select(id: string): Promise<void> {
+    const view = ++this.#view;
+    this.loading = true;
+    try {
+      const detail = await this.#deps.api.LoadSession(id);
+      if (view !== this.#view) return;
+      this.#show(detail.session, detail.messages);
+      this.loadError = '';
+      this.sendError = '';
+    } catch (e) {
+      if (view === this.#view) this.loadError = errorMessage(e);
+    } finally {
+      if (view === this.#view) this.loading = false;
+    }
+  }
+
+  #show(session: SessionInfo, messages: Message[]): void {
+    this.currentId = session.id;
+    this.messages = visible(messages);
+    this.upsertSession(session);
+  }
+
+  /** Opens a fresh conversation, unless the open one is still empty. */
+  async newChat(): Promise<void> {
+    if (this.messages.length === 0) return;
+    const view = ++this.#view;
+    this.currentId = '';
+    this.messages = [];
+    this.sendError = '';
+    this.loadError = '';
+    try {
+      const s = await this.#deps.api.NewSession();
+      if (view !== this.#view) return;
+      this.currentId = s.id;
+      this.upsertSession(s);
+    } catch {
+      // Sending with an empty session id creates the session on the first message instead.
+    }
+  }
+
+  appendDelta(requestId: string, payload: unknown): void {
+    const text = deltaText(payload);
+    if (!text) return;
+    const m = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant' && x.status === 'streaming');
+    if (m) m.content += text;
+  }
+
+  #replace(requestId: string, res: TurnResult): void {
+    const user = toUIMessage(res.user);
+    const assistant = toUIMessage(res.assistant);
+    const ui = this.messages.findIndex((x) => x.requestId === requestId && x.role === 'user');
+    if (ui >= 0) this.messages[ui] = user;
+    else this.messages.push(user);
+    const ai = this.messages.findIndex((x) => x.requestId === requestId && x.role === 'assistant');
+    if (ai >= 0) this.messages[ai] = assistant;
+    else this.messages.push(assistant);
+  }
+
+  /**
+   * Sends text (the draft when omitted). Resolves true when the backend answered (even with a
+   * cancelled or failed reply) and false when nothing was sent or the call failed.
+   */
+  async send(text?: string): Promise<boolean> {
+    const fromDraft = text === undefined;
+    const body = fromDraft ? this.draft : text;
+    if (!body.trim() || this.active) return false;
+
+    const requestId = this.#uuid();
+    const sessionId = this.currentId;
+    const view = this.#view;
+    const now = new Date().toISOString();
+    if (fromDraft) this.draft = '';
+    this.sendError = '';
+    this.messages.push(
+      { id: `local-user-${requestId}`, role: 'user', content: body, status: 'ok', createdAt: now, requestId },
+      { id: `local-assistant-${requestId}`, role: 'assistant', content: '', status: 'streaming', createdAt: now, requestId },
+    );
+    this.active = { requestId, sessionId };
+    const off = this.#deps.on(`chat:delta:${requestId}`, (p) => this.appendDelta(requestId, p));
+
+    let result: TurnResult;
+    try {
+      result = await this.#deps.api.SendMessage(requestId, sessionId, body);
+    } catch (e) {
+      off();
+      this.active = null;
+      const msg = errorMessage(e);
+      this.sendError = msg;
+      if (view === this.#view) {
+        const m = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant');
+        if (m) {
+          m.status = 'failed';
+          m.error = msg;
+        }
+        // Nothing typed is lost: put the text back unless the user already typed something new.
+        if (this.draft.trim() === '') this.draft = body;
+      }
+      this.#deps.onFailure?.();
+      await this.#recover(sessionId, view);
+      return false;
+    }
+    off();
+    this.active = null;
+    this.upsertSession(result.session);
+    if (view === this.#view) {
+      this.currentId = result.session.id;
+      this.#replace(requestId, result);
+    }
+    if (result.assistant?.status === 'failed') this.#deps.onFailure?.();
+    return true;
+  }
+
+  /** After a failed send, show what the backend actually stored (the user message is persisted). */
+  async #recover(sessionId: string, view: number): Promise<void> {
+    const known = new Set(this.sessions.map((s) => s.id));
+    await this.refreshSessions();
+    if (view !== this.#view) return;
+    let id = sessionId;
+    if (!id) id = this.sessions.find((s) => !known.has(s.id))?.id ?? '';
+    if (!id) return;
+    try {
+      const detail = await this.#deps.api.LoadSession(id);
+      if (view !== this.#view) return;
+      this.#show(detail.session, detail.messages);
+    } catch {
+      // keep the local view with the failure marker
+    }
+  }
+
+  /** Asks the backend to stop the reply being streamed. */
+  async cancel(): Promise<void> {
+    const a = this.active;
+    if (!a) return;
+    try {
+      await this.#deps.api.CancelMessage(a.requestId);
+    } catch (e) {
+      this.sendError = errorMessage(e);
+    }
+  }
+}

@@ -1,0 +1,210 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ChatStore, sortSessions } from './chat.svelte';
+import type { Message, SessionDetail, SessionInfo, TurnResult } from './backend';
+
+function session(id: string, updatedAt = '2025-01-01T00:00:00Z'): SessionInfo {
+  return { id, title: `t-${id}`, createdAt: updatedAt, updatedAt, messageCount: 0 };
+}
+
+function msg(p: Partial<Message> & Pick<Message, 'id' | 'role' | 'content'>): Message {
+  return { sessionId: 's1', status: 'ok', createdAt: '2025-01-01T00:00:00Z', ...p };
+}
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function harness() {
+  const handlers = new Map<string, (d: unknown) => void>();
+  const pending = deferred<TurnResult>();
+  const api = {
+    SendMessage: vi.fn((_r: string, _s: string, _t: string) => pending.promise),
+    CancelMessage: vi.fn(async (_r: string) => {}),
+    ListSessions: vi.fn(async (): Promise<SessionInfo[]> => []),
+    LoadSession: vi.fn(async (id: string): Promise<SessionDetail> => ({ session: session(id), messages: [] })),
+    NewSession: vi.fn(async () => session('new')),
+  };
+  const on = vi.fn((name: string, cb: (d: unknown) => void) => {
+    handlers.set(name, cb);
+    return () => handlers.delete(name);
+  });
+  const onFailure = vi.fn();
+  const store = new ChatStore({ api, on, uuid: () => 'req-1', onFailure });
+  const emit = (name: string, d: unknown) => handlers.get(name)?.(d);
+  return { store, api, on, emit, pending, handlers, onFailure };
+}
+
+describe('ChatStore.send', () => {
+  it('appends deltas in order to the streaming assistant message', async () => {
+    const h = harness();
+    h.store.draft = 'hello';
+    const done = h.store.send();
+    expect(h.api.SendMessage).toHaveBeenCalledWith('req-1', '', 'hello');
+    expect(h.on).toHaveBeenCalledWith('chat:delta:req-1', expect.any(Function));
+    expect(h.store.draft).toBe('');
+    expect(h.store.streaming).toBe(true);
+    expect(h.store.messages.map((m) => [m.role, m.status])).toEqual([
+      ['user', 'ok'],
+      ['assistant', 'streaming'],
+    ]);
+
+    h.emit('chat:delta:req-1', { text: 'Echo' });
+    h.emit('chat:delta:req-1', { text: ': ' });
+    h.emit('chat:delta:req-1', { text: 'hello' });
+    expect(h.store.messages[1].content).toBe('Echo: hello');
+
+    h.pending.resolve({
+      session: session('s1', '2025-02-01T00:00:00Z'),
+      user: msg({ id: 'u1', role: 'user', content: 'hello' }),
+      assistant: msg({ id: 'a1', role: 'assistant', content: 'Echo: hello world', model: 'llama3.2' }),
+    });
+    expect(await done).toBe(true);
+    // The streaming message is replaced by the stored one.
+    expect(h.store.messages.map((m) => [m.id, m.status, m.content])).toEqual([
+      ['u1', 'ok', 'hello'],
+      ['a1', 'ok', 'Echo: hello world'],
+    ]);
+    expect(h.store.streaming).toBe(false);
+    expect(h.store.currentId).toBe('s1');
+    expect(h.store.sessions.map((s) => s.id)).toEqual(['s1']);
+    // Late deltas after the end are ignored.
+    expect(h.handlers.has('chat:delta:req-1')).toBe(false);
+    h.emit('chat:delta:req-1', { text: 'late' });
+    expect(h.store.messages[1].content).toBe('Echo: hello world');
+    expect(h.onFailure).not.toHaveBeenCalled();
+  });
+
+  it('marks a cancelled reply and keeps its partial text', async () => {
+    const h = harness();
+    const done = h.store.send('tell me');
+    h.emit('chat:delta:req-1', { text: 'Once upon' });
+    await h.store.cancel();
+    expect(h.api.CancelMessage).toHaveBeenCalledWith('req-1');
+    h.pending.resolve({
+      session: session('s1'),
+      user: msg({ id: 'u1', role: 'user', content: 'tell me' }),
+      assistant: msg({ id: 'a1', role: 'assistant', content: 'Once upon', status: 'cancelled' }),
+    });
+    await done;
+    const a = h.store.messages[1];
+    expect(a.status).toBe('cancelled');
+    expect(a.content).toBe('Once upon');
+  });
+
+  it('marks a failed reply with its error and asks for a status refresh', async () => {
+    const h = harness();
+    const done = h.store.send('x');
+    h.pending.resolve({
+      session: session('s1'),
+      user: msg({ id: 'u1', role: 'user', content: 'x' }),
+      assistant: msg({ id: 'a1', role: 'assistant', content: 'part', status: 'failed', error: 'ollama stopped' }),
+    });
+    await done;
+    expect(h.store.messages[1]).toMatchObject({ status: 'failed', error: 'ollama stopped', content: 'part' });
+    expect(h.onFailure).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the typed text and shows the error when SendMessage rejects', async () => {
+    const h = harness();
+    h.api.ListSessions.mockResolvedValueOnce([session('s9')]);
+    h.api.LoadSession.mockResolvedValueOnce({
+      session: session('s9'),
+      messages: [msg({ id: 'u9', role: 'user', content: 'my long text' })],
+    });
+    h.store.draft = 'my long text';
+    const done = h.store.send();
+    h.pending.reject(new Error('ollama is not reachable'));
+    expect(await done).toBe(false);
+    expect(h.store.sendError).toBe('ollama is not reachable');
+    expect(h.store.draft).toBe('my long text');
+    expect(h.store.streaming).toBe(false);
+    expect(h.onFailure).toHaveBeenCalled();
+    // The session the backend created for the message is reloaded.
+    expect(h.api.LoadSession).toHaveBeenCalledWith('s9');
+    expect(h.store.currentId).toBe('s9');
+    expect(h.store.messages.map((m) => m.content)).toEqual(['my long text']);
+  });
+
+  it('does not overwrite new typing when restoring the text', async () => {
+    const h = harness();
+    const done = h.store.send('first');
+    h.store.draft = 'second';
+    h.pending.reject('boom');
+    await done;
+    expect(h.store.draft).toBe('second');
+    expect(h.store.sendError).toBe('boom');
+  });
+
+  it('refuses empty text and a second send while streaming', async () => {
+    const h = harness();
+    expect(await h.store.send('   ')).toBe(false);
+    expect(h.api.SendMessage).not.toHaveBeenCalled();
+    void h.store.send('one');
+    expect(await h.store.send('two')).toBe(false);
+    expect(h.api.SendMessage).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not drop a finished reply into a conversation opened meanwhile', async () => {
+    const h = harness();
+    const done = h.store.send('one');
+    await h.store.select('other');
+    h.pending.resolve({
+      session: session('s1', '2030-01-01T00:00:00Z'),
+      user: msg({ id: 'u1', role: 'user', content: 'one' }),
+      assistant: msg({ id: 'a1', role: 'assistant', content: 'reply' }),
+    });
+    await done;
+    expect(h.store.currentId).toBe('other');
+    expect(h.store.messages).toEqual([]);
+    expect(h.store.sessions[0].id).toBe('s1');
+  });
+});
+
+describe('ChatStore sessions', () => {
+  it('lists newest first and opens the newest on start', async () => {
+    const h = harness();
+    h.api.ListSessions.mockResolvedValueOnce([
+      session('old', '2024-01-01T00:00:00Z'),
+      session('new', '2025-06-01T10:00:00.123456789Z'),
+      session('mid', '2025-01-01T00:00:00+08:00'),
+    ]);
+    h.api.LoadSession.mockResolvedValueOnce({
+      session: session('new', '2025-06-01T10:00:00.123456789Z'),
+      messages: [
+        msg({ id: 'sys', role: 'system', content: 'you are' }),
+        msg({ id: 'u', role: 'user', content: 'q' }),
+        msg({ id: 'a', role: 'assistant', content: 'r', status: 'cancelled' }),
+      ],
+    });
+    await h.store.init();
+    expect(h.store.sessions.map((s) => s.id)).toEqual(['new', 'mid', 'old']);
+    expect(h.store.currentId).toBe('new');
+    expect(h.store.messages.map((m) => [m.id, m.status])).toEqual([
+      ['u', 'ok'],
+      ['a', 'cancelled'],
+    ]);
+  });
+
+  it('creates a new session only when the open one has messages', async () => {
+    const h = harness();
+    await h.store.newChat();
+    expect(h.api.NewSession).not.toHaveBeenCalled();
+    h.store.messages = [{ id: 'x', role: 'user', content: 'hi', status: 'ok', createdAt: '' }];
+    h.store.currentId = 's1';
+    await h.store.newChat();
+    expect(h.api.NewSession).toHaveBeenCalledTimes(1);
+    expect(h.store.currentId).toBe('new');
+    expect(h.store.messages).toEqual([]);
+  });
+
+  it('sorts by time, not by string', () => {
+    const list = sortSessions([session('a', '2025-01-01T10:00:00+02:00'), session('b', '2025-01-01T09:00:00Z')]);
+    expect(list.map((s) => s.id)).toEqual(['b', 'a']);
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { dictionaries, en, format, initialLang, zh } from './i18n.svelte';
+
+function placeholders(s: string): string[] {
+  return [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+}
+
+describe('i18n', () => {
+  it('has the same keys in English and Chinese', () => {
+    expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('has no empty text and the same placeholders in both languages', () => {
+    for (const key of Object.keys(en) as (keyof typeof en)[]) {
+      expect(en[key].trim(), key).not.toBe('');
+      expect(zh[key].trim(), key).not.toBe('');
+      expect(placeholders(zh[key]), key).toEqual(placeholders(en[key]));
+    }
+  });
+
+  it('keeps commands unchanged in the guidance', () => {
+    for (const d of Object.values(dictionaries)) {
+      expect(d['status.unreachable']).toContain('`ollama serve`');
+      expect(d['status.modelMissing']).toContain('`ollama pull {model}`');
+    }
+  });
+
+  it('formats placeholders', () => {
+    expect(format('Model {model} is {model}; {other}', { model: 'm' })).toBe('Model m is m; {other}');
+  });
+
+  it('picks the language from the saved choice, then the browser', () => {
+    expect(initialLang(null, 'zh-CN')).toBe('zh');
+    expect(initialLang(null, 'en-US')).toBe('en');
+    expect(initialLang(null, undefined)).toBe('en');
+    expect(initialLang('en', 'zh-TW')).toBe('en');
+    expect(initialLang('bogus', 'zh')).toBe('zh');
+  });
+});

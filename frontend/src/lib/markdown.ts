@@ -1,0 +1,88 @@
+// Model output -> sanitized HTML. Markdown is parsed by marked; raw HTML in the source is shown as
+// text (never parsed), and the result still passes through DOMPurify with a tag allow-list.
+import { Marked, type Tokens } from 'marked';
+import DOMPurify from 'dompurify';
+
+function escapeHTML(s: string): string {
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const marked = new Marked({
+  gfm: true,
+  breaks: true,
+  async: false,
+  renderer: {
+    // Raw HTML blocks and inline tags are displayed literally.
+    html(token: Tokens.HTML | Tokens.Tag): string {
+      return escapeHTML(token.text);
+    },
+    // Code blocks get a wrapper so the view can add a copy button without touching <pre>.
+    code(token: Tokens.Code): string {
+      const lang = (token.lang ?? '').match(/^\S*/)?.[0] ?? '';
+      const body = escapeHTML(token.text.replace(/\n$/, '') + '\n');
+      const cls = lang ? ` class="language-${escapeHTML(lang)}"` : '';
+      return `<div class="code-wrap"><pre><code${cls}>${body}</code></pre></div>\n`;
+    },
+    // No remote images: an offline assistant must not fetch URLs chosen by model output.
+    image(token: Tokens.Image): string {
+      const label = token.text || token.title || token.href;
+      return `<span class="md-image">${escapeHTML(`[${label}]`)}</span>`;
+    },
+  },
+});
+
+const ALLOWED_TAGS = [
+  'a', 'div', 'p', 'br', 'hr', 'strong', 'em', 'del', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'input',
+];
+const ALLOWED_ATTR = ['href', 'title', 'class', 'align', 'start', 'type', 'checked', 'disabled'];
+// http(s) and mailto only; everything else (javascript:, data:, vbscript:, file:) loses its href.
+const SAFE_URL = /^(?:https?:|mailto:)/i;
+
+let purifier: ReturnType<typeof DOMPurify> | null = null;
+
+function getPurifier(): ReturnType<typeof DOMPurify> {
+  if (purifier) return purifier;
+  const p = DOMPurify(window);
+  p.addHook('uponSanitizeAttribute', (node, data) => {
+    if (data.attrName === 'href') {
+      const v = data.attrValue.trim();
+      if (!SAFE_URL.test(v) && !v.startsWith('#')) data.keepAttr = false;
+    }
+    if (data.attrName === 'type' && node.nodeName !== 'INPUT') data.keepAttr = false;
+  });
+  p.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName === 'A') {
+      if (node.hasAttribute('href')) {
+        node.setAttribute('rel', 'noopener noreferrer');
+        node.setAttribute('target', '_blank');
+      }
+    }
+    if (node.nodeName === 'INPUT') {
+      if (node.getAttribute('type') !== 'checkbox') {
+        node.remove();
+        return;
+      }
+      node.setAttribute('disabled', '');
+    }
+  });
+  purifier = p;
+  return p;
+}
+
+/** Renders untrusted Markdown to an HTML string that is safe to insert with {@html}. */
+export function renderMarkdown(src: string): string {
+  const raw = marked.parse(src ?? '') as string;
+  return getPurifier().sanitize(raw, {
+    ALLOWED_TAGS,
+    ALLOWED_ATTR: [...ALLOWED_ATTR, 'rel', 'target'],
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    RETURN_TRUSTED_TYPE: false,
+  }) as string;
+}

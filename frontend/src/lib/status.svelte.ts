@@ -1,0 +1,110 @@
+// Backend health: polls Status(), keeps the model list, and says in words what to do next.
+import { errorMessage, type Api, type ModelInfo, type Status } from './backend';
+import type { MessageKey } from './i18n.svelte';
+
+export type StatusState = 'loading' | 'backend-error' | 'unreachable' | 'model-missing' | 'problem' | 'ok';
+
+export interface StatusView {
+  state: StatusState;
+  text: string;
+}
+
+type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
+
+/** The status bar's text: the backend's own problem/fix when it sends one, else our guidance. */
+export function describeStatus(s: Status | null, err: string, t: Translate): StatusView {
+  if (!s) {
+    if (err) return { state: 'backend-error', text: t('status.backendError', { error: err }) };
+    return { state: 'loading', text: t('status.loading') };
+  }
+  const own = [s.problem, s.fix].map((x) => (x ?? '').trim()).filter(Boolean).join(' ');
+  if (!s.reachable) {
+    return { state: 'unreachable', text: own || t('status.unreachable', { host: s.host || '127.0.0.1:11434' }) };
+  }
+  if (!s.modelAvailable) {
+    return { state: 'model-missing', text: own || t('status.modelMissing', { model: s.model || '?' }) };
+  }
+  if (own) return { state: 'problem', text: own };
+  return { state: 'ok', text: t('status.ok', { version: s.version || '?', host: s.host, model: s.model }) };
+}
+
+export interface StatusDeps {
+  api: Pick<Api, 'Status' | 'ListModels' | 'SetSetting' | 'UIReady'>;
+  intervalMs?: number;
+}
+
+export class StatusStore {
+  status = $state<Status | null>(null);
+  error = $state('');
+  models = $state<ModelInfo[]>([]);
+  dismissed = $state<string[]>([]);
+
+  #deps: StatusDeps;
+  #timer: ReturnType<typeof setInterval> | null = null;
+  #inflight: Promise<void> | null = null;
+  #readySent = false;
+  #modelsKey = '\u0000';
+
+  constructor(deps: StatusDeps) {
+    this.#deps = deps;
+  }
+
+  get warnings(): string[] {
+    return (this.status?.warnings ?? []).filter((w) => w && !this.dismissed.includes(w));
+  }
+
+  dismiss(w: string): void {
+    if (!this.dismissed.includes(w)) this.dismissed = [...this.dismissed, w];
+  }
+
+  start(): void {
+    if (this.#timer) return;
+    void this.refresh();
+    this.#timer = setInterval(() => void this.refresh(), this.#deps.intervalMs ?? 3000);
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+  }
+
+  /** Asks for Status() now. With fresh, a call already in flight is followed by a new one. */
+  refresh(fresh = false): Promise<void> {
+    if (this.#inflight) return fresh ? this.#inflight.then(() => this.refresh()) : this.#inflight;
+    this.#inflight = (async () => {
+      try {
+        const s = await this.#deps.api.Status();
+        this.status = s;
+        this.error = '';
+        const key = `${s?.reachable}|${(s?.models ?? []).join('\n')}`;
+        if (key !== this.#modelsKey) {
+          this.#modelsKey = key;
+          void this.loadModels();
+        }
+      } catch (e) {
+        this.error = errorMessage(e);
+      } finally {
+        this.#inflight = null;
+        if (!this.#readySent) {
+          this.#readySent = true;
+          this.#deps.api.UIReady().catch(() => {});
+        }
+      }
+    })();
+    return this.#inflight;
+  }
+
+  async loadModels(): Promise<void> {
+    try {
+      this.models = await this.#deps.api.ListModels();
+    } catch {
+      this.models = [];
+    }
+  }
+
+  /** Makes name the chat model. Throws the backend's error. */
+  async setModel(name: string): Promise<void> {
+    await this.#deps.api.SetSetting('chat_model', name);
+    await this.refresh(true);
+  }
+}

@@ -1,0 +1,30 @@
+// Hermes: a private, offline desktop assistant. With no arguments it opens the desktop
+// window; with a subcommand it is the CLI; `hermes serve` is the loopback web mode.
+package main
+
+import (
+	"embed"
+	"io/fs"
+	"os"
+	"os/signal"
+	"time"
+
+	"hermes/app/cli"
+)
+
+//go:embed all:frontend/dist
+var dist embed.FS
+
+func main() {
+	started := time.Now()
+	assets, err := fs.Sub(dist, "frontend/dist")
+	if err != nil {
+		panic(err) // the embed pattern guarantees the folder
+	}
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	os.Exit(cli.Main(cli.Env{
+		Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Getenv: os.Getenv, Assets: assets, Started: started, Interrupts: interrupts,
+	}))
+}
