@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"hermes/backend/llm/llmtest"
+)
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func runCLI(t *testing.T, env map[string]string, stdin string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(Env{
+		Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string { return env[k] }, Assets: fstest.MapFS{}, Started: time.Now(),
+	})
+	return result{code, out.String(), errb.String()}
+}
+
+func fakeOllama(t *testing.T) string {
+	t.Helper()
+	fake := llmtest.New()
+	fake.Chat = llmtest.Echo(2, 0)
+	srv := fake.Start()
+	t.Cleanup(func() { fake.Close(); srv.Close() })
+	return srv.URL
+}
+
+func closedPort(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+func TestChatAndSessions(t *testing.T) {
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir()}
+	r := runCLI(t, env, "", "chat", "hello", "cli")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "Echo: hello cli") || !strings.Contains(r.stderr, "session: ") {
+		t.Fatalf("chat: %+v", r)
+	}
+	id := strings.TrimSpace(strings.TrimPrefix(r.stderr[strings.Index(r.stderr, "session: "):], "session: "))
+
+	r = runCLI(t, env, "", "--json", "chat", "--session", id, "again")
+	var turn struct {
+		Session   struct{ ID string }
+		Assistant struct{ Content, Status string }
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &turn) != nil || turn.Session.ID != id || turn.Assistant.Status != "ok" {
+		t.Fatalf("chat --json: %+v", r)
+	}
+
+	r = runCLI(t, env, "", "session", "list", "--json")
+	var list []struct {
+		ID           string
+		MessageCount int
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &list) != nil || len(list) != 1 || list[0].MessageCount != 4 {
+		t.Fatalf("session list: %+v", r)
+	}
+	r = runCLI(t, env, "", "session", "show", id)
+	if r.code != 0 || !strings.Contains(r.stdout, "user:\nhello cli") || !strings.Contains(r.stdout, "assistant:\nEcho: again") {
+		t.Fatalf("session show: %+v", r)
+	}
+}
+
+func TestREPL(t *testing.T) {
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir()}
+	r := runCLI(t, env, "first\n\nsecond\n", "chat")
+	if r.code != 0 || !strings.Contains(r.stdout, "Echo: first") || !strings.Contains(r.stdout, "Echo: second") {
+		t.Fatalf("repl: %+v", r)
+	}
+	r = runCLI(t, env, "", "--json", "session", "list")
+	if !strings.Contains(r.stdout, `"messageCount": 4`) {
+		t.Fatalf("both REPL turns should share one session: %s", r.stdout)
+	}
+}
+
+func TestBadInputExitsNonZero(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+	cases := []struct {
+		name    string
+		args    []string
+		code    int
+		message string
+	}{
+		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{"unknown session", []string{"chat", "--session", "nope", "hi"}, 2, `no session "nope"`},
+		{"bad flag", []string{"chat", "--bogus"}, 2, "flag provided but not defined"},
+		{"invalid setting names field", []string{"settings", "set", "token_gap_timeout", "soon"}, 2, "token_gap_timeout"},
+		{"unknown setting", []string{"settings", "get", "colour"}, 2, `unknown key "colour"`},
+		{"serve refuses the network", []string{"serve", "--addr", "0.0.0.0:8080"}, 2, "loopback"},
+		{"data dir flag needs a value", []string{"--data-dir"}, 2, "--data-dir needs a directory"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, env, "", tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.message) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+				t.Fatalf("got %+v; want exit %d and one line with %q", r, tc.code, tc.message)
+			}
+		})
+	}
+}
+
+func TestChatWhenOllamaIsDown(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": closedPort(t), "HERMES_DATA_DIR": dir}
+	r := runCLI(t, env, "", "chat", "is anyone there")
+	if r.code != 1 || !strings.Contains(r.stderr, "not reachable") || !strings.Contains(r.stderr, "ollama serve") {
+		t.Fatalf("got %+v", r)
+	}
+	r = runCLI(t, env, "", "--json", "session", "list")
+	if !strings.Contains(r.stdout, "is anyone there") {
+		t.Fatalf("the message typed while Ollama was down was lost: %s", r.stdout)
+	}
+}
+
+func TestDoctor(t *testing.T) {
+	t.Run("healthy", func(t *testing.T) {
+		env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir()}
+		r := runCLI(t, env, "", "doctor", "--json")
+		var rep struct {
+			OK     bool
+			Checks []Check
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != 0 || !rep.OK {
+			t.Fatalf("doctor: %+v (%v)", r, err)
+		}
+		names := map[string]string{}
+		for _, c := range rep.Checks {
+			names[c.Name] = c.Status
+		}
+		for _, n := range []string{"data dir", "database", "ollama", "chat model"} {
+			if names[n] != "ok" {
+				t.Errorf("check %q = %q", n, names[n])
+			}
+		}
+	})
+	t.Run("ollama down and model missing say how to fix", func(t *testing.T) {
+		env := map[string]string{"OLLAMA_HOST": closedPort(t), "HERMES_DATA_DIR": t.TempDir()}
+		r := runCLI(t, env, "", "doctor")
+		if r.code != 1 || !strings.Contains(r.stdout, "✗ ollama") || !strings.Contains(r.stdout, "ollama serve") {
+			t.Fatalf("doctor: %+v", r)
+		}
+		env["OLLAMA_HOST"] = fakeOllama(t)
+		runCLI(t, env, "", "settings", "set", "chat_model", "qwen2.5")
+		r = runCLI(t, env, "", "doctor")
+		if r.code != 1 || !strings.Contains(r.stdout, "ollama pull qwen2.5") {
+			t.Fatalf("doctor: %+v", r)
+		}
+	})
+	t.Run("corrupt database is named and kept", func(t *testing.T) {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "hermes.db")
+		junk := []byte("not a database at all")
+		os.WriteFile(file, junk, 0o600)
+		env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+		r := runCLI(t, env, "", "doctor")
+		if r.code != 1 || !strings.Contains(r.stdout, file) || !strings.Contains(r.stdout, "Move hermes.db aside") {
+			t.Fatalf("doctor: %+v", r)
+		}
+		if got, _ := os.ReadFile(file); !bytes.Equal(got, junk) {
+			t.Fatal("doctor changed the corrupt file")
+		}
+	})
+}
