@@ -18,6 +18,12 @@ import (
 // ErrNotFound is returned for an unknown session id.
 var ErrNotFound = errors.New("session not found")
 
+// ErrInvalid marks bad input: an empty or oversized message, a malformed import line.
+var ErrInvalid = errors.New("invalid input")
+
+// MaxMessageBytes is the largest message accepted (about 50 pages of text).
+const MaxMessageBytes = 256 << 10
+
 // Message statuses.
 const (
 	StatusOK        = "ok"
@@ -34,6 +40,11 @@ type Session struct {
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
 	MessageCount int
+	State        string // active, idle, archived
+	Pinned       bool
+	Summary      string // rolling summary of turns that no longer fit the context
+	SummaryUpto  int    // last message seq the summary covers
+	SummaryKind  string // "llm" or "extractive"
 }
 
 // Message is one stored message.
@@ -50,6 +61,9 @@ type Message struct {
 	Channel          string
 	Intent           string
 	IntentConfidence float32
+	Pinned           bool
+	Kind             string // message, routing, final
+	ToolName         string
 	CreatedAt        time.Time
 }
 
@@ -78,9 +92,9 @@ func parseTS(s string) time.Time {
 // Create starts a new session.
 func (st *Store) Create(ctx context.Context, title string) (Session, error) {
 	now := st.Now()
-	s := Session{ID: st.NewID(), Title: title, Profile: "personal", CreatedAt: now.UTC(), UpdatedAt: now.UTC()}
-	_, err := st.db.ExecContext(ctx, `INSERT INTO sessions(id, title, profile, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
-		s.ID, s.Title, s.Profile, ts(now), ts(now))
+	s := Session{ID: st.NewID(), Title: title, Profile: "personal", CreatedAt: now.UTC(), UpdatedAt: now.UTC(), State: StateActive}
+	_, err := st.db.ExecContext(ctx, `INSERT INTO sessions(id, title, title_auto, profile, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		s.ID, s.Title, title == "", s.Profile, ts(now), ts(now))
 	if err != nil {
 		return Session{}, fmt.Errorf("create session: %w", err)
 	}
@@ -88,12 +102,13 @@ func (st *Store) Create(ctx context.Context, title string) (Session, error) {
 }
 
 const sessionCols = `s.id, COALESCE(s.ref, ''), s.title, s.profile, s.created_at, s.updated_at,
-	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)`
+	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id), s.state, s.pinned, s.summary, s.summary_upto, s.summary_kind`
 
 func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var s Session
 	var created, updated string
-	err := row.Scan(&s.ID, &s.Ref, &s.Title, &s.Profile, &created, &updated, &s.MessageCount)
+	err := row.Scan(&s.ID, &s.Ref, &s.Title, &s.Profile, &created, &updated, &s.MessageCount,
+		&s.State, &s.Pinned, &s.Summary, &s.SummaryUpto, &s.SummaryKind)
 	s.CreatedAt, s.UpdatedAt = parseTS(created), parseTS(updated)
 	return s, err
 }
@@ -113,7 +128,7 @@ func (st *Store) Get(ctx context.Context, id string) (Session, error) {
 
 // List returns sessions, most recently active first.
 func (st *Store) List(ctx context.Context) ([]Session, error) {
-	rows, err := st.db.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions s ORDER BY s.updated_at DESC, s.id DESC`)
+	rows, err := st.db.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions s ORDER BY s.pinned DESC, s.updated_at DESC, s.id DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
@@ -127,72 +142,6 @@ func (st *Store) List(ctx context.Context) ([]Session, error) {
 		out = append(out, s)
 	}
 	return out, rows.Err()
-}
-
-// Messages returns a session's messages in order.
-func (st *Store) Messages(ctx context.Context, sessionID string) ([]Message, error) {
-	rows, err := st.db.QueryContext(ctx, `SELECT id, session_id, COALESCE(ref, ''), seq, role, content, status, error, model,
-		channel, intent, intent_confidence, created_at FROM messages WHERE session_id = ? ORDER BY seq`, sessionID)
-	if err != nil {
-		return nil, fmt.Errorf("load messages of %s: %w", sessionID, err)
-	}
-	defer rows.Close()
-	var out []Message
-	for rows.Next() {
-		var m Message
-		var created string
-		if err := rows.Scan(&m.ID, &m.SessionID, &m.Ref, &m.Seq, &m.Role, &m.Content, &m.Status, &m.Error, &m.Model,
-			&m.Channel, &m.Intent, &m.IntentConfidence, &created); err != nil {
-			return nil, fmt.Errorf("load messages of %s: %w", sessionID, err)
-		}
-		m.CreatedAt = parseTS(created)
-		out = append(out, m)
-	}
-	return out, rows.Err()
-}
-
-// Append stores a message at the end of its session and returns it with its id,
-// sequence number and time. It is acknowledged only after COMMIT.
-func (st *Store) Append(ctx context.Context, m Message) (Message, error) {
-	if m.Status == "" {
-		m.Status = StatusOK
-	}
-	if m.Channel == "" {
-		m.Channel = "main"
-	}
-	m.ID = st.NewID()
-	m.CreatedAt = st.Now().UTC()
-	err := st.db.Tx(ctx, func(tx *sql.Tx) error {
-		var title string
-		if err := tx.QueryRowContext(ctx, `SELECT title FROM sessions WHERE id = ?`, m.SessionID).Scan(&title); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return fmt.Errorf("%q: %w", m.SessionID, ErrNotFound)
-			}
-			return err
-		}
-		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?`, m.SessionID).Scan(&m.Seq); err != nil {
-			return err
-		}
-		var ref any
-		if m.Ref != "" {
-			ref = m.Ref
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO messages(id, session_id, ref, seq, role, content, status, error, model, channel,
-			intent, intent_confidence, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			m.ID, m.SessionID, ref, m.Seq, m.Role, m.Content, m.Status, m.Error, m.Model, m.Channel,
-			m.Intent, m.IntentConfidence, ts(m.CreatedAt)); err != nil {
-			return err
-		}
-		if title == "" && m.Role == "user" {
-			title = TitleFrom(m.Content)
-		}
-		_, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ?, title = ? WHERE id = ?`, ts(m.CreatedAt), title, m.SessionID)
-		return err
-	})
-	if err != nil {
-		return Message{}, fmt.Errorf("append message: %w", err)
-	}
-	return m, nil
 }
 
 // TitleFrom makes a short title from the first words of a message.

@@ -1,0 +1,447 @@
+package prompt
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	"hermes/backend/llm"
+	"hermes/backend/session"
+)
+
+// Reason says why an item is in the context.
+type Reason string
+
+// Reasons, in the order the builder considers them.
+const (
+	ReasonSystem   Reason = "system"
+	ReasonQuery    Reason = "query"
+	ReasonSummary  Reason = "summary"
+	ReasonMemory   Reason = "memory"
+	ReasonTool     Reason = "tool_schema"
+	ReasonPinned   Reason = "pinned"
+	ReasonRecent   Reason = "recent"
+	ReasonRelevant Reason = "relevant"
+	ReasonAnchor   Reason = "anchor"
+	ReasonFill     Reason = "newest"
+)
+
+// Item is one thing the model sees.
+type Item struct {
+	Reason    Reason `json:"reason"`
+	Role      string `json:"role"`
+	Content   string `json:"content"`
+	Tokens    int    `json:"tokens"`
+	MessageID string `json:"messageId,omitempty"`
+	Ref       string `json:"ref,omitempty"`
+	Seq       int    `json:"seq,omitempty"`
+	Shortened bool   `json:"shortened,omitempty"`
+}
+
+// Context is a built prompt.
+type Context struct {
+	Items  []Item `json:"items"`  // in the order the model sees them
+	Tokens int    `json:"tokens"` // estimated, calibrated
+	// Estimated is the raw estimate before calibration (what calibration compares).
+	Estimated int `json:"estimated"`
+	Budget int    `json:"budget"`
+	// Dropped counts history messages that did not fit.
+	Dropped int `json:"dropped"`
+}
+
+// Messages converts the context to chat messages.
+func (c Context) Messages() []llm.Message {
+	out := make([]llm.Message, 0, len(c.Items))
+	for _, it := range c.Items {
+		if it.Reason == ReasonTool {
+			continue // schemas travel in the request's tools field
+		}
+		out = append(out, llm.Message{Role: it.Role, Content: it.Content})
+	}
+	return out
+}
+
+// Refs are the refs (or ids, when a message has no ref) of the included history messages, in order.
+func (c Context) Refs() []string {
+	var out []string
+	for _, it := range c.Items {
+		if it.MessageID == "" || it.Reason == ReasonQuery {
+			continue
+		}
+		if it.Ref != "" {
+			out = append(out, it.Ref)
+		} else {
+			out = append(out, it.MessageID)
+		}
+	}
+	return out
+}
+
+// Input is what one build works from.
+type Input struct {
+	System string
+	// Query is the current user message; it is always included, last.
+	Query string
+	// History is the session's messages in order, without the current one.
+	History []session.Message
+	// Channel selects the conversation: "main" sees only routing decisions and final
+	// outputs of sub-agent channels.
+	Channel     string
+	Summary     string
+	SummaryUpto int
+	Memories    []string // already formatted, with sources
+	ToolSchemas []string // JSON of each tool offered, for accounting
+	Budget      int      // tokens available for the prompt
+	Ratio       float64  // calibration multiplier (0 means 1)
+}
+
+// Builder selects what fits.
+type Builder struct {
+	RecentTurns       int     // newest K turns always considered first
+	RelevanceMin      float64 // 0..1 share of the query's weighted terms a turn must cover
+	MaxToolResultToks int     // longer tool results are shortened with a marker
+
+	mu    sync.Mutex
+	cache map[string]msgInfo // message id -> analysis (messages never change)
+}
+
+// NewBuilder returns a builder with the default policy.
+func NewBuilder() *Builder {
+	return &Builder{RecentTurns: 4, RelevanceMin: 0.34, MaxToolResultToks: 400, cache: map[string]msgInfo{}}
+}
+
+type msgInfo struct {
+	tokens int
+	terms  []string
+	anchor bool
+}
+
+func (b *Builder) info(m session.Message) msgInfo {
+	b.mu.Lock()
+	mi, ok := b.cache[m.ID]
+	b.mu.Unlock()
+	if ok && m.ID != "" {
+		return mi
+	}
+	mi = msgInfo{tokens: Estimate(m.Content) + MessageOverhead, terms: dedupe(Terms(m.Content)), anchor: IsAnchor(m.Content)}
+	if m.ID != "" {
+		b.mu.Lock()
+		if len(b.cache) > 200_000 {
+			b.cache = map[string]msgInfo{}
+		}
+		b.cache[m.ID] = mi
+		b.mu.Unlock()
+	}
+	return mi
+}
+
+func dedupe(ts []string) []string {
+	seen := make(map[string]bool, len(ts))
+	out := ts[:0]
+	for _, t := range ts {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// turn is a user message and the replies that follow it.
+type turn struct {
+	msgs    []session.Message
+	infos   []msgInfo
+	tokens  int
+	anchor  bool
+	pinned  bool
+	score   float64
+	chosen  Reason
+	lastSeq int
+}
+
+// visible filters the history to what a channel sees.
+func visible(h []session.Message, channel string) []session.Message {
+	if channel == "" {
+		channel = "main"
+	}
+	out := make([]session.Message, 0, len(h))
+	for _, m := range h {
+		switch {
+		case m.Channel == channel || (m.Channel == "" && channel == "main"):
+		case channel == "main" && (m.Kind == "routing" || m.Kind == "final"):
+		default:
+			continue
+		}
+		if m.Content == "" || m.Role == "system" {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// Build fits the input into the budget. The result never exceeds the budget: when even
+// the system prompt and the query do not fit, the query is shortened.
+func (b *Builder) Build(_ context.Context, in Input) Context {
+	ratio := in.Ratio
+	if ratio <= 0 {
+		ratio = 1
+	}
+	cost := func(t int) int { return int(math.Ceil(float64(t) * ratio)) }
+	ctx := Context{Budget: in.Budget}
+	used := 0
+	fits := func(t int) bool { return used+cost(t) <= in.Budget }
+
+	system := in.System
+	sysItem := Item{Reason: ReasonSystem, Role: "system", Content: system, Tokens: Estimate(system) + MessageOverhead}
+	if system == "" {
+		sysItem = Item{}
+	}
+	queryItem := Item{Reason: ReasonQuery, Role: "user", Content: in.Query, Tokens: Estimate(in.Query) + MessageOverhead}
+	if !fits(sysItem.Tokens + queryItem.Tokens) {
+		// Shorten the query to what is left; the system prompt goes if nothing is left.
+		room := int(float64(in.Budget)/ratio) - sysItem.Tokens - MessageOverhead - 8
+		if room < 8 {
+			sysItem = Item{}
+			room = int(float64(in.Budget)/ratio) - MessageOverhead - 8
+		}
+		queryItem.Content, queryItem.Shortened = shorten(in.Query, max(room, 0)), true
+		queryItem.Tokens = Estimate(queryItem.Content) + MessageOverhead
+		if !fits(sysItem.Tokens + queryItem.Tokens) {
+			queryItem.Content, queryItem.Tokens = "", 0
+		}
+	}
+	used += cost(sysItem.Tokens) + cost(queryItem.Tokens)
+
+	var head []Item // system, summary, memories, tool schemas
+	if sysItem.Content != "" {
+		head = append(head, sysItem)
+	}
+	for _, ts := range in.ToolSchemas {
+		it := Item{Reason: ReasonTool, Role: "tool_schema", Content: ts, Tokens: Estimate(ts)}
+		if fits(it.Tokens) {
+			used += cost(it.Tokens)
+			head = append(head, it)
+		}
+	}
+	for _, mem := range in.Memories {
+		it := Item{Reason: ReasonMemory, Role: "system", Content: "Memory: " + mem, Tokens: Estimate(mem) + MessageOverhead + 2}
+		if fits(it.Tokens) {
+			used += cost(it.Tokens)
+			head = append(head, it)
+		}
+	}
+
+	// Group the history into turns.
+	hist := visible(in.History, in.Channel)
+	var turns []*turn
+	for _, m := range hist {
+		if m.Role == "user" || len(turns) == 0 {
+			turns = append(turns, &turn{})
+		}
+		t := turns[len(turns)-1]
+		mi := b.info(m)
+		if m.Role == "tool" && mi.tokens > b.MaxToolResultToks {
+			mi.tokens = -1 // shortened below
+		}
+		t.msgs = append(t.msgs, m)
+		t.infos = append(t.infos, mi)
+		t.anchor = t.anchor || mi.anchor
+		t.pinned = t.pinned || m.Pinned
+		t.lastSeq = m.Seq
+	}
+	for _, t := range turns {
+		for i, m := range t.msgs {
+			if t.infos[i].tokens < 0 {
+				c := shortenTool(m.Content, b.MaxToolResultToks)
+				t.msgs[i].Content = c
+				t.infos[i].tokens = Estimate(c) + MessageOverhead
+			}
+			t.tokens += t.infos[i].tokens
+		}
+	}
+
+	// The summary stands in for turns it covers that do not make it in; reserve it first.
+	var summaryItem *Item
+	if in.Summary != "" {
+		content := "Summary of the earlier conversation (written automatically; may be incomplete):\n" + in.Summary
+		it := Item{Reason: ReasonSummary, Role: "system", Content: content, Tokens: Estimate(content) + MessageOverhead}
+		if fits(it.Tokens) {
+			used += cost(it.Tokens)
+			summaryItem = &it
+		}
+	}
+
+	take := func(t *turn, why Reason) bool {
+		if t.chosen != "" {
+			return true
+		}
+		c := 0
+		for _, mi := range t.infos {
+			c += cost(mi.tokens)
+		}
+		if used+c > in.Budget {
+			return false
+		}
+		used += c
+		t.chosen = why
+		return true
+	}
+
+	// 1. pinned
+	for _, t := range turns {
+		if t.pinned {
+			take(t, ReasonPinned)
+		}
+	}
+	// 2. newest K turns
+	for i, k := len(turns)-1, 0; i >= 0 && k < b.RecentTurns; i, k = i-1, k+1 {
+		take(turns[i], ReasonRecent)
+	}
+	// 3. relevant older turns
+	b.score(turns, in.Query)
+	ranked := make([]*turn, 0, len(turns))
+	for _, t := range turns {
+		if t.chosen == "" && t.score >= b.RelevanceMin {
+			ranked = append(ranked, t)
+		}
+	}
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].score > ranked[j].score })
+	for _, t := range ranked {
+		take(t, ReasonRelevant)
+	}
+	// 4. anchors with their neighbours, most relevant then newest first
+	var anchors []int
+	for i, t := range turns {
+		if t.anchor && t.chosen == "" {
+			anchors = append(anchors, i)
+		}
+	}
+	sort.SliceStable(anchors, func(x, y int) bool {
+		a, c := turns[anchors[x]], turns[anchors[y]]
+		if a.score != c.score {
+			return a.score > c.score
+		}
+		return anchors[x] > anchors[y]
+	})
+	for _, i := range anchors {
+		if !take(turns[i], ReasonAnchor) {
+			continue
+		}
+		if i > 0 {
+			take(turns[i-1], ReasonAnchor)
+		}
+		if i+1 < len(turns) {
+			take(turns[i+1], ReasonAnchor)
+		}
+	}
+	// 5. newest remaining
+	for i := len(turns) - 1; i >= 0; i-- {
+		take(turns[i], ReasonFill)
+	}
+
+	// Assemble: head, summary (if something it covers was left out), turns in order, query.
+	ctx.Items = append(ctx.Items, head...)
+	var body []Item
+	summaryNeeded := false
+	for _, t := range turns {
+		if t.chosen == "" {
+			ctx.Dropped += len(t.msgs)
+			if t.lastSeq <= in.SummaryUpto {
+				summaryNeeded = true
+			}
+			continue
+		}
+		for i, m := range t.msgs {
+			body = append(body, Item{Reason: t.chosen, Role: m.Role, Content: m.Content, Tokens: t.infos[i].tokens,
+				MessageID: m.ID, Ref: m.Ref, Seq: m.Seq, Shortened: m.Role == "tool" && strings.Contains(m.Content, toolMarker)})
+		}
+	}
+	if summaryItem != nil && (summaryNeeded || ctx.Dropped > 0) {
+		ctx.Items = append(ctx.Items, *summaryItem)
+	} else if summaryItem != nil {
+		used -= cost(summaryItem.Tokens)
+	}
+	ctx.Items = append(ctx.Items, body...)
+	if queryItem.Content != "" {
+		ctx.Items = append(ctx.Items, queryItem)
+	}
+	ctx.Tokens = used
+	for _, it := range ctx.Items {
+		ctx.Estimated += it.Tokens
+	}
+	return ctx
+}
+
+// score sets each turn's relevance to the query: the IDF-weighted share of the query's
+// terms the turn contains.
+func (b *Builder) score(turns []*turn, query string) {
+	qterms := dedupe(Terms(query))
+	if len(qterms) == 0 || len(turns) == 0 {
+		return
+	}
+	df := make(map[string]int, len(qterms))
+	sets := make([]map[string]bool, len(turns))
+	for i, t := range turns {
+		set := map[string]bool{}
+		for _, mi := range t.infos {
+			for _, term := range mi.terms {
+				set[term] = true
+			}
+		}
+		sets[i] = set
+		for _, q := range qterms {
+			if set[q] {
+				df[q]++
+			}
+		}
+	}
+	n := float64(len(turns))
+	total := 0.0
+	idf := make(map[string]float64, len(qterms))
+	for _, q := range qterms {
+		idf[q] = math.Log((n+1)/(float64(df[q])+1)) + 1
+		total += idf[q]
+	}
+	for i, t := range turns {
+		s := 0.0
+		for _, q := range qterms {
+			if sets[i][q] {
+				s += idf[q]
+			}
+		}
+		t.score = s / total
+	}
+}
+
+const toolMarker = "[… tool result shortened:"
+
+func shortenTool(s string, maxTokens int) string {
+	keep := maxTokens * 3 // characters, leaving room for the marker
+	r := []rune(s)
+	if len(r) <= keep {
+		return s
+	}
+	return string(r[:keep]) + fmt.Sprintf("\n%s %d more characters]", toolMarker, len(r)-keep)
+}
+
+// shorten cuts text to about maxTokens tokens with a marker.
+func shorten(s string, maxTokens int) string {
+	r := []rune(s)
+	lo, hi := 0, len(r)
+	for lo < hi { // longest prefix that fits
+		mid := (lo + hi + 1) / 2
+		if Estimate(string(r[:mid])) <= maxTokens {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo == len(r) {
+		return s
+	}
+	return string(r[:lo]) + " […]"
+}

@@ -1,0 +1,189 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Session states.
+const (
+	StateActive   = "active"
+	StateIdle     = "idle"
+	StateArchived = "archived"
+)
+
+// CloseHook summarizes and titles a session when it goes idle. It returns the summary
+// and a title ("" keeps the current one).
+type CloseHook func(ctx context.Context, s Session, msgs []Message) (summary, title string, err error)
+
+// Lifecycle moves sessions from active to idle after IdleAfter without messages
+// (running the close hook), and from idle to archived after ArchiveAfter.
+type Lifecycle struct {
+	Store        *Store
+	IdleAfter    time.Duration
+	ArchiveAfter time.Duration
+	Close        CloseHook
+}
+
+// Sweep applies the lifecycle at now and returns how many sessions changed state.
+func (l *Lifecycle) Sweep(ctx context.Context, now time.Time) (int, error) {
+	changed := 0
+	rows, err := l.Store.db.QueryContext(ctx, `SELECT id FROM sessions WHERE state = 'active' AND updated_at < ?`, ts(now.Add(-l.IdleAfter)))
+	if err != nil {
+		return 0, fmt.Errorf("sweep sessions: %w", err)
+	}
+	var idle []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("sweep sessions: %w", err)
+		}
+		idle = append(idle, id)
+	}
+	rows.Close()
+	for _, id := range idle {
+		if err := l.close(ctx, id, now); err != nil {
+			return changed, err
+		}
+		changed++
+	}
+	if l.ArchiveAfter > 0 {
+		res, err := l.Store.db.ExecContext(ctx, `UPDATE sessions SET state = 'archived' WHERE state = 'idle' AND pinned = 0 AND updated_at < ?`,
+			ts(now.Add(-l.ArchiveAfter)))
+		if err != nil {
+			return changed, fmt.Errorf("archive sessions: %w", err)
+		}
+		n, _ := res.RowsAffected()
+		changed += int(n)
+	}
+	return changed, nil
+}
+
+// close runs the close hook and marks the session idle.
+func (l *Lifecycle) close(ctx context.Context, id string, now time.Time) error {
+	s, err := l.Store.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	msgs, err := l.Store.Messages(ctx, id)
+	if err != nil {
+		return err
+	}
+	summary, title := s.Summary, ""
+	if l.Close != nil && len(msgs) > 0 {
+		sum, t, err := l.Close(ctx, s, msgs)
+		if err == nil {
+			summary, title = sum, t
+		}
+	}
+	if summary == "" {
+		summary = ExtractiveSummary("", msgs)
+	}
+	_, err = l.Store.db.ExecContext(ctx, `UPDATE sessions SET state = 'idle', closed_at = ?, summary = ?,
+		title = CASE WHEN title_auto = 1 AND ? <> '' THEN ? ELSE title END WHERE id = ?`,
+		ts(now), summary, title, title, id)
+	if err != nil {
+		return fmt.Errorf("close session %s: %w", id, err)
+	}
+	return nil
+}
+
+// ExtractiveSummary is the summary used when no LLM is reachable: the previous summary
+// followed by the first sentence of each user message.
+func ExtractiveSummary(previous string, msgs []Message) string {
+	var b strings.Builder
+	b.WriteString(previous)
+	for _, m := range msgs {
+		if m.Role != "user" {
+			continue
+		}
+		line := firstSentence(m.Content, 120)
+		if line == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("- The user said: ")
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+func firstSentence(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if i := strings.IndexAny(s, ".!?。！？\n"); i > 0 {
+		end := i + 1
+		for end < len(s) && (s[end]&0xC0) == 0x80 { // finish a multi-byte rune
+			end++
+		}
+		s = s[:end]
+	}
+	r := []rune(s)
+	if len(r) > max {
+		return string(r[:max]) + "…"
+	}
+	return s
+}
+
+func (st *Store) update(ctx context.Context, op, id, q string, args ...any) error {
+	res, err := st.db.ExecContext(ctx, q, append(args, id, id)...)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", op, id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%s %s: %w", op, id, ErrNotFound)
+	}
+	return nil
+}
+
+// Rename sets a session's title; it is no longer replaced automatically.
+func (st *Store) Rename(ctx context.Context, id, title string) error {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		return fmt.Errorf("rename session %s: %w: the title is empty", id, ErrInvalid)
+	}
+	return st.update(ctx, "rename session", id, `UPDATE sessions SET title = ?, title_auto = 0 WHERE id = ? OR ref = ?`, title)
+}
+
+// Pin keeps a session at the top of the list and out of automatic archiving.
+func (st *Store) Pin(ctx context.Context, id string, pinned bool) error {
+	return st.update(ctx, "pin session", id, `UPDATE sessions SET pinned = ? WHERE id = ? OR ref = ?`, pinned)
+}
+
+// Archive archives a session now; it stays searchable, and a new message resumes it.
+func (st *Store) Archive(ctx context.Context, id string) error {
+	return st.update(ctx, "archive session", id, `UPDATE sessions SET state = 'archived', closed_at = ? WHERE id = ? OR ref = ?`, ts(st.Now()))
+}
+
+// SetSummary stores the rolling summary covering messages up to seq upto.
+func (st *Store) SetSummary(ctx context.Context, id, summary, kind string, upto int) error {
+	return st.update(ctx, "store summary of", id,
+		`UPDATE sessions SET summary = ?, summary_kind = ?, summary_upto = ? WHERE id = ? OR ref = ?`, summary, kind, upto)
+}
+
+// Delete removes a session for good: its messages, their search rows and its summary.
+func (st *Store) Delete(ctx context.Context, id string) error {
+	s, err := st.Get(ctx, id)
+	if err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM messages WHERE session_id = ?)`, s.ID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, s.ID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, s.ID)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("delete session %s: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Hit is one search result.
+type Hit struct {
+	SessionID    string
+	SessionTitle string
+	MessageID    string
+	Seq          int
+	Role         string
+	Snippet      []Fragment
+	Score        float64 // higher is better
+	CreatedAt    string
+	State        string
+}
+
+// Search finds messages across all sessions (archived ones too), best match first
+// (BM25), with snippets. It works for English and Chinese.
+func (st *Store) Search(ctx context.Context, query string, limit int) ([]Hit, error) {
+	expr := MatchExpr(query)
+	if expr == "" {
+		return nil, fmt.Errorf("search: %w: the query has no words", ErrInvalid)
+	}
+	if limit <= 0 || limit > 200 {
+		limit = 20
+	}
+	rows, err := st.db.QueryContext(ctx, `
+		SELECT m.session_id, s.title, m.id, m.seq, m.role, m.content, f.rank, m.created_at, s.state
+		FROM (SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?) f
+		JOIN messages m ON m.rowid = f.rowid
+		JOIN sessions s ON s.id = m.session_id
+		ORDER BY f.rank`, expr, limit)
+	if err != nil {
+		return nil, fmt.Errorf("search %q: %w", query, err)
+	}
+	defer rows.Close()
+	var out []Hit
+	for rows.Next() {
+		var h Hit
+		var content string
+		var rank float64
+		if err := rows.Scan(&h.SessionID, &h.SessionTitle, &h.MessageID, &h.Seq, &h.Role, &content, &rank, &h.CreatedAt, &h.State); err != nil {
+			return nil, fmt.Errorf("search %q: %w", query, err)
+		}
+		h.Score = -rank
+		h.Snippet = Snippet(content, query, 120)
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// SnippetText renders a snippet as plain text with the matches in [brackets].
+func SnippetText(frags []Fragment) string {
+	var b strings.Builder
+	for _, f := range frags {
+		if f.Match {
+			b.WriteString("[" + f.Text + "]")
+		} else {
+			b.WriteString(f.Text)
+		}
+	}
+	return b.String()
+}

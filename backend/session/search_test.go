@@ -1,0 +1,145 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestSegmentAndMatchExpr(t *testing.T) {
+	cases := []struct{ in, segment, match string }{
+		{"Hello World", "Hello World ", `"hello"* AND "world"*`},
+		{"我昨天买了耳机", "我 我昨 昨 昨天 天 天买 买 买了 了 了耳 耳 耳机 机 ", `"我昨 昨天 天买 买了 了耳 耳机"`},
+		{"买 iPhone 手机", "买  iPhone  手 手机 机 ", `"买" AND "iphone"* AND "手机"`},
+		{`say "hi" OR NOT`, `say "hi" OR NOT `, `"say"* AND "hi"* AND "or"* AND "not"*`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			if got := Segment(tc.in); got != tc.segment {
+				t.Errorf("Segment = %q; want %q", got, tc.segment)
+			}
+			if got := MatchExpr(tc.in); got != tc.match {
+				t.Errorf("MatchExpr = %q; want %q", got, tc.match)
+			}
+		})
+	}
+}
+
+func TestSearchEnglishAndChinese(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	a, _ := st.Create(ctx, "")
+	b, _ := st.Create(ctx, "")
+	st.Append(ctx, Message{SessionID: a.ID, Role: "user", Content: "I bought wireless earphones yesterday for 199 yuan."})
+	st.Append(ctx, Message{SessionID: a.ID, Role: "assistant", Content: "Nice, earphones are handy."})
+	st.Append(ctx, Message{SessionID: b.ID, Role: "user", Content: "我昨天买了一副无线耳机，花了199元。"})
+	st.Append(ctx, Message{SessionID: b.ID, Role: "user", Content: "天气不错"})
+
+	cases := []struct {
+		query   string
+		want    int
+		session string
+		snippet string
+	}{
+		{"earphones", 2, "", "[earphones]"},
+		{"earph", 2, "", "[earph]"},
+		{"wireless earphones", 1, a.ID, "[wireless] [earphones]"},
+		{"耳机", 1, b.ID, "[耳机]"},
+		{"昨天", 1, b.ID, "[昨天]"},
+		{"耳", 1, b.ID, "[耳]"},
+		{"买耳机", 0, "", ""}, // not a substring of 买了一副无线耳机
+		{"199", 2, "", "[199]"},
+		{"giraffe", 0, "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.query, func(t *testing.T) {
+			hits, err := st.Search(ctx, tc.query, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hits) != tc.want {
+				t.Fatalf("%d hits; want %d: %+v", len(hits), tc.want, hits)
+			}
+			if tc.want == 0 {
+				return
+			}
+			if tc.session != "" && hits[0].SessionID != tc.session {
+				t.Errorf("top hit in %s; want %s", hits[0].SessionID, tc.session)
+			}
+			if txt := SnippetText(hits[0].Snippet); !strings.Contains(txt, tc.snippet) {
+				t.Errorf("snippet %q lacks %q", txt, tc.snippet)
+			}
+		})
+	}
+	if _, err := st.Search(ctx, " ,, ", 10); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("empty query: %v", err)
+	}
+}
+
+func TestImportExport(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	good := `{"session":"s1","id":"m1","role":"user","content":"I bought earphones yesterday","created_at":"2026-11-01T09:00:00Z"}
+{"session":"s1","id":"m2","role":"assistant","content":"Noted.","created_at":"2026-11-01T09:00:05Z"}
+
+{"session":"s2","id":"m1","role":"user","content":"第二个会话","created_at":"2026-11-02T09:00:00Z"}
+`
+	lines, err := ParseImport(strings.NewReader(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := st.Import(ctx, lines)
+	if err != nil || res != (ImportResult{Sessions: 2, Messages: 3}) {
+		t.Fatalf("import = %+v, %v", res, err)
+	}
+	// Importing again skips what is there.
+	res, _ = st.Import(ctx, lines)
+	if res != (ImportResult{Skipped: 3}) {
+		t.Fatalf("re-import = %+v", res)
+	}
+	s1, err := st.Get(ctx, "s1") // refs work wherever ids do
+	if err != nil || s1.MessageCount != 2 || s1.Title != "I bought earphones yesterday" || s1.CreatedAt.Format("2006-01-02") != "2026-11-01" {
+		t.Fatalf("s1 = %+v, %v", s1, err)
+	}
+	msgs, _ := st.Messages(ctx, s1.ID)
+	if msgs[0].Ref != "m1" || msgs[1].Ref != "m2" {
+		t.Fatalf("refs = %q %q", msgs[0].Ref, msgs[1].Ref)
+	}
+	md, err := st.ExportMarkdown(ctx, "s1")
+	if err != nil || !strings.Contains(md, "## You · 2026-11-01T09:00:00Z\n\nI bought earphones yesterday") || !strings.Contains(md, "## Hermes") {
+		t.Fatalf("markdown:\n%s", md)
+	}
+	e, err := st.ExportJSON(ctx, "s1")
+	var buf bytes.Buffer
+	json.NewEncoder(&buf).Encode(e)
+	if err != nil || len(e.Messages) != 2 || !strings.Contains(buf.String(), `"ref":"m2"`) {
+		t.Fatalf("json: %s", buf.String())
+	}
+}
+
+func TestImportRejectsBadLinesWithLineNumbers(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	bad := `{"session":"s1","id":"m1","role":"user","content":"fine"}
+{"session":"s1","id":"m2","role":"robot","content":"x"}
+not json
+{"session":"s1","role":"user","content":"no id"}
+{"session":"s1","id":"m5","role":"user","content":"x","created_at":"yesterday"}
+{"session":"s1","id":"m6","role":"user","content":"x","colour":"blue"}
+`
+	_, err := ParseImport(strings.NewReader(bad))
+	if !errors.Is(err, ErrInvalid) {
+		t.Fatalf("err = %v", err)
+	}
+	for _, want := range []string{"line 2: \"role\" is \"robot\"", "line 3: not a JSON object", "line 4: \"id\"", "line 5: \"created_at\" \"yesterday\"", "line 6:", "nothing was imported"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if list, _ := st.List(ctx); len(list) != 0 {
+		t.Fatal("something was imported")
+	}
+}
