@@ -110,7 +110,7 @@ type Builder struct {
 
 // NewBuilder returns a builder with the default policy.
 func NewBuilder() *Builder {
-	return &Builder{RecentTurns: 4, RelevanceMin: 0.34, MaxToolResultToks: 400, cache: map[string]msgInfo{}}
+	return &Builder{RecentTurns: 4, RelevanceMin: 0.25, MaxToolResultToks: 400, cache: map[string]msgInfo{}}
 }
 
 type msgInfo struct {

@@ -20,6 +20,15 @@ func init() {
 	}
 }
 
+// cjkStop are function characters: pronouns, particles, question words.
+var cjkStop = map[rune]bool{}
+
+func init() {
+	for _, r := range "我你您的了是吗呢吧啊么什哪几个这那在和也都就还很有没" {
+		cjkStop[r] = true
+	}
+}
+
 // Terms are the topic words of a text: lower-cased Latin words (stopwords removed, a
 // light plural fold) and the bigrams of CJK runs.
 func Terms(text string) []string {
@@ -46,6 +55,9 @@ func Terms(text string) []string {
 			}
 		case len(run) > 1:
 			for i := 0; i+1 < len(run); i++ {
+				if cjkStop[run[i]] || cjkStop[run[i+1]] {
+					continue // a bigram with a function character carries no topic
+				}
 				out = append(out, string(run[i:i+2]))
 			}
 		}

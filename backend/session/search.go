@@ -29,12 +29,30 @@ func (st *Store) Search(ctx context.Context, query string, limit int) ([]Hit, er
 	if limit <= 0 || limit > 200 {
 		limit = 20
 	}
+	// Ranking every match of a very common word is the slow part of FTS5, so rank the
+	// newest messages first; only when they hold too few matches is the whole history
+	// ranked (then there are few matches, and that is fast).
+	var newest int64
+	if err := st.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(rowid), 0) FROM messages`).Scan(&newest); err != nil {
+		return nil, fmt.Errorf("search %q: %w", query, err)
+	}
+	out, err := st.search(ctx, query, expr, newest-searchWindow, limit)
+	if err == nil && len(out) < limit && newest > searchWindow {
+		out, err = st.search(ctx, query, expr, 0, limit)
+	}
+	return out, err
+}
+
+// searchWindow is how many of the newest messages are ranked first.
+const searchWindow = 20000
+
+func (st *Store) search(ctx context.Context, query, expr string, minRowid int64, limit int) ([]Hit, error) {
 	rows, err := st.db.QueryContext(ctx, `
 		SELECT m.session_id, s.title, m.id, m.seq, m.role, m.content, f.rank, m.created_at, s.state
-		FROM (SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?) f
+		FROM (SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ? AND rowid > ? ORDER BY rank LIMIT ?) f
 		JOIN messages m ON m.rowid = f.rowid
 		JOIN sessions s ON s.id = m.session_id
-		ORDER BY f.rank`, expr, limit)
+		ORDER BY f.rank`, expr, minRowid, limit)
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", query, err)
 	}

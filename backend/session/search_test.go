@@ -12,8 +12,8 @@ import (
 func TestSegmentAndMatchExpr(t *testing.T) {
 	cases := []struct{ in, segment, match string }{
 		{"Hello World", "Hello World ", `"hello"* AND "world"*`},
-		{"我昨天买了耳机", "我 我昨 昨 昨天 天 天买 买 买了 了 了耳 耳 耳机 机 ", `"我昨 昨天 天买 买了 了耳 耳机"`},
-		{"买 iPhone 手机", "买  iPhone  手 手机 机 ", `"买" AND "iphone"* AND "手机"`},
+		{"我昨天买了耳机", "我昨 昨天 天买 买了 了耳 耳机 我 昨 天 买 了 耳 机 ", `"我昨 昨天 天买 买了 了耳 耳机"`},
+		{"买 iPhone 手机", "买  iPhone  手机 手 机 ", `"买" AND "iphone"* AND "手机"`},
 		{`say "hi" OR NOT`, `say "hi" OR NOT `, `"say"* AND "hi"* AND "or"* AND "not"*`},
 	}
 	for _, tc := range cases {
@@ -51,6 +51,8 @@ func TestSearchEnglishAndChinese(t *testing.T) {
 		{"昨天", 1, b.ID, "[昨天]"},
 		{"耳", 1, b.ID, "[耳]"},
 		{"买耳机", 0, "", ""}, // not a substring of 买了一副无线耳机
+		{"无线耳机", 1, b.ID, "[无线耳机]"},
+		{"昨天买了一副", 1, b.ID, "[昨天买了一副]"},
 		{"199", 2, "", "[199]"},
 		{"giraffe", 0, "", ""},
 	}

@@ -12,7 +12,8 @@ func isCJK(r rune) bool {
 
 // Segment rewrites text for the search index: Latin words stay as they are (the
 // unicode61 tokenizer splits and folds them); every CJK run becomes its characters
-// and its overlapping bigrams, so "我昨天买了耳机" is found by "耳机" or "昨天".
+// overlapping bigrams followed by its characters, so "我昨天买了耳机" is found by
+// "耳机", "昨天买了" or "耳".
 func Segment(text string) string {
 	var b strings.Builder
 	runes := []rune(text)
@@ -32,14 +33,15 @@ func Segment(text string) string {
 			j++
 		}
 		run := runes[i:j]
-		for k, r := range run {
+		// Bigrams first, adjacent to each other, so a phrase of bigrams matches a
+		// longer word; then the single characters.
+		for k := 0; k+1 < len(run); k++ {
+			b.WriteString(string(run[k : k+2]))
+			b.WriteByte(' ')
+		}
+		for _, r := range run {
 			b.WriteRune(r)
 			b.WriteByte(' ')
-			if k+1 < len(run) {
-				b.WriteRune(r)
-				b.WriteRune(run[k+1])
-				b.WriteByte(' ')
-			}
 		}
 		i = j
 	}
