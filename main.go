@@ -15,16 +15,25 @@ import (
 //go:embed all:frontend/dist
 var dist embed.FS
 
+// The intent model travels inside the binary (about 230 KB).
+//
+//go:embed models/intent/intent.onnx models/intent/labels.json models/intent/featurizer.json
+var intentModel embed.FS
+
 func main() {
 	started := time.Now()
 	assets, err := fs.Sub(dist, "frontend/dist")
 	if err != nil {
 		panic(err) // the embed pattern guarantees the folder
 	}
+	model, err := fs.Sub(intentModel, "models/intent")
+	if err != nil {
+		panic(err)
+	}
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
 	os.Exit(cli.Main(cli.Env{
 		Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		Getenv: os.Getenv, Assets: assets, Started: started, Interrupts: interrupts,
+		Getenv: os.Getenv, Assets: assets, IntentModel: model, Started: started, Interrupts: interrupts,
 	}))
 }

@@ -25,8 +25,9 @@ type App struct {
 	// Throttle is the shortest gap between two chat:delta events of one request.
 	throttle time.Duration
 
-	mu      sync.Mutex
-	running map[string]context.CancelFunc
+	mu       sync.Mutex
+	running  map[string]context.CancelFunc
+	contexts map[string]ContextReport // session id -> what the model saw last
 }
 
 // NewApp returns the facade over core. emit may be nil until a UI attaches.
@@ -34,7 +35,8 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	if emit == nil {
 		emit = func(string, any) {}
 	}
-	return &App{core: core, emit: emit, throttle: 30 * time.Millisecond, running: map[string]context.CancelFunc{}}
+	return &App{core: core, emit: emit, throttle: 30 * time.Millisecond, running: map[string]context.CancelFunc{},
+		contexts: map[string]ContextReport{}}
 }
 
 func (a *App) mapErr(ctx context.Context, err error) error {
@@ -77,6 +79,11 @@ func (a *App) send(parent context.Context, requestID, sessionID, text string) (T
 	})
 	out.flush()
 	tr := ToTurnResult(res)
+	if res.Session.ID != "" && len(res.Context.Items) > 0 {
+		a.mu.Lock()
+		a.contexts[res.Session.ID] = toContextReport(res.Session.ID, res)
+		a.mu.Unlock()
+	}
 	if err != nil {
 		return tr, a.mapErr(ctx, err)
 	}
@@ -159,6 +166,7 @@ func (c *Core) Status(ctx context.Context) (Status, error) {
 		}
 	}
 	sort.Strings(st.Models)
+	st.IntentProblem, st.IntentFix = c.IntentProblem()
 	switch {
 	case !h.Reachable:
 		st.Problem = fmt.Sprintf("Ollama is not reachable at %s.", s.OllamaHost)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -44,7 +45,8 @@ func newTestApp(t testing.TB, script func(api.ChatRequest) llmtest.Reply) (*App,
 	srv := fake.Start()
 	t.Cleanup(func() { fake.Close(); srv.Close() })
 	env := map[string]string{"OLLAMA_HOST": srv.URL}
-	core, err := Open(context.Background(), Options{DataDir: t.TempDir(), Getenv: func(k string) string { return env[k] }})
+	core, err := Open(context.Background(), Options{DataDir: t.TempDir(), Getenv: func(k string) string { return env[k] },
+		IntentModel: os.DirFS("../models/intent")})
 	if err != nil {
 		t.Fatal(err)
 	}

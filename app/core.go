@@ -8,13 +8,16 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"hermes/backend/agent"
 	"hermes/backend/config"
 	"hermes/backend/llm"
+	"hermes/backend/prompt"
 	"hermes/backend/session"
 	"hermes/backend/store"
 )
@@ -23,6 +26,10 @@ import (
 type Options struct {
 	DataDir string              // resolved data directory
 	Getenv  func(string) string // environment; nil uses os.Getenv
+	// IntentModel holds the built-in intent model files (intent.onnx, labels.json,
+	// featurizer.json); nil reads them from $HERMES_INTENT_MODEL_DIR or
+	// <data dir>/models/intent as they are.
+	IntentModel fs.FS
 }
 
 // Core is everything wired together: the composition root.
@@ -32,11 +39,18 @@ type Core struct {
 	Settings *config.Store
 	Sessions *session.Store
 	Agent    *agent.Agent
+	Prompt   *prompt.Builder
+	Summary  *prompt.Summarizer
+	Calib    *prompt.Calibration
+
+	intent *intentLoader
+	bg     sync.WaitGroup // background work (summaries) finished before Close
 
 	transport *http.Transport
 	mu        sync.Mutex
 	clientKey string
 	client    *llm.Client
+	ctxLen    map[string]int // model -> context length reported by the server
 }
 
 // Open opens the data dir's database and wires the backend.
@@ -59,13 +73,44 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		Settings:  config.NewStore(db.DB, getenv),
 		Sessions:  session.NewStore(db),
 		transport: llm.NewTransport(5 * time.Second),
+		ctxLen:    map[string]int{},
 	}
-	c.Agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.Sessions}
+	modelDir := getenv("HERMES_INTENT_MODEL_DIR")
+	model := opts.IntentModel
+	if modelDir != "" {
+		model = nil // use the files there as they are
+	} else {
+		modelDir = filepath.Join(opts.DataDir, "models", "intent")
+	}
+	c.intent = &intentLoader{model: model, dir: modelDir, libPath: getenv("HERMES_ORT_LIB")}
+	c.Prompt = prompt.NewBuilder()
+	c.Calib = prompt.NewCalibration(db.DB)
+	c.Summary = &prompt.Summarizer{LLM: settingsLLM{c}, Store: c.Sessions, KeepTurns: 6, MinMessages: 8}
+	c.Agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.Sessions, Classifier: intentClassifier{c.intent},
+		Prompt: c.Prompt, Budget: c.budget, Calibration: c.Calib, AfterTurn: c.afterTurn}
 	return c, nil
 }
 
-// Close releases the database.
+// afterTurn refreshes the session's rolling summary in the background.
+func (c *Core) afterTurn(sessionID string) {
+	c.bg.Add(1)
+	go func() {
+		defer c.bg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		_, _, _ = c.Summary.Refresh(ctx, sessionID) // best effort; the extractive fallback covers failures
+	}()
+}
+
+// Close waits briefly for background work and releases the database.
 func (c *Core) Close() error {
+	done := make(chan struct{})
+	go func() { c.bg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+	}
+	c.intent.close()
 	c.transport.CloseIdleConnections()
 	return c.DB.Close()
 }
@@ -88,6 +133,7 @@ func (c *Core) LLM(ctx context.Context) (*llm.Client, config.Settings, error) {
 			return nil, s, err
 		}
 		c.clientKey = key
+		c.ctxLen = map[string]int{} // another server may hold other models
 	}
 	return c.client, s, nil
 }
@@ -104,4 +150,62 @@ func (l settingsLLM) Chat(ctx context.Context, req llm.ChatRequest, fn func(llm.
 		req.Models = s.Models()
 	}
 	return client.Chat(ctx, req, fn)
+}
+
+// budget is the prompt budget for a turn: the context to ask for (the smaller of the
+// context_window setting and the model's own limit) minus the reply reserve.
+func (c *Core) budget(ctx context.Context, models []string) (budget, numCtx int, model string, recent int) {
+	client, s, err := c.LLM(ctx)
+	if err != nil {
+		return 4096, 0, "", 0
+	}
+	model = s.ChatModel
+	if len(models) > 0 {
+		model = models[0]
+	}
+	numCtx = s.ContextWindow
+	if limit := c.contextLength(ctx, client, model); limit > 0 && limit < numCtx {
+		numCtx = limit
+	}
+	budget = numCtx - s.ReplyReserve
+	if budget < 256 {
+		budget = 256
+	}
+	return budget, numCtx, model, s.RecentTurns
+}
+
+// contextLength asks the server for a model's context length, remembering answers.
+func (c *Core) contextLength(ctx context.Context, client *llm.Client, model string) int {
+	c.mu.Lock()
+	n, ok := c.ctxLen[model]
+	c.mu.Unlock()
+	if ok {
+		return n
+	}
+	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	info, err := client.Show(sctx, model)
+	if err != nil {
+		return 0 // unknown: the setting alone decides; ask again next turn
+	}
+	c.mu.Lock()
+	c.ctxLen[model] = info.ContextLength
+	c.mu.Unlock()
+	return info.ContextLength
+}
+
+// BuildContext builds the context the model would see if query were sent to the
+// session now, within budget tokens (for `hermes session context` and evaluations).
+func (c *Core) BuildContext(ctx context.Context, sessionID, query string, budget int) (prompt.Context, error) {
+	s, err := c.Sessions.Get(ctx, sessionID)
+	if err != nil {
+		return prompt.Context{}, fmt.Errorf("build context: %w", err)
+	}
+	hist, err := c.Sessions.Messages(ctx, s.ID)
+	if err != nil {
+		return prompt.Context{}, fmt.Errorf("build context: %w", err)
+	}
+	st, _ := c.Settings.Load(ctx)
+	return c.Prompt.Build(ctx, prompt.Input{System: agent.DefaultSystemPrompt, Query: query, History: hist, Channel: "main",
+		Summary: s.Summary, SummaryUpto: s.SummaryUpto, Budget: budget, RecentTurns: st.RecentTurns}), nil
 }

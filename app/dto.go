@@ -14,6 +14,8 @@ type SessionInfo struct {
 	CreatedAt    string `json:"createdAt"`
 	UpdatedAt    string `json:"updatedAt"`
 	MessageCount int    `json:"messageCount"`
+	State        string `json:"state"`
+	Pinned       bool   `json:"pinned"`
 }
 
 // Message is one message as the UI shows it.
@@ -27,6 +29,7 @@ type Message struct {
 	Model            string  `json:"model,omitempty"`
 	Intent           string  `json:"intent,omitempty"`
 	IntentConfidence float32 `json:"intentConfidence,omitempty"`
+	Pinned           bool    `json:"pinned,omitempty"`
 	CreatedAt        string  `json:"createdAt"`
 }
 
@@ -55,6 +58,9 @@ type Status struct {
 	Problem        string   `json:"problem"`
 	Fix            string   `json:"fix"`
 	DataDir        string   `json:"dataDir"`
+	// IntentProblem is set when messages cannot be classified (chat still works).
+	IntentProblem string `json:"intentProblem"`
+	IntentFix     string `json:"intentFix"`
 }
 
 // ModelInfo is an installed model for the picker.
@@ -79,15 +85,85 @@ type Delta struct {
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 func toSessionInfo(s session.Session) SessionInfo {
-	return SessionInfo{ID: s.ID, Title: s.Title, CreatedAt: stamp(s.CreatedAt), UpdatedAt: stamp(s.UpdatedAt), MessageCount: s.MessageCount}
+	return SessionInfo{ID: s.ID, Title: s.Title, CreatedAt: stamp(s.CreatedAt), UpdatedAt: stamp(s.UpdatedAt), MessageCount: s.MessageCount,
+		State: s.State, Pinned: s.Pinned}
 }
 
 func toMessage(m session.Message) Message {
 	return Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error,
-		Model: m.Model, Intent: m.Intent, IntentConfidence: m.IntentConfidence, CreatedAt: stamp(m.CreatedAt)}
+		Model: m.Model, Intent: m.Intent, IntentConfidence: m.IntentConfidence, Pinned: m.Pinned, CreatedAt: stamp(m.CreatedAt)}
 }
 
 // ToTurnResult converts an agent result.
 func ToTurnResult(r agent.Result) TurnResult {
 	return TurnResult{Session: toSessionInfo(r.Session), User: toMessage(r.User), Assistant: toMessage(r.Assistant)}
+}
+
+// SearchHit is one search result for the sidebar.
+type SearchHit struct {
+	SessionID    string             `json:"sessionId"`
+	SessionTitle string             `json:"sessionTitle"`
+	MessageID    string             `json:"messageId"`
+	Role         string             `json:"role"`
+	Snippet      []session.Fragment `json:"snippet"`
+	Score        float64            `json:"score"`
+	CreatedAt    string             `json:"createdAt"`
+	State        string             `json:"state"`
+}
+
+// ToSearchHits converts search results.
+func ToSearchHits(hits []session.Hit) []SearchHit {
+	out := make([]SearchHit, 0, len(hits))
+	for _, h := range hits {
+		out = append(out, SearchHit{SessionID: h.SessionID, SessionTitle: h.SessionTitle, MessageID: h.MessageID, Role: h.Role,
+			Snippet: h.Snippet, Score: h.Score, CreatedAt: h.CreatedAt, State: h.State})
+	}
+	return out
+}
+
+// ContextItem is one thing the model saw, for the context inspector.
+type ContextItem struct {
+	Reason    string `json:"reason"`
+	Role      string `json:"role"`
+	Preview   string `json:"preview"`
+	Tokens    int    `json:"tokens"`
+	MessageID string `json:"messageId,omitempty"`
+	Shortened bool   `json:"shortened,omitempty"`
+}
+
+// ContextReport is what the model saw on a session's last turn.
+type ContextReport struct {
+	SessionID string        `json:"sessionId"`
+	Items     []ContextItem `json:"items"`
+	Tokens    int           `json:"tokens"`
+	Budget    int           `json:"budget"`
+	Dropped   int           `json:"dropped"`
+	Intent    string        `json:"intent"`
+	Plan      PlanInfo      `json:"plan"`
+}
+
+// PlanInfo is the routing decision of a turn.
+type PlanInfo struct {
+	Intent         string  `json:"intent"`
+	Confidence     float32 `json:"confidence"`
+	Recall         bool    `json:"recall"`
+	RecallK        int     `json:"recallK"`
+	MayWriteMemory bool    `json:"mayWriteMemory"`
+	ToolGroup      string  `json:"toolGroup"`
+}
+
+func toContextReport(sessionID string, r agent.Result) ContextReport {
+	c := r.Context
+	rep := ContextReport{SessionID: sessionID, Tokens: c.Tokens, Budget: c.Budget, Dropped: c.Dropped, Items: []ContextItem{},
+		Intent: r.Plan.Intent, Plan: PlanInfo{Intent: r.Plan.Intent, Confidence: r.Plan.Confidence, Recall: r.Plan.Recall,
+			RecallK: r.Plan.RecallK, MayWriteMemory: r.Plan.MayWriteMemory, ToolGroup: string(r.Plan.ToolGroup)}}
+	for _, it := range c.Items {
+		p := []rune(it.Content)
+		if len(p) > 160 {
+			p = append(p[:160], '…')
+		}
+		rep.Items = append(rep.Items, ContextItem{Reason: string(it.Reason), Role: it.Role, Preview: string(p), Tokens: it.Tokens,
+			MessageID: it.MessageID, Shortened: it.Shortened})
+	}
+	return rep
 }

@@ -40,6 +40,12 @@ func describe(err error, host, model string) string {
 		return "Type a message first."
 	case errors.Is(err, session.ErrNotFound):
 		return "That conversation no longer exists. Start a new chat."
+	case errors.Is(err, session.ErrInvalid):
+		msg := err.Error()
+		if i := strings.Index(msg, session.ErrInvalid.Error()+": "); i >= 0 {
+			msg = msg[i+len(session.ErrInvalid.Error())+2:]
+		}
+		return strings.ToUpper(msg[:1]) + msg[1:] + "."
 	case errors.Is(err, config.ErrInvalid):
 		return strings.TrimPrefix(err.Error(), config.ErrInvalid.Error()+": ")
 	case errors.Is(err, llm.ErrUnreachable):

@@ -211,6 +211,34 @@ func (a *App) dispatch(ctx context.Context, method string, args []string) (any, 
 		return a.SetSetting(args[0], args[1])
 	case "UIReady":
 		return nil, a.UIReady()
+	case "SearchSessions", "ArchiveSession", "DeleteSession", "LastContext":
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		switch method {
+		case "SearchSessions":
+			return a.SearchSessions(args[0])
+		case "ArchiveSession":
+			return a.ArchiveSession(args[0])
+		case "DeleteSession":
+			return nil, a.DeleteSession(args[0])
+		default:
+			return a.LastContext(args[0])
+		}
+	case "RenameSession", "PinSession", "PinMessage", "ExportSession":
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		switch method {
+		case "RenameSession":
+			return a.RenameSession(args[0], args[1])
+		case "PinSession":
+			return a.PinSession(args[0], args[1])
+		case "PinMessage":
+			return nil, a.PinMessage(args[0], args[1])
+		default:
+			return a.ExportSession(args[0], args[1])
+		}
 	}
 	return nil, fmt.Errorf("%w: unknown method %q", errBadCall, method)
 }

@@ -26,6 +26,8 @@ type Env struct {
 	Stderr  io.Writer
 	Getenv  func(string) string
 	Assets  fs.FS // the built frontend
+	// IntentModel holds the built-in intent model files.
+	IntentModel fs.FS
 	Started time.Time
 	// Interrupts delivers Ctrl+C; nil means none.
 	Interrupts <-chan os.Signal
@@ -86,7 +88,11 @@ Usage:
   hermes doctor                            check Ollama, the model, the database; says how to fix each problem
   hermes chat [--session ID] [--model NAME] [TEXT]
                                            one turn (or a REPL without TEXT), streamed to stdout
-  hermes session list | show ID
+  hermes session list | show ID | search QUERY | export ID [--format md|json] [--out FILE]
+  hermes session rename ID TITLE | pin ID | unpin ID | archive ID | delete ID...
+  hermes session import --jsonl FILE
+  hermes session context --session S --query Q --budget N | --batch FILE
+  hermes intent classify TEXT | --batch FILE
   hermes settings list | get KEY | set KEY VALUE
 
 Global flags (any position): --data-dir DIR (or HERMES_DATA_DIR), --json, --yes
@@ -140,11 +146,11 @@ func run(g globals, args []string, env Env) error {
 		return doctor(context.Background(), g, dir, env)
 	}
 	switch cmd {
-	case "", "serve", "chat", "session", "settings":
+	case "", "serve", "chat", "session", "settings", "intent":
 	default:
 		return usagef("unknown command %q", cmd)
 	}
-	core, err := app.Open(context.Background(), app.Options{DataDir: dir, Getenv: env.Getenv})
+	core, err := app.Open(context.Background(), app.Options{DataDir: dir, Getenv: env.Getenv, IntentModel: env.IntentModel})
 	if err != nil {
 		return err
 	}
@@ -163,6 +169,8 @@ func run(g globals, args []string, env Env) error {
 		return sessionCmd(core, g, args, env)
 	case "settings":
 		return settingsCmd(core, g, args, env)
+	case "intent":
+		return intentCmd(core, g, args, env)
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ func runCLI(t *testing.T, env map[string]string, stdin string, args ...string) r
 	code := Main(Env{
 		Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
 		Getenv: func(k string) string { return env[k] }, Assets: fstest.MapFS{}, Started: time.Now(),
+		IntentModel: os.DirFS("../../models/intent"),
 	})
 	return result{code, out.String(), errb.String()}
 }
@@ -179,4 +180,111 @@ func TestDoctor(t *testing.T) {
 			t.Fatal("doctor changed the corrupt file")
 		}
 	})
+}
+
+func TestIntentClassify(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+	r := runCLI(t, env, "", "--json", "intent", "classify", "I'm allergic to peanuts")
+	var one struct {
+		Label      string
+		Confidence float32
+		Scores     map[string]float32
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &one) != nil || one.Label != "remember" || len(one.Scores) != 7 {
+		t.Fatalf("classify: %+v", r)
+	}
+	batch := filepath.Join(dir, "batch.jsonl")
+	os.WriteFile(batch, []byte(`{"id":"a","text":"what time is it"}
+{"id":2,"text":"我对花生过敏吗？"}
+{"id":"c","text":"forget my allergy"}
+`), 0o600)
+	r = runCLI(t, env, "", "intent", "classify", "--batch", batch)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	want := []string{`{"id":"a","label":"task"`, `{"id":2,"label":"recall"`, `{"id":"c","label":"forget"`}
+	if r.code != 0 || len(lines) != 3 {
+		t.Fatalf("batch: %+v", r)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) || !strings.Contains(lines[i], `"confidence":`) {
+			t.Errorf("line %d = %s; want prefix %s", i, lines[i], w)
+		}
+	}
+	os.WriteFile(batch, []byte("{\"id\":1,\"text\":\"ok\"}\nnot json\n"), 0o600)
+	if r = runCLI(t, env, "", "intent", "classify", "--batch", batch); r.code != 2 || !strings.Contains(r.stderr, "line 2") {
+		t.Fatalf("bad batch: %+v", r)
+	}
+}
+
+func TestMissingORTLibraryStillChats(t *testing.T) {
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir(), "HERMES_ORT_LIB": "/nonexistent/libonnxruntime.so.1"}
+	r := runCLI(t, env, "", "doctor")
+	if r.code != 1 || !strings.Contains(r.stdout, "✗ intent") || !strings.Contains(r.stdout, "/nonexistent/libonnxruntime.so.1") || !strings.Contains(r.stdout, "setup:ort") {
+		t.Fatalf("doctor: %+v", r)
+	}
+	r = runCLI(t, env, "", "--json", "chat", "hello without a classifier")
+	if r.code != 0 || !strings.Contains(r.stdout, `"status": "ok"`) {
+		t.Fatalf("chat: %+v", r)
+	}
+	r = runCLI(t, env, "", "intent", "classify", "hi")
+	if r.code != 1 || !strings.Contains(r.stderr, "setup:ort") {
+		t.Fatalf("classify without the library: %+v", r)
+	}
+}
+
+func TestSessionCommands(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+	file := filepath.Join(dir, "import.jsonl")
+	os.WriteFile(file, []byte(`{"session":"trip","id":"t1","role":"user","content":"I land in Kyoto on Friday at 9am","created_at":"2026-11-01T09:00:00Z"}
+{"session":"trip","id":"t2","role":"assistant","content":"Noted: Friday 9am.","created_at":"2026-11-01T09:00:01Z"}
+{"session":"trip","id":"t3","role":"user","content":"What's good ramen?","created_at":"2026-11-01T09:01:00Z"}
+{"session":"trip","id":"t4","role":"assistant","content":"Try the station.","created_at":"2026-11-01T09:01:01Z"}
+`), 0o600)
+	r := runCLI(t, env, "", "session", "import", "--jsonl", file)
+	if r.code != 0 || !strings.Contains(r.stdout, "imported 4 messages in 1 new sessions") {
+		t.Fatalf("import: %+v", r)
+	}
+	r = runCLI(t, env, "", "--json", "session", "context", "--session", "trip", "--query", "when do I land in Kyoto?", "--budget", "100")
+	var c struct {
+		Included []string
+		Tokens   int
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &c) != nil || c.Tokens > 100 || len(c.Included) == 0 || c.Included[0] != "t1" {
+		t.Fatalf("context: %+v %+v", r, c)
+	}
+	batch := filepath.Join(dir, "ctx.jsonl")
+	os.WriteFile(batch, []byte(`{"id":"q1","session":"trip","query":"ramen","budget":4000}`+"\n"), 0o600)
+	r = runCLI(t, env, "", "session", "context", "--batch", batch)
+	if r.code != 0 || strings.TrimSpace(r.stdout) != `{"id":"q1","included":["t1","t2","t3","t4"],"tokens":`+strings.TrimSpace(strings.Split(strings.Split(r.stdout, `"tokens":`)[1], "}")[0])+`}` {
+		t.Fatalf("batch context: %+v", r)
+	}
+	r = runCLI(t, env, "", "session", "search", "kyoto")
+	if r.code != 0 || !strings.Contains(r.stdout, "[Kyoto]") {
+		t.Fatalf("search: %+v", r)
+	}
+	r = runCLI(t, env, "", "session", "export", "trip", "--format", "md")
+	if r.code != 0 || !strings.Contains(r.stdout, "I land in Kyoto") {
+		t.Fatalf("export: %+v", r)
+	}
+	if r = runCLI(t, env, "", "session", "rename", "trip", "Kyoto", "trip"); r.code != 0 {
+		t.Fatalf("rename: %+v", r)
+	}
+	// Deleting needs confirmation; a script must say --yes.
+	if r = runCLI(t, env, "", "session", "delete", "trip"); r.code != 2 || !strings.Contains(r.stderr, "--yes") {
+		t.Fatalf("delete without --yes: %+v", r)
+	}
+	if r = runCLI(t, env, "", "session", "delete", "trip", "--yes"); r.code != 0 {
+		t.Fatalf("delete: %+v", r)
+	}
+	if r = runCLI(t, env, "", "session", "show", "trip"); r.code != 2 || !strings.Contains(r.stderr, `no session "trip"`) {
+		t.Fatalf("show deleted: %+v", r)
+	}
+	os.WriteFile(file, []byte(`{"session":"x","id":"1","role":"user","content":"ok"}`+"\n"+`{"session":"x","role":"user","content":"no id"}`+"\n"), 0o600)
+	if r = runCLI(t, env, "", "session", "import", "--jsonl", file); r.code != 2 || !strings.Contains(r.stderr, "line 2") {
+		t.Fatalf("bad import: %+v", r)
+	}
+	if r = runCLI(t, env, "", "--json", "session", "list"); strings.Contains(r.stdout, `"x"`) || strings.TrimSpace(r.stdout) != "[]" {
+		t.Fatalf("half-imported: %s", r.stdout)
+	}
 }

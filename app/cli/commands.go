@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,8 +23,35 @@ func newFlags(name string) *flag.FlagSet {
 	return fs
 }
 
+// parse accepts flags before, between and after positional arguments ("--" ends flags).
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			rest = append(rest, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				continue
+			}
+			if i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+		}
+	}
+	if err := fs.Parse(append(append(flags, "--"), rest...)); err != nil {
 		return usagef("%s: %v", fs.Name(), err)
 	}
 	return nil
@@ -158,54 +184,6 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 			fmt.Fprintf(env.Stderr, "hermes: %v\n", oneLine(err))
 		}
 	}
-}
-
-func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
-	if len(args) == 0 {
-		return usagef("session: say list or show ID")
-	}
-	a := app.NewApp(core, nil)
-	switch args[0] {
-	case "list":
-		list, err := a.ListSessions()
-		if err != nil {
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, list)
-		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tTITLE")
-		for _, s := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", s.ID, s.UpdatedAt[:19], s.MessageCount, s.Title)
-		}
-		return tw.Flush()
-	case "show":
-		if len(args) != 2 {
-			return usagef("session show: give one session id")
-		}
-		d, err := a.LoadSession(args[1])
-		if err != nil {
-			var ue *app.UserError
-			if errors.As(err, &ue) && errors.Is(err, session.ErrNotFound) {
-				return usagef("session show: no session %q; see `hermes session list`", args[1])
-			}
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, d)
-		}
-		fmt.Fprintf(env.Stdout, "# %s\n(session %s, %d messages)\n", d.Session.Title, d.Session.ID, len(d.Messages))
-		for _, m := range d.Messages {
-			mark := ""
-			if m.Status != session.StatusOK {
-				mark = " [" + m.Status + "]"
-			}
-			fmt.Fprintf(env.Stdout, "\n%s%s:\n%s\n", m.Role, mark, m.Content)
-		}
-		return nil
-	}
-	return usagef("session: unknown subcommand %q", args[0])
 }
 
 func settingsCmd(core *app.Core, g globals, args []string, env Env) error {

@@ -39,7 +39,7 @@ func doctor(ctx context.Context, g globals, dir string, env Env) error {
 
 	var core *app.Core
 	if err == nil {
-		core, err = app.Open(ctx, app.Options{DataDir: dir, Getenv: env.Getenv})
+		core, err = app.Open(ctx, app.Options{DataDir: dir, Getenv: env.Getenv, IntentModel: env.IntentModel})
 		if err != nil {
 			add(Check{"database", "fail", err.Error(), fmt.Sprintf("Move %s aside (keep it as a backup) or use another --data-dir; Hermes will create a new database.", filepath.Base(file))})
 		} else {
@@ -56,6 +56,12 @@ func doctor(ctx context.Context, g globals, dir string, env Env) error {
 	}
 
 	if core != nil {
+		if cls, err := core.Intent(); err != nil {
+			problem, fix := core.IntentProblem()
+			add(Check{"intent", "fail", problem, fix + " Chat still works; every message is classified as unknown."})
+		} else {
+			add(Check{"intent", "ok", fmt.Sprintf("classifier loaded (%d labels, threshold %.2f)", len(cls.Labels()), cls.Threshold()), ""})
+		}
 		st, err := core.Status(ctx)
 		switch {
 		case err != nil:

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"hermes/backend/llm"
+	"hermes/backend/prompt"
 	"hermes/backend/session"
 )
 
@@ -31,11 +32,31 @@ type Classifier interface {
 	Classify(ctx context.Context, text string) (label string, confidence float32, err error)
 }
 
+// PromptBuilder decides what the model sees.
+type PromptBuilder interface {
+	Build(ctx context.Context, in prompt.Input) prompt.Context
+}
+
+// Calibration corrects token estimates with what the server reports.
+type Calibration interface {
+	Ratio(ctx context.Context, model string) float64
+	Observe(ctx context.Context, model string, estimated, reported int) error
+}
+
+// Budget says how many prompt tokens the turn may use and the context size to ask for.
+type Budget func(ctx context.Context, models []string) (budget, numCtx int, model string, recentTurns int)
+
 // Agent runs turns.
 type Agent struct {
 	LLM        LLM
 	Sessions   Sessions
 	Classifier Classifier
+	// Prompt builds the context; nil sends the whole history.
+	Prompt      PromptBuilder
+	Budget      Budget
+	Calibration Calibration
+	// AfterTurn runs when a turn has been stored (e.g. to refresh the summary).
+	AfterTurn func(sessionID string)
 	// System is the system prompt; empty uses DefaultSystemPrompt.
 	System string
 }
@@ -60,6 +81,8 @@ type Result struct {
 	User      session.Message
 	Assistant session.Message
 	Plan      Plan
+	// Context is what the model saw.
+	Context prompt.Context
 }
 
 // Turn runs one turn. The user's message is stored before anything else, so nothing
@@ -68,16 +91,18 @@ type Result struct {
 // the error are returned; a cancellation returns the Result and a nil error.
 func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) error) (Result, error) {
 	var res Result
-	text := strings.TrimSpace(in.Text)
-	if text == "" {
+	if strings.TrimSpace(in.Text) == "" {
 		return res, ErrEmptyMessage
+	}
+	if err := session.ValidateText(in.Text); err != nil {
+		return res, err
 	}
 	// 1. persist the user's message first.
 	sess, err := a.session(ctx, in.SessionID)
 	if err != nil {
 		return res, err
 	}
-	label, conf := a.classify(ctx, text)
+	label, conf := a.classify(ctx, in.Text)
 	res.Plan = PlanFor(label, conf)
 	user, err := a.Sessions.Append(ctx, session.Message{SessionID: sess.ID, Role: "user", Content: in.Text, Intent: label, IntentConfidence: conf})
 	if err != nil {
@@ -85,20 +110,41 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	}
 	res.User = user
 
-	// 2. build the prompt from the history (the prompt builder replaces this).
+	// 2. build the prompt: what fits the model's context window, and why.
 	history, err := a.Sessions.Messages(ctx, sess.ID)
 	if err != nil {
 		return res, fmt.Errorf("turn: %w", err)
 	}
-	msgs := []llm.Message{{Role: "system", Content: a.systemPrompt()}}
-	for _, m := range history {
-		if (m.Role == "user" || m.Role == "assistant") && m.Content != "" {
-			msgs = append(msgs, llm.Message{Role: m.Role, Content: m.Content})
+	if n := len(history); n > 0 && history[n-1].ID == user.ID {
+		history = history[:n-1]
+	}
+	req := llm.ChatRequest{Models: in.Models}
+	if a.Prompt != nil {
+		budget, numCtx, model, recent := 6144, 0, "", 0
+		if a.Budget != nil {
+			budget, numCtx, model, recent = a.Budget(ctx, in.Models)
+		}
+		pin := prompt.Input{System: a.systemPrompt(), Query: in.Text, History: history, Channel: "main",
+			Summary: sess.Summary, SummaryUpto: sess.SummaryUpto, Budget: budget, RecentTurns: recent}
+		if a.Calibration != nil && model != "" {
+			pin.Ratio = a.Calibration.Ratio(ctx, model)
+		}
+		res.Context = a.Prompt.Build(ctx, pin)
+		req.Messages = res.Context.Messages()
+		if numCtx > 0 {
+			req.Options = map[string]any{"num_ctx": numCtx}
+		}
+	} else {
+		req.Messages = []llm.Message{{Role: "system", Content: a.systemPrompt()}}
+		for _, m := range append(history, user) {
+			if (m.Role == "user" || m.Role == "assistant") && m.Content != "" {
+				req.Messages = append(req.Messages, llm.Message{Role: m.Role, Content: m.Content})
+			}
 		}
 	}
 
 	// 3. stream the reply.
-	reply, chatErr := a.LLM.Chat(ctx, llm.ChatRequest{Models: in.Models, Messages: msgs}, func(d llm.Delta) error {
+	reply, chatErr := a.LLM.Chat(ctx, req, func(d llm.Delta) error {
 		if onDelta == nil {
 			return nil
 		}
@@ -124,6 +170,12 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	if out.Status == session.StatusFailed {
 		return res, fmt.Errorf("turn: %w", chatErr)
 	}
+	if a.Calibration != nil && reply.PromptTokens > 0 && res.Context.Estimated > 0 {
+		_ = a.Calibration.Observe(context.WithoutCancel(ctx), reply.Model, res.Context.Estimated, reply.PromptTokens)
+	}
+	if a.AfterTurn != nil {
+		a.AfterTurn(sess.ID)
+	}
 	return res, nil
 }
 
@@ -144,11 +196,11 @@ func (a *Agent) session(ctx context.Context, id string) (session.Session, error)
 
 func (a *Agent) classify(ctx context.Context, text string) (string, float32) {
 	if a.Classifier == nil {
-		return "unknown", 0
+		return UnknownIntent, 0
 	}
 	label, conf, err := a.Classifier.Classify(ctx, text)
 	if err != nil {
-		return "unknown", 0
+		return UnknownIntent, 0
 	}
 	return label, conf
 }

@@ -1,22 +1,105 @@
 package agent
 
-// Placeholder written by the lead so the package builds; the intent work replaces
-// this file with the full routing table.
+import (
+	"fmt"
+	"strings"
+)
 
 // ToolGroup names the set of tools a turn may see.
 type ToolGroup string
 
+// Tool groups, from least to most capable.
+const (
+	// ToolsNone exposes no tool.
+	ToolsNone ToolGroup = "none"
+	// ToolsReadOnly exposes tools that only read (clock, calculator, file
+	// listing and reading, read-only MCP tools).
+	ToolsReadOnly ToolGroup = "read-only"
+	// ToolsTask exposes the task set: read-only tools plus tools that act
+	// (write files, run commands, MCP tools with side effects), each still
+	// subject to approval.
+	ToolsTask ToolGroup = "task"
+	// ToolsMemory exposes the memory tools. Tools that add or change a
+	// memory run only when Plan.MayWriteMemory is true; erasing tools run
+	// whenever the group is exposed.
+	ToolsMemory ToolGroup = "memory"
+)
+
+// UnknownIntent is the label of a message the classifier is not sure about
+// (or could not classify); it gets the conservative plan.
+const UnknownIntent = "unknown"
+
 // Plan is what a turn may do, decided from its intent.
 type Plan struct {
-	Intent         string
-	Confidence     float32
-	Recall         bool
-	RecallK        int
+	Intent     string
+	Confidence float32
+	// Recall says whether memories are looked up for the prompt, and at
+	// most how many (RecallK).
+	Recall  bool
+	RecallK int
+	// MayWriteMemory says whether the turn may add or change memories
+	// (explicitly or through the background extraction). Forgetting is an
+	// erase, not a write: a forget turn has it false.
 	MayWriteMemory bool
 	ToolGroup      ToolGroup
 }
 
-// PlanFor returns the plan for an intent label.
+// policy is the routing table, the one place it is decided. planOrder is
+// its row order for documentation.
+var (
+	policy = map[string]Plan{
+		// Small talk needs neither memory nor tools.
+		"chitchat": {Recall: false, RecallK: 0, MayWriteMemory: false, ToolGroup: ToolsNone},
+		// General knowledge or how-to: no personal memory; read-only tools
+		// (a clock or calculator) cannot hurt.
+		"question": {Recall: false, RecallK: 0, MayWriteMemory: false, ToolGroup: ToolsReadOnly},
+		// A request for an action: a few memories (preferences such as units
+		// or the home city) and the task tools.
+		"task": {Recall: true, RecallK: 3, MayWriteMemory: false, ToolGroup: ToolsTask},
+		// A fact or preference about the user: recall to find duplicates and
+		// conflicts, and the only intent that may write memory.
+		"remember": {Recall: true, RecallK: 5, MayWriteMemory: true, ToolGroup: ToolsMemory},
+		// A question about what the assistant knows: the widest recall,
+		// nothing written.
+		"recall": {Recall: true, RecallK: 10, MayWriteMemory: false, ToolGroup: ToolsReadOnly},
+		// A request to erase: recall finds what to erase; memory tools erase.
+		"forget": {Recall: true, RecallK: 10, MayWriteMemory: false, ToolGroup: ToolsMemory},
+		// What-ifs, role-play, examples, tests, other people's facts: never
+		// written, and the user's real memories are kept out of the game.
+		"hypothetical": {Recall: false, RecallK: 0, MayWriteMemory: false, ToolGroup: ToolsReadOnly},
+		// Not sure: look things up, change nothing, read-only tools.
+		UnknownIntent: {Recall: true, RecallK: 5, MayWriteMemory: false, ToolGroup: ToolsReadOnly},
+	}
+	planOrder = []string{"chitchat", "question", "task", "remember", "recall", "forget", "hypothetical", UnknownIntent}
+)
+
+// PlanFor returns the plan for an intent label. A label outside the table
+// (including "" or a label a newer model might add) gets the plan of
+// UnknownIntent, and the plan's Intent says "unknown".
 func PlanFor(label string, confidence float32) Plan {
-	return Plan{Intent: label, Confidence: confidence, Recall: true, RecallK: 5, ToolGroup: "read-only"}
+	p, ok := policy[label]
+	if !ok {
+		p, label = policy[UnknownIntent], UnknownIntent
+	}
+	p.Intent = label
+	p.Confidence = confidence
+	return p
+}
+
+// PlanTableMarkdown renders the routing table as a Markdown table (for the
+// README and the settings page).
+func PlanTableMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| intent | recall memories | at most | may write memory | tools |\n")
+	b.WriteString("|---|---|---|---|---|\n")
+	yesNo := map[bool]string{true: "yes", false: "no"}
+	for _, label := range planOrder {
+		p := policy[label]
+		k := "-"
+		if p.Recall {
+			k = fmt.Sprint(p.RecallK)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", label, yesNo[p.Recall], k, yesNo[p.MayWriteMemory], p.ToolGroup)
+	}
+	return b.String()
 }

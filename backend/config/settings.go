@@ -25,6 +25,10 @@ type Settings struct {
 	ConnectTimeout    time.Duration
 	FirstTokenTimeout time.Duration
 	TokenGapTimeout   time.Duration
+	ContextWindow     int
+	ReplyReserve      int
+	RecentTurns       int
+	IdleTimeout       time.Duration
 }
 
 // Models is the chat model followed by its fallbacks, without repeats.
@@ -95,6 +99,39 @@ var specs = []spec{
 	durationSpec("connect_timeout", "How long to wait to connect to Ollama", "5s", func(s *Settings, d time.Duration) { s.ConnectTimeout = d }),
 	durationSpec("first_token_timeout", "How long to wait for the first token (includes loading the model)", "120s", func(s *Settings, d time.Duration) { s.FirstTokenTimeout = d }),
 	durationSpec("token_gap_timeout", "Longest pause allowed between two tokens", "30s", func(s *Settings, d time.Duration) { s.TokenGapTimeout = d }),
+	intSpec("context_window", "Largest context (tokens) Hermes asks Ollama for; the model's own limit applies when smaller", "8192", 512, 1<<20,
+		func(s *Settings, n int) { s.ContextWindow = n }),
+	intSpec("reply_reserve", "Tokens kept free in the context for the reply", "1024", 64, 1<<18, func(s *Settings, n int) { s.ReplyReserve = n }),
+	intSpec("recent_turns", "Newest turns always offered to the model (if they fit)", "4", 0, 100, func(s *Settings, n int) { s.RecentTurns = n }),
+	{
+		key: "idle_timeout", description: "A conversation without messages for this long is closed: summarized, titled, marked idle (e.g. 15m)",
+		def: constant("15m0s"),
+		parse: func(v string) (string, error) {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil || d < time.Minute || d > 30*24*time.Hour {
+				return "", fmt.Errorf("%q is not a duration between 1m and 720h", v)
+			}
+			return d.String(), nil
+		},
+		apply: func(s *Settings, v string) { s.IdleTimeout, _ = time.ParseDuration(v) },
+	},
+}
+
+func intSpec(key, desc, def string, lo, hi int, set func(*Settings, int)) spec {
+	return spec{
+		key: key, description: desc, def: constant(def),
+		parse: func(v string) (string, error) {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return "", fmt.Errorf("%q is not a whole number", v)
+			}
+			if n < lo || n > hi {
+				return "", fmt.Errorf("%d is out of range; use between %d and %d", n, lo, hi)
+			}
+			return strconv.Itoa(n), nil
+		},
+		apply: func(s *Settings, v string) { n, _ := strconv.Atoi(v); set(s, n) },
+	}
 }
 
 func durationSpec(key, desc, def string, set func(*Settings, time.Duration)) spec {

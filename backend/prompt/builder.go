@@ -96,6 +96,7 @@ type Input struct {
 	ToolSchemas []string // JSON of each tool offered, for accounting
 	Budget      int      // tokens available for the prompt
 	Ratio       float64  // calibration multiplier (0 means 1)
+	RecentTurns int      // 0 uses the builder's default
 }
 
 // Builder selects what fits.
@@ -298,7 +299,11 @@ func (b *Builder) Build(_ context.Context, in Input) Context {
 		}
 	}
 	// 2. newest K turns
-	for i, k := len(turns)-1, 0; i >= 0 && k < b.RecentTurns; i, k = i-1, k+1 {
+	recent := in.RecentTurns
+	if recent <= 0 {
+		recent = b.RecentTurns
+	}
+	for i, k := len(turns)-1, 0; i >= 0 && k < recent; i, k = i-1, k+1 {
 		take(turns[i], ReasonRecent)
 	}
 	// 3. relevant older turns

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// intentCmd: hermes intent classify TEXT | --batch FILE
+func intentCmd(core coreIntent, g globals, args []string, env Env) error {
+	if len(args) == 0 || args[0] != "classify" {
+		return usagef("intent: use `intent classify TEXT` or `intent classify --batch FILE`")
+	}
+	fs := newFlags("intent classify")
+	batch := fs.String("batch", "", "JSONL file of {\"id\",\"text\"}")
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	text := strings.Join(fs.Args(), " ")
+	if (*batch == "") == (text == "") {
+		return usagef("intent classify: give TEXT or --batch FILE (not both)")
+	}
+	cls, err := core.Intent()
+	if err != nil {
+		problem, fix := core.IntentProblem()
+		return fmt.Errorf("intent classify: %s %s", problem, fix)
+	}
+	ctx := context.Background()
+	if text != "" {
+		r, err := cls.Classify(ctx, text)
+		if err != nil {
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, map[string]any{"label": r.Label, "confidence": r.Confidence, "scores": r.Scores})
+		}
+		fmt.Fprintf(env.Stdout, "%s\t%.3f\n", r.Label, r.Confidence)
+		return nil
+	}
+	type line struct {
+		ID   json.RawMessage `json:"id"`
+		Text *string         `json:"text"`
+	}
+	f, err := os.Open(*batch)
+	if err != nil {
+		return usagef("intent classify: %v", err)
+	}
+	defer f.Close()
+	var ids []json.RawMessage
+	var texts []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		raw := strings.TrimSpace(sc.Text())
+		if raw == "" {
+			continue
+		}
+		var l line
+		if err := json.Unmarshal([]byte(raw), &l); err != nil || l.Text == nil || len(l.ID) == 0 {
+			return usagef("intent classify: %s line %d: want {\"id\": ..., \"text\": \"...\"}", *batch, n)
+		}
+		ids = append(ids, l.ID)
+		texts = append(texts, *l.Text)
+	}
+	if err := sc.Err(); err != nil {
+		return usagef("intent classify: %s line %d: %v", *batch, n+1, err)
+	}
+	results, err := cls.ClassifyBatch(ctx, texts)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(env.Stdout)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i, r := range results {
+		enc.Encode(struct {
+			ID         json.RawMessage `json:"id"`
+			Label      string          `json:"label"`
+			Confidence float32         `json:"confidence"`
+		}{ids[i], r.Label, r.Confidence})
+	}
+	return w.Flush()
+}

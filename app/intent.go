@@ -1,0 +1,116 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"hermes/backend/intent"
+)
+
+// intentFiles are the model files the binary carries.
+var intentFiles = []string{"intent.onnx", "labels.json", "featurizer.json"}
+
+// intentLoader opens the classifier on first use; chat works without it (intent "unknown").
+type intentLoader struct {
+	model   fs.FS  // embedded model files, may be nil
+	dir     string // where the model files are read from
+	libPath string // explicit library path, "" to look it up
+
+	once sync.Once
+	rt   *intent.Runtime
+	cls  *intent.Classifier
+	err  error
+}
+
+// get returns the classifier or the reason it is unavailable, with what to do.
+func (l *intentLoader) get() (*intent.Classifier, error) {
+	l.once.Do(func() {
+		if l.model != nil {
+			if err := materialize(l.model, l.dir); err != nil {
+				l.err = err
+				return
+			}
+		}
+		lib := l.libPath
+		if lib == "" {
+			if lib, l.err = intent.LocateLibrary(); l.err != nil {
+				return
+			}
+		}
+		l.rt = intent.NewRuntime(lib)
+		l.cls, l.err = intent.Open(intent.Config{Runtime: l.rt, ModelDir: l.dir})
+	})
+	return l.cls, l.err
+}
+
+func (l *intentLoader) close() {
+	if l.cls != nil {
+		l.cls.Close()
+	}
+	if l.rt != nil {
+		l.rt.Close()
+	}
+}
+
+// materialize writes the embedded model files into dir when they differ, so the
+// binary is self-contained and the files are there to inspect.
+func materialize(model fs.FS, dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("install intent model: %w", err)
+	}
+	for _, name := range intentFiles {
+		want, err := fs.ReadFile(model, name)
+		if err != nil {
+			return fmt.Errorf("install intent model: %s is not built into this binary: %w; %s", name, intent.ErrNoModel, intent.ModelHint)
+		}
+		path := filepath.Join(dir, name)
+		if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, want) {
+			continue
+		}
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, want, 0o600); err != nil {
+			return fmt.Errorf("install intent model: %w", err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return fmt.Errorf("install intent model: %w", err)
+		}
+	}
+	return nil
+}
+
+// intentClassifier adapts the classifier to the agent.
+type intentClassifier struct{ l *intentLoader }
+
+func (c intentClassifier) Classify(ctx context.Context, text string) (string, float32, error) {
+	cls, err := c.l.get()
+	if err != nil {
+		return intent.Unknown, 0, err
+	}
+	r, err := cls.Classify(ctx, text)
+	return r.Label, r.Confidence, err
+}
+
+// Intent returns the classifier, or why it is unavailable.
+func (c *Core) Intent() (*intent.Classifier, error) { return c.intent.get() }
+
+// IntentProblem describes why the intent classifier is unavailable, with the fix; "" when it works.
+func (c *Core) IntentProblem() (problem, fix string) {
+	_, err := c.intent.get()
+	switch {
+	case err == nil:
+		return "", ""
+	case errors.Is(err, intent.ErrNoLibrary):
+		return "The ONNX Runtime library is missing, so messages are not classified (intent: unknown). " + err.Error(),
+			"Install it with `go tool task setup:ort` (or `bash build/setup/ort.sh`), or point HERMES_ORT_LIB at libonnxruntime.so.1."
+	case errors.Is(err, intent.ErrNoModel), errors.Is(err, intent.ErrBadModel):
+		return "The intent model cannot be loaded, so messages are not classified (intent: unknown). " + err.Error(),
+			"Rebuild it with `go tool task model:intent`, or remove " + c.intent.dir + " to restore the built-in model."
+	}
+	return "The intent classifier failed to start: " + err.Error(), "Run `hermes doctor` for details."
+}

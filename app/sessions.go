@@ -1,0 +1,102 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// SearchSessions finds messages across every conversation, archived ones included.
+func (a *App) SearchSessions(query string) ([]SearchHit, error) {
+	ctx := context.Background()
+	if strings.TrimSpace(query) == "" {
+		return []SearchHit{}, nil
+	}
+	hits, err := a.core.Sessions.Search(ctx, query, 30)
+	if err != nil {
+		return nil, a.mapErr(ctx, err)
+	}
+	return ToSearchHits(hits), nil
+}
+
+// RenameSession sets a conversation's title.
+func (a *App) RenameSession(id, title string) (SessionInfo, error) {
+	ctx := context.Background()
+	if err := a.core.Sessions.Rename(ctx, id, title); err != nil {
+		return SessionInfo{}, a.mapErr(ctx, err)
+	}
+	return a.sessionInfo(ctx, id)
+}
+
+// PinSession pins ("true") or unpins ("false") a conversation.
+func (a *App) PinSession(id, pinned string) (SessionInfo, error) {
+	ctx := context.Background()
+	if err := a.core.Sessions.Pin(ctx, id, pinned == "true"); err != nil {
+		return SessionInfo{}, a.mapErr(ctx, err)
+	}
+	return a.sessionInfo(ctx, id)
+}
+
+// PinMessage pins ("true") or unpins a message; pinned messages are always offered to the model.
+func (a *App) PinMessage(id, pinned string) error {
+	ctx := context.Background()
+	return a.mapErr(ctx, a.core.Sessions.PinMessage(ctx, id, pinned == "true"))
+}
+
+// ArchiveSession archives a conversation; it stays searchable and resumes on a new message.
+func (a *App) ArchiveSession(id string) (SessionInfo, error) {
+	ctx := context.Background()
+	if err := a.core.Sessions.Archive(ctx, id); err != nil {
+		return SessionInfo{}, a.mapErr(ctx, err)
+	}
+	return a.sessionInfo(ctx, id)
+}
+
+// DeleteSession deletes a conversation for good (the UI confirms first).
+func (a *App) DeleteSession(id string) error {
+	ctx := context.Background()
+	if err := a.core.Sessions.Delete(ctx, id); err != nil {
+		return a.mapErr(ctx, err)
+	}
+	a.mu.Lock()
+	delete(a.contexts, id)
+	a.mu.Unlock()
+	return nil
+}
+
+// ExportSession returns a conversation as Markdown ("md") or JSON ("json") text.
+func (a *App) ExportSession(id, format string) (string, error) {
+	ctx := context.Background()
+	switch format {
+	case "md", "markdown", "":
+		md, err := a.core.Sessions.ExportMarkdown(ctx, id)
+		return md, a.mapErr(ctx, err)
+	case "json":
+		e, err := a.core.Sessions.ExportJSON(ctx, id)
+		if err != nil {
+			return "", a.mapErr(ctx, err)
+		}
+		b, _ := json.MarshalIndent(e, "", "  ")
+		return string(b), nil
+	}
+	return "", &UserError{Message: fmt.Sprintf("Unknown export format %q; use md or json.", format)}
+}
+
+// LastContext is what the model saw on the session's last turn in this run of the app.
+func (a *App) LastContext(sessionID string) (ContextReport, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if r, ok := a.contexts[sessionID]; ok {
+		return r, nil
+	}
+	return ContextReport{SessionID: sessionID, Items: []ContextItem{}}, nil
+}
+
+func (a *App) sessionInfo(ctx context.Context, id string) (SessionInfo, error) {
+	s, err := a.core.Sessions.Get(ctx, id)
+	if err != nil {
+		return SessionInfo{}, a.mapErr(ctx, err)
+	}
+	return toSessionInfo(s), nil
+}

@@ -1,0 +1,45 @@
+// Command intent-train trains the intent classifier from
+// models/intent/train.jsonl, evaluates it on the held-out
+// models/intent/test.jsonl and writes intent.onnx, labels.json,
+// metrics.json and featurizer.json. Run by `go tool task model:intent`.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"hermes/backend/intent/train"
+)
+
+func main() {
+	data := flag.String("data", "models/intent", "directory with train.jsonl, test.jsonl and featurizer.json")
+	out := flag.String("out", "models/intent", "directory to write the model into")
+	cfg := train.DefaultConfig()
+	flag.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "training seed")
+	flag.IntVar(&cfg.Epochs, "epochs", cfg.Epochs, "training epochs")
+	flag.Float64Var(&cfg.LearningRate, "lr", cfg.LearningRate, "Adam learning rate")
+	flag.Float64Var(&cfg.L2, "l2", cfg.L2, "L2 penalty")
+	flag.IntVar(&cfg.BatchSize, "batch", cfg.BatchSize, "mini-batch size")
+	misses := flag.Bool("misses", false, "print the held-out examples the model gets wrong")
+	flag.Parse()
+	res, err := train.Run(*data, *out, cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "intent-train:", err)
+		os.Exit(1)
+	}
+	h := res.Report.HeldOut
+	fmt.Fprintf(os.Stderr, "intent-train: held-out %d examples: accuracy %.4f, macro-F1 %.4f (train accuracy %.4f)\n",
+		h.Examples, float64(h.Accuracy), float64(h.MacroF1), float64(res.Report.Training.TrainAccuracy))
+	for _, l := range h.PerLang {
+		fmt.Fprintf(os.Stderr, "intent-train:   %s: accuracy %.4f, macro-F1 %.4f\n", l.Lang, float64(l.Accuracy), float64(l.MacroF1))
+	}
+	if *misses {
+		for _, m := range res.Misses {
+			fmt.Fprintf(os.Stderr, "miss: %-12s -> %-12s %.2f  %s\n", m.Example.Label, m.Predicted, m.Confidence, m.Example.Text)
+		}
+	}
+	for _, f := range res.Files {
+		fmt.Fprintln(os.Stderr, "intent-train: wrote", f)
+	}
+}

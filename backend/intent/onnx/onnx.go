@@ -1,0 +1,364 @@
+// Package onnx writes the intent model as an ONNX ModelProto and reads back
+// the parts of a model the runtime checks before handing it to ONNX Runtime
+// (input and output names and shapes, metadata). It hand-encodes the few
+// message fields it needs with protowire, following onnx/onnx.proto (proto2
+// field numbers), so it needs no generated code.
+package onnx
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Versions written into the model. IR version 8 with opset 13 is read by
+// ONNX Runtime 1.24 (which accepts IR versions up to 11).
+const (
+	IRVersion = 8
+	Opset     = 13
+)
+
+// Tensor element type FLOAT in onnx.TensorProto.DataType.
+const elemFloat = 1
+
+// AttributeProto.AttributeType INT.
+const attrInt = 2
+
+// Names of the graph's input and output.
+const (
+	InputName  = "features"
+	OutputName = "probabilities"
+)
+
+// Metadata keys the trainer writes into ModelProto.metadata_props.
+const (
+	// MetaLabels is the comma-separated label list, in output order.
+	MetaLabels = "hermes.labels"
+	// MetaFeaturizer is the digest of the featurizer configuration the
+	// model was trained with (feature.Config.Digest).
+	MetaFeaturizer = "hermes.featurizer_sha256"
+	// MetaFeaturizerDims is the featurizer's dims, in decimal.
+	MetaFeaturizerDims = "hermes.featurizer_dims"
+	// MetaTrainSHA is the SHA-256 of the train.jsonl the model was fit on.
+	MetaTrainSHA = "hermes.train_sha256"
+)
+
+// Linear is a softmax regression: probabilities = softmax(features·W + B).
+type Linear struct {
+	Inputs  int       // D, the featurizer's dims
+	Outputs int       // L, the number of labels
+	W       []float32 // D×L, row-major
+	B       []float32 // L
+	// Metadata is stored in ModelProto.metadata_props, sorted by key.
+	Metadata map[string]string
+	// ProducerVersion names the trainer.
+	ProducerVersion string
+}
+
+// Encode returns the ONNX ModelProto bytes of m. The encoding is
+// deterministic.
+func (m Linear) Encode() ([]byte, error) {
+	if m.Inputs <= 0 || m.Outputs <= 0 {
+		return nil, fmt.Errorf("encode onnx model: bad shape %dx%d", m.Inputs, m.Outputs)
+	}
+	if len(m.W) != m.Inputs*m.Outputs || len(m.B) != m.Outputs {
+		return nil, fmt.Errorf("encode onnx model: weights %d and bias %d do not fit %dx%d", len(m.W), len(m.B), m.Inputs, m.Outputs)
+	}
+	var g []byte
+	// node (1): MatMul, Add, Softmax.
+	g = appendMsg(g, 1, node("matmul", "MatMul", []string{InputName, "W"}, []string{"logits_raw"}, nil))
+	g = appendMsg(g, 1, node("add", "Add", []string{"logits_raw", "B"}, []string{"logits"}, nil))
+	g = appendMsg(g, 1, node("softmax", "Softmax", []string{"logits"}, []string{OutputName}, intAttr("axis", -1)))
+	// name (2)
+	g = protowire.AppendTag(g, 2, protowire.BytesType)
+	g = protowire.AppendString(g, "hermes_intent")
+	// initializer (5)
+	g = appendMsg(g, 5, floatTensor("W", []int64{int64(m.Inputs), int64(m.Outputs)}, m.W))
+	g = appendMsg(g, 5, floatTensor("B", []int64{int64(m.Outputs)}, m.B))
+	// input (11), output (12)
+	g = appendMsg(g, 11, valueInfo(InputName, []dim{{param: "N"}, {value: int64(m.Inputs)}}))
+	g = appendMsg(g, 12, valueInfo(OutputName, []dim{{param: "N"}, {value: int64(m.Outputs)}}))
+
+	var b []byte
+	b = protowire.AppendTag(b, 1, protowire.VarintType) // ir_version
+	b = protowire.AppendVarint(b, IRVersion)
+	b = protowire.AppendTag(b, 2, protowire.BytesType) // producer_name
+	b = protowire.AppendString(b, "hermes-intent-train")
+	if m.ProducerVersion != "" {
+		b = protowire.AppendTag(b, 3, protowire.BytesType) // producer_version
+		b = protowire.AppendString(b, m.ProducerVersion)
+	}
+	b = protowire.AppendTag(b, 5, protowire.VarintType) // model_version
+	b = protowire.AppendVarint(b, 1)
+	b = appendMsg(b, 7, g) // graph
+	var op []byte
+	op = protowire.AppendTag(op, 1, protowire.BytesType) // domain ""
+	op = protowire.AppendString(op, "")
+	op = protowire.AppendTag(op, 2, protowire.VarintType) // version
+	op = protowire.AppendVarint(op, Opset)
+	b = appendMsg(b, 8, op) // opset_import
+	keys := make([]string, 0, len(m.Metadata))
+	for k := range m.Metadata {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		var e []byte
+		e = protowire.AppendTag(e, 1, protowire.BytesType)
+		e = protowire.AppendString(e, k)
+		e = protowire.AppendTag(e, 2, protowire.BytesType)
+		e = protowire.AppendString(e, m.Metadata[k])
+		b = appendMsg(b, 14, e) // metadata_props
+	}
+	return b, nil
+}
+
+func appendMsg(b []byte, num protowire.Number, msg []byte) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendBytes(b, msg)
+}
+
+func node(name, op string, in, out []string, attr []byte) []byte {
+	var b []byte
+	for _, s := range in {
+		b = protowire.AppendTag(b, 1, protowire.BytesType)
+		b = protowire.AppendString(b, s)
+	}
+	for _, s := range out {
+		b = protowire.AppendTag(b, 2, protowire.BytesType)
+		b = protowire.AppendString(b, s)
+	}
+	b = protowire.AppendTag(b, 3, protowire.BytesType)
+	b = protowire.AppendString(b, name)
+	b = protowire.AppendTag(b, 4, protowire.BytesType)
+	b = protowire.AppendString(b, op)
+	if attr != nil {
+		b = appendMsg(b, 5, attr)
+	}
+	return b
+}
+
+func intAttr(name string, v int64) []byte {
+	var b []byte
+	b = protowire.AppendTag(b, 1, protowire.BytesType)
+	b = protowire.AppendString(b, name)
+	b = protowire.AppendTag(b, 3, protowire.VarintType)
+	b = protowire.AppendVarint(b, uint64(v))
+	b = protowire.AppendTag(b, 20, protowire.VarintType)
+	b = protowire.AppendVarint(b, attrInt)
+	return b
+}
+
+func floatTensor(name string, dims []int64, data []float32) []byte {
+	var b []byte
+	for _, d := range dims {
+		b = protowire.AppendTag(b, 1, protowire.VarintType)
+		b = protowire.AppendVarint(b, uint64(d))
+	}
+	b = protowire.AppendTag(b, 2, protowire.VarintType)
+	b = protowire.AppendVarint(b, elemFloat)
+	b = protowire.AppendTag(b, 8, protowire.BytesType)
+	b = protowire.AppendString(b, name)
+	raw := make([]byte, 4*len(data))
+	for i, f := range data {
+		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(f))
+	}
+	b = protowire.AppendTag(b, 9, protowire.BytesType)
+	b = protowire.AppendBytes(b, raw)
+	return b
+}
+
+type dim struct {
+	value int64
+	param string
+}
+
+func valueInfo(name string, dims []dim) []byte {
+	var shape []byte
+	for _, d := range dims {
+		var db []byte
+		if d.param != "" {
+			db = protowire.AppendTag(db, 2, protowire.BytesType)
+			db = protowire.AppendString(db, d.param)
+		} else {
+			db = protowire.AppendTag(db, 1, protowire.VarintType)
+			db = protowire.AppendVarint(db, uint64(d.value))
+		}
+		shape = appendMsg(shape, 1, db)
+	}
+	var tt []byte
+	tt = protowire.AppendTag(tt, 1, protowire.VarintType)
+	tt = protowire.AppendVarint(tt, elemFloat)
+	tt = appendMsg(tt, 2, shape)
+	var typ []byte
+	typ = appendMsg(typ, 1, tt) // tensor_type
+	var b []byte
+	b = protowire.AppendTag(b, 1, protowire.BytesType)
+	b = protowire.AppendString(b, name)
+	b = appendMsg(b, 2, typ)
+	return b
+}
+
+// Value describes a graph input or output. Dims holds -1 for a symbolic or
+// unknown dimension.
+type Value struct {
+	Name     string
+	ElemType int
+	Dims     []int64
+}
+
+// Info is what Inspect reads from a model.
+type Info struct {
+	IRVersion int64
+	Opsets    map[string]int64
+	Inputs    []Value
+	Outputs   []Value
+	Metadata  map[string]string
+}
+
+// ErrMalformed is wrapped by every Inspect error about the bytes themselves.
+var ErrMalformed = errors.New("malformed ONNX protobuf")
+
+// Inspect decodes the model's graph inputs, outputs, opsets and metadata.
+// Truncated or corrupt bytes give an error wrapping ErrMalformed.
+func Inspect(data []byte) (Info, error) {
+	info := Info{Opsets: map[string]int64{}, Metadata: map[string]string{}}
+	sawGraph := false
+	err := fields(data, func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error {
+		switch {
+		case num == 1 && typ == protowire.VarintType:
+			info.IRVersion = int64(v)
+		case num == 7 && typ == protowire.BytesType:
+			sawGraph = true
+			return fields(b, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
+				if typ != protowire.BytesType || (num != 11 && num != 12) {
+					return nil
+				}
+				val, err := readValueInfo(b)
+				if err != nil {
+					return err
+				}
+				if num == 11 {
+					info.Inputs = append(info.Inputs, val)
+				} else {
+					info.Outputs = append(info.Outputs, val)
+				}
+				return nil
+			})
+		case num == 8 && typ == protowire.BytesType:
+			var domain string
+			var version int64
+			if err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error {
+				if num == 1 && typ == protowire.BytesType {
+					domain = string(b)
+				}
+				if num == 2 && typ == protowire.VarintType {
+					version = int64(v)
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+			info.Opsets[domain] = version
+		case num == 14 && typ == protowire.BytesType:
+			var k, val string
+			if err := fields(b, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
+				if typ == protowire.BytesType && num == 1 {
+					k = string(b)
+				}
+				if typ == protowire.BytesType && num == 2 {
+					val = string(b)
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+			info.Metadata[k] = val
+		}
+		return nil
+	})
+	if err != nil {
+		return Info{}, err
+	}
+	if !sawGraph {
+		return Info{}, fmt.Errorf("%w: no graph", ErrMalformed)
+	}
+	return info, nil
+}
+
+func readValueInfo(b []byte) (Value, error) {
+	var v Value
+	err := fields(b, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
+		switch {
+		case num == 1 && typ == protowire.BytesType:
+			v.Name = string(b)
+		case num == 2 && typ == protowire.BytesType: // TypeProto
+			return fields(b, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
+				if num != 1 || typ != protowire.BytesType { // tensor_type
+					return nil
+				}
+				return fields(b, func(num protowire.Number, typ protowire.Type, x uint64, b []byte) error {
+					switch {
+					case num == 1 && typ == protowire.VarintType:
+						v.ElemType = int(x)
+					case num == 2 && typ == protowire.BytesType: // shape
+						return fields(b, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
+							if num != 1 || typ != protowire.BytesType {
+								return nil
+							}
+							d := int64(-1)
+							if err := fields(b, func(num protowire.Number, typ protowire.Type, x uint64, _ []byte) error {
+								if num == 1 && typ == protowire.VarintType {
+									d = int64(x)
+								}
+								return nil
+							}); err != nil {
+								return err
+							}
+							v.Dims = append(v.Dims, d)
+							return nil
+						})
+					}
+					return nil
+				})
+			})
+		}
+		return nil
+	})
+	return v, err
+}
+
+// fields walks the top-level fields of one message. For varints fn gets the
+// value in v; for length-delimited fields the bytes in b. Other wire types
+// are skipped.
+func fields(data []byte, fn func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error) error {
+	for len(data) > 0 {
+		num, typ, n := protowire.ConsumeTag(data)
+		if n < 0 {
+			return fmt.Errorf("%w: %v", ErrMalformed, protowire.ParseError(n))
+		}
+		data = data[n:]
+		var v uint64
+		var b []byte
+		switch typ {
+		case protowire.VarintType:
+			v, n = protowire.ConsumeVarint(data)
+		case protowire.BytesType:
+			b, n = protowire.ConsumeBytes(data)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, data)
+		}
+		if n < 0 {
+			return fmt.Errorf("%w: field %d: %v", ErrMalformed, num, protowire.ParseError(n))
+		}
+		data = data[n:]
+		if err := fn(num, typ, v, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,244 @@
+// Package train fits the intent model (softmax regression over the hashed
+// features of package feature), evaluates it on the held-out split and
+// writes the model directory: intent.onnx, labels.json, metrics.json and
+// featurizer.json.
+//
+// Training is deterministic: a fixed seed drives a math/rand/v2 PCG that
+// shuffles mini-batches, iteration order is fixed, and the arithmetic avoids
+// anything whose result may vary by platform (fused multiply-add is blocked
+// by explicit conversions, exp is computed here, powers by repeated
+// multiplication). Running it twice gives byte-identical files.
+package train
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"hermes/backend/intent/dataset"
+	"hermes/backend/intent/feature"
+)
+
+// Config holds the training hyper-parameters.
+type Config struct {
+	Seed         uint64  `json:"seed"`
+	Epochs       int     `json:"epochs"`
+	BatchSize    int     `json:"batch_size"`
+	LearningRate float64 `json:"learning_rate"`
+	L2           float64 `json:"l2"`
+}
+
+// DefaultConfig is the configuration of the committed model.
+func DefaultConfig() Config {
+	return Config{Seed: 7, Epochs: 30, BatchSize: 32, LearningRate: 0.05, L2: 0}
+}
+
+// Model is a trained softmax regression.
+type Model struct {
+	Labels []string
+	D, L   int
+	W      []float32 // D×L row-major
+	B      []float32 // L
+}
+
+// Fit trains a model on examples with the given featurizer.
+func Fit(fz *feature.Featurizer, examples []dataset.Example, cfg Config) (*Model, error) {
+	if len(examples) == 0 {
+		return nil, fmt.Errorf("train intent model: no training examples")
+	}
+	if cfg.Epochs <= 0 || cfg.BatchSize <= 0 || cfg.LearningRate <= 0 {
+		return nil, fmt.Errorf("train intent model: bad config %+v", cfg)
+	}
+	D, L := fz.Dims(), len(dataset.Labels)
+	xs := make([]feature.Sparse, len(examples))
+	ys := make([]int, len(examples))
+	counts := make([]int, L)
+	for i, ex := range examples {
+		xs[i] = fz.Sparse(ex.Text)
+		ys[i] = dataset.LabelIndex(ex.Label)
+		counts[ys[i]]++
+	}
+	// Balanced class weights: n / (L * n_c).
+	cw := make([]float64, L)
+	for c := range cw {
+		if counts[c] == 0 {
+			return nil, fmt.Errorf("train intent model: no examples of label %q", dataset.Labels[c])
+		}
+		cw[c] = float64(len(examples)) / float64(L*counts[c])
+	}
+
+	w := make([]float64, D*L)
+	b := make([]float64, L)
+	gw := make([]float64, D*L)
+	gb := make([]float64, L)
+	touched := make([]bool, D)
+	var rows []int32
+	opt := newAdam(D*L, L, cfg.LearningRate)
+	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5851f42d4c957f2d))
+	probs := make([]float64, L)
+	order := make([]int, len(examples))
+	for i := range order {
+		order[i] = i
+	}
+
+	for epoch := 0; epoch < cfg.Epochs; epoch++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for start := 0; start < len(order); start += cfg.BatchSize {
+			batch := order[start:min(start+cfg.BatchSize, len(order))]
+			inv := 1 / float64(len(batch))
+			rows = rows[:0]
+			for _, n := range batch {
+				x := xs[n]
+				logits(w, b, x, L, probs)
+				softmax(probs)
+				for c := 0; c < L; c++ {
+					g := probs[c]
+					if c == ys[n] {
+						g -= 1
+					}
+					probs[c] = float64(g*cw[ys[n]]) * inv
+					gb[c] += probs[c]
+				}
+				for k, idx := range x.Index {
+					if !touched[idx] {
+						touched[idx] = true
+						rows = append(rows, idx)
+					}
+					xv := float64(x.Value[k])
+					row := int(idx) * L
+					for c := 0; c < L; c++ {
+						gw[row+c] += float64(xv * probs[c])
+					}
+				}
+			}
+			// Lazy Adam: only the weight rows of features present in the
+			// batch move (with their L2 term), and the bias.
+			opt.tick()
+			for _, idx := range rows {
+				lo, hi := int(idx)*L, int(idx)*L+L
+				for i := lo; i < hi; i++ {
+					gw[i] += float64(cfg.L2 * w[i])
+				}
+				opt.update(w[lo:hi], gw[lo:hi], opt.mw[lo:hi], opt.vw[lo:hi])
+				clear(gw[lo:hi])
+				touched[idx] = false
+			}
+			opt.update(b, gb, opt.mb, opt.vb)
+			clear(gb)
+		}
+	}
+
+	m := &Model{Labels: append([]string(nil), dataset.Labels...), D: D, L: L, W: make([]float32, D*L), B: make([]float32, L)}
+	for i, v := range w {
+		m.W[i] = float32(v)
+	}
+	for i, v := range b {
+		m.B[i] = float32(v)
+	}
+	return m, nil
+}
+
+// Predict returns the label probabilities of one feature vector, computed
+// from the float32 weights the ONNX model holds.
+func (m *Model) Predict(x feature.Sparse) []float64 {
+	p := make([]float64, m.L)
+	for c := 0; c < m.L; c++ {
+		p[c] = float64(m.B[c])
+	}
+	for k, idx := range x.Index {
+		xv := float64(x.Value[k])
+		row := int(idx) * m.L
+		for c := 0; c < m.L; c++ {
+			p[c] += float64(xv * float64(m.W[row+c]))
+		}
+	}
+	softmax(p)
+	return p
+}
+
+func logits(w, b []float64, x feature.Sparse, L int, out []float64) {
+	copy(out, b)
+	for k, idx := range x.Index {
+		xv := float64(x.Value[k])
+		row := int(idx) * L
+		for c := 0; c < L; c++ {
+			out[c] += float64(xv * w[row+c])
+		}
+	}
+}
+
+// softmax replaces v with its softmax, in place.
+func softmax(v []float64) {
+	mx := v[0]
+	for _, x := range v[1:] {
+		mx = max(mx, x)
+	}
+	var sum float64
+	for i, x := range v {
+		v[i] = exp(x - mx)
+		sum += v[i]
+	}
+	for i := range v {
+		v[i] /= sum
+	}
+}
+
+const (
+	ln2Hi = 6.93147180369123816490e-01
+	ln2Lo = 1.90821492927058770002e-10
+	log2e = 1.44269504088896338700e+00
+)
+
+// exp is e**x for x <= 0, in plain IEEE arithmetic so that it gives the same
+// bits on every platform (math.Exp has assembly versions).
+func exp(x float64) float64 {
+	if x < -708 {
+		return 0
+	}
+	k := math.Floor(float64(x*log2e) + 0.5)
+	r := float64(x-float64(k*ln2Hi)) - float64(k*ln2Lo)
+	// Taylor series to degree 13 by Horner; |r| <= 0.35.
+	p := 1.0 / 6227020800
+	for _, c := range [...]float64{1.0 / 479001600, 1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1, 1} {
+		p = float64(p*r) + c
+	}
+	return math.Ldexp(p, int(k))
+}
+
+// adam is the Adam optimizer (Kingma and Ba) with the usual constants, used
+// lazily: a step updates only the parameters it is given.
+type adam struct {
+	lr             float64
+	mw, vw, mb, vb []float64
+	b1t, b2t       float64 // beta^t
+	c1, c2         float64 // 1/(1-beta^t)
+}
+
+const (
+	beta1 = 0.9
+	beta2 = 0.999
+	eps   = 1e-8
+)
+
+func newAdam(nw, nb int, lr float64) *adam {
+	return &adam{lr: lr, mw: make([]float64, nw), vw: make([]float64, nw), mb: make([]float64, nb), vb: make([]float64, nb), b1t: 1, b2t: 1}
+}
+
+// tick starts a step: it advances the bias-correction terms.
+func (a *adam) tick() {
+	a.b1t = float64(a.b1t * beta1)
+	a.b2t = float64(a.b2t * beta2)
+	a.c1 = 1 / (1 - a.b1t)
+	a.c2 = 1 / (1 - a.b2t)
+}
+
+// update applies one step to parameters p with gradient g and moments m, v.
+func (a *adam) update(p, g, m, v []float64) {
+	for i := range p {
+		m[i] = float64(beta1*m[i]) + float64((1-beta1)*g[i])
+		v[i] = float64(beta2*v[i]) + float64(float64((1-beta2)*g[i])*g[i])
+		mh := float64(m[i] * a.c1)
+		vh := float64(v[i] * a.c2)
+		p[i] -= float64(a.lr*mh) / (math.Sqrt(vh) + eps)
+	}
+}
