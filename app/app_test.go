@@ -292,3 +292,30 @@ func TestThrottleCoalesces(t *testing.T) {
 		t.Fatalf("sent = %q; want the first at once and the rest coalesced", sent)
 	}
 }
+
+func TestSweepTitlesAndSummarizesIdleSessions(t *testing.T) {
+	a, core, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
+	res, err := a.SendMessage("r1", "", "Let's plan the garden: tomatoes in April, basil in May.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
+		if len(req.Format) == 0 || !strings.Contains(string(req.Format), `"title"`) {
+			return llmtest.Reply{Status: 400, Error: "expected structured output"}
+		}
+		return llmtest.Reply{Chunks: []string{`{"title":"Garden planting plan",`, `"summary":"- Tomatoes in April\n- Basil in May"}`}}
+	}
+	core.Sessions.Now = func() time.Time { return time.Now().Add(time.Hour) }
+	n, err := core.Sweep(context.Background())
+	if err != nil || n != 1 {
+		t.Fatalf("sweep = %d, %v", n, err)
+	}
+	d, _ := a.LoadSession(res.Session.ID)
+	if d.Session.Title != "Garden planting plan" || d.Session.State != "idle" {
+		t.Fatalf("session = %+v", d.Session)
+	}
+	s, _ := core.Sessions.Get(context.Background(), res.Session.ID)
+	if s.Summary != "- Tomatoes in April\n- Basil in May" {
+		t.Fatalf("summary = %q", s.Summary)
+	}
+}

@@ -48,6 +48,7 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 		OnStartup: func(ctx context.Context) {
 			wailsCtx = ctx
 			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
+			go app.core.RunMaintenance(ctx, time.Minute)
 		},
 		Bind: []interface{}{app},
 	})

@@ -81,6 +81,9 @@ func serve(core *app.Core, args []string, env Env) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "Hermes is serving on %s\n", web.URL(ln))
+	mctx, stopMaintenance := context.WithCancel(context.Background())
+	defer stopMaintenance()
+	go core.RunMaintenance(mctx, time.Minute)
 	srv := &http.Server{Handler: web, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
