@@ -11,6 +11,7 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/llm"
+	"hermes/backend/tools"
 )
 
 // App holds the methods bound to the UI (Wails and the web mode). Each is thin:
@@ -25,6 +26,8 @@ type App struct {
 	// Throttle is the shortest gap between two chat:delta events of one request.
 	throttle time.Duration
 
+	approvals *uiApprover
+
 	mu       sync.Mutex
 	running  map[string]context.CancelFunc
 	contexts map[string]ContextReport // session id -> what the model saw last
@@ -35,8 +38,14 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	if emit == nil {
 		emit = func(string, any) {}
 	}
-	return &App{core: core, emit: emit, throttle: 30 * time.Millisecond, running: map[string]context.CancelFunc{},
+	a := &App{core: core, emit: emit, throttle: 30 * time.Millisecond, running: map[string]context.CancelFunc{},
 		contexts: map[string]ContextReport{}}
+	a.approvals = &uiApprover{emit: func(n string, d any) { a.emit(n, d) }, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
+	core.SetApprover(a.approvals)
+	core.tools.exec.OnBreakerChange = func(tool, from, to string) {
+		a.emit("tool:breaker", map[string]string{"tool": tool, "from": from, "to": to})
+	}
+	return a
 }
 
 func (a *App) mapErr(ctx context.Context, err error) error {
@@ -54,6 +63,10 @@ func (a *App) SendMessage(requestID, sessionID, text string) (TurnResult, error)
 }
 
 func (a *App) send(parent context.Context, requestID, sessionID, text string) (TurnResult, error) {
+	return a.run(parent, requestID, agent.Input{SessionID: sessionID, Text: text})
+}
+
+func (a *App) run(parent context.Context, requestID string, in agent.Input) (TurnResult, error) {
 	if requestID == "" {
 		return TurnResult{}, &UserError{Message: "Internal error: the request has no id."}
 	}
@@ -73,7 +86,9 @@ func (a *App) send(parent context.Context, requestID, sessionID, text string) (T
 	}()
 
 	out := newThrottle(a.throttle, func(text string) { a.emit("chat:delta:"+requestID, Delta{Text: text}) })
-	res, err := a.core.Agent.Turn(ctx, agent.Input{SessionID: sessionID, Text: text}, func(s string) error {
+	in.RequestID = requestID
+	in.OnTool = func(o tools.Outcome) { a.emit("chat:tool:"+requestID, toToolCall(o)) }
+	res, err := a.core.Agent.Turn(ctx, in, func(s string) error {
 		out.add(s)
 		return nil
 	})

@@ -43,7 +43,9 @@ type Core struct {
 	Summary  *prompt.Summarizer
 	Calib    *prompt.Calibration
 
-	intent *intentLoader
+	intent   *intentLoader
+	tools    *toolbox
+	approver approverSwitch
 	bg     sync.WaitGroup // background work (summaries) finished before Close
 
 	transport *http.Transport
@@ -86,8 +88,12 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	c.Prompt = prompt.NewBuilder()
 	c.Calib = prompt.NewCalibration(db.DB)
 	c.Summary = &prompt.Summarizer{LLM: settingsLLM{c}, Store: c.Sessions, KeepTurns: 6, MinMessages: 8}
+	if err := c.openTools(getenv); err != nil {
+		db.Close()
+		return nil, err
+	}
 	c.Agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.Sessions, Classifier: intentClassifier{c.intent},
-		Prompt: c.Prompt, Budget: c.budget, Calibration: c.Calib, AfterTurn: c.afterTurn}
+		Prompt: c.Prompt, Budget: c.budget, Calibration: c.Calib, AfterTurn: c.afterTurn, Tools: c.tools}
 	return c, nil
 }
 

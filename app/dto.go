@@ -38,6 +38,12 @@ type TurnResult struct {
 	Session   SessionInfo `json:"session"`
 	User      Message     `json:"user"`
 	Assistant Message     `json:"assistant"`
+	// Tools are the turn's tool calls, in order.
+	Tools []ToolCall `json:"tools"`
+	// Stop is set when the loop guard stopped the turn ("continue once" resumes it).
+	Stop *GuardStop `json:"stop,omitempty"`
+	// Unverified flags a reply that claims an action no tool call performed.
+	Unverified bool `json:"unverified,omitempty"`
 }
 
 // SessionDetail is a conversation with its messages.
@@ -96,7 +102,9 @@ func toMessage(m session.Message) Message {
 
 // ToTurnResult converts an agent result.
 func ToTurnResult(r agent.Result) TurnResult {
-	return TurnResult{Session: toSessionInfo(r.Session), User: toMessage(r.User), Assistant: toMessage(r.Assistant)}
+	tr := TurnResult{Session: toSessionInfo(r.Session), User: toMessage(r.User), Assistant: toMessage(r.Assistant)}
+	addToolInfo(&tr, r)
+	return tr
 }
 
 // SearchHit is one search result for the sidebar.

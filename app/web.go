@@ -225,6 +225,31 @@ func (a *App) dispatch(ctx context.Context, method string, args []string) (any, 
 		default:
 			return a.LastContext(args[0])
 		}
+	case "ListTools":
+		return a.ListTools()
+	case "SetToolEnabled", "ContinueTurn":
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		if method == "ContinueTurn" {
+			return a.ContinueTurn(args[0], args[1])
+		}
+		return nil, a.SetToolEnabled(args[0], args[1])
+	case "ResetBreaker":
+		if err := need(1); err != nil {
+			return nil, err
+		}
+		return nil, a.ResetBreaker(args[0])
+	case "ResolveApproval":
+		if err := need(3); err != nil {
+			return nil, err
+		}
+		return nil, a.ResolveApproval(args[0], args[1], args[2])
+	case "ToolActivity":
+		if err := need(4); err != nil {
+			return nil, err
+		}
+		return a.ToolActivity(args[0], args[1], args[2], args[3])
 	case "RenameSession", "PinSession", "PinMessage", "ExportSession":
 		if err := need(2); err != nil {
 			return nil, err

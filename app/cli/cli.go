@@ -93,6 +93,7 @@ Usage:
   hermes session import --jsonl FILE
   hermes session context --session S --query Q --budget N | --batch FILE
   hermes intent classify TEXT | --batch FILE
+  hermes tools list | log [--tool T] [--status S] [--session S] [--limit N]
   hermes settings list | get KEY | set KEY VALUE
 
 Global flags (any position): --data-dir DIR (or HERMES_DATA_DIR), --json, --yes
@@ -146,7 +147,7 @@ func run(g globals, args []string, env Env) error {
 		return doctor(context.Background(), g, dir, env)
 	}
 	switch cmd {
-	case "", "serve", "chat", "session", "settings", "intent":
+	case "", "serve", "chat", "session", "settings", "intent", "tools":
 	default:
 		return usagef("unknown command %q", cmd)
 	}
@@ -171,6 +172,8 @@ func run(g globals, args []string, env Env) error {
 		return settingsCmd(core, g, args, env)
 	case "intent":
 		return intentCmd(core, g, args, env)
+	case "tools":
+		return toolsCmd(core, g, args, env)
 	}
 	return nil
 }

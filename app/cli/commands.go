@@ -106,6 +106,7 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 		return err
 	}
 	text := strings.Join(fs.Args(), " ")
+	core.SetApprover(newTermApprover(g, env))
 	var models []string
 	if *model != "" {
 		s, err := core.Settings.Load(context.Background())

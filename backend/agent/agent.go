@@ -9,9 +9,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ollama/ollama/api"
+
 	"hermes/backend/llm"
 	"hermes/backend/prompt"
 	"hermes/backend/session"
+	"hermes/backend/tools"
 )
 
 // LLM streams a chat reply; an error from fn stops the stream.
@@ -46,8 +49,24 @@ type Calibration interface {
 // Budget says how many prompt tokens the turn may use and the context size to ask for.
 type Budget func(ctx context.Context, models []string) (budget, numCtx int, model string, recentTurns int)
 
+// Tools runs the tools the model calls.
+type Tools interface {
+	// Schemas are the tools a turn of this group is offered.
+	Schemas(group ToolGroup) api.Tools
+	// NewTurn starts the tool calls of one turn; maxRounds 0 keeps the default.
+	NewTurn(requestID, sessionID string, group ToolGroup, maxRounds int) ToolTurn
+}
+
+// ToolTurn runs the calls of one turn under its loop guard.
+type ToolTurn interface {
+	RunAll(ctx context.Context, calls []llm.ToolCall) ([]tools.Outcome, *tools.StopReason)
+	Succeeded() []string
+}
+
 // Agent runs turns.
 type Agent struct {
+	// Tools runs tool calls; nil offers no tools.
+	Tools      Tools
 	LLM        LLM
 	Sessions   Sessions
 	Classifier Classifier
@@ -70,9 +89,15 @@ var ErrEmptyMessage = errors.New("the message is empty")
 
 // Input is what the user sent.
 type Input struct {
+	RequestID string // names the turn in the audit log
 	SessionID string // empty starts a new session
 	Text      string
 	Models    []string // optional override of the configured models
+	// Continue resumes a turn the loop guard stopped: no new user message, one more
+	// round of tool calls.
+	Continue bool
+	// OnTool hears every tool call's outcome as it happens (for the UI).
+	OnTool func(tools.Outcome)
 }
 
 // Result is a finished turn.
@@ -83,6 +108,12 @@ type Result struct {
 	Plan      Plan
 	// Context is what the model saw.
 	Context prompt.Context
+	// Tools are the outcomes of the turn's tool calls, in order.
+	Tools []tools.Outcome
+	// Stop is set when the loop guard stopped the turn (the UI offers "continue once").
+	Stop *tools.StopReason
+	// Unverified is set when the reply claims an action no tool call performed.
+	Unverified bool
 }
 
 // Turn runs one turn. The user's message is stored before anything else, so nothing
@@ -91,22 +122,37 @@ type Result struct {
 // the error are returned; a cancellation returns the Result and a nil error.
 func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) error) (Result, error) {
 	var res Result
-	if strings.TrimSpace(in.Text) == "" {
-		return res, ErrEmptyMessage
-	}
-	if err := session.ValidateText(in.Text); err != nil {
-		return res, err
+	if in.Continue {
+		if in.SessionID == "" {
+			return res, fmt.Errorf("turn: %w: continue needs a session", session.ErrInvalid)
+		}
+	} else {
+		if strings.TrimSpace(in.Text) == "" {
+			return res, ErrEmptyMessage
+		}
+		if err := session.ValidateText(in.Text); err != nil {
+			return res, err
+		}
 	}
 	// 1. persist the user's message first.
 	sess, err := a.session(ctx, in.SessionID)
 	if err != nil {
 		return res, err
 	}
-	label, conf := a.classify(ctx, in.Text)
-	res.Plan = PlanFor(label, conf)
-	user, err := a.Sessions.Append(ctx, session.Message{SessionID: sess.ID, Role: "user", Content: in.Text, Intent: label, IntentConfidence: conf})
-	if err != nil {
-		return res, fmt.Errorf("turn: %w", err)
+	var user session.Message
+	if in.Continue {
+		if user, err = a.lastUser(ctx, sess.ID); err != nil {
+			return res, err
+		}
+		in.Text = user.Content
+		res.Plan = PlanFor(user.Intent, user.IntentConfidence)
+	} else {
+		label, conf := a.classify(ctx, in.Text)
+		res.Plan = PlanFor(label, conf)
+		user, err = a.Sessions.Append(ctx, session.Message{SessionID: sess.ID, Role: "user", Content: in.Text, Intent: label, IntentConfidence: conf})
+		if err != nil {
+			return res, fmt.Errorf("turn: %w", err)
+		}
 	}
 	res.User = user
 
@@ -115,8 +161,11 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	if err != nil {
 		return res, fmt.Errorf("turn: %w", err)
 	}
-	if n := len(history); n > 0 && history[n-1].ID == user.ID {
-		history = history[:n-1]
+	for i := len(history) - 1; i >= 0; i-- { // the current message is the query, not history
+		if history[i].ID == user.ID {
+			history = append(history[:i:i], history[i+1:]...)
+			break
+		}
 	}
 	req := llm.ChatRequest{Models: in.Models}
 	if a.Prompt != nil {
@@ -143,13 +192,56 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		}
 	}
 
-	// 3. stream the reply.
-	reply, chatErr := a.LLM.Chat(ctx, req, func(d llm.Delta) error {
-		if onDelta == nil {
-			return nil
+	// 3. stream the reply; run the tools it asks for and ask again, under the loop guard.
+	var toolTurn ToolTurn
+	if a.Tools != nil && res.Plan.ToolGroup != ToolsNone {
+		req.Tools = a.Tools.Schemas(res.Plan.ToolGroup)
+		rounds := 0
+		if in.Continue {
+			rounds = 1
 		}
-		return onDelta(d.Content)
-	})
+		toolTurn = a.Tools.NewTurn(in.RequestID, sess.ID, res.Plan.ToolGroup, rounds)
+	}
+	var reply llm.Reply
+	var chatErr error
+	var text strings.Builder
+	for {
+		reply, chatErr = a.LLM.Chat(ctx, req, func(d llm.Delta) error {
+			text.WriteString(d.Content)
+			if onDelta == nil {
+				return nil
+			}
+			return onDelta(d.Content)
+		})
+		if chatErr != nil || len(reply.ToolCalls) == 0 || toolTurn == nil {
+			break
+		}
+		outs, stop := toolTurn.RunAll(ctx, reply.ToolCalls)
+		req.Messages = append(req.Messages, llm.Message{Role: "assistant", Content: reply.Content, ToolCalls: reply.ToolCalls})
+		for _, o := range outs {
+			res.Tools = append(res.Tools, o)
+			if in.OnTool != nil {
+				in.OnTool(o)
+			}
+			req.Messages = append(req.Messages, o.Message())
+			if _, err := a.Sessions.Append(context.WithoutCancel(ctx), session.Message{SessionID: sess.ID, Role: "tool",
+				Content: o.Content, ToolName: o.Tool, Status: toolStatus(o)}); err != nil {
+				return res, fmt.Errorf("turn: store tool result: %w", err)
+			}
+		}
+		if stop != nil {
+			res.Stop = stop
+			break
+		}
+		if ctx.Err() != nil {
+			chatErr = ctx.Err()
+			break
+		}
+	}
+	reply.Content = text.String()
+	if res.Stop != nil && strings.TrimSpace(reply.Content) == "" {
+		reply.Content = "_" + res.Stop.Message + "_"
+	}
 
 	// 4. persist the reply, even when the caller has gone away.
 	out := session.Message{SessionID: sess.ID, Role: "assistant", Content: reply.Content, Model: reply.Model, Status: session.StatusOK}
@@ -170,13 +262,43 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	if out.Status == session.StatusFailed {
 		return res, fmt.Errorf("turn: %w", chatErr)
 	}
-	if a.Calibration != nil && reply.PromptTokens > 0 && res.Context.Estimated > 0 {
+	if toolTurn != nil {
+		res.Unverified = tools.ClaimsUnexecutedAction(reply.Content, toolTurn.Succeeded())
+	} else {
+		res.Unverified = tools.ClaimsUnexecutedAction(reply.Content, nil)
+	}
+	if a.Calibration != nil && reply.PromptTokens > 0 && res.Context.Estimated > 0 && len(res.Tools) == 0 {
 		_ = a.Calibration.Observe(context.WithoutCancel(ctx), reply.Model, res.Context.Estimated, reply.PromptTokens)
 	}
 	if a.AfterTurn != nil {
 		a.AfterTurn(sess.ID)
 	}
 	return res, nil
+}
+
+// toolStatus is how a tool message is marked in the conversation.
+func toolStatus(o tools.Outcome) string {
+	switch {
+	case o.OK():
+		return session.StatusOK
+	case o.Status == tools.StatusCancelled:
+		return session.StatusCancelled
+	}
+	return session.StatusFailed
+}
+
+// lastUser is the session's newest user message (what a continued turn answers).
+func (a *Agent) lastUser(ctx context.Context, sessionID string) (session.Message, error) {
+	msgs, err := a.Sessions.Messages(ctx, sessionID)
+	if err != nil {
+		return session.Message{}, fmt.Errorf("turn: %w", err)
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" {
+			return msgs[i], nil
+		}
+	}
+	return session.Message{}, fmt.Errorf("turn: %w: nothing to continue", session.ErrInvalid)
 }
 
 func (a *Agent) session(ctx context.Context, id string) (session.Session, error) {

@@ -1,0 +1,145 @@
+package app
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"hermes/backend/agent"
+	"hermes/backend/tools"
+)
+
+// ToolCall is one tool call of a turn, as the chat shows it.
+type ToolCall struct {
+	Tool      string `json:"tool"`
+	Args      string `json:"args"`
+	Status    string `json:"status"`
+	ErrorKind string `json:"errorKind,omitempty"`
+	Error     string `json:"error,omitempty"`
+	Result    string `json:"result,omitempty"`
+	LatencyMs int64  `json:"latencyMs"`
+	Breaker   string `json:"breaker,omitempty"`
+}
+
+// GuardStop says why the loop guard stopped a turn.
+type GuardStop struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+func toToolCall(o tools.Outcome) ToolCall {
+	res := o.Content
+	if r := []rune(res); len(r) > 2000 {
+		res = string(r[:2000]) + "…"
+	}
+	return ToolCall{Tool: o.Tool, Args: tools.RedactArgs(o.Args), Status: string(o.Status), ErrorKind: o.ErrorKind,
+		Error: o.Error, Result: res, LatencyMs: o.Latency.Milliseconds(), Breaker: o.Breaker}
+}
+
+func addToolInfo(tr *TurnResult, res agent.Result) {
+	tr.Tools = []ToolCall{}
+	for _, o := range res.Tools {
+		tr.Tools = append(tr.Tools, toToolCall(o))
+	}
+	if res.Stop != nil {
+		tr.Stop = &GuardStop{Kind: res.Stop.Kind, Message: res.Stop.Message}
+	}
+	tr.Unverified = res.Unverified
+}
+
+// ResolveApproval answers an approval:needed prompt: allow "true"/"false", scope "once"/"session".
+func (a *App) ResolveApproval(id, allow, scope string) error {
+	d := tools.Decision{Allow: allow == "true", Scope: tools.ScopeOnce}
+	if scope == "session" {
+		d.Scope = tools.ScopeSession
+	}
+	if !a.approvals.resolve(id, d) {
+		return &UserError{Message: "That approval request is no longer waiting (it timed out or the turn was stopped)."}
+	}
+	return nil
+}
+
+// ContinueTurn gives a turn the loop guard stopped one more round of tool calls.
+func (a *App) ContinueTurn(requestID, sessionID string) (TurnResult, error) {
+	return a.run(context.Background(), requestID, agent.Input{SessionID: sessionID, Continue: true})
+}
+
+// ToolInfo is a tool as the settings show it.
+type ToolInfo struct {
+	Name        string            `json:"name"`
+	Description string            `json:"description"`
+	Annotations tools.Annotations `json:"annotations"`
+	Groups      []string          `json:"groups"`
+	Enabled     bool              `json:"enabled"`
+	Breaker     string            `json:"breaker"`
+	OpenUntil   string            `json:"openUntil,omitempty"`
+}
+
+// ListTools lists every registered tool with its breaker state.
+func (a *App) ListTools() ([]ToolInfo, error) {
+	out := []ToolInfo{}
+	for _, in := range a.core.tools.reg.List() {
+		b := a.core.tools.exec.Breaker(in.Name)
+		ti := ToolInfo{Name: in.Name, Description: in.Description, Annotations: in.Annotations, Groups: in.Groups,
+			Enabled: in.Enabled, Breaker: b.State}
+		if !b.RetryAt.IsZero() {
+			ti.OpenUntil = stamp(b.RetryAt)
+		}
+		out = append(out, ti)
+	}
+	return out, nil
+}
+
+// SetToolEnabled turns a tool on ("true") or off for the model.
+func (a *App) SetToolEnabled(name, on string) error {
+	if err := a.core.tools.reg.SetEnabled(name, on == "true"); err != nil {
+		return &UserError{Message: err.Error(), Err: err}
+	}
+	return nil
+}
+
+// ResetBreaker closes a tool's breaker so it may be called again at once.
+func (a *App) ResetBreaker(name string) error {
+	a.core.tools.exec.ResetBreaker(name)
+	return nil
+}
+
+// Activity is one row of the tool activity view.
+type Activity struct {
+	ID        int64  `json:"id"`
+	RequestID string `json:"requestId"`
+	SessionID string `json:"sessionId,omitempty"`
+	Tool      string `json:"tool"`
+	Arguments string `json:"arguments"`
+	Status    string `json:"status"`
+	ErrorKind string `json:"errorKind,omitempty"`
+	Error     string `json:"error,omitempty"`
+	LatencyMs int64  `json:"latencyMs"`
+	Breaker   string `json:"breaker,omitempty"`
+	CreatedAt string `json:"createdAt"`
+}
+
+// ToolActivity lists audited tool calls, newest first; empty filters match all.
+func (a *App) ToolActivity(tool, status, sessionID, limit string) ([]Activity, error) {
+	n, _ := strconv.Atoi(limit)
+	return a.core.ToolActivity(context.Background(), tools.AuditFilter{Tool: tool, Status: tools.Status(status), SessionID: sessionID, Limit: n})
+}
+
+// ToolActivity reads the audit log.
+func (c *Core) ToolActivity(ctx context.Context, f tools.AuditFilter) ([]Activity, error) {
+	log, ok := c.tools.exec.Audit.(*tools.AuditLog)
+	if !ok {
+		return []Activity{}, nil
+	}
+	rows, err := log.Query(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Activity, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, Activity{ID: r.ID, RequestID: r.RequestID, SessionID: r.SessionID, Tool: r.Tool, Arguments: r.Arguments,
+			Status: string(r.Status), ErrorKind: r.ErrorKind, Error: r.Error, LatencyMs: r.Latency.Milliseconds(),
+			Breaker: r.Breaker, CreatedAt: r.CreatedAt.UTC().Format(time.RFC3339Nano)})
+	}
+	return out, nil
+}

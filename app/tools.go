@@ -1,0 +1,165 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"hermes/backend/agent"
+	"hermes/backend/session"
+	"hermes/backend/tools"
+	"hermes/backend/tools/builtin"
+	"hermes/backend/tools/toolfile"
+)
+
+// toolbox is the tools engine as the agent sees it.
+type toolbox struct {
+	reg  *tools.Registry
+	exec *tools.Executor
+	// fileErrors are the mistakes found in tools.yaml (the good tools still load).
+	fileErrors []error
+}
+
+func (c *Core) openTools(getenv func(string) string) error {
+	reg := tools.NewRegistry()
+	search := func(ctx context.Context, q string, limit int) ([]builtin.SearchHit, error) {
+		hits, err := c.Sessions.Search(ctx, q, limit)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]builtin.SearchHit, 0, len(hits))
+		for _, h := range hits {
+			at, _ := time.Parse(time.RFC3339Nano, h.CreatedAt)
+			out = append(out, builtin.SearchHit{SessionID: h.SessionID, MessageID: h.MessageID, Role: h.Role,
+				Snippet: session.SnippetText(h.Snippet), Score: h.Score, CreatedAt: at})
+		}
+		return out, nil
+	}
+	if err := builtin.Register(reg, builtin.Deps{Search: search}); err != nil {
+		return err
+	}
+	tb := &toolbox{reg: reg}
+	file := filepath.Join(c.DataDir, "tools.yaml")
+	declared, errs := toolfile.Load(file, toolfile.Options{LookupEnv: func(k string) (string, bool) {
+		v := getenv(k)
+		return v, v != ""
+	}})
+	tb.fileErrors = errs
+	for _, t := range declared {
+		if err := reg.Register(t, t.Options()...); err != nil {
+			tb.fileErrors = append(tb.fileErrors, fmt.Errorf("%s line %d: %w", file, t.Line(), err))
+		}
+	}
+	tb.exec = tools.NewExecutor(reg, tools.Config{})
+	tb.exec.Audit = tools.NewAuditLog(c.DB)
+	tb.exec.Grants = tools.NewSQLGrants(c.DB)
+	tb.exec.Approver = &c.approver
+	c.tools = tb
+	return nil
+}
+
+// Tools is the registry, for the CLI and MCP.
+func (c *Core) Tools() *tools.Registry { return c.tools.reg }
+
+// Executor runs tool calls outside a chat turn (e.g. `hermes mcp call`).
+func (c *Core) Executor() *tools.Executor { return c.tools.exec }
+
+// ToolFileErrors are the mistakes in tools.yaml, each naming its line and field.
+func (c *Core) ToolFileErrors() []error { return c.tools.fileErrors }
+
+// SetApprover decides who is asked before a call that needs approval: the window's
+// dialog, a terminal prompt, or a policy (--yes).
+func (c *Core) SetApprover(a tools.Approver) { c.approver.set(a) }
+
+// Schemas are the tools a turn of the group is offered.
+func (t *toolbox) Schemas(group agent.ToolGroup) api.Tools {
+	return t.reg.Schemas(t.reg.InGroup(string(group)))
+}
+
+// NewTurn starts the tool calls of one turn.
+func (t *toolbox) NewTurn(requestID, sessionID string, group agent.ToolGroup, maxRounds int) agent.ToolTurn {
+	return t.exec.NewTurn(tools.TurnInfo{RequestID: requestID, SessionID: sessionID, Allow: t.reg.InGroup(string(group)),
+		Guard: tools.GuardConfig{MaxIterations: maxRounds}})
+}
+
+// approverSwitch forwards to the approver the front end installed; with none, calls
+// that need approval are refused.
+type approverSwitch struct {
+	mu sync.RWMutex
+	a  tools.Approver
+}
+
+func (s *approverSwitch) set(a tools.Approver) {
+	s.mu.Lock()
+	s.a = a
+	s.mu.Unlock()
+}
+
+func (s *approverSwitch) Approve(ctx context.Context, req tools.ApprovalRequest) (tools.Decision, error) {
+	s.mu.RLock()
+	a := s.a
+	s.mu.RUnlock()
+	if a == nil {
+		return tools.Decision{}, errors.New("no one can be asked to approve this call")
+	}
+	return a.Approve(ctx, req)
+}
+
+// ApprovalPrompt is the payload of the approval:needed event.
+type ApprovalPrompt struct {
+	ID string `json:"id"`
+	tools.ApprovalRequest
+}
+
+// uiApprover asks the window: it emits approval:needed and waits for ResolveApproval.
+type uiApprover struct {
+	emit    func(string, any)
+	timeout time.Duration
+
+	mu      sync.Mutex
+	pending map[string]chan tools.Decision
+}
+
+func (u *uiApprover) Approve(ctx context.Context, req tools.ApprovalRequest) (tools.Decision, error) {
+	b := make([]byte, 8)
+	rand.Read(b)
+	id := hex.EncodeToString(b)
+	ch := make(chan tools.Decision, 1)
+	u.mu.Lock()
+	u.pending[id] = ch
+	u.mu.Unlock()
+	defer func() {
+		u.mu.Lock()
+		delete(u.pending, id)
+		u.mu.Unlock()
+		u.emit("approval:done", map[string]string{"id": id})
+	}()
+	u.emit("approval:needed", ApprovalPrompt{ID: id, ApprovalRequest: req})
+	t := time.NewTimer(u.timeout)
+	defer t.Stop()
+	select {
+	case d := <-ch:
+		return d, nil
+	case <-ctx.Done():
+		return tools.Decision{}, ctx.Err()
+	case <-t.C:
+		return tools.Decision{Allow: false}, nil // no answer is a no
+	}
+}
+
+func (u *uiApprover) resolve(id string, d tools.Decision) bool {
+	u.mu.Lock()
+	ch, ok := u.pending[id]
+	u.mu.Unlock()
+	if ok {
+		ch <- d
+	}
+	return ok
+}

@@ -1,0 +1,76 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode"
+)
+
+// Redacted replaces a secret value in stored arguments.
+const Redacted = "[REDACTED]"
+
+// maxStoredArgs caps the arguments kept in one audit row.
+const maxStoredArgs = 8 << 10
+
+// secretKey reports whether an object key names a secret: password, token, secret,
+// api key, authorization and their usual spellings (case, '-' and '_' ignored).
+func secretKey(k string) bool {
+	k = strings.Map(func(r rune) rune {
+		switch r {
+		case '-', '_', ' ', '.':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, k)
+	for _, s := range []string{"password", "passwd", "passphrase", "token", "secret", "apikey", "authorization", "cookie", "privatekey", "credential", "pwd"} {
+		if strings.Contains(k, s) {
+			return true
+		}
+	}
+	return k == "auth" || k == "pin" || k == "otp"
+}
+
+// RedactArgs returns the arguments as JSON for the audit log: values under secret
+// keys, at any depth, replaced with Redacted; capped in size. Arguments that are
+// not JSON are stored as a JSON string (they cannot be searched for keys, so they
+// are cut short).
+func RedactArgs(raw json.RawMessage) string {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 {
+		return "{}"
+	}
+	v, err := DecodeArgs(trimmed)
+	if err != nil {
+		b, _ := json.Marshal(truncate(string(trimmed), 256))
+		return string(b)
+	}
+	out := string(Canonical(redact(v)))
+	if len(out) > maxStoredArgs {
+		b, _ := json.Marshal(truncate(out, maxStoredArgs))
+		return string(b)
+	}
+	return out
+}
+
+func redact(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			if secretKey(k) {
+				m[k] = Redacted
+			} else {
+				m[k] = redact(e)
+			}
+		}
+		return m
+	case []any:
+		a := make([]any, len(v))
+		for i, e := range v {
+			a[i] = redact(e)
+		}
+		return a
+	}
+	return v
+}

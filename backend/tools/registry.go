@@ -1,0 +1,264 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/ollama/ollama/api"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Errors callers can test for.
+var (
+	ErrInvalidTool = errors.New("invalid tool")
+	ErrDuplicate   = errors.New("a tool with this name is already registered")
+	ErrNotFound    = errors.New("no such tool")
+)
+
+// Registry holds the tools that exist now. MCP tools come and go, so tools can be
+// registered and unregistered at any time; it is safe for concurrent use.
+type Registry struct {
+	mu      sync.RWMutex
+	entries map[string]*entry
+}
+
+// entry is a registered tool with everything prepared once at registration.
+type entry struct {
+	tool        Tool
+	groups      []string
+	params      *jsonschema.Schema
+	result      *jsonschema.Schema // nil when the tool declares none
+	modelParams api.ToolFunctionParameters
+	hash        string
+	timeout     time.Duration // 0: the executor's default
+	autoApprove bool
+	enabled     bool
+}
+
+// Option adjusts how a tool is registered.
+type Option func(*entry)
+
+// WithGroups tags the tool with groups (GroupReadOnly, GroupTask, GroupMemory or
+// others); without it a read-only tool is in GroupReadOnly and any other in GroupTask.
+func WithGroups(groups ...string) Option {
+	return func(e *entry) { e.groups = slices.Clone(groups) }
+}
+
+// WithTimeout sets the tool's per-call timeout instead of the executor's default.
+func WithTimeout(d time.Duration) Option {
+	return func(e *entry) { e.timeout = d }
+}
+
+// WithAutoApprove lets calls run without asking although the annotations would
+// ask (the user configured it so, e.g. an MCP server's autoApprove list).
+func WithAutoApprove() Option {
+	return func(e *entry) { e.autoApprove = true }
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{entries: map[string]*entry{}}
+}
+
+// Register adds a tool. Its name must suit the model, be unused, and its schemas
+// must compile; the parameter schema must describe an object.
+func (r *Registry) Register(t Tool, opts ...Option) error {
+	e, err := prepare(t, opts)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.entries[t.Name()]; dup {
+		return fmt.Errorf("register tool %q: %w; unregister it first or choose another name", t.Name(), ErrDuplicate)
+	}
+	r.entries[t.Name()] = e
+	return nil
+}
+
+func prepare(t Tool, opts []Option) (*entry, error) {
+	if t == nil {
+		return nil, fmt.Errorf("register tool: %w: nil tool", ErrInvalidTool)
+	}
+	name := t.Name()
+	if !ValidName(name) {
+		return nil, fmt.Errorf("register tool %q: %w: a name is 1 to 64 letters, digits, '_' or '-'", name, ErrInvalidTool)
+	}
+	if t.Description() == "" {
+		return nil, fmt.Errorf("register tool %q: %w: the description is empty; the model needs it to choose the tool", name, ErrInvalidTool)
+	}
+	e := &entry{tool: t, enabled: true}
+	var err error
+	if e.params, err = CompileSchema(name+"/parameters", t.Parameters()); err != nil {
+		return nil, fmt.Errorf("register tool %q: %w: %v", name, ErrInvalidTool, err)
+	}
+	if e.modelParams, err = modelParameters(t.Parameters()); err != nil {
+		return nil, fmt.Errorf("register tool %q: %w: %v", name, ErrInvalidTool, err)
+	}
+	if rs, ok := t.(ResultSchemer); ok && len(rs.ResultSchema()) > 0 {
+		if e.result, err = CompileSchema(name+"/result", rs.ResultSchema()); err != nil {
+			return nil, fmt.Errorf("register tool %q: %w: %v", name, ErrInvalidTool, err)
+		}
+	}
+	for _, o := range opts {
+		o(e)
+	}
+	if e.timeout < 0 {
+		return nil, fmt.Errorf("register tool %q: %w: negative timeout %s", name, ErrInvalidTool, e.timeout)
+	}
+	if len(e.groups) == 0 {
+		e.groups = defaultGroups(t.Annotations())
+	}
+	if slices.Contains(e.groups, GroupReadOnly) && (!t.Annotations().ReadOnly || t.Annotations().NeedsApproval()) {
+		return nil, fmt.Errorf("register tool %q: %w: tagged %q but its annotations say it changes things or runs commands", name, ErrInvalidTool, GroupReadOnly)
+	}
+	e.hash = DefinitionHash(t)
+	return e, nil
+}
+
+// Unregister removes a tool; it reports whether the tool was there.
+func (r *Registry) Unregister(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.entries[name]
+	delete(r.entries, name)
+	return ok
+}
+
+// SetEnabled switches a tool on or off without unregistering it (a UI toggle); a
+// disabled tool is neither shown to the model nor run.
+func (r *Registry) SetEnabled(name string, on bool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.entries[name]
+	if !ok {
+		return fmt.Errorf("enable tool %q: %w", name, ErrNotFound)
+	}
+	e.enabled = on
+	return nil
+}
+
+// Get returns a registered tool.
+func (r *Registry) Get(name string) (Tool, bool) {
+	e := r.lookup(name)
+	if e == nil {
+		return nil, false
+	}
+	return e.tool, true
+}
+
+func (r *Registry) lookup(name string) *entry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.entries[name]
+}
+
+// active returns the entry of an enabled tool, or nil.
+func (r *Registry) active(name string) *entry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if e := r.entries[name]; e != nil && e.enabled {
+		return e
+	}
+	return nil
+}
+
+// Info describes a registered tool (for the UI, the CLI and approvals).
+type Info struct {
+	Name           string          `json:"name"`
+	Description    string          `json:"description"`
+	Parameters     json.RawMessage `json:"parameters"`
+	Annotations    Annotations     `json:"annotations"`
+	Groups         []string        `json:"groups"`
+	Timeout        time.Duration   `json:"timeout"` // 0: the executor's default
+	DefinitionHash string          `json:"definition_hash"`
+	NeedsApproval  bool            `json:"needs_approval"`
+	Enabled        bool            `json:"enabled"`
+}
+
+func (e *entry) info() Info {
+	return Info{
+		Name: e.tool.Name(), Description: e.tool.Description(), Parameters: e.tool.Parameters(),
+		Annotations: e.tool.Annotations(), Groups: slices.Clone(e.groups), Timeout: e.timeout,
+		DefinitionHash: e.hash, NeedsApproval: e.needsApproval(), Enabled: e.enabled,
+	}
+}
+
+func (e *entry) needsApproval() bool {
+	return e.tool.Annotations().NeedsApproval() && !e.autoApprove
+}
+
+// List describes every registered tool, sorted by name.
+func (r *Registry) List() []Info {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Info, 0, len(r.entries))
+	for _, e := range r.entries {
+		out = append(out, e.info())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Info describes one tool.
+func (r *Registry) Info(name string) (Info, bool) {
+	e := r.lookup(name)
+	if e == nil {
+		return Info{}, false
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return e.info(), true
+}
+
+// InGroup is a filter for Schemas and the executor: the tools a turn of group g
+// may see (see the Group constants; the task group includes read-only tools).
+func (r *Registry) InGroup(g string) func(Tool) bool {
+	return func(t Tool) bool {
+		r.mu.RLock()
+		defer r.mu.RUnlock()
+		e := r.entries[t.Name()]
+		return e != nil && inGroup(e.groups, g)
+	}
+}
+
+// Tools returns the enabled tools that pass filter (nil: all), sorted by name.
+func (r *Registry) Tools(filter func(Tool) bool) []Tool {
+	r.mu.RLock()
+	es := make([]*entry, 0, len(r.entries))
+	for _, e := range r.entries {
+		if e.enabled {
+			es = append(es, e)
+		}
+	}
+	r.mu.RUnlock()
+	sort.Slice(es, func(i, j int) bool { return es[i].tool.Name() < es[j].tool.Name() })
+	var out []Tool
+	for _, e := range es {
+		if filter == nil || filter(e.tool) {
+			out = append(out, e.tool)
+		}
+	}
+	return out
+}
+
+// Schemas returns the schemas of the enabled tools that pass filter (nil: all),
+// sorted by name so the prompt is stable, in the form Ollama sends to the model.
+func (r *Registry) Schemas(filter func(Tool) bool) api.Tools {
+	var out api.Tools
+	for _, t := range r.Tools(filter) {
+		e := r.lookup(t.Name())
+		if e == nil {
+			continue
+		}
+		out = append(out, api.Tool{Type: "function", Function: api.ToolFunction{
+			Name: t.Name(), Description: t.Description(), Parameters: e.modelParams,
+		}})
+	}
+	return out
+}

@@ -1,0 +1,662 @@
+// Package toolfile reads tools.yaml, the file in the data dir where a user who is
+// not a developer declares tools: a name, a description, a JSON Schema of the
+// parameters, and an executor that calls a local HTTP endpoint or runs a program
+// (never through a shell). A mistake disables only the tool it is in, and is
+// reported with its line and field.
+package toolfile
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"hermes/backend/tools"
+)
+
+// FileName is the tools file in the data dir.
+const FileName = "tools.yaml"
+
+// maxFileSize caps the tools file.
+const maxFileSize = 1 << 20
+
+// maxTimeout caps a declared timeout.
+const maxTimeout = 10 * time.Minute
+
+// Error is a mistake in the tools file and where it is.
+type Error struct {
+	File  string
+	Line  int
+	Tool  string // the tool's name (or #N when it has none); "" outside a tool
+	Field string // e.g. "http.url", "parameters"
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Tool != "" {
+		fmt.Fprintf(&b, "tool %s: ", e.Tool)
+	}
+	if e.Field != "" {
+		b.WriteString(e.Field + ": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Options are what loading needs from the machine; nil fields use the real ones.
+type Options struct {
+	LookupEnv func(string) (string, bool)       // environment variables (${VAR} in headers and env)
+	LookPath  func(string) (string, error)      // finding a command's program
+	Stat      func(string) (os.FileInfo, error) // checking a command's dir
+}
+
+func (o Options) withDefaults() Options {
+	if o.LookupEnv == nil {
+		o.LookupEnv = os.LookupEnv
+	}
+	if o.LookPath == nil {
+		o.LookPath = exec.LookPath
+	}
+	if o.Stat == nil {
+		o.Stat = os.Stat
+	}
+	return o
+}
+
+// Load reads the tools file at path. A missing file declares no tools. It returns
+// the tools that are right and an *Error for each mistake; a tool with a mistake
+// is left out, the others still load.
+func Load(path string, opts Options) ([]*Tool, []error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []error{&Error{File: path, Msg: fmt.Sprintf("cannot read the file: %v", err)}}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, []error{&Error{File: path, Msg: fmt.Sprintf("cannot read the file: %v", err)}}
+	}
+	if len(data) > maxFileSize {
+		return nil, []error{&Error{File: path, Msg: fmt.Sprintf("the file is larger than %d bytes", maxFileSize)}}
+	}
+	return Parse(path, data, opts)
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+): `)
+
+// syntaxErrorLine finds the line of a YAML syntax error. yaml.v3 reports the line
+// where the enclosing structure starts, so the line after the longest prefix of
+// the file that still parses is a better answer; long files keep yaml's number.
+func syntaxErrorLine(data []byte, err error) int {
+	reported := 0
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		reported, _ = strconv.Atoi(m[1])
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) > 2000 {
+		return reported
+	}
+	for k := len(lines) - 1; k > 0; k-- {
+		var n yaml.Node
+		if yaml.Unmarshal([]byte(strings.Join(lines[:k], "")), &n) == nil {
+			return k + 1
+		}
+	}
+	return 1
+}
+
+// Parse reads a tools file's content; file names it in errors.
+func Parse(file string, data []byte, opts Options) ([]*Tool, []error) {
+	opts = opts.withDefaults()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		msg := yamlLine.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), "")
+		return nil, []error{&Error{File: file, Line: syntaxErrorLine(data, err), Msg: "the file is not valid YAML: " + msg}}
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil // empty file
+	}
+	root := doc.Content[0]
+	p := &loader{file: file, opts: opts, names: map[string]int{}}
+	if root.Kind != yaml.MappingNode {
+		p.fail(root, "", "", "the file must be a mapping with a list under \"tools:\"")
+		return nil, p.errs
+	}
+	var list *yaml.Node
+	fields := p.fields(root, "", "", []string{"version", "tools"})
+	if v := fields["version"]; v != nil && (v.Kind != yaml.ScalarNode || v.Value != "1") {
+		p.fail(v, "", "version", "only version 1 is known")
+	}
+	if list = fields["tools"]; list == nil || isNull(list) {
+		return nil, p.errs
+	}
+	if list.Kind != yaml.SequenceNode {
+		p.fail(list, "", "tools", "must be a list of tools (each item starts with \"- name:\")")
+		return nil, p.errs
+	}
+	var out []*Tool
+	for i, item := range list.Content {
+		if t := p.tool(i, item); t != nil {
+			out = append(out, t)
+		}
+	}
+	return out, p.errs
+}
+
+// loader collects errors while reading one file.
+type loader struct {
+	file  string
+	opts  Options
+	errs  []error
+	names map[string]int // tool name -> line
+}
+
+func (p *loader) fail(n *yaml.Node, tool, field, format string, a ...any) {
+	p.errs = append(p.errs, &Error{File: p.file, Line: n.Line, Tool: tool, Field: field, Msg: fmt.Sprintf(format, a...)})
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// fields reads a mapping's keys, reporting unknown and repeated ones.
+func (p *loader) fields(n *yaml.Node, tool, prefix string, known []string) map[string]*yaml.Node {
+	out := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		field := join(prefix, k.Value)
+		switch {
+		case !contains(known, k.Value):
+			msg := fmt.Sprintf("unknown field %q", k.Value)
+			if s := suggest(k.Value, known); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			} else {
+				msg += "; known fields: " + strings.Join(known, ", ")
+			}
+			p.fail(k, tool, field, "%s", msg)
+		case out[k.Value] != nil:
+			p.fail(k, tool, field, "appears twice (first at line %d)", out[k.Value].Line)
+		default:
+			out[k.Value] = v
+		}
+	}
+	return out
+}
+
+func join(prefix, field string) string {
+	if prefix == "" {
+		return field
+	}
+	return prefix + "." + field
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// str reads a scalar text field. A required field that is absent or empty is
+// reported "is missing" at the field, or at parent when the field is absent.
+func (p *loader) str(n, parent *yaml.Node, tool, field string, required bool) (string, bool) {
+	if n == nil || isNull(n) || (n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) == "") {
+		if required {
+			at := parent
+			if n != nil {
+				at = n
+			}
+			p.fail(at, tool, field, "is missing")
+			return "", false
+		}
+		return "", n == nil || isNull(n) || n.Kind == yaml.ScalarNode
+	}
+	if n.Kind != yaml.ScalarNode {
+		p.fail(n, tool, field, "must be text, not a %s", kind(n))
+		return "", false
+	}
+	return n.Value, true
+}
+
+func (p *loader) boolean(n *yaml.Node, tool, field string) (bool, bool) {
+	if n == nil {
+		return false, true
+	}
+	var b bool
+	if n.Kind != yaml.ScalarNode || n.Decode(&b) != nil {
+		p.fail(n, tool, field, "must be true or false, not %q", n.Value)
+		return false, false
+	}
+	return b, true
+}
+
+func kind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "value"
+}
+
+// tool reads one tool; nil when anything in it is wrong.
+func (p *loader) tool(i int, n *yaml.Node) *Tool {
+	before := len(p.errs)
+	label := fmt.Sprintf("#%d", i+1)
+	if n.Kind != yaml.MappingNode {
+		p.fail(n, label, "", "each tool is a mapping with name, description, parameters, and http or command")
+		return nil
+	}
+	f := p.fields(n, label, "", []string{"name", "description", "parameters", "result_schema", "timeout", "annotations", "http", "command"})
+	t := &Tool{line: n.Line}
+
+	// name
+	name, ok := p.str(f["name"], n, label, "name", true)
+	switch {
+	case !ok:
+	case !tools.ValidName(name):
+		p.fail(f["name"], label, "name", "%q is not a valid tool name: use 1 to 64 letters, digits, '_' or '-'", name)
+	case p.names[name] != 0:
+		p.fail(f["name"], label, "name", "%q is already declared at line %d", name, p.names[name])
+	default:
+		p.names[name] = f["name"].Line
+		label = strconv.Quote(name)
+	}
+	t.name = name
+
+	// description
+	if d, ok := p.str(f["description"], n, label, "description", true); ok {
+		t.description = strings.TrimSpace(d)
+	}
+
+	// parameters and result schema
+	var props map[string]bool
+	if pn := f["parameters"]; pn == nil {
+		p.fail(n, label, "parameters", "is missing: give a JSON Schema with type: object (use {type: object} for none)")
+	} else if schema, ok := p.schema(pn, label, "parameters"); ok {
+		var top map[string]any // a map: a struct would match "tYpe" to type, JSON Schema does not
+		_ = json.Unmarshal(schema, &top)
+		if top["type"] != "object" {
+			p.fail(pn, label, "parameters.type", "must be \"object\"")
+		}
+		props = map[string]bool{}
+		if m, ok := top["properties"].(map[string]any); ok {
+			for k := range m {
+				props[k] = true
+			}
+		}
+		t.params = schema
+	}
+	if rn := f["result_schema"]; rn != nil {
+		if schema, ok := p.schema(rn, label, "result_schema"); ok {
+			t.result = schema
+		}
+	}
+
+	// timeout
+	if tn := f["timeout"]; tn != nil {
+		s, _ := p.str(tn, n, label, "timeout", false)
+		d, err := time.ParseDuration(s)
+		switch {
+		case err != nil:
+			p.fail(tn, label, "timeout", "%q is not a duration: write it like 5s, 1500ms or 2m", s)
+		case d <= 0 || d > maxTimeout:
+			p.fail(tn, label, "timeout", "must be more than 0 and at most %s", maxTimeout)
+		default:
+			t.timeout = d
+		}
+	}
+
+	// executor
+	hn, cn := f["http"], f["command"]
+	switch {
+	case hn != nil && cn != nil:
+		p.fail(cn, label, "command", "a tool has either http or command, not both")
+	case hn == nil && cn == nil:
+		p.fail(n, label, "http", "an executor is missing: add http (call a URL) or command (run a program)")
+	case hn != nil:
+		p.http(hn, label, props, t)
+	default:
+		p.command(cn, label, props, t)
+	}
+
+	// annotations the user declares override the executor's defaults
+	if an := f["annotations"]; an != nil {
+		if an.Kind != yaml.MappingNode {
+			p.fail(an, label, "annotations", "must be a mapping (read_only, destructive, open_world)")
+		} else {
+			af := p.fields(an, label, "annotations", []string{"read_only", "destructive", "open_world"})
+			if v, ok := p.boolean(af["read_only"], label, "annotations.read_only"); ok && af["read_only"] != nil {
+				t.annotations.ReadOnly = v
+			}
+			if v, ok := p.boolean(af["destructive"], label, "annotations.destructive"); ok && af["destructive"] != nil {
+				t.annotations.Destructive = v
+			}
+			if v, ok := p.boolean(af["open_world"], label, "annotations.open_world"); ok && af["open_world"] != nil {
+				t.annotations.OpenWorld = t.annotations.OpenWorld || v // allow_internet cannot be declared away
+			}
+		}
+	}
+	if cn != nil {
+		t.annotations.Command = true // always asks
+		t.annotations.ReadOnly = false
+	}
+	if len(p.errs) > before {
+		return nil
+	}
+	return t
+}
+
+// schema converts a YAML schema to JSON and compiles it.
+func (p *loader) schema(n *yaml.Node, tool, field string) (json.RawMessage, bool) {
+	if n.Kind != yaml.MappingNode {
+		p.fail(n, tool, field, "must be a JSON Schema written as a mapping (type:, properties:, ...)")
+		return nil, false
+	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		p.fail(n, tool, field, "cannot be read: %v", err)
+		return nil, false
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		p.fail(n, tool, field, "cannot be turned into JSON (are all keys text?): %v", err)
+		return nil, false
+	}
+	if _, err := tools.CompileSchema(field, b); err != nil {
+		p.fail(n, tool, field, "is not a valid JSON Schema: %v", err)
+		return nil, false
+	}
+	return b, true
+}
+
+var envRef = regexp.MustCompile(`\$\{([^}]*)\}`)
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// expandEnv fills ${VAR} from the environment; a missing or malformed name is an error.
+func (p *loader) expandEnv(n *yaml.Node, tool, field, s string) (string, bool) {
+	ok := true
+	out := envRef.ReplaceAllStringFunc(s, func(m string) string {
+		name := m[2 : len(m)-1]
+		if !envName.MatchString(name) {
+			p.fail(n, tool, field, "%q is not a valid environment variable name", name)
+			ok = false
+			return ""
+		}
+		v, set := p.opts.LookupEnv(name)
+		if !set {
+			p.fail(n, tool, field, "environment variable %s is not set; set it before starting Hermes", name)
+			ok = false
+		}
+		return v
+	})
+	return out, ok
+}
+
+// placeholders checks that a template's placeholders are declared parameters.
+func (p *loader) placeholders(n *yaml.Node, tool, field string, t template, props map[string]bool) bool {
+	ok := true
+	for _, a := range t.args() {
+		if props != nil && !props[a] {
+			p.fail(n, tool, field, "placeholder {{%s}} is not a parameter (declared: %s)", a, strings.Join(sortedKeys(props), ", "))
+			ok = false
+		}
+	}
+	return ok
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return []string{"none"}
+	}
+	return out
+}
+
+func (p *loader) http(n *yaml.Node, tool string, props map[string]bool, t *Tool) {
+	if n.Kind != yaml.MappingNode {
+		p.fail(n, tool, "http", "must be a mapping with method, url, headers, allow_internet")
+		return
+	}
+	f := p.fields(n, tool, "http", []string{"method", "url", "headers", "allow_internet"})
+	method := http.MethodGet
+	if mn := f["method"]; mn != nil {
+		s, _ := p.str(mn, n, tool, "http.method", false)
+		method = strings.ToUpper(s)
+		if !contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"}, method) {
+			p.fail(mn, tool, "http.method", "%q is not one of GET, HEAD, POST, PUT, PATCH, DELETE", s)
+		}
+	}
+	allowInternet, _ := p.boolean(f["allow_internet"], tool, "http.allow_internet")
+	var u template
+	un := f["url"]
+	if raw, ok := p.str(un, n, tool, "http.url", true); ok {
+		var err error
+		if u, err = parseTemplate(raw); err != nil {
+			p.fail(un, tool, "http.url", "%v", err)
+		} else if p.placeholders(un, tool, "http.url", u, props) {
+			p.checkURL(un, tool, raw, allowInternet)
+		}
+	}
+	headers := http.Header{}
+	if hn := f["headers"]; hn != nil {
+		if hn.Kind != yaml.MappingNode {
+			p.fail(hn, tool, "http.headers", "must be a mapping of header names to values")
+		}
+		for i := 0; hn.Kind == yaml.MappingNode && i+1 < len(hn.Content); i += 2 {
+			k, v := hn.Content[i], hn.Content[i+1]
+			field := "http.headers." + k.Value
+			val, ok := p.str(v, hn, tool, field, true)
+			switch {
+			case !ok:
+			case strings.Contains(val, "{{"):
+				p.fail(v, tool, field, "placeholders are not allowed in headers; secrets come from ${VAR}")
+			case !validHeaderName(k.Value):
+				p.fail(k, tool, field, "%q is not a valid header name", k.Value)
+			default:
+				if expanded, ok := p.expandEnv(v, tool, field, val); ok {
+					if strings.ContainsAny(expanded, "\r\n") {
+						p.fail(v, tool, field, "the value contains a line break")
+					} else {
+						headers.Add(k.Value, expanded)
+					}
+				}
+			}
+		}
+	}
+	t.annotations = tools.Annotations{ReadOnly: method == "GET" || method == "HEAD", Destructive: method != "GET" && method != "HEAD", OpenWorld: allowInternet}
+	t.run = newHTTPExec(method, u, headers, allowInternet).run
+}
+
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r <= ' ' || r >= 0x7f || strings.ContainsRune("()<>@,;:\\\"/[]?={}", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkURL checks the scheme and host of a URL template; placeholders may not
+// choose where the request goes.
+func (p *loader) checkURL(n *yaml.Node, tool, raw string, allowInternet bool) {
+	scheme, rest, found := strings.Cut(raw, "://")
+	if !found || (scheme != "http" && scheme != "https") {
+		p.fail(n, tool, "http.url", "must start with http:// or https://")
+		return
+	}
+	authority := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	if strings.Contains(authority, "{{") {
+		p.fail(n, tool, "http.url", "placeholders may not be in the host: the model must not choose where requests go")
+		return
+	}
+	u, err := url.Parse(scheme + "://" + authority)
+	if err != nil || u.Hostname() == "" {
+		p.fail(n, tool, "http.url", "%q has no valid host", raw)
+		return
+	}
+	if u.User != nil {
+		p.fail(n, tool, "http.url", "must not contain a user name or password; put secrets in headers with ${VAR}")
+		return
+	}
+	if !allowInternet {
+		if err := checkHost(u.Hostname()); err != nil {
+			p.fail(n, tool, "http.url", "%v", err)
+		}
+	}
+}
+
+func (p *loader) command(n *yaml.Node, tool string, props map[string]bool, t *Tool) {
+	if n.Kind != yaml.MappingNode {
+		p.fail(n, tool, "command", "must be a mapping with argv (and optionally env, dir)")
+		return
+	}
+	f := p.fields(n, tool, "command", []string{"argv", "env", "dir"})
+	c := &commandExec{}
+	an := f["argv"]
+	switch {
+	case an == nil:
+		p.fail(n, tool, "command.argv", "is missing: the program and its arguments as a list, e.g. [/usr/bin/echo, \"{{text}}\"]")
+	case an.Kind != yaml.SequenceNode || len(an.Content) == 0:
+		p.fail(an, tool, "command.argv", "must be a non-empty list: the program, then its arguments (no shell is used)")
+	default:
+		for i, item := range an.Content {
+			field := fmt.Sprintf("command.argv[%d]", i)
+			s, ok := p.str(item, an, tool, field, true)
+			if !ok {
+				continue
+			}
+			tm, err := parseTemplate(s)
+			if err != nil {
+				p.fail(item, tool, field, "%v", err)
+				continue
+			}
+			if i == 0 {
+				if len(tm.args()) > 0 {
+					p.fail(item, tool, field, "the program may not be a placeholder: the model must not choose what runs")
+					continue
+				}
+				path, err := p.opts.LookPath(s)
+				if err != nil {
+					p.fail(item, tool, field, "program %q not found or not executable: %v", s, err)
+					continue
+				}
+				if !filepath.IsAbs(path) {
+					if abs, err := filepath.Abs(path); err == nil {
+						path = abs
+					}
+				}
+				c.path = path
+				continue
+			}
+			if p.placeholders(item, tool, field, tm, props) {
+				c.argv = append(c.argv, tm)
+			}
+		}
+	}
+	// a minimal environment: these few, then what the entry declares
+	for _, k := range []string{"PATH", "HOME", "LANG", "TMPDIR", "SYSTEMROOT"} {
+		if v, ok := p.opts.LookupEnv(k); ok {
+			c.env = append(c.env, k+"="+v)
+		}
+	}
+	if en := f["env"]; en != nil {
+		if en.Kind != yaml.MappingNode {
+			p.fail(en, tool, "command.env", "must be a mapping of variable names to values")
+		}
+		for i := 0; en.Kind == yaml.MappingNode && i+1 < len(en.Content); i += 2 {
+			k, v := en.Content[i], en.Content[i+1]
+			field := "command.env." + k.Value
+			if !envName.MatchString(k.Value) {
+				p.fail(k, tool, field, "%q is not a valid environment variable name", k.Value)
+				continue
+			}
+			if val, ok := p.str(v, en, tool, field, false); ok {
+				if expanded, ok := p.expandEnv(v, tool, field, val); ok {
+					c.env = append(c.env, k.Value+"="+expanded)
+				}
+			}
+		}
+	}
+	if home, ok := p.opts.LookupEnv("HOME"); ok {
+		c.dir = home
+	}
+	if dn := f["dir"]; dn != nil {
+		if d, ok := p.str(dn, n, tool, "command.dir", false); ok && d != "" {
+			if fi, err := p.opts.Stat(d); !filepath.IsAbs(d) || err != nil || !fi.IsDir() {
+				p.fail(dn, tool, "command.dir", "%q must be an absolute path to an existing directory", d)
+			} else {
+				c.dir = d
+			}
+		}
+	}
+	t.annotations = tools.Annotations{Command: true}
+	t.run = c.run
+}
+
+// suggest returns the known word closest to s, if it is close.
+func suggest(s string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := distance(strings.ToLower(s), k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}
