@@ -27,6 +27,8 @@ type App struct {
 	throttle time.Duration
 
 	approvals *uiApprover
+	// saveDialog asks where to save a file (desktop only); nil elsewhere.
+	saveDialog func(defaultName string) (string, error)
 
 	mu       sync.Mutex
 	running  map[string]context.CancelFunc

@@ -49,6 +49,9 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 			wailsCtx = ctx
 			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
 			go app.core.RunMaintenance(ctx, time.Minute)
+			app.saveDialog = func(name string) (string, error) {
+				return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{DefaultFilename: name, Title: "Export conversation"})
+			}
 		},
 		Bind: []interface{}{app},
 	})

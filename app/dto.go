@@ -28,7 +28,7 @@ type Message struct {
 	Error            string  `json:"error,omitempty"`
 	Model            string  `json:"model,omitempty"`
 	Intent           string  `json:"intent,omitempty"`
-	IntentConfidence float32 `json:"intentConfidence,omitempty"`
+	IntentConfidence float32 `json:"intentConfidence"`
 	Pinned           bool    `json:"pinned,omitempty"`
 	CreatedAt        string  `json:"createdAt"`
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"hermes/backend/intent"
@@ -102,14 +103,21 @@ func (c *Core) Intent() (*intent.Classifier, error) { return c.intent.get() }
 // IntentProblem describes why the intent classifier is unavailable, with the fix; "" when it works.
 func (c *Core) IntentProblem() (problem, fix string) {
 	_, err := c.intent.get()
+	detail := ""
+	if err != nil {
+		detail = err.Error()
+		if i := strings.Index(detail, "; "); i > 0 { // the fix is given separately
+			detail = detail[:i]
+		}
+	}
 	switch {
 	case err == nil:
 		return "", ""
 	case errors.Is(err, intent.ErrNoLibrary):
-		return "The ONNX Runtime library is missing, so messages are not classified (intent: unknown). " + err.Error(),
+		return "The ONNX Runtime library is missing, so messages are not classified (intent: unknown): " + detail + ".",
 			"Install it with `go tool task setup:ort` (or `bash build/setup/ort.sh`), or point HERMES_ORT_LIB at libonnxruntime.so.1."
 	case errors.Is(err, intent.ErrNoModel), errors.Is(err, intent.ErrBadModel):
-		return "The intent model cannot be loaded, so messages are not classified (intent: unknown). " + err.Error(),
+		return "The intent model cannot be loaded, so messages are not classified (intent: unknown): " + detail + ".",
 			"Rebuild it with `go tool task model:intent`, or remove " + c.intent.dir + " to restore the built-in model."
 	}
 	return "The intent classifier failed to start: " + err.Error(), "Run `hermes doctor` for details."

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -51,6 +52,39 @@ func (a *App) ArchiveSession(id string) (SessionInfo, error) {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
 	return a.sessionInfo(ctx, id)
+}
+
+// UnarchiveSession brings an archived conversation back to the main list.
+func (a *App) UnarchiveSession(id string) (SessionInfo, error) {
+	ctx := context.Background()
+	if err := a.core.Sessions.Unarchive(ctx, id); err != nil {
+		return SessionInfo{}, a.mapErr(ctx, err)
+	}
+	return a.sessionInfo(ctx, id)
+}
+
+// SaveExport asks where to save a conversation's export (desktop window only) and
+// writes it there; it returns the path, or "" when the user cancelled.
+func (a *App) SaveExport(id, format string) (string, error) {
+	if a.saveDialog == nil {
+		return "", &UserError{Message: "Saving files is only available in the desktop window; use the download link."}
+	}
+	body, err := a.ExportSession(id, format)
+	if err != nil {
+		return "", err
+	}
+	ext := ".md"
+	if format == "json" {
+		ext = ".json"
+	}
+	path, err := a.saveDialog("hermes-conversation" + ext)
+	if err != nil || path == "" {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		return "", &UserError{Message: fmt.Sprintf("Could not save %s: %v", path, err), Err: err}
+	}
+	return path, nil
 }
 
 // DeleteSession deletes a conversation for good (the UI confirms first).

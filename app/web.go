@@ -12,9 +12,11 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // ContentSecurityPolicy is sent with every page; the frontend also sets it in a meta tag.
@@ -170,102 +172,41 @@ func writeJSON(rw http.ResponseWriter, status int, v any) {
 
 var errBadCall = errors.New("bad call")
 
-// dispatch maps a method name and string arguments to the bound method.
+// dispatch calls a bound method by name with string arguments, as Wails does for the
+// window: every exported method of App is callable, and only those. SendMessage runs
+// under the request's context, so a closed page stops its turn.
 func (a *App) dispatch(ctx context.Context, method string, args []string) (any, error) {
-	need := func(n int) error {
-		if len(args) != n {
-			return fmt.Errorf("%w: %s takes %d arguments, got %d", errBadCall, method, n, len(args))
-		}
-		return nil
-	}
-	switch method {
-	case "SendMessage":
-		if err := need(3); err != nil {
-			return nil, err
+	if method == "SendMessage" {
+		if len(args) != 3 {
+			return nil, fmt.Errorf("%w: SendMessage takes 3 arguments, got %d", errBadCall, len(args))
 		}
 		return a.send(ctx, args[0], args[1], args[2])
-	case "CancelMessage":
-		if err := need(1); err != nil {
-			return nil, err
-		}
-		return nil, a.CancelMessage(args[0])
-	case "ListSessions":
-		return a.ListSessions()
-	case "LoadSession":
-		if err := need(1); err != nil {
-			return nil, err
-		}
-		return a.LoadSession(args[0])
-	case "NewSession":
-		return a.NewSession()
-	case "Status":
-		return a.Status()
-	case "ListModels":
-		return a.ListModels()
-	case "GetSettings":
-		return a.GetSettings()
-	case "SetSetting":
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		return a.SetSetting(args[0], args[1])
-	case "UIReady":
-		return nil, a.UIReady()
-	case "SearchSessions", "ArchiveSession", "DeleteSession", "LastContext":
-		if err := need(1); err != nil {
-			return nil, err
-		}
-		switch method {
-		case "SearchSessions":
-			return a.SearchSessions(args[0])
-		case "ArchiveSession":
-			return a.ArchiveSession(args[0])
-		case "DeleteSession":
-			return nil, a.DeleteSession(args[0])
-		default:
-			return a.LastContext(args[0])
-		}
-	case "ListTools":
-		return a.ListTools()
-	case "SetToolEnabled", "ContinueTurn":
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		if method == "ContinueTurn" {
-			return a.ContinueTurn(args[0], args[1])
-		}
-		return nil, a.SetToolEnabled(args[0], args[1])
-	case "ResetBreaker":
-		if err := need(1); err != nil {
-			return nil, err
-		}
-		return nil, a.ResetBreaker(args[0])
-	case "ResolveApproval":
-		if err := need(3); err != nil {
-			return nil, err
-		}
-		return nil, a.ResolveApproval(args[0], args[1], args[2])
-	case "ToolActivity":
-		if err := need(4); err != nil {
-			return nil, err
-		}
-		return a.ToolActivity(args[0], args[1], args[2], args[3])
-	case "RenameSession", "PinSession", "PinMessage", "ExportSession":
-		if err := need(2); err != nil {
-			return nil, err
-		}
-		switch method {
-		case "RenameSession":
-			return a.RenameSession(args[0], args[1])
-		case "PinSession":
-			return a.PinSession(args[0], args[1])
-		case "PinMessage":
-			return nil, a.PinMessage(args[0], args[1])
-		default:
-			return a.ExportSession(args[0], args[1])
-		}
 	}
-	return nil, fmt.Errorf("%w: unknown method %q", errBadCall, method)
+	m := reflect.ValueOf(a).MethodByName(method)
+	if !m.IsValid() || method == "" || !unicode.IsUpper(rune(method[0])) {
+		return nil, fmt.Errorf("%w: unknown method %q", errBadCall, method)
+	}
+	t := m.Type()
+	if t.IsVariadic() || t.NumIn() != len(args) {
+		return nil, fmt.Errorf("%w: %s takes %d arguments, got %d", errBadCall, method, t.NumIn(), len(args))
+	}
+	in := make([]reflect.Value, len(args))
+	for i, arg := range args {
+		if t.In(i).Kind() != reflect.String {
+			return nil, fmt.Errorf("%w: %s is not callable from the web", errBadCall, method)
+		}
+		in[i] = reflect.ValueOf(arg)
+	}
+	out := m.Call(in)
+	var result any
+	if len(out) == 2 {
+		result = out[0].Interface()
+	}
+	if last := out[len(out)-1]; !last.IsNil() {
+		err, _ := last.Interface().(error)
+		return nil, err
+	}
+	return result, nil
 }
 
 // events streams every emitted event as server-sent events: data {"name","data"}.

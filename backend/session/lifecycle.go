@@ -160,6 +160,11 @@ func (st *Store) Archive(ctx context.Context, id string) error {
 	return st.update(ctx, "archive session", id, `UPDATE sessions SET state = 'archived', closed_at = ? WHERE id = ? OR ref = ?`, ts(st.Now()))
 }
 
+// Unarchive brings an archived session back to the main list.
+func (st *Store) Unarchive(ctx context.Context, id string) error {
+	return st.update(ctx, "unarchive session", id, `UPDATE sessions SET state = 'idle', updated_at = ? WHERE id = ? OR ref = ?`, ts(st.Now()))
+}
+
 // SetSummary stores the rolling summary covering messages up to seq upto.
 func (st *Store) SetSummary(ctx context.Context, id, summary, kind string, upto int) error {
 	return st.update(ctx, "store summary of", id,

@@ -160,6 +160,41 @@ describe('wails transport', () => {
   });
 });
 
+describe('session methods', () => {
+  it('pass every argument as a string, as the web mode requires', async () => {
+    const calls: Array<[string, unknown[]]> = [];
+    const api = createApi({
+      call: async (m, a) => {
+        calls.push([m, a]);
+        return m === 'SearchSessions' ? null : m === 'ExportSession' ? '# md' : {};
+      },
+      on: () => () => {},
+      openExternal: () => {},
+    });
+    expect(await api.SearchSessions('zebra')).toEqual([]);
+    await api.RenameSession('s1', 'Trip');
+    await api.PinSession('s1', true);
+    await api.PinSession('s1', false);
+    await api.ArchiveSession('s1');
+    await api.DeleteSession('s1');
+    expect(await api.ExportSession('s1', 'md')).toBe('# md');
+    await api.PinMessage('m1', true);
+    await api.LastContext('s1');
+    expect(calls).toEqual([
+      ['SearchSessions', ['zebra']],
+      ['RenameSession', ['s1', 'Trip']],
+      ['PinSession', ['s1', 'true']],
+      ['PinSession', ['s1', 'false']],
+      ['ArchiveSession', ['s1']],
+      ['DeleteSession', ['s1']],
+      ['ExportSession', ['s1', 'md']],
+      ['PinMessage', ['m1', 'true']],
+      ['LastContext', ['s1']],
+    ]);
+    for (const [, args] of calls) for (const a of args) expect(typeof a).toBe('string');
+  });
+});
+
 describe('toError', () => {
   it('keeps the message of every shape', () => {
     expect(toError('boom').message).toBe('boom');

@@ -7,12 +7,17 @@
 //
 // Every failure is normalised to an Error carrying the backend's message.
 
+export type SessionState = 'active' | 'idle' | 'archived';
+
 export interface SessionInfo {
   id: string;
   title: string;
   createdAt: string;
   updatedAt: string;
   messageCount: number;
+  /** Older backends leave these out: treat a missing state as active and pinned as false. */
+  state?: SessionState;
+  pinned?: boolean;
 }
 
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
@@ -26,6 +31,10 @@ export interface Message {
   status: MessageStatus;
   error?: string;
   model?: string;
+  /** The intent label of a user message (see DESIGN.md 7b), or "unknown". */
+  intent?: string;
+  intentConfidence?: number;
+  pinned?: boolean;
   createdAt: string;
 }
 
@@ -51,7 +60,71 @@ export interface Status {
   problem: string;
   fix: string;
   dataDir: string;
+  /** Set when messages cannot be classified (chat still works). */
+  intentProblem?: string;
+  intentFix?: string;
 }
+
+/** A piece of a search snippet; match marks the words that matched the query. */
+export interface Fragment {
+  text: string;
+  match: boolean;
+}
+
+export interface SearchHit {
+  sessionId: string;
+  sessionTitle: string;
+  messageId: string;
+  role: Role;
+  snippet: Fragment[] | null;
+  score: number;
+  createdAt: string;
+  state: SessionState | string;
+}
+
+export type ContextReason =
+  | 'system'
+  | 'query'
+  | 'summary'
+  | 'memory'
+  | 'tool_schema'
+  | 'pinned'
+  | 'recent'
+  | 'relevant'
+  | 'anchor'
+  | 'newest';
+
+export interface ContextItem {
+  reason: ContextReason | string;
+  role: string;
+  preview: string;
+  tokens: number;
+  messageId?: string;
+  shortened?: boolean;
+}
+
+/** The routing decision of a turn. */
+export interface PlanInfo {
+  intent: string;
+  confidence: number;
+  recall: boolean;
+  recallK: number;
+  mayWriteMemory: boolean;
+  toolGroup: string;
+}
+
+/** What the model saw on a session's last turn (empty items when there was none in this run). */
+export interface ContextReport {
+  sessionId: string;
+  items: ContextItem[] | null;
+  tokens: number;
+  budget: number;
+  dropped: number;
+  intent: string;
+  plan: PlanInfo;
+}
+
+export type ExportFormat = 'md' | 'json';
 
 export interface ModelInfo {
   name: string;
@@ -283,6 +356,15 @@ export function createApi(t: Transport) {
     SetSetting: (key: string, value: string) =>
       call<Setting[] | null>('SetSetting', key, value).then((l) => l ?? []),
     UIReady: () => call<void>('UIReady'),
+    SearchSessions: (query: string) => call<SearchHit[] | null>('SearchSessions', query).then((l) => l ?? []),
+    RenameSession: (id: string, title: string) => call<SessionInfo>('RenameSession', id, title),
+    PinSession: (id: string, pinned: boolean) => call<SessionInfo>('PinSession', id, pinned ? 'true' : 'false'),
+    ArchiveSession: (id: string) => call<SessionInfo>('ArchiveSession', id),
+    DeleteSession: (id: string) => call<void>('DeleteSession', id),
+    ExportSession: (id: string, format: ExportFormat) => call<string>('ExportSession', id, format),
+    PinMessage: (messageId: string, pinned: boolean) =>
+      call<void>('PinMessage', messageId, pinned ? 'true' : 'false'),
+    LastContext: (sessionId: string) => call<ContextReport>('LastContext', sessionId),
   };
 }
 
@@ -318,4 +400,29 @@ export function on(name: string, cb: EventHandler): Unsubscribe {
 /** Opens a link outside the app window (the system browser in the desktop app). */
 export function openExternal(url: string): void {
   lazy.openExternal(url);
+}
+
+/**
+ * Whether a file can be saved by a Blob download. The web mode runs in a real browser; inside the
+ * desktop window (WebKitGTK under Wails v2) downloads are not handled, so the UI shows the text
+ * with a copy button instead.
+ */
+export function canDownload(): boolean {
+  return !isWails();
+}
+
+/** Offers text as a file download (Blob + <a download>). Returns false where that is not possible. */
+export function downloadText(filename: string, text: string, mime: string): boolean {
+  if (!canDownload() || typeof document === 'undefined' || typeof URL?.createObjectURL !== 'function') return false;
+  const url = URL.createObjectURL(new Blob([text], { type: mime }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.rel = 'noopener';
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return true;
 }

@@ -1,5 +1,13 @@
 // Chat state: the session list, the open conversation and the reply being streamed.
-import { errorMessage, type Api, type Message, type SessionInfo, type TurnResult, type Unsubscribe } from './backend';
+import {
+  errorMessage,
+  type Api,
+  type ExportFormat,
+  type Message,
+  type SessionInfo,
+  type TurnResult,
+  type Unsubscribe,
+} from './backend';
 
 export type UIStatus = 'ok' | 'cancelled' | 'failed' | 'streaming';
 
@@ -10,13 +18,31 @@ export interface UIMessage {
   status: UIStatus;
   error?: string;
   model?: string;
+  intent?: string;
+  intentConfidence?: number;
+  pinned?: boolean;
   createdAt: string;
   /** Set on messages created locally for a send that has not finished yet. */
   requestId?: string;
 }
 
+export type ChatApi = Pick<
+  Api,
+  | 'SendMessage'
+  | 'CancelMessage'
+  | 'ListSessions'
+  | 'LoadSession'
+  | 'NewSession'
+  | 'RenameSession'
+  | 'PinSession'
+  | 'ArchiveSession'
+  | 'DeleteSession'
+  | 'ExportSession'
+  | 'PinMessage'
+>;
+
 export interface ChatDeps {
-  api: Pick<Api, 'SendMessage' | 'CancelMessage' | 'ListSessions' | 'LoadSession' | 'NewSession'>;
+  api: ChatApi;
   on: (name: string, cb: (data: unknown) => void) => Unsubscribe;
   uuid?: () => string;
   /** Called after a send failed (rejected, or the reply came back failed). */
@@ -33,6 +59,9 @@ export function toUIMessage(m: Message): UIMessage {
     status: STATUSES.has(m.status) ? (m.status as UIStatus) : 'ok',
     error: m.error || undefined,
     model: m.model || undefined,
+    intent: m.intent || undefined,
+    intentConfidence: typeof m.intentConfidence === 'number' ? m.intentConfidence : undefined,
+    pinned: m.pinned === true,
     createdAt: m.createdAt,
   };
 }
@@ -42,9 +71,27 @@ function time(s: string): number {
   return Number.isNaN(n) ? 0 : n;
 }
 
-/** Newest first, by last update. */
+/** Pinned first, then newest first by last update. */
 export function sortSessions(list: SessionInfo[]): SessionInfo[] {
-  return [...list].sort((a, b) => time(b.updatedAt) - time(a.updatedAt));
+  return [...list].sort((a, b) => Number(!!b.pinned) - Number(!!a.pinned) || time(b.updatedAt) - time(a.updatedAt));
+}
+
+export function isArchived(s: SessionInfo): boolean {
+  return s.state === 'archived';
+}
+
+/** A file name for an exported session: its title made safe, or its id. */
+export function exportFilename(s: Pick<SessionInfo, 'id' | 'title'> | undefined, format: ExportFormat): string {
+  const base =
+    (s?.title ?? '')
+      .normalize('NFKC')
+      .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 60)
+      .trim() ||
+    `hermes-${(s?.id ?? 'session').slice(0, 12)}`;
+  return `${base}.${format === 'json' ? 'json' : 'md'}`;
 }
 
 /** Only conversation turns are shown; system prompts and tool records stay hidden. */
@@ -82,6 +129,10 @@ export class ChatStore {
   loadError = $state('');
   active = $state<{ requestId: string; sessionId: string } | null>(null);
   loading = $state(false);
+  /** A message to scroll to and flash briefly (set when a search hit is opened). */
+  highlightId = $state('');
+  /** Counts finished sends (answered or failed), so views can refresh after each turn. */
+  turns = $state(0);
 
   #deps: ChatDeps;
   #uuid: () => string;
@@ -121,6 +172,7 @@ export class ChatStore {
   async select(id: string): Promise<void> {
     const view = ++this.#view;
     this.loading = true;
+    this.highlightId = '';
     try {
       const detail = await this.#deps.api.LoadSession(id);
       if (view !== this.#view) return;
@@ -217,6 +269,7 @@ export class ChatStore {
       }
       this.#deps.onFailure?.();
       await this.#recover(sessionId, view);
+      this.turns++;
       return false;
     }
     off();
@@ -227,6 +280,7 @@ export class ChatStore {
       this.#replace(requestId, result);
     }
     if (result.assistant?.status === 'failed') this.#deps.onFailure?.();
+    this.turns++;
     return true;
   }
 
@@ -245,6 +299,58 @@ export class ChatStore {
     } catch {
       // keep the local view with the failure marker
     }
+  }
+
+  /** Opens a session and marks one of its messages to be scrolled to and highlighted. */
+  async open(sessionId: string, messageId: string): Promise<boolean> {
+    await this.select(sessionId);
+    if (this.currentId !== sessionId) return false;
+    this.highlightId = this.messages.some((m) => m.id === messageId) ? messageId : '';
+    return this.highlightId !== '';
+  }
+
+  session(id: string): SessionInfo | undefined {
+    return this.sessions.find((s) => s.id === id);
+  }
+
+  /** Renames a session. Throws the backend's error (the caller shows it). */
+  async rename(id: string, title: string): Promise<void> {
+    const t = title.trim();
+    if (!t) throw new Error('empty title');
+    this.upsertSession(await this.#deps.api.RenameSession(id, t));
+  }
+
+  async setPinned(id: string, pinned: boolean): Promise<void> {
+    this.upsertSession(await this.#deps.api.PinSession(id, pinned));
+  }
+
+  async archive(id: string): Promise<void> {
+    this.upsertSession(await this.#deps.api.ArchiveSession(id));
+  }
+
+  /** Deletes a session for good. The UI must have asked the user first. */
+  async remove(id: string): Promise<void> {
+    await this.#deps.api.DeleteSession(id);
+    this.sessions = this.sessions.filter((s) => s.id !== id);
+    if (this.currentId === id) {
+      ++this.#view;
+      this.currentId = '';
+      this.messages = [];
+      this.highlightId = '';
+      this.sendError = '';
+      this.loadError = '';
+    }
+  }
+
+  exportText(id: string, format: ExportFormat): Promise<string> {
+    return this.#deps.api.ExportSession(id, format);
+  }
+
+  /** Pins or unpins a stored message (pinned messages are always offered to the model). */
+  async pinMessage(messageId: string, pinned: boolean): Promise<void> {
+    await this.#deps.api.PinMessage(messageId, pinned);
+    const m = this.messages.find((x) => x.id === messageId);
+    if (m) m.pinned = pinned;
   }
 
   /** Asks the backend to stop the reply being streamed. */

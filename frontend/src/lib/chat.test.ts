@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ChatStore, sortSessions } from './chat.svelte';
+import { ChatStore, exportFilename, sortSessions, toUIMessage } from './chat.svelte';
 import type { Message, SessionDetail, SessionInfo, TurnResult } from './backend';
 
 function session(id: string, updatedAt = '2025-01-01T00:00:00Z'): SessionInfo {
@@ -29,6 +29,12 @@ function harness() {
     ListSessions: vi.fn(async (): Promise<SessionInfo[]> => []),
     LoadSession: vi.fn(async (id: string): Promise<SessionDetail> => ({ session: session(id), messages: [] })),
     NewSession: vi.fn(async () => session('new')),
+    RenameSession: vi.fn(async (id: string, title: string) => ({ ...session(id), title })),
+    PinSession: vi.fn(async (id: string, pinned: boolean) => ({ ...session(id), pinned })),
+    ArchiveSession: vi.fn(async (id: string) => ({ ...session(id), state: 'archived' as const })),
+    DeleteSession: vi.fn(async (_id: string) => {}),
+    ExportSession: vi.fn(async (id: string, format: string) => `${format}:${id}`),
+    PinMessage: vi.fn(async (_id: string, _pinned: boolean) => {}),
   };
   const on = vi.fn((name: string, cb: (d: unknown) => void) => {
     handlers.set(name, cb);
@@ -206,5 +212,85 @@ describe('ChatStore sessions', () => {
   it('sorts by time, not by string', () => {
     const list = sortSessions([session('a', '2025-01-01T10:00:00+02:00'), session('b', '2025-01-01T09:00:00Z')]);
     expect(list.map((s) => s.id)).toEqual(['b', 'a']);
+  });
+
+  it('puts pinned sessions first', () => {
+    const list = sortSessions([
+      session('new', '2025-03-01T00:00:00Z'),
+      { ...session('pinned-old', '2024-01-01T00:00:00Z'), pinned: true },
+      session('old', '2025-01-01T00:00:00Z'),
+    ]);
+    expect(list.map((s) => s.id)).toEqual(['pinned-old', 'new', 'old']);
+  });
+
+  it('keeps the intent and pin of a message', () => {
+    const m = toUIMessage(msg({ id: 'u', role: 'user', content: 'x', intent: 'task', intentConfidence: 0.91, pinned: true }));
+    expect([m.intent, m.intentConfidence, m.pinned]).toEqual(['task', 0.91, true]);
+    const plain = toUIMessage(msg({ id: 'a', role: 'assistant', content: 'y' }));
+    expect([plain.intent, plain.intentConfidence, plain.pinned]).toEqual([undefined, undefined, false]);
+  });
+
+  it('opens a search hit: loads the session and marks the message', async () => {
+    const h = harness();
+    h.api.LoadSession.mockResolvedValueOnce({
+      session: session('old'),
+      messages: [msg({ id: 'u9', role: 'user', content: 'my zebra is named Kiwi' })],
+    });
+    expect(await h.store.open('old', 'u9')).toBe(true);
+    expect(h.store.currentId).toBe('old');
+    expect(h.store.highlightId).toBe('u9');
+    // A message that is not shown (e.g. a tool record) opens the session without a highlight.
+    h.api.LoadSession.mockResolvedValueOnce({ session: session('old'), messages: [] });
+    expect(await h.store.open('old', 'tool-1')).toBe(false);
+    expect(h.store.highlightId).toBe('');
+  });
+
+  it('renames, pins and archives through the backend', async () => {
+    const h = harness();
+    await h.store.rename('s1', '  Trip plans  ');
+    expect(h.api.RenameSession).toHaveBeenCalledWith('s1', 'Trip plans');
+    expect(h.store.session('s1')?.title).toBe('Trip plans');
+    await expect(h.store.rename('s1', '   ')).rejects.toThrow();
+    await h.store.setPinned('s1', true);
+    expect(h.api.PinSession).toHaveBeenCalledWith('s1', true);
+    expect(h.store.session('s1')?.pinned).toBe(true);
+    await h.store.archive('s1');
+    expect(h.store.session('s1')?.state).toBe('archived');
+  });
+
+  it('deleting the open session clears the view', async () => {
+    const h = harness();
+    h.store.sessions = [session('s1'), session('s2')];
+    h.store.currentId = 's1';
+    h.store.messages = [{ id: 'x', role: 'user', content: 'hi', status: 'ok', createdAt: '' }];
+    await h.store.remove('s1');
+    expect(h.api.DeleteSession).toHaveBeenCalledWith('s1');
+    expect(h.store.sessions.map((s) => s.id)).toEqual(['s2']);
+    expect(h.store.currentId).toBe('');
+    expect(h.store.messages).toEqual([]);
+  });
+
+  it('pins a message and counts finished turns', async () => {
+    const h = harness();
+    h.store.messages = [{ id: 'u1', role: 'user', content: 'hi', status: 'ok', createdAt: '' }];
+    await h.store.pinMessage('u1', true);
+    expect(h.api.PinMessage).toHaveBeenCalledWith('u1', true);
+    expect(h.store.messages[0].pinned).toBe(true);
+    expect(h.store.turns).toBe(0);
+    const done = h.store.send('x');
+    h.pending.resolve({
+      session: session('s1'),
+      user: msg({ id: 'u2', role: 'user', content: 'x', intent: 'chitchat', intentConfidence: 0.8 }),
+      assistant: msg({ id: 'a2', role: 'assistant', content: 'y' }),
+    });
+    await done;
+    expect(h.store.turns).toBe(1);
+    expect(h.store.messages.find((m) => m.id === 'u2')?.intent).toBe('chitchat');
+  });
+
+  it('makes safe export file names', () => {
+    expect(exportFilename({ id: 'abc', title: 'Trip: Paris/Rome?' }, 'md')).toBe('Trip Paris Rome.md');
+    expect(exportFilename({ id: '0123456789abcdef', title: '' }, 'json')).toBe('hermes-0123456789ab.json');
+    expect(exportFilename({ id: 'x', title: '旅行计划' }, 'json')).toBe('旅行计划.json');
   });
 });

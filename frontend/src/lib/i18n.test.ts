@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dictionaries, en, format, initialLang, zh } from './i18n.svelte';
+import { INTENTS, TOOL_GROUPS } from './intent';
+import { REASONS } from './context.svelte';
 
 function placeholders(s: string): string[] {
   return [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -35,5 +37,17 @@ describe('i18n', () => {
     expect(initialLang(null, undefined)).toBe('en');
     expect(initialLang('en', 'zh-TW')).toBe('en');
     expect(initialLang('bogus', 'zh')).toBe('zh');
+  });
+
+  it('names every intent label, tool group and context reason in both languages', () => {
+    const keys = [
+      ...INTENTS.map((i) => `intent.${i}`),
+      ...TOOL_GROUPS.map((g) => `tools.${g}`),
+      ...REASONS.flatMap((r) => [`reason.${r}`, `reasonHint.${r}`]),
+      ...['user', 'assistant', 'system', 'tool'].map((r) => `role.${r}`),
+    ];
+    for (const d of Object.values(dictionaries)) {
+      for (const k of keys) expect((d as Record<string, string>)[k], k).toBeTruthy();
+    }
   });
 });

@@ -38,6 +38,8 @@ export class StatusStore {
   error = $state('');
   models = $state<ModelInfo[]>([]);
   dismissed = $state<string[]>([]);
+  /** The intent banner was hidden for this run. */
+  intentDismissed = $state(false);
 
   #deps: StatusDeps;
   #timer: ReturnType<typeof setInterval> | null = null;
@@ -51,6 +53,17 @@ export class StatusStore {
 
   get warnings(): string[] {
     return (this.status?.warnings ?? []).filter((w) => w && !this.dismissed.includes(w));
+  }
+
+  /** The intent classifier's problem and fix, unless there is none or the user hid it. */
+  get intentNotice(): { problem: string; fix: string } | null {
+    const problem = (this.status?.intentProblem ?? '').trim();
+    if (!problem || this.intentDismissed) return null;
+    return { problem, fix: (this.status?.intentFix ?? '').trim() };
+  }
+
+  dismissIntent(): void {
+    this.intentDismissed = true;
   }
 
   dismiss(w: string): void {

@@ -113,4 +113,22 @@ describe('StatusStore', () => {
     await s.setModel('qwen2.5');
     expect(api.SetSetting).toHaveBeenCalledWith('chat_model', 'qwen2.5');
   });
+
+  it('shows the intent classifier problem until dismissed for the run', async () => {
+    const api = fakeApi();
+    api.Status.mockResolvedValue(
+      st({ intentProblem: 'The ONNX Runtime library is missing.', intentFix: 'Run `task setup:ort`.' }),
+    );
+    const s = new StatusStore({ api });
+    await s.refresh();
+    expect(s.intentNotice).toEqual({ problem: 'The ONNX Runtime library is missing.', fix: 'Run `task setup:ort`.' });
+    // Chat still works: the intent problem is not an Ollama problem.
+    expect(describeStatus(s.status, '', t).state).toBe('ok');
+    s.dismissIntent();
+    await s.refresh();
+    expect(s.intentNotice).toBeNull();
+    const fine = new StatusStore({ api: { ...fakeApi() } });
+    await fine.refresh();
+    expect(fine.intentNotice).toBeNull();
+  });
 });

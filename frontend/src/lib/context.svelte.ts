@@ -1,0 +1,121 @@
+// The context inspector's data: what the model saw on the last turn of a session, and the
+// arithmetic of the budget bar.
+import { errorMessage, type Api, type ContextItem, type ContextReport } from './backend';
+
+/** Reasons in the order the prompt builder selects them; unknown reasons sort last. */
+export const REASONS = [
+  'system',
+  'query',
+  'summary',
+  'memory',
+  'tool_schema',
+  'pinned',
+  'recent',
+  'relevant',
+  'anchor',
+  'newest',
+] as const;
+
+export type KnownReason = (typeof REASONS)[number];
+
+export function isKnownReason(r: string): r is KnownReason {
+  return (REASONS as readonly string[]).includes(r);
+}
+
+export interface Usage {
+  used: number;
+  budget: number;
+  /** Share of the budget used, 0..100 (rounded to one decimal); 100 when over. */
+  percent: number;
+  over: boolean;
+  /** Budget left, never negative. */
+  left: number;
+}
+
+function n(x: unknown): number {
+  return typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
+}
+
+/** Used tokens against the budget. A report without a budget counts as fully used. */
+export function usage(tokens: number, budget: number): Usage {
+  const used = Math.round(n(tokens));
+  const b = Math.round(n(budget));
+  if (b === 0) return { used, budget: 0, percent: used > 0 ? 100 : 0, over: used > 0, left: 0 };
+  const raw = (used / b) * 100;
+  return {
+    used,
+    budget: b,
+    percent: Math.min(100, Math.round(raw * 10) / 10),
+    over: used > b,
+    left: Math.max(0, b - used),
+  };
+}
+
+export interface Segment {
+  reason: string;
+  tokens: number;
+  /** Width in percent of the bar (the bar is the budget, or the total when that is larger). */
+  percent: number;
+}
+
+/** Tokens per reason as bar segments, in selection order; widths add up to at most 100. */
+export function segments(items: ContextItem[] | null | undefined, budget: number): Segment[] {
+  const totals = new Map<string, number>();
+  for (const it of items ?? []) totals.set(it.reason, (totals.get(it.reason) ?? 0) + n(it.tokens));
+  const sum = [...totals.values()].reduce((a, b) => a + b, 0);
+  const scale = Math.max(n(budget), sum);
+  if (scale === 0) return [];
+  const order = (r: string) => (isKnownReason(r) ? REASONS.indexOf(r) : REASONS.length);
+  return [...totals.entries()]
+    .filter(([, t]) => t > 0)
+    .sort((a, b) => order(a[0]) - order(b[0]) || a[0].localeCompare(b[0]))
+    .map(([reason, tokens]) => ({ reason, tokens, percent: Math.round((tokens / scale) * 1000) / 10 }));
+}
+
+export interface ContextDeps {
+  api: Pick<Api, 'LastContext'>;
+}
+
+export class ContextStore {
+  report = $state<ContextReport | null>(null);
+  error = $state('');
+  loading = $state(false);
+  /** The session the report belongs to. */
+  sessionId = $state('');
+
+  #deps: ContextDeps;
+  #seq = 0;
+
+  constructor(deps: ContextDeps) {
+    this.#deps = deps;
+  }
+
+  /** Loads the last turn's context of a session; an empty id clears the report. */
+  async load(sessionId: string): Promise<void> {
+    const seq = ++this.#seq;
+    if (sessionId !== this.sessionId) this.report = null;
+    this.sessionId = sessionId;
+    this.error = '';
+    if (!sessionId) {
+      this.report = null;
+      this.loading = false;
+      return;
+    }
+    this.loading = true;
+    try {
+      const r = await this.#deps.api.LastContext(sessionId);
+      if (seq !== this.#seq) return;
+      this.report = r ? { ...r, items: r.items ?? [] } : null;
+    } catch (e) {
+      if (seq !== this.#seq) return;
+      this.error = errorMessage(e);
+    } finally {
+      if (seq === this.#seq) this.loading = false;
+    }
+  }
+
+  /** True when the report describes a turn (the backend keeps one per session for this run). */
+  get hasTurn(): boolean {
+    return (this.report?.items?.length ?? 0) > 0;
+  }
+}
