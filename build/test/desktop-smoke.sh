@@ -48,12 +48,15 @@ done
 sleep 3 # let it settle to idle
 # RSS of the app and every process it started (WebKit's web and network processes).
 tree() { echo "$1"; for c in $(pgrep -P "$1"); do tree "$c"; done; }
-rss=0
+# RSS counts shared libraries once per process; PSS shares them out, so it adds up.
+rss=0; pss=0; parts=""
 for p in $(tree "$app"); do
   kb="$(awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)"
-  rss=$((rss + ${kb:-0}))
+  pkb="$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)"
+  rss=$((rss + ${kb:-0})); pss=$((pss + ${pkb:-0}))
+  parts="$parts $(cat /proc/$p/comm 2>/dev/null)=$(( ${pkb:-0} / 1024 ))MB"
 done
 import -window root "$art/desktop.png"
 
 wait "$app" || fail "the app exited with status $?"
-echo "desktop smoke: ok: ui_ready_ms=$ready idle_rss_mb=$((rss / 1024)) screenshot=$art/desktop.png"
+echo "desktop smoke: ok: ui_ready_ms=$ready idle_rss_mb=$((rss / 1024)) idle_pss_mb=$((pss / 1024)) ($parts) screenshot=$art/desktop.png"
