@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -212,11 +213,19 @@ func splitList(v string) []string {
 	return out
 }
 
-// Store keeps settings in the database.
+// Store keeps settings in the database. Load is called on every turn, so its result
+// is cached briefly (a change made here is seen at once; one made by another process
+// within cacheFor).
 type Store struct {
 	db     *sql.DB
 	getenv func(string) string
+
+	mu       sync.Mutex
+	cached   Settings
+	cachedAt time.Time
 }
+
+const cacheFor = 2 * time.Second
 
 // NewStore returns a settings store; getenv supplies defaults such as OLLAMA_HOST.
 func NewStore(db *sql.DB, getenv func(string) string) *Store {
@@ -279,6 +288,14 @@ func (st *Store) effective(s spec, stored map[string]string) string {
 
 // Load returns the typed settings.
 func (st *Store) Load(ctx context.Context) (Settings, error) {
+	st.mu.Lock()
+	if !st.cachedAt.IsZero() && time.Since(st.cachedAt) < cacheFor {
+		s := st.cached
+		st.mu.Unlock()
+		s.FallbackModels = append([]string(nil), s.FallbackModels...)
+		return s, nil
+	}
+	st.mu.Unlock()
 	m, err := st.stored(ctx)
 	if err != nil {
 		return Settings{}, err
@@ -287,6 +304,9 @@ func (st *Store) Load(ctx context.Context) (Settings, error) {
 	for _, s := range specs {
 		s.apply(&out, st.effective(s, m))
 	}
+	st.mu.Lock()
+	st.cached, st.cachedAt = out, time.Now()
+	st.mu.Unlock()
 	return out, nil
 }
 
@@ -320,5 +340,8 @@ func (st *Store) Set(ctx context.Context, key, value string) error {
 	if err != nil {
 		return fmt.Errorf("save setting %s: %w", key, err)
 	}
+	st.mu.Lock()
+	st.cachedAt = time.Time{}
+	st.mu.Unlock()
 	return nil
 }

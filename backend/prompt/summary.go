@@ -40,6 +40,11 @@ func (s *Summarizer) Refresh(ctx context.Context, sessionID string) (bool, strin
 	if err != nil {
 		return false, "", fmt.Errorf("refresh summary: %w", err)
 	}
+	// Sequence numbers run 1..MessageCount, so this many messages are not summarized
+	// yet; most turns stop here without loading the history.
+	if sess.MessageCount-sess.SummaryUpto < s.MinMessages+2*s.KeepTurns {
+		return false, "", nil
+	}
 	msgs, err := s.Store.Messages(ctx, sess.ID)
 	if err != nil {
 		return false, "", fmt.Errorf("refresh summary: %w", err)
