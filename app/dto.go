@@ -30,6 +30,7 @@ type Message struct {
 	Intent           string  `json:"intent,omitempty"`
 	IntentConfidence float32 `json:"intentConfidence"`
 	Pinned           bool    `json:"pinned,omitempty"`
+	ToolName         string  `json:"toolName,omitempty"`
 	CreatedAt        string  `json:"createdAt"`
 }
 
@@ -97,7 +98,7 @@ func toSessionInfo(s session.Session) SessionInfo {
 
 func toMessage(m session.Message) Message {
 	return Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error,
-		Model: m.Model, Intent: m.Intent, IntentConfidence: m.IntentConfidence, Pinned: m.Pinned, CreatedAt: stamp(m.CreatedAt)}
+		Model: m.Model, Intent: m.Intent, IntentConfidence: m.IntentConfidence, Pinned: m.Pinned, ToolName: m.ToolName, CreatedAt: stamp(m.CreatedAt)}
 }
 
 // ToTurnResult converts an agent result.

@@ -94,13 +94,13 @@ export async function stop(child) {
   }
 }
 
-/** Starts the fake Ollama server; resolves with { child, url }. */
-export async function startFake(logs, name, tokenDelay) {
+/** Starts the fake Ollama server (extra: more flags, e.g. ['--script', 'tools']); resolves with { child, url }. */
+export async function startFake(logs, name, tokenDelay, extra = []) {
   const f = await start(
     logs,
     name,
     join(binDir, 'fake-ollama'),
-    ['--addr', '127.0.0.1:0', '--token-delay', tokenDelay],
+    ['--addr', '127.0.0.1:0', '--token-delay', tokenDelay, ...extra],
     {},
     /FAKE_OLLAMA_URL=(\S+)/,
   );

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { render } from '@testing-library/svelte';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render } from '@testing-library/svelte';
 import Message from './Message.svelte';
 import type { UIMessage } from '../lib/chat.svelte';
 
@@ -65,5 +65,43 @@ describe('Message', () => {
     });
     expect(getByTestId('message').dataset.status).toBe('streaming');
     expect(queryByTestId('message-marker')).toBeNull();
+  });
+
+  it('shows tool cards, the unverified warning and the loop-stopped card', async () => {
+    const oncontinue = vi.fn();
+    const { getByTestId, getAllByTestId } = render(Message, {
+      message: m({
+        role: 'assistant',
+        content: 'I saved it.',
+        tools: [
+          { tool: 'calculator', args: '{}', status: 'ok', latencyMs: 1 },
+          { tool: 'calculator', args: '{}', status: 'blocked', latencyMs: 0 },
+        ],
+        unverified: true,
+        stop: { kind: 'consecutive_failures', message: 'Stopped after 3 tool calls in a row failed.' },
+      }),
+      oncontinue,
+    });
+    expect(getAllByTestId('tool-card').map((c) => c.dataset.status)).toEqual(['ok', 'blocked']);
+    expect(getByTestId('unverified-warning').textContent).toContain('This reply says it did something, but no tool ran.');
+    const card = getByTestId('loop-stopped');
+    expect(card.dataset.kind).toBe('consecutive_failures');
+    expect(card.textContent).toContain('Several tool calls in a row failed.');
+    expect(getByTestId('loop-message').textContent).toBe('Stopped after 3 tool calls in a row failed.');
+    await fireEvent.click(getByTestId('continue-once'));
+    expect(oncontinue).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers no continue button without a handler and no warnings on a plain reply', () => {
+    const stopped = render(Message, {
+      message: m({ id: 'x', role: 'assistant', content: 'a', stop: { kind: 'max_iterations', message: '' } }),
+    });
+    expect(stopped.getByTestId('loop-stopped')).toBeTruthy();
+    expect(stopped.queryByTestId('continue-once')).toBeNull();
+    const plain = render(Message, { message: m({ id: 'y', role: 'assistant', content: 'b' }) });
+    const q = (id: string) => plain.container.querySelector(`[data-testid="${id}"]`);
+    expect(q('unverified-warning')).toBeNull();
+    expect(q('loop-stopped')).toBeNull();
+    expect(q('tool-cards')).toBeNull();
   });
 });

@@ -114,6 +114,40 @@ describe('web transport', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
+  it('waits for the event stream before continuing a turn too', async () => {
+    const { api, fetchMock, es } = setup(() => jsonResponse(200, null));
+    const p = api.ContinueTurn('r2', 's1');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(fetchMock).not.toHaveBeenCalled();
+    es.open();
+    await p;
+    expect((fetchMock.mock.calls[0] as [string, RequestInit])[0]).toBe('/api/call/ContinueTurn');
+    expect(JSON.parse(String((fetchMock.mock.calls[0] as [string, RequestInit])[1].body))).toEqual(['r2', 's1']);
+  });
+
+  it('sends the tool methods their arguments as strings', async () => {
+    const { api, fetchMock, es } = setup(() => jsonResponse(200, null));
+    es.open();
+    await api.ResolveApproval('ap1', true, 'session');
+    await api.ResolveApproval('ap2', false, 'once');
+    await api.SetToolEnabled('shout', false);
+    await api.ResetBreaker('shout');
+    expect(await api.ToolActivity('shout', 'ok', '', '200')).toEqual([]);
+    expect(await api.ListTools()).toEqual([]);
+    const calls = fetchMock.mock.calls.map((c) => {
+      const [url, init] = c as [string, RequestInit];
+      return [url.replace('/api/call/', ''), JSON.parse(String(init.body))];
+    });
+    expect(calls).toEqual([
+      ['ResolveApproval', ['ap1', 'true', 'session']],
+      ['ResolveApproval', ['ap2', 'false', 'once']],
+      ['SetToolEnabled', ['shout', 'false']],
+      ['ResetBreaker', ['shout']],
+      ['ToolActivity', ['shout', 'ok', '', '200']],
+      ['ListTools', []],
+    ]);
+  });
+
   it('reads the token from the query string', () => {
     expect(readToken('?token=abc123&x=1')).toBe('abc123');
     expect(readToken('')).toBe('');

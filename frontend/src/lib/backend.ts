@@ -35,13 +35,95 @@ export interface Message {
   intent?: string;
   intentConfidence?: number;
   pinned?: boolean;
+  /** The tool a role "tool" message is the result of (older backends leave it out). */
+  toolName?: string;
   createdAt: string;
+}
+
+/** How one tool call ended (see backend/tools/outcome.go). */
+export type ToolStatus = 'ok' | 'error' | 'denied' | 'blocked' | 'timeout' | 'cancelled';
+
+/** One tool call of a turn, as the chat shows it (TurnResult.tools and the chat:tool:<id> event). */
+export interface ToolCall {
+  tool: string;
+  /** The arguments as a JSON text, secrets redacted. */
+  args: string;
+  status: ToolStatus | string;
+  errorKind?: string;
+  error?: string;
+  /** What the tool returned (plain text, shortened by the backend). */
+  result?: string;
+  latencyMs: number;
+  breaker?: string;
+}
+
+/** Why the loop guard stopped a turn. */
+export interface GuardStop {
+  kind: 'max_iterations' | 'consecutive_failures' | string;
+  message: string;
 }
 
 export interface TurnResult {
   session: SessionInfo;
   user: Message;
   assistant: Message;
+  /** The turn's tool calls in order (older backends leave it out). */
+  tools?: ToolCall[] | null;
+  /** Set when the loop guard stopped the turn ("continue once" resumes it). */
+  stop?: GuardStop | null;
+  /** The reply claims an action no tool call performed. */
+  unverified?: boolean;
+}
+
+/** What a tool does to the world; these decide whether a call asks first. */
+export interface ToolAnnotations {
+  read_only?: boolean;
+  destructive?: boolean;
+  open_world?: boolean;
+  command?: boolean;
+}
+
+/** Payload of the approval:needed event. */
+export interface ApprovalPrompt {
+  id: string;
+  request_id: string;
+  session_id: string;
+  call_id: string;
+  tool: string;
+  description: string;
+  /** The full, unredacted arguments (a JSON value). */
+  args: unknown;
+  annotations: ToolAnnotations;
+  definition_hash: string;
+}
+
+export type BreakerState = 'closed' | 'open' | 'half-open';
+
+/** A registered tool as the settings show it. */
+export interface ToolInfo {
+  name: string;
+  description: string;
+  annotations: ToolAnnotations;
+  groups: string[] | null;
+  enabled: boolean;
+  breaker: BreakerState | string;
+  /** When an open breaker lets the next call try again. */
+  openUntil?: string;
+}
+
+/** One audited tool call, newest first. */
+export interface ActivityRow {
+  id: number;
+  requestId: string;
+  sessionId?: string;
+  tool: string;
+  arguments: string;
+  status: ToolStatus | string;
+  errorKind?: string;
+  error?: string;
+  latencyMs: number;
+  breaker?: string;
+  createdAt: string;
 }
 
 export interface SessionDetail {
@@ -231,6 +313,9 @@ export function readToken(search: string): string {
   }
 }
 
+/** Methods whose progress arrives as events: they wait for the event stream first. */
+const STREAMING: ReadonlySet<string> = new Set(['SendMessage', 'ContinueTurn']);
+
 export function webTransport(opts: WebOptions): Transport {
   const base = opts.base ?? '';
   const doFetch = opts.fetch ?? ((...a: Parameters<typeof fetch>) => globalThis.fetch(...a));
@@ -288,7 +373,7 @@ export function webTransport(opts: WebOptions): Transport {
   return {
     async call(method, args) {
       // Deltas are pushed only to connected listeners: wait briefly for the stream before a send.
-      if (method === 'SendMessage') await eventsReady();
+      if (STREAMING.has(method)) await eventsReady();
       let res: Response;
       try {
         res = await doFetch(`${base}/api/call/${encodeURIComponent(method)}`, {
@@ -365,6 +450,15 @@ export function createApi(t: Transport) {
     PinMessage: (messageId: string, pinned: boolean) =>
       call<void>('PinMessage', messageId, pinned ? 'true' : 'false'),
     LastContext: (sessionId: string) => call<ContextReport>('LastContext', sessionId),
+    ContinueTurn: (requestId: string, sessionId: string) => call<TurnResult>('ContinueTurn', requestId, sessionId),
+    ResolveApproval: (id: string, allow: boolean, scope: 'once' | 'session') =>
+      call<void>('ResolveApproval', id, allow ? 'true' : 'false', scope),
+    ListTools: () => call<ToolInfo[] | null>('ListTools').then((l) => l ?? []),
+    SetToolEnabled: (name: string, enabled: boolean) => call<void>('SetToolEnabled', name, enabled ? 'true' : 'false'),
+    ResetBreaker: (name: string) => call<void>('ResetBreaker', name),
+    /** Audited tool calls, newest first; empty strings match everything. */
+    ToolActivity: (tool: string, status: string, sessionId: string, limit: string) =>
+      call<ActivityRow[] | null>('ToolActivity', tool, status, sessionId, limit).then((l) => l ?? []),
   };
 }
 

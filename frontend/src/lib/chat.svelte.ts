@@ -3,11 +3,14 @@ import {
   errorMessage,
   type Api,
   type ExportFormat,
+  type GuardStop,
   type Message,
   type SessionInfo,
+  type ToolCall,
   type TurnResult,
   type Unsubscribe,
 } from './backend';
+import { toToolCall } from './tools.svelte';
 
 export type UIStatus = 'ok' | 'cancelled' | 'failed' | 'streaming';
 
@@ -24,6 +27,12 @@ export interface UIMessage {
   createdAt: string;
   /** Set on messages created locally for a send that has not finished yet. */
   requestId?: string;
+  /** The tool calls made for this reply, in order. */
+  tools?: ToolCall[];
+  /** Set when the loop guard stopped the turn. */
+  stop?: GuardStop;
+  /** The reply claims an action no tool call performed. */
+  unverified?: boolean;
 }
 
 export type ChatApi = Pick<
@@ -39,6 +48,7 @@ export type ChatApi = Pick<
   | 'DeleteSession'
   | 'ExportSession'
   | 'PinMessage'
+  | 'ContinueTurn'
 >;
 
 export interface ChatDeps {
@@ -94,9 +104,39 @@ export function exportFilename(s: Pick<SessionInfo, 'id' | 'title'> | undefined,
   return `${base}.${format === 'json' ? 'json' : 'md'}`;
 }
 
-/** Only conversation turns are shown; system prompts and tool records stay hidden. */
+/** A stored tool record as a card; the store keeps only its tool name, outcome and result. */
+function storedToolCall(m: Message): ToolCall {
+  return {
+    tool: m.toolName ?? '',
+    args: '',
+    status: m.status === 'ok' ? 'ok' : m.status === 'cancelled' ? 'cancelled' : 'error',
+    result: m.content || undefined,
+    error: m.error || undefined,
+    latencyMs: -1,
+  };
+}
+
+/**
+ * Only conversation turns are shown; system prompts stay hidden and stored tool records become
+ * cards on the reply that follows them.
+ */
 function visible(messages: Message[] | null | undefined): UIMessage[] {
-  return (messages ?? []).filter((m) => m.role === 'user' || m.role === 'assistant').map(toUIMessage);
+  const out: UIMessage[] = [];
+  let pending: ToolCall[] = [];
+  for (const m of messages ?? []) {
+    if (m.role === 'tool') {
+      pending.push(storedToolCall(m));
+    } else if (m.role === 'user') {
+      pending = [];
+      out.push(toUIMessage(m));
+    } else if (m.role === 'assistant') {
+      const ui = toUIMessage(m);
+      if (pending.length > 0) ui.tools = pending;
+      pending = [];
+      out.push(ui);
+    }
+  }
+  return out;
 }
 
 function deltaText(payload: unknown): string {
@@ -217,15 +257,46 @@ export class ChatStore {
     if (m) m.content += text;
   }
 
+  /** Adds a finished tool call (a chat:tool:<id> event) to the reply being streamed. */
+  appendTool(requestId: string, payload: unknown): void {
+    const call = toToolCall(payload);
+    if (!call) return;
+    const m = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant' && x.status === 'streaming');
+    if (!m) return;
+    if (m.tools) m.tools.push(call);
+    else m.tools = [call];
+  }
+
   #replace(requestId: string, res: TurnResult): void {
-    const user = toUIMessage(res.user);
     const assistant = toUIMessage(res.assistant);
-    const ui = this.messages.findIndex((x) => x.requestId === requestId && x.role === 'user');
-    if (ui >= 0) this.messages[ui] = user;
-    else this.messages.push(user);
+    const streamed = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant');
+    const tools = Array.isArray(res.tools)
+      ? res.tools.map(toToolCall).filter((c): c is ToolCall => c !== null)
+      : streamed?.tools;
+    if (tools && tools.length > 0) assistant.tools = tools;
+    if (res.stop && typeof res.stop === 'object') assistant.stop = { kind: String(res.stop.kind ?? ''), message: String(res.stop.message ?? '') };
+    if (res.unverified === true) assistant.unverified = true;
+    if (res.user?.id) {
+      const user = toUIMessage(res.user);
+      // A continued turn answers a user message that is already shown.
+      let ui = this.messages.findIndex((x) => x.id === user.id);
+      if (ui < 0) ui = this.messages.findIndex((x) => x.requestId === requestId && x.role === 'user');
+      if (ui >= 0) this.messages[ui] = user;
+      else this.messages.push(user);
+    }
     const ai = this.messages.findIndex((x) => x.requestId === requestId && x.role === 'assistant');
     if (ai >= 0) this.messages[ai] = assistant;
     else this.messages.push(assistant);
+  }
+
+  /** Listens to the streamed text and tool calls of a request. */
+  #listen(requestId: string): Unsubscribe {
+    const a = this.#deps.on(`chat:delta:${requestId}`, (p) => this.appendDelta(requestId, p));
+    const b = this.#deps.on(`chat:tool:${requestId}`, (p) => this.appendTool(requestId, p));
+    return () => {
+      a();
+      b();
+    };
   }
 
   /**
@@ -248,7 +319,7 @@ export class ChatStore {
       { id: `local-assistant-${requestId}`, role: 'assistant', content: '', status: 'streaming', createdAt: now, requestId },
     );
     this.active = { requestId, sessionId };
-    const off = this.#deps.on(`chat:delta:${requestId}`, (p) => this.appendDelta(requestId, p));
+    const off = this.#listen(requestId);
 
     let result: TurnResult;
     try {
@@ -279,6 +350,55 @@ export class ChatStore {
       this.currentId = result.session.id;
       this.#replace(requestId, result);
     }
+    if (result.assistant?.status === 'failed') this.#deps.onFailure?.();
+    this.turns++;
+    return true;
+  }
+
+  /**
+   * "Continue once": gives the open conversation's turn that the loop guard stopped one more
+   * round. The new reply streams like a send. Resolves true when the backend answered.
+   */
+  async continueTurn(): Promise<boolean> {
+    const sessionId = this.currentId;
+    if (this.active || !sessionId) return false;
+    const requestId = this.#uuid();
+    const view = this.#view;
+    this.sendError = '';
+    this.messages.push({
+      id: `local-assistant-${requestId}`,
+      role: 'assistant',
+      content: '',
+      status: 'streaming',
+      createdAt: new Date().toISOString(),
+      requestId,
+    });
+    this.active = { requestId, sessionId };
+    const off = this.#listen(requestId);
+    let result: TurnResult;
+    try {
+      result = await this.#deps.api.ContinueTurn(requestId, sessionId);
+    } catch (e) {
+      off();
+      this.active = null;
+      const msg = errorMessage(e);
+      this.sendError = msg;
+      if (view === this.#view) {
+        const m = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant');
+        if (m) {
+          m.status = 'failed';
+          m.error = msg;
+        }
+      }
+      this.#deps.onFailure?.();
+      await this.#recover(sessionId, view);
+      this.turns++;
+      return false;
+    }
+    off();
+    this.active = null;
+    if (result.session?.id) this.upsertSession(result.session);
+    if (view === this.#view) this.#replace(requestId, result);
     if (result.assistant?.status === 'failed') this.#deps.onFailure?.();
     this.turns++;
     return true;

@@ -35,6 +35,7 @@ function harness() {
     DeleteSession: vi.fn(async (_id: string) => {}),
     ExportSession: vi.fn(async (id: string, format: string) => `${format}:${id}`),
     PinMessage: vi.fn(async (_id: string, _pinned: boolean) => {}),
+    ContinueTurn: vi.fn((_r: string, _s: string) => pending.promise),
   };
   const on = vi.fn((name: string, cb: (d: unknown) => void) => {
     handlers.set(name, cb);
@@ -292,5 +293,106 @@ describe('ChatStore sessions', () => {
     expect(exportFilename({ id: 'abc', title: 'Trip: Paris/Rome?' }, 'md')).toBe('Trip Paris Rome.md');
     expect(exportFilename({ id: '0123456789abcdef', title: '' }, 'json')).toBe('hermes-0123456789ab.json');
     expect(exportFilename({ id: 'x', title: '旅行计划' }, 'json')).toBe('旅行计划.json');
+  });
+});
+
+describe('ChatStore tools', () => {
+  const shout = { tool: 'shout', args: '{"text":"hi"}', status: 'ok', result: 'hi', latencyMs: 4 };
+
+  it('shows tool calls as they finish and keeps the turn result flags', async () => {
+    const h = harness();
+    const done = h.store.send('please shout hi');
+    expect(h.on).toHaveBeenCalledWith('chat:tool:req-1', expect.any(Function));
+    h.emit('chat:tool:req-1', shout);
+    h.emit('chat:tool:req-1', { not: 'a tool call' });
+    expect(h.store.messages[1].tools).toEqual([{ ...shout, errorKind: undefined, error: undefined, breaker: undefined }]);
+    h.pending.resolve({
+      session: session('s1'),
+      user: msg({ id: 'u1', role: 'user', content: 'please shout hi' }),
+      assistant: msg({ id: 'a1', role: 'assistant', content: 'I saved it.' }),
+      tools: [shout, { ...shout, status: 'denied', result: undefined }],
+      stop: { kind: 'max_iterations', message: 'Stopped after 5 rounds.' },
+      unverified: true,
+    });
+    await done;
+    const a = h.store.messages[1];
+    expect(a.id).toBe('a1');
+    expect(a.tools?.map((c) => c.status)).toEqual(['ok', 'denied']);
+    expect(a.stop).toEqual({ kind: 'max_iterations', message: 'Stopped after 5 rounds.' });
+    expect(a.unverified).toBe(true);
+    expect(h.handlers.has('chat:tool:req-1')).toBe(false);
+  });
+
+  it('keeps the streamed tool calls when an older backend sends none', async () => {
+    const h = harness();
+    const done = h.store.send('x');
+    h.emit('chat:tool:req-1', shout);
+    h.pending.resolve({
+      session: session('s1'),
+      user: msg({ id: 'u1', role: 'user', content: 'x' }),
+      assistant: msg({ id: 'a1', role: 'assistant', content: 'y' }),
+    });
+    await done;
+    expect(h.store.messages[1].tools?.map((c) => c.tool)).toEqual(['shout']);
+    expect(h.store.messages[1].stop).toBeUndefined();
+    expect(h.store.messages[1].unverified).toBeUndefined();
+  });
+
+  it('continues a stopped turn as a new streamed reply to the same user message', async () => {
+    const h = harness();
+    h.store.currentId = 's1';
+    h.store.messages = [
+      { id: 'u1', role: 'user', content: 'loop', status: 'ok', createdAt: '' },
+      { id: 'a1', role: 'assistant', content: 'stopped', status: 'ok', createdAt: '', stop: { kind: 'max_iterations', message: 'm' } },
+    ];
+    const done = h.store.continueTurn();
+    expect(h.api.ContinueTurn).toHaveBeenCalledWith('req-1', 's1');
+    expect(h.store.streaming).toBe(true);
+    expect(await h.store.continueTurn()).toBe(false); // one at a time
+    h.emit('chat:delta:req-1', { text: 'More' });
+    h.emit('chat:tool:req-1', { tool: 'calculator', args: '{"expression":"1+1"}', status: 'ok', result: '2', latencyMs: 0 });
+    expect(h.store.messages.map((m) => [m.role, m.status, m.content])).toEqual([
+      ['user', 'ok', 'loop'],
+      ['assistant', 'ok', 'stopped'],
+      ['assistant', 'streaming', 'More'],
+    ]);
+    h.pending.resolve({
+      session: session('s1'),
+      user: msg({ id: 'u1', role: 'user', content: 'loop' }),
+      assistant: msg({ id: 'a2', role: 'assistant', content: 'More words' }),
+      tools: [{ tool: 'calculator', args: '{"expression":"1+1"}', status: 'ok', result: '2', latencyMs: 0 }],
+    });
+    expect(await done).toBe(true);
+    expect(h.store.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'a2']);
+    expect(h.store.messages[2].tools?.[0].tool).toBe('calculator');
+    expect(h.store.turns).toBe(1);
+  });
+
+  it('does not continue without an open conversation', async () => {
+    const h = harness();
+    expect(await h.store.continueTurn()).toBe(false);
+    expect(h.api.ContinueTurn).not.toHaveBeenCalled();
+  });
+
+  it('shows stored tool records as cards on the reply that follows them', async () => {
+    const h = harness();
+    h.api.LoadSession.mockResolvedValueOnce({
+      session: session('s1'),
+      messages: [
+        msg({ id: 'u1', role: 'user', content: 'shout' }),
+        msg({ id: 't1', role: 'tool', content: 'hello', toolName: 'shout' }),
+        msg({ id: 't2', role: 'tool', content: 'no', status: 'failed' }),
+        msg({ id: 'a1', role: 'assistant', content: 'Done' }),
+        msg({ id: 'u2', role: 'user', content: 'again' }),
+        msg({ id: 'a2', role: 'assistant', content: 'ok' }),
+      ],
+    });
+    await h.store.select('s1');
+    expect(h.store.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'u2', 'a2']);
+    expect(h.store.messages[1].tools).toEqual([
+      { tool: 'shout', args: '', status: 'ok', result: 'hello', error: undefined, latencyMs: -1 },
+      { tool: '', args: '', status: 'error', result: 'no', error: undefined, latencyMs: -1 },
+    ]);
+    expect(h.store.messages[3].tools).toBeUndefined();
   });
 });

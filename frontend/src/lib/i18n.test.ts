@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dictionaries, en, format, initialLang, zh } from './i18n.svelte';
 import { INTENTS, TOOL_GROUPS } from './intent';
 import { REASONS } from './context.svelte';
+import { STOP_KINDS, TOOL_STATUSES } from './tools.svelte';
 
 function placeholders(s: string): string[] {
   return [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -49,5 +50,19 @@ describe('i18n', () => {
     for (const d of Object.values(dictionaries)) {
       for (const k of keys) expect((d as Record<string, string>)[k], k).toBeTruthy();
     }
+  });
+
+  it('names every tool status, loop stop, approval reason and breaker state in both languages', () => {
+    const keys = [
+      ...TOOL_STATUSES.map((s) => `toolStatus.${s}`),
+      ...STOP_KINDS.map((k) => `loop.kind.${k}`),
+      'loop.kind.other',
+      ...['destructive', 'open_world', 'command'].map((w) => `approval.why.${w}`),
+      ...['closed', 'open', 'half-open'].map((b) => `breaker.${b}`),
+    ];
+    for (const d of Object.values(dictionaries)) {
+      for (const k of keys) expect((d as Record<string, string>)[k], k).toBeTruthy();
+    }
+    expect(en['unverified.warning']).toBe('This reply says it did something, but no tool ran.');
   });
 });

@@ -1,5 +1,13 @@
 // Command fake-ollama runs the llmtest fake Ollama server as a process, for browser and
 // desktop tests. It prints FAKE_OLLAMA_URL=http://127.0.0.1:PORT on its first line.
+//
+// With --script tools it scripts tool calls for the browser tests of the tools UI:
+//   - a user message containing "shout": the first reply calls the tool `shout` with
+//     {"text": <the user message>}; once a tool result is in the request, the reply is
+//     "Done: <tool result>";
+//   - a user message containing "loop": every reply says a few words and calls
+//     `calculator` with {"expression":"1+1"} again, so the loop guard has to stop it;
+//   - anything else is echoed as without --script.
 package main
 
 import (
@@ -9,7 +17,11 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+	"time"
+
+	"github.com/ollama/ollama/api"
 
 	"hermes/backend/llm/llmtest"
 )
@@ -18,15 +30,25 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback)")
 	delay := flag.Duration("token-delay", 0, "delay before each streamed word")
 	words := flag.Int("extra-words", 40, "words added after the echo")
+	script := flag.String("script", "", `scripted replies: "" (echo) or "tools" (tool calls for "shout" and "loop" messages)`)
 	flag.Parse()
+
+	fake := llmtest.New()
+	switch *script {
+	case "":
+		fake.Chat = llmtest.Echo(*words, *delay)
+	case "tools":
+		fake.Chat = toolsScript(llmtest.Echo(*words, *delay), *delay)
+	default:
+		fmt.Fprintf(os.Stderr, "fake-ollama: unknown --script %q (want \"tools\" or nothing)\n", *script)
+		os.Exit(2)
+	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fake-ollama:", err)
 		os.Exit(1)
 	}
-	fake := llmtest.New()
-	fake.Chat = llmtest.Echo(*words, *delay)
 	fmt.Printf("FAKE_OLLAMA_URL=http://%s\n", ln.Addr())
 	srv := &http.Server{Handler: fake}
 	go func() {
@@ -40,4 +62,51 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fake-ollama:", err)
 		os.Exit(1)
 	}
+}
+
+// toolsScript answers "shout" and "loop" messages with tool calls and everything else
+// with echo.
+func toolsScript(echo func(api.ChatRequest) llmtest.Reply, delay time.Duration) func(api.ChatRequest) llmtest.Reply {
+	return func(req api.ChatRequest) llmtest.Reply {
+		user, tools, lastTool := round(req.Messages)
+		text := strings.ToLower(user)
+		switch {
+		case strings.Contains(text, "shout"):
+			if tools == 0 {
+				return llmtest.Reply{ToolCalls: []api.ToolCall{call("shout", "text", user)}}
+			}
+			return llmtest.Reply{Chunks: llmtest.Words("Done: " + strings.TrimSpace(lastTool)), Delay: delay}
+		case strings.Contains(text, "loop"):
+			return llmtest.Reply{Chunks: []string{"Calculating", " 1+1", " again. "}, Delay: delay,
+				ToolCalls: []api.ToolCall{call("calculator", "expression", "1+1")}}
+		}
+		return echo(req)
+	}
+}
+
+// round finds the last user message, how many tool results follow it and the last
+// of those results.
+func round(msgs []api.Message) (user string, tools int, lastTool string) {
+	last := -1
+	for i, m := range msgs {
+		if m.Role == "user" {
+			last = i
+		}
+	}
+	if last < 0 {
+		return "", 0, ""
+	}
+	for _, m := range msgs[last+1:] {
+		if m.Role == "tool" {
+			tools++
+			lastTool = m.Content
+		}
+	}
+	return msgs[last].Content, tools, lastTool
+}
+
+func call(name, key string, value any) api.ToolCall {
+	args := api.NewToolCallFunctionArguments()
+	args.Set(key, value)
+	return api.ToolCall{Function: api.ToolCallFunction{Name: name, Arguments: args}}
 }

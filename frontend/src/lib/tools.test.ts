@@ -1,0 +1,229 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  ActivityStore,
+  ApprovalStore,
+  ToolsStore,
+  activityArgs,
+  activityEmptyScope,
+  approvalReasons,
+  latencyText,
+  prettyJSON,
+  statusIcon,
+  statusKey,
+  stopKey,
+  toToolCall,
+  toolNames,
+} from './tools.svelte';
+import type { ActivityRow, ToolInfo } from './backend';
+
+describe('activity filters', () => {
+  it('builds the ToolActivity arguments from the filter', () => {
+    expect(activityArgs({ tool: '', status: '', currentOnly: false }, 's1')).toEqual(['', '', '', '200']);
+    expect(activityArgs({ tool: ' shout ', status: 'denied', currentOnly: false }, 's1')).toEqual([
+      'shout',
+      'denied',
+      '',
+      '200',
+    ]);
+    expect(activityArgs({ tool: '', status: 'ok', currentOnly: true }, 's1', 50)).toEqual(['', 'ok', 's1', '50']);
+    // An unknown status is no filter rather than a filter that matches nothing.
+    expect(activityArgs({ tool: '', status: 'bogus', currentOnly: false }, '')).toEqual(['', '', '', '200']);
+    expect(activityArgs({ tool: '', status: '', currentOnly: false }, '', 0)[3]).toBe('1');
+  });
+
+  it('knows when "this conversation only" cannot match', () => {
+    expect(activityEmptyScope({ tool: '', status: '', currentOnly: true }, '')).toBe(true);
+    expect(activityEmptyScope({ tool: '', status: '', currentOnly: true }, 's1')).toBe(false);
+    expect(activityEmptyScope({ tool: '', status: '', currentOnly: false }, '')).toBe(false);
+  });
+
+  it('lists tool names from the registry, the log and the selection', () => {
+    expect(toolNames([{ name: 'shout' }, { name: 'calculator' }], [{ tool: 'gone' }, { tool: 'shout' }], 'picked')).toEqual([
+      'calculator',
+      'gone',
+      'picked',
+      'shout',
+    ]);
+  });
+});
+
+describe('tool helpers', () => {
+  it('pretty-prints JSON and leaves other text alone', () => {
+    expect(prettyJSON('{"a":1,"b":[2]}')).toBe('{\n  "a": 1,\n  "b": [\n    2\n  ]\n}');
+    expect(prettyJSON({ text: '<b>x</b>' })).toBe('{\n  "text": "<b>x</b>"\n}');
+    expect(prettyJSON('{not json')).toBe('{not json');
+    expect(prettyJSON('plain')).toBe('plain');
+    expect(prettyJSON(null)).toBe('');
+    expect(prettyJSON('  ')).toBe('');
+  });
+
+  it('names statuses, stop kinds and approval reasons', () => {
+    expect(statusKey('denied')).toBe('toolStatus.denied');
+    expect(statusKey('weird')).toBe('toolStatus.error');
+    expect(statusIcon('ok')).toBe('✓');
+    expect(statusIcon('error')).toBe('✕');
+    expect(stopKey('max_iterations')).toBe('loop.kind.max_iterations');
+    expect(stopKey('new_kind')).toBe('loop.kind.other');
+    expect(approvalReasons({ read_only: true })).toEqual([]);
+    expect(approvalReasons({ command: true, destructive: true, open_world: true })).toEqual([
+      'approval.why.destructive',
+      'approval.why.open_world',
+      'approval.why.command',
+    ]);
+  });
+
+  it('formats latency', () => {
+    expect(latencyText(0)).toBe('0 ms');
+    expect(latencyText(850)).toBe('850 ms');
+    expect(latencyText(1234)).toBe('1.2 s');
+    expect(latencyText(12_345)).toBe('12 s');
+    expect(latencyText(-1)).toBe('');
+  });
+
+  it('reads tool call payloads defensively', () => {
+    expect(toToolCall(null)).toBeNull();
+    expect(toToolCall({ status: 'ok' })).toBeNull();
+    expect(toToolCall({ tool: 't', args: { a: 1 } })).toMatchObject({ tool: 't', args: '{\n  "a": 1\n}', status: 'error', latencyMs: -1 });
+  });
+});
+
+describe('ApprovalStore', () => {
+  function setup() {
+    const handlers = new Map<string, (d: unknown) => void>();
+    const on = vi.fn((name: string, cb: (d: unknown) => void) => {
+      handlers.set(name, cb);
+      return () => handlers.delete(name);
+    });
+    const api = { ResolveApproval: vi.fn(async (_id: string, _allow: boolean, _scope: 'once' | 'session') => {}) };
+    const store = new ApprovalStore(api);
+    const off = store.listen(on);
+    const emit = (n: string, d: unknown) => handlers.get(n)?.(d);
+    return { store, api, emit, off, handlers };
+  }
+  const prompt = (id: string) => ({ id, tool: 'shout', description: 'd', args: { text: 'x' }, annotations: { command: true } });
+
+  it('queues prompts, answers the first and closes those answered elsewhere', async () => {
+    const h = setup();
+    h.emit('approval:needed', prompt('a'));
+    h.emit('approval:needed', prompt('a'));
+    h.emit('approval:needed', prompt('b'));
+    h.emit('approval:needed', { bogus: true });
+    expect(h.store.queue.map((p) => p.id)).toEqual(['a', 'b']);
+    expect(h.store.current?.id).toBe('a');
+    await h.store.answer('a', true, 'session');
+    expect(h.api.ResolveApproval).toHaveBeenCalledWith('a', true, 'session');
+    expect(h.store.current?.id).toBe('b');
+    h.emit('approval:done', { id: 'b' });
+    expect(h.store.current).toBeNull();
+    h.off();
+    expect(h.handlers.size).toBe(0);
+  });
+
+  it('reports an answer that did not arrive', async () => {
+    const h = setup();
+    h.api.ResolveApproval.mockRejectedValueOnce(new Error('no longer waiting'));
+    h.emit('approval:needed', prompt('a'));
+    await h.store.answer('a', false);
+    expect(h.api.ResolveApproval).toHaveBeenCalledWith('a', false, 'once');
+    expect(h.store.error).toBe('no longer waiting');
+    expect(h.store.queue).toEqual([]);
+  });
+});
+
+describe('ActivityStore', () => {
+  const row = (id: number, tool = 'shout'): ActivityRow => ({
+    id,
+    requestId: 'r',
+    tool,
+    arguments: '{}',
+    status: 'ok',
+    latencyMs: 1,
+    createdAt: '2025-01-01T00:00:00Z',
+  });
+
+  it('loads rows with the filter and skips the call when no conversation is open', async () => {
+    const api = { ToolActivity: vi.fn(async () => [row(2), row(1)]) };
+    const s = new ActivityStore(api);
+    s.filter.tool = 'shout';
+    s.filter.currentOnly = true;
+    await s.load('s1');
+    expect(api.ToolActivity).toHaveBeenCalledWith('shout', '', 's1', '200');
+    expect(s.rows.map((r) => r.id)).toEqual([2, 1]);
+    await s.load('');
+    expect(api.ToolActivity).toHaveBeenCalledTimes(1);
+    expect(s.rows).toEqual([]);
+    s.toggle(2);
+    expect(s.expanded[2]).toBe(true);
+  });
+
+  it('keeps only the newest answer and shows errors', async () => {
+    let release!: (v: ActivityRow[]) => void;
+    const api = {
+      ToolActivity: vi
+        .fn()
+        .mockImplementationOnce(() => new Promise<ActivityRow[]>((r) => (release = r)))
+        .mockResolvedValueOnce([row(9)])
+        .mockRejectedValueOnce(new Error('db locked')),
+    };
+    const s = new ActivityStore(api);
+    const first = s.load('');
+    await s.load('');
+    release([row(1)]);
+    await first;
+    expect(s.rows.map((r) => r.id)).toEqual([9]);
+    await s.load('');
+    expect(s.error).toBe('db locked');
+    expect(s.loading).toBe(false);
+  });
+});
+
+describe('ToolsStore', () => {
+  const tool = (name: string, p: Partial<ToolInfo> = {}): ToolInfo => ({
+    name,
+    description: '',
+    annotations: {},
+    groups: ['task'],
+    enabled: true,
+    breaker: 'closed',
+    ...p,
+  });
+
+  it('lists tools sorted, toggles them and resets breakers', async () => {
+    const api = {
+      ListTools: vi.fn(async () => [tool('shout', { breaker: 'open', openUntil: '2030-01-01T00:00:00Z' }), tool('calculator')]),
+      SetToolEnabled: vi.fn(async () => {}),
+      ResetBreaker: vi.fn(async () => {}),
+    };
+    const s = new ToolsStore(api);
+    await s.load();
+    expect(s.tools.map((t) => t.name)).toEqual(['calculator', 'shout']);
+    await s.setEnabled('calculator', false);
+    expect(api.SetToolEnabled).toHaveBeenCalledWith('calculator', false);
+    await s.reset('shout');
+    expect(api.ResetBreaker).toHaveBeenCalledWith('shout');
+  });
+
+  it('keeps a per-tool error and reloads on breaker events', async () => {
+    const handlers = new Map<string, (d: unknown) => void>();
+    const api = {
+      ListTools: vi.fn(async () => [tool('shout')]),
+      SetToolEnabled: vi.fn(async () => {
+        throw new Error('unknown tool');
+      }),
+      ResetBreaker: vi.fn(async () => {}),
+    };
+    const s = new ToolsStore(api);
+    s.listen((n, cb) => {
+      handlers.set(n, cb);
+      return () => handlers.delete(n);
+    });
+    handlers.get('tool:breaker')?.({ tool: 'shout', from: 'closed', to: 'open' });
+    expect(api.ListTools).not.toHaveBeenCalled(); // nothing shown yet
+    await s.load();
+    await s.setEnabled('shout', false);
+    expect(s.errors.shout).toBe('unknown tool');
+    expect(s.tools[0].enabled).toBe(true);
+    handlers.get('tool:breaker')?.({ tool: 'shout', from: 'closed', to: 'open' });
+    expect(api.ListTools).toHaveBeenCalledTimes(2);
+  });
+});
