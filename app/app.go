@@ -44,6 +44,9 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 		contexts: map[string]ContextReport{}}
 	a.approvals = &uiApprover{emit: func(n string, d any) { a.emit(n, d) }, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
 	core.SetApprover(a.approvals)
+	core.mu.Lock()
+	core.emit = func(n string, d any) { a.emit(n, d) }
+	core.mu.Unlock()
 	core.tools.exec.OnBreakerChange = func(tool, from, to string) {
 		a.emit("tool:breaker", map[string]string{"tool": tool, "from": from, "to": to})
 	}

@@ -17,6 +17,7 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/config"
 	"hermes/backend/llm"
+	"hermes/backend/mcp"
 	"hermes/backend/prompt"
 	"hermes/backend/session"
 	"hermes/backend/store"
@@ -30,6 +31,8 @@ type Options struct {
 	// featurizer.json); nil reads them from $HERMES_INTENT_MODEL_DIR or
 	// <data dir>/models/intent as they are.
 	IntentModel fs.FS
+	// MCPOnly limits which MCP servers start (the CLI starts only the one it uses).
+	MCPOnly []string
 }
 
 // Core is everything wired together: the composition root.
@@ -46,6 +49,8 @@ type Core struct {
 	intent   *intentLoader
 	tools    *toolbox
 	approver approverSwitch
+	mcp      *mcp.Manager
+	emit     func(name string, data any) // the attached UI's events; nil without one
 	bg     sync.WaitGroup // background work (summaries) finished before Close
 
 	transport *http.Transport
@@ -92,6 +97,10 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := c.openMCP(os.Environ, opts.MCPOnly); err != nil {
+		db.Close()
+		return nil, err
+	}
 	c.Agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.Sessions, Classifier: intentClassifier{c.intent},
 		Prompt: c.Prompt, Budget: c.budget, Calibration: c.Calib, AfterTurn: c.afterTurn, Tools: c.tools}
 	return c, nil
@@ -116,6 +125,7 @@ func (c *Core) Close() error {
 	case <-done:
 	case <-time.After(10 * time.Second):
 	}
+	c.mcp.Close()
 	c.intent.close()
 	c.transport.CloseIdleConnections()
 	return c.DB.Close()

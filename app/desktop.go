@@ -49,6 +49,7 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 			wailsCtx = ctx
 			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
 			go app.core.RunMaintenance(ctx, time.Minute)
+			_ = app.core.StartMCP(ctx) // problems show in the MCP panel
 			app.saveDialog = func(name string) (string, error) {
 				return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{DefaultFilename: name, Title: "Export conversation"})
 			}

@@ -36,6 +36,9 @@ func toToolCall(o tools.Outcome) ToolCall {
 		Error: o.Error, Result: res, LatencyMs: o.Latency.Milliseconds(), Breaker: o.Breaker}
 }
 
+// ToolCallInfo converts a tool call's outcome for display.
+func ToolCallInfo(o tools.Outcome) ToolCall { return toToolCall(o) }
+
 func addToolInfo(tr *TurnResult, res agent.Result) {
 	tr.Tools = []ToolCall{}
 	for _, o := range res.Tools {

@@ -94,6 +94,7 @@ Usage:
   hermes session context --session S --query Q --budget N | --batch FILE
   hermes intent classify TEXT | --batch FILE
   hermes tools list | log [--tool T] [--status S] [--session S] [--limit N]
+  hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME
   hermes settings list | get KEY | set KEY VALUE
 
 Global flags (any position): --data-dir DIR (or HERMES_DATA_DIR), --json, --yes
@@ -147,11 +148,18 @@ func run(g globals, args []string, env Env) error {
 		return doctor(context.Background(), g, dir, env)
 	}
 	switch cmd {
-	case "", "serve", "chat", "session", "settings", "intent", "tools":
+	case "", "serve", "chat", "session", "settings", "intent", "tools", "mcp":
 	default:
 		return usagef("unknown command %q", cmd)
 	}
-	core, err := app.Open(context.Background(), app.Options{DataDir: dir, Getenv: env.Getenv, IntentModel: env.IntentModel})
+	opts := app.Options{DataDir: dir, Getenv: env.Getenv, IntentModel: env.IntentModel}
+	if cmd == "mcp" && len(args) >= 2 && (args[0] == "call" || args[0] == "tools") {
+		opts.MCPOnly = []string{args[1]} // start only the server the command talks to
+	}
+	if cmd == "mcp" && len(args) >= 1 && (args[0] == "import" || args[0] == "approve") {
+		opts.MCPOnly = []string{"\x00none"} // read the config, start nothing
+	}
+	core, err := app.Open(context.Background(), opts)
 	if err != nil {
 		return err
 	}
@@ -174,6 +182,8 @@ func run(g globals, args []string, env Env) error {
 		return intentCmd(core, g, args, env)
 	case "tools":
 		return toolsCmd(core, g, args, env)
+	case "mcp":
+		return mcpCmd(core, g, args, env)
 	}
 	return nil
 }

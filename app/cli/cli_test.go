@@ -288,3 +288,40 @@ func TestSessionCommands(t *testing.T) {
 		t.Fatalf("half-imported: %s", r.stdout)
 	}
 }
+
+func TestMCPCommands(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+	script, _ := filepath.Abs("../../backend/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	if _, err := os.Stat(script); err != nil {
+		t.Fatalf("server-everything is not installed (%v): run `go tool task setup:mcp`", err)
+	}
+	claude := filepath.Join(dir, "claude_desktop_config.json")
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": map[string]any{"command": "node", "args": []string{script, "stdio"}}}})
+	os.WriteFile(claude, cfg, 0o600)
+	if r := runCLI(t, env, "", "mcp", "import", claude); r.code != 0 || !strings.Contains(r.stdout, "added 1") {
+		t.Fatalf("import: %+v", r)
+	}
+	if r := runCLI(t, env, "", "mcp", "list"); r.code != 0 || !strings.Contains(r.stdout, "awaiting approval") {
+		t.Fatalf("list before approval: %+v", r)
+	}
+	if r := runCLI(t, env, "", "mcp", "approve", "everything"); r.code != 2 || !strings.Contains(r.stderr, "--yes") {
+		t.Fatalf("approve without --yes in a script: %+v", r)
+	}
+	if r := runCLI(t, env, "", "mcp", "approve", "everything", "--yes"); r.code != 0 || !strings.Contains(r.stderr, "node ") {
+		t.Fatalf("approve: %+v", r)
+	}
+	r := runCLI(t, env, "", "mcp", "call", "everything", "echo", `{"message":"from the cli"}`)
+	if r.code != 0 || !strings.Contains(r.stdout, "Echo: from the cli") {
+		t.Fatalf("call: %+v", r)
+	}
+	if r = runCLI(t, env, "", "mcp", "call", "everything", "echo", `{"wrong":1}`); r.code != 1 || !strings.Contains(r.stderr, "invalid_arguments") {
+		t.Fatalf("bad args: %+v", r)
+	}
+	if r = runCLI(t, env, "", "tools", "log", "--tool", "everything__echo", "--json"); !strings.Contains(r.stdout, `"status": "ok"`) || !strings.Contains(r.stdout, `"status": "error"`) {
+		t.Fatalf("audit: %+v", r)
+	}
+	if r = runCLI(t, env, "", "mcp", "tools", "everything"); r.code != 0 || !strings.Contains(r.stdout, "everything__echo") {
+		t.Fatalf("tools: %+v", r)
+	}
+}

@@ -84,6 +84,9 @@ func serve(core *app.Core, args []string, env Env) error {
 	mctx, stopMaintenance := context.WithCancel(context.Background())
 	defer stopMaintenance()
 	go core.RunMaintenance(mctx, time.Minute)
+	if err := core.StartMCP(mctx); err != nil {
+		fmt.Fprintf(env.Stderr, "hermes: MCP servers not started: %v\n", err)
+	}
 	srv := &http.Server{Handler: web, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

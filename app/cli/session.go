@@ -236,6 +236,18 @@ func confirm(env Env, question string) (bool, error) {
 	if f, ok := env.Stdin.(*os.File); !ok || !isTerminal(f) {
 		return false, usagef("refusing to delete without confirmation; pass --yes in scripts")
 	}
+	return ask(env, question)
+}
+
+// confirmAsk asks on a terminal; in scripts it says to pass --yes.
+func confirmAsk(env Env, question string) (bool, error) {
+	if f, ok := env.Stdin.(*os.File); !ok || !isTerminal(f) {
+		return false, usagef("this needs confirmation; pass --yes in scripts")
+	}
+	return ask(env, question)
+}
+
+func ask(env Env, question string) (bool, error) {
 	fmt.Fprintf(env.Stderr, "%s [y/N] ", question)
 	line, err := bufio.NewReader(env.Stdin).ReadString('\n')
 	if err != nil && err != io.EOF {

@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"hermes/app"
+	"hermes/backend/llm"
+	"hermes/backend/mcp"
+	"hermes/backend/tools"
+)
+
+// mcpCmd: hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME
+func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
+	if len(args) == 0 {
+		return usagef("mcp: use list, tools [SERVER], call SERVER TOOL [ARGS_JSON], import [FILE] or approve NAME")
+	}
+	ctx := context.Background()
+	m := core.MCP()
+	sub, args := args[0], args[1:]
+	if err := core.StartMCP(ctx); err != nil {
+		return err
+	}
+	switch sub {
+	case "import":
+		if len(args) > 1 {
+			return usagef("mcp import: give at most one file (default: Claude Desktop's config)")
+		}
+		from := ""
+		if len(args) == 1 {
+			from = args[0]
+		}
+		res, err := m.Import(ctx, from)
+		if err != nil {
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, res)
+		}
+		fmt.Fprintf(env.Stdout, "added %d, unchanged %d, conflicts kept as they were %d, skipped %d\n",
+			len(res.Added), len(res.Unchanged), len(res.Conflicts), len(res.Skipped))
+		for _, n := range res.Added {
+			fmt.Fprintf(env.Stdout, "  %s: approve it with `hermes mcp approve %s`\n", n, n)
+		}
+		for _, p := range res.Skipped {
+			fmt.Fprintf(env.Stderr, "  skipped: %s\n", p.Error())
+		}
+		return nil
+	case "approve":
+		if len(args) != 1 {
+			return usagef("mcp approve: give one server name")
+		}
+		if err := m.Reload(ctx); err != nil {
+			return err
+		}
+		st, err := m.Server(args[0])
+		if err != nil {
+			return usagef("mcp approve: %v; see `hermes mcp list`", err)
+		}
+		fmt.Fprintf(env.Stderr, "Server %s runs:\n    %s\n", st.Name, st.Command)
+		if !g.yes {
+			ok, err := confirmAsk(env, "Allow Hermes to start it?")
+			if err != nil {
+				return err
+			}
+			if !ok {
+				fmt.Fprintln(env.Stderr, "not approved")
+				return nil
+			}
+		}
+		if err := m.Approve(ctx, args[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "approved %s\n", args[0])
+		return nil
+	}
+	for _, p := range mustProblems(m) {
+		fmt.Fprintf(env.Stderr, "mcp.json: %s\n", p.Error())
+	}
+	switch sub {
+	case "list":
+		list := waitSettled(ctx, m, m.List())
+		if g.json {
+			return printJSON(env.Stdout, list)
+		}
+		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SERVER\tSTATE\tTOOLS\tCOMMAND\tERROR")
+		for _, s := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.Name, s.State, len(s.Tools), s.Command, s.Error)
+		}
+		if len(list) == 0 {
+			fmt.Fprintf(env.Stderr, "no MCP servers in %s; add one there (Claude Desktop's format) or run `hermes mcp import`\n", m.ConfigPath())
+		}
+		return tw.Flush()
+	case "tools":
+		list := waitSettled(ctx, m, m.List())
+		if len(args) == 1 {
+			st, err := m.WaitReady(ctx, args[0])
+			if err != nil {
+				return usagef("mcp tools: %v", err)
+			}
+			list = []mcp.Status{st}
+		}
+		if g.json {
+			return printJSON(env.Stdout, list)
+		}
+		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "TOOL\tSERVER\tENABLED\tASKS\tDESCRIPTION")
+		for _, s := range list {
+			for _, t := range s.Tools {
+				d := t.Description
+				if r := []rune(d); len(r) > 60 {
+					d = string(r[:60]) + "…"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%v\t%v\t%s\n", t.Name, s.Name, t.Enabled, t.Annotations.NeedsApproval() && !t.AutoApprove, d)
+			}
+		}
+		return tw.Flush()
+	case "call":
+		if len(args) < 2 || len(args) > 3 {
+			return usagef("mcp call: give SERVER TOOL [ARGS_JSON]")
+		}
+		raw := json.RawMessage("{}")
+		if len(args) == 3 {
+			if !json.Valid([]byte(args[2])) {
+				return usagef("mcp call: ARGS_JSON is not valid JSON")
+			}
+			raw = json.RawMessage(args[2])
+		}
+		wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+		defer cancel()
+		if _, err := m.WaitReady(wctx, args[0]); err != nil {
+			return fmt.Errorf("mcp call: %w", err)
+		}
+		name, err := m.ToolName(args[0], args[1])
+		if err != nil {
+			return usagef("mcp call: %v", err)
+		}
+		// A direct call by the user is its own approval; it still goes through
+		// validation, the breaker, the timeout and the audit log.
+		core.SetApprover(tools.AllowAll{})
+		turn := core.Executor().NewTurn(tools.TurnInfo{RequestID: "cli-" + time.Now().UTC().Format("20060102T150405.000")})
+		o, _ := turn.Run(ctx, llm.ToolCall{ID: "cli", Name: name, Arguments: raw})
+		if g.json {
+			printJSON(env.Stdout, app.ToolCallInfo(o))
+		} else if o.OK() {
+			fmt.Fprintln(env.Stdout, o.Content)
+		}
+		if !o.OK() {
+			return fmt.Errorf("mcp call %s: %s (%s): %s", name, o.Status, o.ErrorKind, strings.TrimSpace(o.Error))
+		}
+		return nil
+	}
+	return usagef("mcp: unknown subcommand %q", sub)
+}
+
+func mustProblems(m *mcp.Manager) []mcp.Problem {
+	p, err := m.Problems()
+	if err != nil {
+		return []mcp.Problem{{Message: err.Error()}}
+	}
+	return p
+}
+
+// waitSettled gives starting servers a few seconds to become ready, so a list shows
+// their tools.
+func waitSettled(ctx context.Context, m *mcp.Manager, list []mcp.Status) []mcp.Status {
+	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	for _, s := range list {
+		if s.Approved && !s.Disabled {
+			m.WaitReady(wctx, s.Name)
+		}
+	}
+	return m.List()
+}

@@ -1,0 +1,181 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"hermes/backend/mcp"
+)
+
+// openMCP prepares the MCP supervisor; servers start with StartMCP (the window and
+// web mode start all of them, the CLI only the one it needs).
+func (c *Core) openMCP(environ func() []string, only []string) error {
+	m, err := mcp.New(c.tools.reg, mcp.Options{
+		DataDir: c.DataDir, Environ: environ, Only: only,
+		OnStatus: func(s mcp.Status) { c.emitEvent("mcp:status", s) },
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		return fmt.Errorf("open mcp: %w", err)
+	}
+	c.mcp = m
+	return nil
+}
+
+// MCP is the supervisor of the MCP servers.
+func (c *Core) MCP() *mcp.Manager { return c.mcp }
+
+// StartMCP loads mcp.json and starts the approved servers (in the background).
+func (c *Core) StartMCP(ctx context.Context) error { return c.mcp.Start(ctx) }
+
+// emitEvent sends an event to the attached UI, if any.
+func (c *Core) emitEvent(name string, data any) {
+	c.mu.Lock()
+	emit := c.emit
+	c.mu.Unlock()
+	if emit != nil {
+		emit(name, data)
+	}
+}
+
+// MCPServers lists the configured servers with their status and tools.
+func (a *App) MCPServers() ([]mcp.Status, error) {
+	list := a.core.mcp.List()
+	if list == nil {
+		list = []mcp.Status{}
+	}
+	return list, nil
+}
+
+// MCPProblems lists mistakes in mcp.json, each with its line and field.
+func (a *App) MCPProblems() ([]mcp.Problem, error) {
+	p, err := a.core.mcp.Problems()
+	if err != nil {
+		return nil, &UserError{Message: err.Error(), Err: err}
+	}
+	if p == nil {
+		p = []mcp.Problem{}
+	}
+	return p, nil
+}
+
+// MCPCommandLine shows the exact command a server entry would run, for approval.
+func (a *App) MCPCommandLine(configJSON string) (string, error) {
+	cfg, err := parseServerConfig(configJSON)
+	if err != nil {
+		return "", err
+	}
+	return mcp.CommandLine(cfg), nil
+}
+
+func parseServerConfig(configJSON string) (mcp.ServerConfig, error) {
+	var cfg mcp.ServerConfig
+	if err := json.Unmarshal([]byte(configJSON), &cfg); err != nil {
+		return cfg, &UserError{Message: "The server entry is not valid JSON: " + err.Error(), Err: err}
+	}
+	return cfg, nil
+}
+
+// MCPAddServer adds (or replaces) a server entry in mcp.json. It does not start until
+// approved with MCPApprove, after the user saw the exact command.
+func (a *App) MCPAddServer(name, configJSON string) (mcp.Status, error) {
+	cfg, err := parseServerConfig(configJSON)
+	if err != nil {
+		return mcp.Status{}, err
+	}
+	ctx := context.Background()
+	var st mcp.Status
+	if _, exists := a.core.mcp.Server(name); exists == nil {
+		st, err = a.core.mcp.UpdateServer(ctx, name, cfg)
+	} else {
+		st, err = a.core.mcp.AddServer(ctx, name, cfg)
+	}
+	if err != nil {
+		return mcp.Status{}, &UserError{Message: err.Error(), Err: err}
+	}
+	return st, nil
+}
+
+// MCPApprove approves a server's command and starts it.
+func (a *App) MCPApprove(name string) (mcp.Status, error) {
+	return a.mcpDo(name, func(ctx context.Context) error { return a.core.mcp.Approve(ctx, name) })
+}
+
+// MCPRestart restarts a server (and resets its breaker).
+func (a *App) MCPRestart(name string) (mcp.Status, error) {
+	return a.mcpDo(name, func(ctx context.Context) error { return a.core.mcp.Restart(ctx, name) })
+}
+
+// MCPSetDisabled disables ("true") or enables a server.
+func (a *App) MCPSetDisabled(name, disabled string) (mcp.Status, error) {
+	return a.mcpDo(name, func(ctx context.Context) error { return a.core.mcp.SetServerDisabled(ctx, name, disabled == "true") })
+}
+
+// MCPRemove removes a server from mcp.json and stops it.
+func (a *App) MCPRemove(name string) error {
+	if err := a.core.mcp.RemoveServer(context.Background(), name); err != nil {
+		return &UserError{Message: err.Error(), Err: err}
+	}
+	return nil
+}
+
+// MCPSetToolEnabled turns one of a server's tools on ("true") or off for the model.
+func (a *App) MCPSetToolEnabled(server, tool, on string) (mcp.Status, error) {
+	return a.mcpDo(server, func(context.Context) error { return a.core.mcp.SetToolEnabled(server, tool, on == "true") })
+}
+
+// MCPAcceptToolChanges accepts changed tool definitions of a server (after a rug-pull warning).
+func (a *App) MCPAcceptToolChanges(server string) (mcp.Status, error) {
+	return a.mcpDo(server, func(context.Context) error { return a.core.mcp.AcceptToolChanges(server) })
+}
+
+// MCPStderr is the end of a server's stderr.
+func (a *App) MCPStderr(name string) (string, error) {
+	s, err := a.core.mcp.Stderr(name)
+	if err != nil {
+		return "", &UserError{Message: err.Error(), Err: err}
+	}
+	return s, nil
+}
+
+// MCPPrompts lists the prompt templates servers offer.
+func (a *App) MCPPrompts() ([]mcp.PromptInfo, error) {
+	p := a.core.mcp.Prompts()
+	if p == nil {
+		p = []mcp.PromptInfo{}
+	}
+	return p, nil
+}
+
+// MCPGetPrompt fetches a prompt template with its arguments (a JSON object of strings).
+func (a *App) MCPGetPrompt(server, name, argsJSON string) (mcp.PromptResult, error) {
+	args := map[string]string{}
+	if argsJSON != "" {
+		if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
+			return mcp.PromptResult{}, &UserError{Message: "Prompt arguments must be a JSON object of strings.", Err: err}
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := a.core.mcp.GetPrompt(ctx, server, name, args)
+	if err != nil {
+		return mcp.PromptResult{}, &UserError{Message: err.Error(), Err: err}
+	}
+	return r, nil
+}
+
+func (a *App) mcpDo(name string, fn func(context.Context) error) (mcp.Status, error) {
+	ctx := context.Background()
+	if err := fn(ctx); err != nil {
+		return mcp.Status{}, &UserError{Message: err.Error(), Err: err}
+	}
+	st, err := a.core.mcp.Server(name)
+	if err != nil {
+		return mcp.Status{}, &UserError{Message: err.Error(), Err: err}
+	}
+	return st, nil
+}

@@ -1,0 +1,110 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"hermes/backend/llm/llmtest"
+	"hermes/backend/mcp"
+)
+
+// everythingConfig is server-everything from the pinned npm install (go tool task setup:mcp).
+func everythingConfig(t *testing.T) string {
+	t.Helper()
+	script, _ := filepath.Abs("../backend/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	if _, err := os.Stat(script); err != nil {
+		t.Fatalf("server-everything is not installed (%v): run `go tool task setup:mcp`", err)
+	}
+	b, _ := json.Marshal(mcp.ServerConfig{Command: "node", Args: []string{script, "stdio"}})
+	return string(b)
+}
+
+func waitMCP(t *testing.T, a *App, name string, want mcp.State) mcp.Status {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		list, _ := a.MCPServers()
+		for _, s := range list {
+			if s.Name == name && s.State == want {
+				return s
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	list, _ := a.MCPServers()
+	t.Fatalf("server %s never became %s: %+v", name, want, list)
+	return mcp.Status{}
+}
+
+func TestAgentCallsAnMCPTool(t *testing.T) {
+	a, core, fake, _ := newTestApp(t, nil)
+	if err := core.StartMCP(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := a.MCPAddServer("everything", everythingConfig(t))
+	if err != nil || st.Approved {
+		t.Fatalf("add = %+v, %v (a new server must wait for approval)", st, err)
+	}
+	cmd, _ := a.MCPCommandLine(everythingConfig(t))
+	if !strings.HasPrefix(cmd, "node ") || !strings.Contains(cmd, "server-everything") {
+		t.Fatalf("command line = %q", cmd)
+	}
+	if _, err := a.MCPApprove("everything"); err != nil {
+		t.Fatal(err)
+	}
+	st = waitMCP(t, a, "everything", mcp.StateReady)
+	echo := ""
+	for _, tool := range st.Tools {
+		if tool.Remote == "echo" {
+			echo = tool.Name
+		}
+	}
+	if echo != "everything__echo" {
+		t.Fatalf("echo tool = %q in %+v", echo, st.Tools)
+	}
+
+	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
+		if n, last := toolRounds(req); n > 0 {
+			return llmtest.Reply{Chunks: []string{"The server said: " + last}}
+		}
+		return llmtest.Reply{ToolCalls: []api.ToolCall{call(echo, map[string]any{"message": "hi from hermes"})}}
+	}
+	offered := func(req api.ChatRequest) bool {
+		for _, tl := range req.Tools {
+			if tl.Function.Name == echo {
+				return true
+			}
+		}
+		return false
+	}
+	res, err := a.SendMessage("req-mcp", "", "please run the echo tool with hi from hermes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Assistant.Content, "Echo: hi from hermes") || len(res.Tools) != 1 {
+		t.Fatalf("reply = %q, tools = %+v", res.Assistant.Content, res.Tools)
+	}
+	reqs := fake.ChatRequests()
+	if !offered(reqs[0]) {
+		t.Fatal("the MCP tool was not offered to the model")
+	}
+	// Switched off, it is no longer offered.
+	if _, err := a.MCPSetToolEnabled("everything", "echo", "false"); err != nil {
+		t.Fatal(err)
+	}
+	fake.Chat = llmtest.Echo(0, 0)
+	if _, err := a.SendMessage("req-mcp2", res.Session.ID, "please run the echo tool again"); err != nil {
+		t.Fatal(err)
+	}
+	reqs = fake.ChatRequests()
+	if offered(reqs[len(reqs)-1]) {
+		t.Fatal("a tool switched off was still offered")
+	}
+}

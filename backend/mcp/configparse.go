@@ -1,0 +1,380 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// LoadConfig reads and parses a config file. A missing file is an empty config.
+// The error is for a file that cannot be used at all (unreadable, not JSON);
+// problems of single entries are in Config.Problems.
+func LoadConfig(file string) (Config, error) {
+	data, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return Config{Servers: map[string]ServerConfig{}, raw: map[string]json.RawMessage{}}, nil
+	}
+	if err != nil {
+		return Config{}, fmt.Errorf("read MCP config: %w", err)
+	}
+	return ParseConfig(file, data)
+}
+
+// ParseConfig parses the mcpServers shape of Claude Desktop's config. file names
+// the file in problems. Positions are 1-based lines and columns (in bytes).
+func ParseConfig(file string, data []byte) (Config, error) {
+	p := &configParser{file: filepath.Base(file), data: data, lines: newLineIndex(data)}
+	cfg := Config{Servers: map[string]ServerConfig{}, raw: map[string]json.RawMessage{}}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return cfg, nil
+	}
+	top, err := p.object(data, 0)
+	if errors.As(err, new(errNotObject)) {
+		return Config{}, p.problem("", "", 0, `must hold a JSON object such as {"mcpServers": {}}`)
+	}
+	if err != nil {
+		return Config{}, err
+	}
+	var servers *member
+	for i := range top {
+		if top[i].key == "mcpServers" {
+			if servers != nil {
+				p.warn(&cfg, "", "mcpServers", top[i].keyOff, "mcpServers appears twice; the later one is used")
+			}
+			servers = &top[i]
+		}
+	}
+	if servers == nil || string(servers.value) == "null" {
+		return cfg, nil
+	}
+	entries, err := p.object(servers.value, servers.valueOff)
+	if err != nil {
+		if errors.As(err, new(errNotObject)) {
+			return Config{}, p.problem("", "mcpServers", servers.valueOff, "must be an object of servers by name")
+		}
+		return Config{}, err
+	}
+	seen := map[string]int64{}
+	for _, e := range entries {
+		if first, dup := seen[e.key]; dup {
+			line, _ := p.lines.pos(first)
+			p.warn(&cfg, e.key, "", e.keyOff, fmt.Sprintf("defined again (first at line %d); the later entry is used", line))
+			cfg.Names = slicesDelete(cfg.Names, e.key)
+			delete(cfg.Servers, e.key)
+			cfg.Problems = dropErrors(cfg.Problems, e.key)
+		}
+		seen[e.key] = e.keyOff
+		cfg.Names = append(cfg.Names, e.key)
+		cfg.raw[e.key] = e.value
+		if sc, ok := p.entry(&cfg, e); ok {
+			cfg.Servers[e.key] = sc
+		}
+	}
+	return cfg, nil
+}
+
+func slicesDelete(s []string, v string) []string {
+	out := s[:0]
+	for _, x := range s {
+		if x != v {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// dropErrors forgets the errors of an entry that is defined again.
+func dropErrors(ps []Problem, server string) []Problem {
+	out := ps[:0]
+	for _, p := range ps {
+		if p.Server != server || p.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+type configParser struct {
+	file  string
+	data  []byte
+	lines lineIndex
+}
+
+// member is one key of a JSON object with where its key and value are.
+type member struct {
+	key      string
+	keyOff   int64 // offset of the key's opening quote
+	value    json.RawMessage
+	valueOff int64
+}
+
+type errNotObject struct{}
+
+func (errNotObject) Error() string { return "not an object" }
+
+// object splits the JSON object in raw (at offset base of the file) into its
+// members, in order.
+func (p *configParser) object(raw []byte, base int64) ([]member, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, p.syntax(err, base)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, errNotObject{}
+	}
+	var out []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, p.syntax(err, base)
+		}
+		key, _ := tok.(string) // inside an object a token here is always a key
+		keyEnd := dec.InputOffset()
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, p.syntax(err, base)
+		}
+		keyOff := keyEnd - int64(len(quoteLen(raw, keyEnd)))
+		out = append(out, member{key: key, keyOff: base + keyOff, value: v, valueOff: base + dec.InputOffset() - int64(len(v))})
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, p.syntax(err, base)
+	}
+	if base == 0 { // the top level: nothing may follow
+		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+			return nil, p.problem("", "", dec.InputOffset(), "unexpected data after the top-level object")
+		}
+	}
+	return out, nil
+}
+
+// quoteLen returns the key token that ends at end (its quotes included).
+func quoteLen(raw []byte, end int64) []byte {
+	if end <= 0 || end > int64(len(raw)) {
+		return nil
+	}
+	i := end - 2 // the closing quote is at end-1
+	for ; i >= 0; i-- {
+		if raw[i] == '"' {
+			bs := 0
+			for j := i - 1; j >= 0 && raw[j] == '\\'; j-- {
+				bs++
+			}
+			if bs%2 == 0 {
+				break
+			}
+		}
+	}
+	if i < 0 {
+		return nil
+	}
+	return raw[i:end]
+}
+
+// syntax turns a decoder error into a problem of the whole file.
+func (p *configParser) syntax(err error, base int64) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return p.problem("", "", base+se.Offset-1, "not valid JSON: "+se.Error())
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return p.problem("", "", int64(len(p.data)), "not valid JSON: the file ends too early (a missing '}' or ']'?)")
+	}
+	return p.problem("", "", base, "not valid JSON: "+err.Error())
+}
+
+func (p *configParser) problem(server, field string, off int64, msg string) Problem {
+	line, col := p.lines.pos(off)
+	return Problem{File: p.file, Line: line, Column: col, Server: server, Field: field, Message: msg}
+}
+
+func (p *configParser) fail(cfg *Config, server, field string, off int64, msg string) {
+	cfg.Problems = append(cfg.Problems, p.problem(server, field, off, msg))
+}
+
+func (p *configParser) warn(cfg *Config, server, field string, off int64, msg string) {
+	pr := p.problem(server, field, off, msg)
+	pr.Warning = true
+	cfg.Problems = append(cfg.Problems, pr)
+}
+
+// entry validates one server entry; ok is false when it has an error.
+func (p *configParser) entry(cfg *Config, e member) (ServerConfig, bool) {
+	name := e.key
+	before := len(cfg.Problems)
+	failed := func() bool {
+		for _, pr := range cfg.Problems[before:] {
+			if !pr.Warning {
+				return true
+			}
+		}
+		return false
+	}
+	if strings.TrimSpace(name) == "" {
+		p.fail(cfg, name, "", e.keyOff, "a server needs a name")
+	}
+	fields, err := p.object(e.value, e.valueOff)
+	if err != nil {
+		p.fail(cfg, name, "", e.valueOff, `must be an object such as {"command": "npx", "args": ["-y", "some-server"]}`)
+		return ServerConfig{}, false
+	}
+	var sc ServerConfig
+	seen := map[string]bool{}
+	hasCommand := false
+	for _, f := range fields {
+		if seen[f.key] {
+			p.warn(cfg, name, f.key, f.keyOff, "appears twice; the later value is used")
+		}
+		seen[f.key] = true
+		switch f.key {
+		case "command":
+			if p.field(cfg, name, f, &sc.Command, "must be a string: the program to run") {
+				hasCommand = true
+				if strings.TrimSpace(sc.Command) == "" {
+					p.fail(cfg, name, f.key, f.valueOff, "is empty; name the program to run, e.g. \"npx\"")
+				}
+			}
+		case "args":
+			p.field(cfg, name, f, &sc.Args, "must be an array of strings")
+		case "env":
+			if p.field(cfg, name, f, &sc.Env, "must be an object of string values") {
+				p.checkEnv(cfg, name, f, sc.Env)
+			}
+		case "cwd":
+			if p.field(cfg, name, f, &sc.Cwd, "must be a string: an absolute directory") && sc.Cwd != "" && !filepath.IsAbs(sc.Cwd) && !strings.HasPrefix(sc.Cwd, "~/") {
+				p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf("%q is not an absolute path", sc.Cwd))
+			}
+		case "disabled":
+			p.field(cfg, name, f, &sc.Disabled, "must be true or false")
+		case "timeout":
+			var s string
+			if p.field(cfg, name, f, &s, `must be a duration string such as "30s"`) {
+				d, err := time.ParseDuration(s)
+				switch {
+				case err != nil:
+					p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf(`%q is not a duration; write one such as "30s" or "2m"`, s))
+				case d <= 0 || d > maxTimeout:
+					p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf("%s is out of range; use more than 0 and at most %s", d, maxTimeout))
+				default:
+					sc.Timeout = Duration(d)
+				}
+			}
+		case "tools":
+			sc.Tools = p.toolFilter(cfg, name, f)
+		case "autoApprove":
+			p.field(cfg, name, f, &sc.AutoApprove, "must be an array of tool names")
+		case "type":
+			var t string
+			if p.field(cfg, name, f, &t, `must be "stdio"`) && t != "stdio" {
+				p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf("%q servers are not supported; Hermes launches local stdio servers only", t))
+			}
+		case "url", "serverUrl":
+			p.fail(cfg, name, f.key, f.keyOff, "remote servers are not supported; Hermes launches local stdio servers only (command, args)")
+		default:
+			p.warn(cfg, name, f.key, f.keyOff, "unknown field; it is ignored")
+		}
+	}
+	if !hasCommand && !failed() {
+		p.fail(cfg, name, "command", e.keyOff, "is missing; name the program to run, e.g. \"command\": \"npx\"")
+	}
+	return sc, !failed()
+}
+
+// field decodes one field's value into dst; a wrong type is a problem at the
+// value that says what is expected.
+func (p *configParser) field(cfg *Config, server string, f member, dst any, want string) bool {
+	if err := json.Unmarshal(f.value, dst); err != nil {
+		off := f.valueOff
+		// A value of the wrong type is pointed at where it starts; a wrong
+		// element inside it, at that element.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Offset > 0 && te.Offset < int64(len(f.value)) {
+			off += te.Offset - 1
+		}
+		p.fail(cfg, server, f.key, off, want)
+		return false
+	}
+	return true
+}
+
+func (p *configParser) checkEnv(cfg *Config, server string, f member, env map[string]string) {
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			p.fail(cfg, server, "env", f.valueOff, fmt.Sprintf("%q is not a valid variable name", k))
+		}
+		if strings.ContainsRune(env[k], 0) {
+			p.fail(cfg, server, "env", f.valueOff, fmt.Sprintf("the value of %s holds a NUL byte", k))
+		}
+	}
+}
+
+func (p *configParser) toolFilter(cfg *Config, server string, f member) *ToolFilter {
+	members, err := p.object(f.value, f.valueOff)
+	if err != nil {
+		p.fail(cfg, server, "tools", f.valueOff, `must be an object such as {"include": ["read_*"], "exclude": ["write_*"]}`)
+		return nil
+	}
+	var tf ToolFilter
+	for _, m := range members {
+		var dst *[]string
+		switch m.key {
+		case "include":
+			dst = &tf.Include
+		case "exclude":
+			dst = &tf.Exclude
+		default:
+			p.warn(cfg, server, "tools."+m.key, m.keyOff, "unknown field; it is ignored")
+			continue
+		}
+		m.key = "tools." + m.key
+		if !p.field(cfg, server, m, dst, "must be an array of glob patterns") {
+			continue
+		}
+		for _, pat := range *dst {
+			if _, err := path.Match(pat, ""); err != nil {
+				p.fail(cfg, server, m.key, m.valueOff, fmt.Sprintf("%q is not a valid glob pattern", pat))
+			}
+		}
+	}
+	return &tf
+}
+
+// lineIndex maps byte offsets to lines and columns.
+type lineIndex []int64 // offset at which each line starts
+
+func newLineIndex(data []byte) lineIndex {
+	li := lineIndex{0}
+	for i, c := range data {
+		if c == '\n' {
+			li = append(li, int64(i+1))
+		}
+	}
+	return li
+}
+
+// pos returns the 1-based line and column of off.
+func (li lineIndex) pos(off int64) (line, col int) {
+	if off < 0 {
+		off = 0
+	}
+	i := sort.Search(len(li), func(i int) bool { return li[i] > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	return i + 1, int(off-li[i]) + 1
+}
