@@ -30,9 +30,10 @@ type App struct {
 	// saveDialog asks where to save a file (desktop only); nil elsewhere.
 	saveDialog func(defaultName string) (string, error)
 
-	mu       sync.Mutex
-	running  map[string]context.CancelFunc
-	contexts map[string]ContextReport // session id -> what the model saw last
+	mu        sync.Mutex
+	incognito bool
+	running   map[string]context.CancelFunc
+	contexts  map[string]ContextReport // session id -> what the model saw last
 }
 
 // NewApp returns the facade over core. emit may be nil until a UI attaches.
@@ -92,6 +93,9 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 
 	out := newThrottle(a.throttle, func(text string) { a.emit("chat:delta:"+requestID, Delta{Text: text}) })
 	in.RequestID = requestID
+	a.mu.Lock()
+	in.Incognito = a.incognito
+	a.mu.Unlock()
 	in.OnTool = func(o tools.Outcome) { a.emit("chat:tool:"+requestID, toToolCall(o)) }
 	res, err := a.core.Agent.Turn(ctx, in, func(s string) error {
 		out.add(s)

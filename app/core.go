@@ -7,8 +7,8 @@ package app
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -18,6 +18,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/llm"
 	"hermes/backend/mcp"
+	"hermes/backend/memory/memtool"
 	"hermes/backend/prompt"
 	"hermes/backend/session"
 	"hermes/backend/store"
@@ -50,8 +51,9 @@ type Core struct {
 	tools    *toolbox
 	approver approverSwitch
 	mcp      *mcp.Manager
+	memory   *memoryLoader
 	emit     func(name string, data any) // the attached UI's events; nil without one
-	bg     sync.WaitGroup // background work (summaries) finished before Close
+	bg       sync.WaitGroup              // background work (summaries) finished before Close
 
 	transport *http.Transport
 	mu        sync.Mutex
@@ -97,12 +99,18 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		db.Close()
 		return nil, err
 	}
+	c.memory = &memoryLoader{c: c}
+	if err := memtool.Register(c.tools.reg, lazyMemoryTools{c}, memtool.Options{}); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := c.openMCP(os.Environ, opts.MCPOnly); err != nil {
 		db.Close()
 		return nil, err
 	}
 	c.Agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.Sessions, Classifier: intentClassifier{c.intent},
-		Prompt: c.Prompt, Budget: c.budget, Calibration: c.Calib, AfterTurn: c.afterTurn, Tools: c.tools}
+		Prompt: c.Prompt, Budget: c.budget, Calibration: c.Calib, AfterTurn: c.afterTurn, Tools: c.tools,
+		Memory: agentMemory{c}}
 	return c, nil
 }
 

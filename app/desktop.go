@@ -50,6 +50,7 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
 			go app.core.RunMaintenance(ctx, time.Minute)
 			_ = app.core.StartMCP(ctx) // problems show in the MCP panel
+			go app.core.RunMemoryWorker(ctx)
 			app.saveDialog = func(name string) (string, error) {
 				return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{DefaultFilename: name, Title: "Export conversation"})
 			}

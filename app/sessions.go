@@ -51,6 +51,11 @@ func (a *App) ArchiveSession(id string) (SessionInfo, error) {
 	if err := a.core.Sessions.Archive(ctx, id); err != nil {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
+	if m, err := a.core.Memory(); err == nil {
+		if s, err := a.core.Sessions.Get(ctx, id); err == nil {
+			m.EndSession(ctx, s.ID) // working memories end with the session
+		}
+	}
 	return a.sessionInfo(ctx, id)
 }
 
@@ -90,7 +95,17 @@ func (a *App) SaveExport(id, format string) (string, error) {
 // DeleteSession deletes a conversation for good (the UI confirms first).
 func (a *App) DeleteSession(id string) error {
 	ctx := context.Background()
-	if err := a.core.Sessions.Delete(ctx, id); err != nil {
+	s, err := a.core.Sessions.Get(ctx, id)
+	if err != nil {
+		return a.mapErr(ctx, err)
+	}
+	// Memories derived from the conversation go with it.
+	if m, err := a.core.Memory(); err == nil {
+		if _, err := m.ForgetSession(ctx, s.ID); err != nil {
+			return memErr(err)
+		}
+	}
+	if err := a.core.Sessions.Delete(ctx, s.ID); err != nil {
 		return a.mapErr(ctx, err)
 	}
 	a.mu.Lock()

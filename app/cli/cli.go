@@ -20,15 +20,15 @@ import (
 
 // Env is what a run of the CLI sees of the world.
 type Env struct {
-	Args    []string // without the program name
-	Stdin   io.Reader
-	Stdout  io.Writer
-	Stderr  io.Writer
-	Getenv  func(string) string
-	Assets  fs.FS // the built frontend
+	Args   []string // without the program name
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	Assets fs.FS // the built frontend
 	// IntentModel holds the built-in intent model files.
 	IntentModel fs.FS
-	Started time.Time
+	Started     time.Time
 	// Interrupts delivers Ctrl+C; nil means none.
 	Interrupts <-chan os.Signal
 }
@@ -94,6 +94,8 @@ Usage:
   hermes session context --session S --query Q --budget N | --batch FILE
   hermes intent classify TEXT | --batch FILE
   hermes tools list | log [--tool T] [--status S] [--session S] [--limit N]
+  hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... | forget --query Q
+  hermes memory import --jsonl FILE | search QUERY [--k N] | search --batch FILE [--k N] | export [--out FILE]
   hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME
   hermes settings list | get KEY | set KEY VALUE
 
@@ -148,7 +150,7 @@ func run(g globals, args []string, env Env) error {
 		return doctor(context.Background(), g, dir, env)
 	}
 	switch cmd {
-	case "", "serve", "chat", "session", "settings", "intent", "tools", "mcp":
+	case "", "serve", "chat", "session", "settings", "intent", "tools", "mcp", "memory":
 	default:
 		return usagef("unknown command %q", cmd)
 	}
@@ -184,6 +186,8 @@ func run(g globals, args []string, env Env) error {
 		return toolsCmd(core, g, args, env)
 	case "mcp":
 		return mcpCmd(core, g, args, env)
+	case "memory":
+		return memoryCmd(core, g, args, env)
 	}
 	return nil
 }

@@ -325,3 +325,52 @@ func TestMCPCommands(t *testing.T) {
 		t.Fatalf("tools: %+v", r)
 	}
 }
+
+func TestMemoryCommands(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+	r := runCLI(t, env, "", "--json", "memory", "add", "Remember that my bike is a blue Brompton")
+	var added struct {
+		ID, Text, Status string
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &added) != nil || added.ID == "" || added.Status != "active" {
+		t.Fatalf("add: %+v", r)
+	}
+	file := filepath.Join(dir, "mem.jsonl")
+	os.WriteFile(file, []byte(`{"id":"m1","text":"I live in Lisbon","created_at":"2026-01-02T10:00:00Z"}
+{"id":"m2","text":"我喜欢喝绿茶"}
+`), 0o600)
+	if r = runCLI(t, env, "", "memory", "import", "--jsonl", file); r.code != 0 || !strings.Contains(r.stdout, "added 2") {
+		t.Fatalf("import: %+v", r)
+	}
+	if r = runCLI(t, env, "", "--json", "memory", "show", "m1"); r.code != 0 || !strings.Contains(r.stdout, `"ref": "m1"`) || !strings.Contains(r.stdout, "2026-01-02") {
+		t.Fatalf("show by ref: %+v", r)
+	}
+	if r = runCLI(t, env, "", "--json", "memory", "search", "Lisbon", "--k", "3"); r.code != 0 || !strings.Contains(r.stdout, `"ref": "m1"`) {
+		t.Fatalf("search: %+v", r)
+	}
+	batch := filepath.Join(dir, "q.jsonl")
+	os.WriteFile(batch, []byte(`{"id":"q1","query":"绿茶"}`+"\n"), 0o600)
+	if r = runCLI(t, env, "", "memory", "search", "--batch", batch, "--k", "2"); r.code != 0 || !strings.HasPrefix(r.stdout, `{"id":"q1","results":[{"memory_id":`) || !strings.Contains(r.stdout, `"ref":"m2"`) {
+		t.Fatalf("batch: %+v", r)
+	}
+	if r = runCLI(t, env, "", "memory", "edit", "m1", "I live in Porto now"); r.code != 0 {
+		t.Fatalf("edit: %+v", r)
+	}
+	os.WriteFile(file, []byte(`{"id":"m3","text":"fine"}`+"\n"+`{"text":"no id"}`+"\n"), 0o600)
+	if r = runCLI(t, env, "", "memory", "import", "--jsonl", file); r.code != 2 || !strings.Contains(r.stderr, "line 2") {
+		t.Fatalf("bad import: %+v", r)
+	}
+	if r = runCLI(t, env, "", "memory", "forget", "m1"); r.code != 2 || !strings.Contains(r.stderr, "--yes") {
+		t.Fatalf("forget without --yes: %+v", r)
+	}
+	if r = runCLI(t, env, "", "memory", "forget", "--yes", "--query", "Porto"); r.code != 0 || !strings.Contains(r.stdout, "0 lexical and 0 vector matches") {
+		t.Fatalf("forget: %+v", r)
+	}
+	if r = runCLI(t, env, "", "--json", "memory", "list"); strings.Contains(r.stdout, "Porto") || strings.Contains(r.stdout, "Lisbon") || strings.Contains(r.stdout, `"m3"`) || !strings.Contains(r.stdout, "Brompton") {
+		t.Fatalf("list after forget: %+v", r)
+	}
+	if r = runCLI(t, env, "", "memory", "export"); r.code != 0 || !strings.Contains(r.stdout, "Brompton") {
+		t.Fatalf("export: %+v", r)
+	}
+}

@@ -84,6 +84,7 @@ func serve(core *app.Core, args []string, env Env) error {
 	mctx, stopMaintenance := context.WithCancel(context.Background())
 	defer stopMaintenance()
 	go core.RunMaintenance(mctx, time.Minute)
+	go core.RunMemoryWorker(mctx)
 	if err := core.StartMCP(mctx); err != nil {
 		fmt.Fprintf(env.Stderr, "hermes: MCP servers not started: %v\n", err)
 	}
@@ -161,6 +162,13 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 		}
 		return res, nil
 	}
+	// Facts stated in this run are extracted before the process exits (the queue would
+	// resume them next time anyway).
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		core.RunMemoryJobs(ctx)
+	}()
 	if text != "" {
 		res, err := turn(*sessionID, text)
 		if res.Session.ID != "" && !g.json {

@@ -209,7 +209,7 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 			}
 		}
 		for _, id := range args {
-			if err := st.Delete(ctx, id); err != nil {
+			if err := a.DeleteSession(id); err != nil { // with the memories derived from it
 				return sessionErr("session delete", id, err)
 			}
 		}

@@ -63,8 +63,34 @@ type ToolTurn interface {
 	Succeeded() []string
 }
 
+// Memory is what a turn needs of long-term memory.
+type Memory interface {
+	// Recall returns what to offer the model about the user, formatted with sources.
+	Recall(ctx context.Context, q MemoryQuery) ([]string, error)
+	// Observe hands the finished turn to memory (the write path decides what to keep).
+	Observe(ctx context.Context, t MemoryTurn) error
+	// Scope attaches the turn to ctx for the memory tools.
+	Scope(ctx context.Context, t MemoryTurn) context.Context
+}
+
+// MemoryQuery asks memory about one message.
+type MemoryQuery struct {
+	Profile, Text, SessionID, MessageID string
+	K                                   int
+}
+
+// MemoryTurn is a turn as memory sees it.
+type MemoryTurn struct {
+	Profile, SessionID, UserMessageID, AssistantMessageID string
+	UserText, AssistantText                               string
+	Plan                                                  Plan
+	Incognito                                             bool
+}
+
 // Agent runs turns.
 type Agent struct {
+	// Memory recalls and observes; nil means no long-term memory.
+	Memory Memory
 	// Tools runs tool calls; nil offers no tools.
 	Tools      Tools
 	LLM        LLM
@@ -98,6 +124,8 @@ type Input struct {
 	Continue bool
 	// OnTool hears every tool call's outcome as it happens (for the UI).
 	OnTool func(tools.Outcome)
+	// Incognito neither reads nor writes memory.
+	Incognito bool
 }
 
 // Result is a finished turn.
@@ -114,6 +142,8 @@ type Result struct {
 	Stop *tools.StopReason
 	// Unverified is set when the reply claims an action no tool call performed.
 	Unverified bool
+	// Recalled are the memories offered to the model.
+	Recalled []string
 }
 
 // Turn runs one turn. The user's message is stored before anything else, so nothing
@@ -175,6 +205,13 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		}
 		pin := prompt.Input{System: a.systemPrompt(), Query: in.Text, History: history, Channel: "main",
 			Summary: sess.Summary, SummaryUpto: sess.SummaryUpto, Budget: budget, RecentTurns: recent}
+		if a.Memory != nil && res.Plan.Recall && !in.Incognito {
+			mems, err := a.Memory.Recall(ctx, MemoryQuery{Profile: sess.Profile, Text: in.Text, SessionID: sess.ID,
+				MessageID: user.ID, K: res.Plan.RecallK})
+			if err == nil {
+				res.Recalled, pin.Memories = mems, mems
+			}
+		}
 		if a.Calibration != nil && model != "" {
 			pin.Ratio = a.Calibration.Ratio(ctx, model)
 		}
@@ -201,6 +238,13 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 			rounds = 1
 		}
 		toolTurn = a.Tools.NewTurn(in.RequestID, sess.ID, res.Plan.ToolGroup, rounds)
+	}
+	mt := MemoryTurn{Profile: sess.Profile, SessionID: sess.ID, UserMessageID: user.ID, UserText: in.Text, Plan: res.Plan, Incognito: in.Incognito}
+	if in.Incognito {
+		mt.Plan.MayWriteMemory, mt.Plan.Recall = false, false
+	}
+	if a.Memory != nil {
+		ctx = a.Memory.Scope(ctx, mt)
 	}
 	var reply llm.Reply
 	var chatErr error
@@ -269,6 +313,10 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	}
 	if a.Calibration != nil && reply.PromptTokens > 0 && res.Context.Estimated > 0 && len(res.Tools) == 0 {
 		_ = a.Calibration.Observe(context.WithoutCancel(ctx), reply.Model, res.Context.Estimated, reply.PromptTokens)
+	}
+	if a.Memory != nil && !in.Incognito && !in.Continue {
+		mt.AssistantMessageID, mt.AssistantText = stored.ID, stored.Content
+		_ = a.Memory.Observe(context.WithoutCancel(ctx), mt) // queued; a failure never fails the turn
 	}
 	if a.AfterTurn != nil {
 		a.AfterTurn(sess.ID)

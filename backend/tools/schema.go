@@ -195,6 +195,9 @@ func canonicalNumber(n json.Number) string {
 		return fmt.Sprint(i)
 	}
 	if f, err := n.Float64(); err == nil {
+		if f == 0 {
+			return "0" // -0 and 0 are the same argument
+		}
 		b, err := json.Marshal(f)
 		if err == nil {
 			return string(b)

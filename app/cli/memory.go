@@ -1,0 +1,283 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"hermes/app"
+	"hermes/backend/memory"
+)
+
+// memoryCmd: hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... |
+// forget --query Q | import --jsonl FILE | search QUERY [--k N] | --batch FILE | export [--out FILE]
+func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
+	if len(args) == 0 {
+		return usagef("memory: use add, list, show, edit, forget, import, search or export")
+	}
+	m, err := core.Memory()
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	sub, args := args[0], args[1:]
+	notFound := func(id string) error { return usagef("memory %s: no memory %q; see `hermes memory list`", sub, id) }
+	switch sub {
+	case "add":
+		text := strings.Join(args, " ")
+		if strings.TrimSpace(text) == "" {
+			return usagef("memory add: give the text to remember")
+		}
+		mm, err := m.Add(ctx, memory.AddInput{Text: text})
+		if err != nil {
+			if errors.Is(err, memory.ErrInvalid) {
+				return usagef("memory add: %v", err)
+			}
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, mm)
+		}
+		fmt.Fprintf(env.Stdout, "%s\t%s\t%s\n", mm.ID, mm.Status, mm.Text)
+		return nil
+	case "list":
+		fs := newFlags("memory list")
+		status := fs.String("status", "", "pending, active, archived or superseded")
+		layer := fs.String("layer", "", "working, fact or profile")
+		profile := fs.String("profile", "", "only this profile")
+		limit := fs.Int("limit", 100, "most rows")
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		f := memory.Filter{Profile: *profile, Layer: memory.Layer(*layer), Limit: *limit}
+		if *status != "" {
+			f.Statuses = []memory.Status{memory.Status(*status)}
+		}
+		list, err := m.List(ctx, f)
+		if err != nil {
+			return err
+		}
+		if g.json {
+			if list == nil {
+				list = []memory.Memory{}
+			}
+			return printJSON(env.Stdout, list)
+		}
+		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tLAYER\tSTATUS\tSTRENGTH\tTEXT")
+		for _, mm := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\n", mm.ID, mm.Layer, mm.Status, mm.Strength, mm.Text)
+		}
+		return tw.Flush()
+	case "show":
+		if len(args) != 1 {
+			return usagef("memory show: give one memory id")
+		}
+		d, err := m.Show(ctx, args[0])
+		if errors.Is(err, memory.ErrNotFound) {
+			return notFound(args[0])
+		}
+		if err != nil {
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, d.Memory)
+		}
+		mm := d.Memory
+		fmt.Fprintf(env.Stdout, "%s (%s, %s, strength %.2f)\n%s\nsaid in messages: %s\ncreated %s, last confirmed %s\n",
+			mm.ID, mm.Layer, mm.Status, mm.Strength, mm.Text, strings.Join(mm.SourceMessageIDs, ", "),
+			mm.CreatedAt.Format("2006-01-02 15:04"), mm.LastConfirmedAt.Format("2006-01-02 15:04"))
+		for _, r := range d.History {
+			b, _ := json.Marshal(r)
+			fmt.Fprintf(env.Stdout, "  earlier: %s\n", b)
+		}
+		return nil
+	case "edit":
+		if len(args) < 2 {
+			return usagef("memory edit: give an id and the corrected text")
+		}
+		mm, err := m.Edit(ctx, args[0], memory.Edit{Text: strings.Join(args[1:], " ")})
+		if errors.Is(err, memory.ErrNotFound) {
+			return notFound(args[0])
+		}
+		if err != nil {
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, mm)
+		}
+		fmt.Fprintf(env.Stdout, "%s\t%s\n", mm.ID, mm.Text)
+		return nil
+	case "forget":
+		fs := newFlags("memory forget")
+		query := fs.String("query", "", "forget what matches this query (shows the matches first)")
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		list := fs.Args()
+		if *query != "" {
+			hits, err := m.ForgetMatches(ctx, "", *query, 20)
+			if err != nil {
+				return err
+			}
+			if len(hits) == 0 {
+				fmt.Fprintln(env.Stderr, "nothing matches")
+				return nil
+			}
+			for _, h := range hits {
+				fmt.Fprintf(env.Stderr, "  %s  %s\n", h.MemoryID, h.Text)
+				list = append(list, h.MemoryID)
+			}
+		}
+		if len(list) == 0 {
+			return usagef("memory forget: give memory ids or --query Q")
+		}
+		for _, id := range list {
+			if _, err := m.Get(ctx, id); err != nil {
+				return notFound(id)
+			}
+		}
+		if !g.yes {
+			ok, err := confirmAsk(env, fmt.Sprintf("Forget %d memories for good?", len(list)))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				fmt.Fprintln(env.Stderr, "nothing forgotten")
+				return nil
+			}
+		}
+		r, err := m.Forget(ctx, list...)
+		if err != nil {
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, r)
+		}
+		fmt.Fprintf(env.Stdout, "forgot %d memories (receipt %s): a new search finds %d lexical and %d vector matches of the erased text\n",
+			r.Count, r.TombstoneID, r.LexicalMatches, r.VectorMatches)
+		return nil
+	case "import":
+		fs := newFlags("memory import")
+		file := fs.String("jsonl", "", "JSONL file of {\"id\",\"text\",\"created_at\"?,\"layer\"?}")
+		mode := fs.String("mode", "skip", "skip, merge or replace memories whose id is already there")
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		if *file == "" {
+			return usagef("memory import: give --jsonl FILE")
+		}
+		f, err := os.Open(*file)
+		if err != nil {
+			return usagef("memory import: %v", err)
+		}
+		defer f.Close()
+		res, err := m.ImportJSONL(ctx, f, memory.ImportOptions{Mode: memory.ImportMode(*mode), Progress: func(p memory.Progress) {
+			fmt.Fprintf(env.Stderr, "\rimporting %d/%d", p.Done, p.Total)
+		}})
+		fmt.Fprintln(env.Stderr)
+		var le *memory.LineError
+		if errors.As(err, &le) || errors.Is(err, memory.ErrInvalid) {
+			return usagef("memory import: %s: %v", *file, err)
+		}
+		if err != nil {
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, res)
+		}
+		fmt.Fprintf(env.Stdout, "added %d, merged %d, replaced %d, skipped %d\n", res.Added, res.Merged, res.Replaced, res.Skipped)
+		return nil
+	case "search":
+		fs := newFlags("memory search")
+		k := fs.Int("k", 10, "how many results")
+		batch := fs.String("batch", "", "JSONL file of {\"id\",\"query\"}")
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		if *batch != "" {
+			return memoryBatch(ctx, m, *batch, *k, env)
+		}
+		q := strings.Join(fs.Args(), " ")
+		hits, err := m.Search(ctx, "", q, *k)
+		if errors.Is(err, memory.ErrInvalid) {
+			return usagef("memory search: give words to search for")
+		}
+		if err != nil {
+			return err
+		}
+		if hits == nil {
+			hits = []memory.Hit{}
+		}
+		if g.json {
+			return printJSON(env.Stdout, hits)
+		}
+		for _, h := range hits {
+			fmt.Fprintf(env.Stdout, "%.4f\t%s\t%s\n", h.Score, h.MemoryID, h.Text)
+		}
+		return nil
+	case "export":
+		fs := newFlags("memory export")
+		out := fs.String("out", "", "write to this file instead of stdout")
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		w := env.Stdout
+		if *out != "" {
+			f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+			if err != nil {
+				return fmt.Errorf("memory export: %w", err)
+			}
+			defer f.Close()
+			w = f
+		}
+		return m.Export(ctx, w, "")
+	}
+	return usagef("memory: unknown subcommand %q", sub)
+}
+
+// memoryBatch: lines {"id","query"} -> {"id","results":[{"memory_id","ref","text","score"}]}.
+func memoryBatch(ctx context.Context, m *memory.Store, file string, k int, env Env) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return usagef("memory search: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	w := bufio.NewWriter(env.Stdout)
+	defer w.Flush()
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	n := 0
+	for sc.Scan() {
+		n++
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var l struct {
+			ID    json.RawMessage `json:"id"`
+			Query string          `json:"query"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil || strings.TrimSpace(l.Query) == "" {
+			return usagef("memory search: %s line %d: want {\"id\",\"query\"}", file, n)
+		}
+		hits, err := m.Search(ctx, "", l.Query, k)
+		if err != nil {
+			return fmt.Errorf("%s line %d: %w", file, n, err)
+		}
+		if hits == nil {
+			hits = []memory.Hit{}
+		}
+		enc.Encode(struct {
+			ID      json.RawMessage `json:"id"`
+			Results []memory.Hit    `json:"results"`
+		}{l.ID, hits})
+	}
+	return sc.Err()
+}

@@ -1,0 +1,274 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"hermes/backend/memory"
+)
+
+func (a *App) mem() (*memory.Store, error) {
+	m, err := a.core.Memory()
+	if err != nil {
+		return nil, &UserError{Message: "Memory is not available: " + err.Error(), Err: err}
+	}
+	return m, nil
+}
+
+func memErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ue *UserError
+	if errors.As(err, &ue) {
+		return err
+	}
+	msg := err.Error()
+	switch {
+	case errors.Is(err, memory.ErrNotFound):
+		msg = "That memory no longer exists."
+	case errors.Is(err, memory.ErrInvalid), errors.Is(err, memory.ErrConflict):
+		if i := strings.LastIndex(msg, ": "); i >= 0 && i+2 < len(msg) {
+			msg = strings.ToUpper(msg[i+2:i+3]) + msg[i+3:]
+		}
+	}
+	return &UserError{Message: msg, Err: err}
+}
+
+func ids(idsJSON string) ([]string, error) {
+	var out []string
+	if err := json.Unmarshal([]byte(idsJSON), &out); err != nil || len(out) == 0 {
+		return nil, &UserError{Message: "Give the memory ids as a JSON list."}
+	}
+	return out, nil
+}
+
+// MemoryFilter is what the memory browser filters by.
+type MemoryFilter struct {
+	Profile       string   `json:"profile"`
+	Layer         string   `json:"layer"`
+	Statuses      []string `json:"statuses"`
+	Category      string   `json:"category"`
+	MinConfidence float64  `json:"minConfidence"`
+	Text          string   `json:"text"`
+	SessionID     string   `json:"sessionId"`
+	Limit         int      `json:"limit"`
+	Offset        int      `json:"offset"`
+}
+
+// MemoryList lists memories; filterJSON is a MemoryFilter ("" lists everything).
+func (a *App) MemoryList(filterJSON string) ([]memory.Memory, error) {
+	m, err := a.mem()
+	if err != nil {
+		return nil, err
+	}
+	var f MemoryFilter
+	if filterJSON != "" {
+		if err := json.Unmarshal([]byte(filterJSON), &f); err != nil {
+			return nil, &UserError{Message: "The memory filter is not valid JSON: " + err.Error()}
+		}
+	}
+	mf := memory.Filter{Profile: f.Profile, Layer: memory.Layer(f.Layer), Category: f.Category, MinConfidence: f.MinConfidence,
+		Text: f.Text, SessionID: f.SessionID, Limit: f.Limit, Offset: f.Offset}
+	for _, s := range f.Statuses {
+		mf.Statuses = append(mf.Statuses, memory.Status(s))
+	}
+	list, err := m.List(context.Background(), mf)
+	if list == nil {
+		list = []memory.Memory{}
+	}
+	return list, memErr(err)
+}
+
+// MemoryShow returns a memory with its history, sources and what it replaced.
+func (a *App) MemoryShow(id string) (memory.Detail, error) {
+	m, err := a.mem()
+	if err != nil {
+		return memory.Detail{}, err
+	}
+	d, err := m.Show(context.Background(), id)
+	return d, memErr(err)
+}
+
+// MemorySearch ranks memories for a query (the browser's search box).
+func (a *App) MemorySearch(query, k string) ([]memory.Hit, error) {
+	m, err := a.mem()
+	if err != nil {
+		return nil, err
+	}
+	n, _ := strconv.Atoi(k)
+	hits, err := m.Search(context.Background(), "", query, n)
+	if hits == nil {
+		hits = []memory.Hit{}
+	}
+	return hits, memErr(err)
+}
+
+// MemoryAdd stores what the user typed, as an explicit request to remember.
+func (a *App) MemoryAdd(text string) (memory.Memory, error) {
+	m, err := a.mem()
+	if err != nil {
+		return memory.Memory{}, err
+	}
+	mm, err := m.Add(context.Background(), memory.AddInput{Text: text})
+	return mm, memErr(err)
+}
+
+// MemoryEdit corrects a memory's text; the old version is kept in its history.
+func (a *App) MemoryEdit(id, text string) (memory.Memory, error) {
+	m, err := a.mem()
+	if err != nil {
+		return memory.Memory{}, err
+	}
+	mm, err := m.Edit(context.Background(), id, memory.Edit{Text: text})
+	return mm, memErr(err)
+}
+
+// MemoryForget erases memories for good (idsJSON is a JSON list) and returns the receipt.
+func (a *App) MemoryForget(idsJSON string) (memory.Receipt, error) {
+	return a.memReceipt(idsJSON, func(m *memory.Store, ids []string) (memory.Receipt, error) {
+		return m.Forget(context.Background(), ids...)
+	})
+}
+
+// MemoryForgetMatches shows what forgetting by a query would erase (confirm with MemoryForget).
+func (a *App) MemoryForgetMatches(query string) ([]memory.Hit, error) {
+	m, err := a.mem()
+	if err != nil {
+		return nil, err
+	}
+	hits, err := m.ForgetMatches(context.Background(), "", query, 20)
+	if hits == nil {
+		hits = []memory.Hit{}
+	}
+	return hits, memErr(err)
+}
+
+// MemoryApprove activates pending memories.
+func (a *App) MemoryApprove(idsJSON string) error {
+	return a.memDo(idsJSON, func(m *memory.Store, ids []string) error { return m.Approve(context.Background(), ids...) })
+}
+
+// MemoryRestore brings archived memories back.
+func (a *App) MemoryRestore(idsJSON string) error {
+	return a.memDo(idsJSON, func(m *memory.Store, ids []string) error { return m.Restore(context.Background(), ids...) })
+}
+
+// MemoryConfirm says memories are still true (reinforces them).
+func (a *App) MemoryConfirm(idsJSON string) error {
+	return a.memDo(idsJSON, func(m *memory.Store, ids []string) error { return m.Confirm(context.Background(), ids...) })
+}
+
+// MemoryReject erases pending memories.
+func (a *App) MemoryReject(idsJSON string) (memory.Receipt, error) {
+	return a.memReceipt(idsJSON, func(m *memory.Store, ids []string) (memory.Receipt, error) {
+		return m.Reject(context.Background(), ids...)
+	})
+}
+
+// MemoryUndo erases what a turn wrote and brings back what it replaced.
+func (a *App) MemoryUndo(idsJSON string) (memory.Receipt, error) {
+	return a.memReceipt(idsJSON, func(m *memory.Store, ids []string) (memory.Receipt, error) {
+		return m.Undo(context.Background(), ids...)
+	})
+}
+
+// MemoryTombstones lists what was erased (ids, times and counts; no content).
+func (a *App) MemoryTombstones() ([]memory.Tombstone, error) {
+	m, err := a.mem()
+	if err != nil {
+		return nil, err
+	}
+	t, err := m.Tombstones(context.Background(), 200)
+	if t == nil {
+		t = []memory.Tombstone{}
+	}
+	return t, memErr(err)
+}
+
+// MemoryExport returns every memory as versioned JSON with provenance.
+func (a *App) MemoryExport() (string, error) {
+	m, err := a.mem()
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := m.Export(context.Background(), &b, ""); err != nil {
+		return "", memErr(err)
+	}
+	return b.String(), nil
+}
+
+// MemoryImport reads an export ("export") or JSONL lines ("jsonl"); mode is skip, merge or replace.
+func (a *App) MemoryImport(content, kind, mode string) (memory.ImportResult, error) {
+	m, err := a.mem()
+	if err != nil {
+		return memory.ImportResult{}, err
+	}
+	opt := memory.ImportOptions{Mode: memory.ImportMode(mode)}
+	var res memory.ImportResult
+	if kind == "export" {
+		res, err = m.ImportExport(context.Background(), strings.NewReader(content), opt)
+	} else {
+		res, err = m.ImportJSONL(context.Background(), strings.NewReader(content), opt)
+	}
+	return res, memErr(err)
+}
+
+// WhyRecalled says which memories were offered to the model for a message.
+func (a *App) WhyRecalled(messageID string) ([]memory.RecallEntry, error) {
+	m, err := a.mem()
+	if err != nil {
+		return nil, err
+	}
+	r, err := m.WhyRecalled(context.Background(), messageID)
+	if r == nil {
+		r = []memory.RecallEntry{}
+	}
+	return r, memErr(err)
+}
+
+// SetIncognito switches chat to incognito ("true"): turns neither read nor write memory.
+func (a *App) SetIncognito(on string) (bool, error) {
+	a.mu.Lock()
+	a.incognito = on == "true"
+	v := a.incognito
+	a.mu.Unlock()
+	return v, nil
+}
+
+// Incognito reports whether chat is incognito.
+func (a *App) Incognito() (bool, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.incognito, nil
+}
+
+func (a *App) memDo(idsJSON string, fn func(*memory.Store, []string) error) error {
+	list, err := ids(idsJSON)
+	if err != nil {
+		return err
+	}
+	m, err := a.mem()
+	if err != nil {
+		return err
+	}
+	return memErr(fn(m, list))
+}
+
+func (a *App) memReceipt(idsJSON string, fn func(*memory.Store, []string) (memory.Receipt, error)) (memory.Receipt, error) {
+	list, err := ids(idsJSON)
+	if err != nil {
+		return memory.Receipt{}, err
+	}
+	m, err := a.mem()
+	if err != nil {
+		return memory.Receipt{}, err
+	}
+	r, err := fn(m, list)
+	return r, memErr(err)
+}

@@ -1,0 +1,88 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+func TestAddListShowEdit(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, nil)
+	a := e.add("I am vegan", func(in *AddInput) { in.Category = "preference" })
+	e.add("I work at Acme", func(in *AddInput) { in.Profile = "work"; in.Category = "work" })
+	e.add("My card is 4111 1111 1111 1111")
+	e.add("I am in a call", func(in *AddInput) { in.Layer = LayerWorking; in.SessionID = "s1" })
+	e.clock.Advance(50 * 3600e9)
+
+	cases := []struct {
+		name string
+		f    Filter
+		want int
+	}{
+		{"all", Filter{}, 4},
+		{"profile", Filter{Profile: "work"}, 1},
+		{"layer", Filter{Layer: LayerWorking}, 1},
+		{"status", Filter{Statuses: []Status{StatusPending}}, 1},
+		{"category", Filter{Category: "preference"}, 1},
+		{"min strength drops decayed facts", Filter{MinConfidence: 0.5}, 1}, // the working memory does not decay
+		{"text", Filter{Text: "VEGAN"}, 1},
+		{"session", Filter{SessionID: "s1"}, 1},
+		{"limit", Filter{Limit: 2}, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if ms := e.list(tc.f); len(ms) != tc.want {
+				t.Errorf("List(%+v) = %v; want %d", tc.f, texts2(ms), tc.want)
+			}
+		})
+	}
+	t.Run("edit keeps history", func(t *testing.T) {
+		cat := "health"
+		m, err := e.s.Edit(ctx, a.ID, Edit{Text: "I am vegan since 2019", Category: &cat})
+		if err != nil || m.Text != "I am vegan since 2019" || m.Category != "health" || m.Strength != 1 {
+			t.Fatalf("Edit = %+v, %v", m, err)
+		}
+		d, _ := e.s.Show(ctx, a.ID)
+		if len(d.History) != 1 || d.History[0].Text != "I am vegan" || d.History[0].Category != "preference" {
+			t.Fatalf("history = %+v", d.History)
+		}
+		if rs := e.recall(Query{Text: "since when am I vegan?"}); len(rs) != 1 || rs[0].Memory.Text != "I am vegan since 2019" {
+			t.Fatalf("recall after edit = %v", texts(rs))
+		}
+		if _, err := e.s.Edit(ctx, "nope", Edit{Text: "x"}); !errors.Is(err, ErrNotFound) {
+			t.Errorf("edit unknown: %v", err)
+		}
+	})
+	t.Run("reject erases a pending memory", func(t *testing.T) {
+		p := e.list(Filter{Statuses: []Status{StatusPending}})[0]
+		if _, err := e.s.Reject(ctx, a.ID); !errors.Is(err, ErrConflict) {
+			t.Fatalf("rejecting an active memory: %v", err)
+		}
+		r, err := e.s.Reject(ctx, p.ID)
+		if err != nil || r.Count != 1 {
+			t.Fatalf("Reject = %+v, %v", r, err)
+		}
+		if _, err := e.s.Get(ctx, p.ID); !errors.Is(err, ErrNotFound) {
+			t.Fatal("rejected memory kept")
+		}
+	})
+	t.Run("promote to profile", func(t *testing.T) {
+		if err := e.s.Promote(ctx, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if rs := e.recall(Query{Text: "anything"}); len(rs) != 1 || !rs[0].Always {
+			t.Fatalf("profile memory not always offered: %v", texts(rs))
+		}
+	})
+	t.Run("bad input", func(t *testing.T) {
+		for _, in := range []AddInput{{Text: ""}, {Text: "x", Layer: "dream"}, {Text: "x", Layer: LayerWorking}, {Text: "x", Category: "misc"}, {Text: "x", Profile: "bad name!"}} {
+			if _, err := e.s.Add(ctx, in); !errors.Is(err, ErrInvalid) {
+				t.Errorf("Add(%+v) = %v", in, err)
+			}
+		}
+	})
+	if ps, _ := e.s.Profiles(ctx); len(ps) != 2 {
+		t.Errorf("profiles = %v", ps)
+	}
+}

@@ -1,0 +1,207 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+)
+
+// dbHolds reports which of the database, -wal and -shm files hold s.
+func dbHolds(t *testing.T, path, s string) []string {
+	t.Helper()
+	var out []string
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		b, err := os.ReadFile(path + suffix)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(s)) {
+			out = append(out, "db"+suffix)
+		}
+	}
+	return out
+}
+
+// TestForgetLeavesNoBytes writes canary strings as memories in every way a memory
+// text is kept (added, extracted through the job queue, edited, superseded,
+// recalled), forgets them, and checks the bytes of the database, -wal and -shm
+// files: the canaries are gone, the other memories are still found.
+func TestForgetLeavesNoBytes(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name   string
+		forget func(e *env, ids []string) (Receipt, error)
+	}{
+		{"by id", func(e *env, ids []string) (Receipt, error) { return e.s.Forget(ctx, ids...) }},
+		{"by session", func(e *env, ids []string) (Receipt, error) { return e.s.ForgetSession(ctx, "canary-session") }},
+		{"by profile", func(e *env, ids []string) (Receipt, error) { return e.s.ForgetProfile(ctx, "secret") }},
+	}
+	canaries := []string{"zqxcanaryadded", "zqxcanaryextracted", "zqxcanaryedited", "zqxcanaryold", "鑫淼垚犇"}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, nil)
+			keep := e.add("I am allergic to peanuts and shellfish", func(in *AddInput) { in.Profile = "secret" })
+			keepOther := e.add("I live in Porto", func(in *AddInput) { in.Profile = "personal" })
+
+			// Added, then edited (the old text goes to history).
+			a := e.add("My locker code word is zqxcanaryedited", func(in *AddInput) { in.Profile = "secret"; in.SessionID = "canary-session"; in.Key = "locker.code" })
+			if _, err := e.s.Edit(ctx, a.ID, Edit{Text: "My locker code word is zqxcanaryadded"}); err != nil {
+				t.Fatal(err)
+			}
+			// Extracted through the queue, superseding an older value.
+			e.script(facts(extracted{Text: "My wifi name is zqxcanaryold", Key: "wifi.name", Value: "zqxcanaryold"}))
+			if _, err := e.s.Observe(ctx, Turn{Profile: "secret", SessionID: "canary-session", UserMessageID: "u1", Intent: "remember", MayWriteMemory: true,
+				UserText: "Remember my wifi name is zqxcanaryold"}); err != nil {
+				t.Fatal(err)
+			}
+			e.s.RunJobs(ctx)
+			e.script(facts(extracted{Text: "My wifi name is zqxcanaryextracted 鑫淼垚犇", Key: "wifi.name", Value: "zqxcanaryextracted"}))
+			e.s.Observe(ctx, Turn{Profile: "secret", SessionID: "canary-session", UserMessageID: "u2", Intent: "remember", MayWriteMemory: true,
+				UserText: "Remember my wifi name is now zqxcanaryextracted 鑫淼垚犇"})
+			e.s.RunJobs(ctx)
+			// Offered to the model (logged).
+			rs := e.recall(Query{Profile: "secret", Text: "wifi name", MessageID: "m9", SessionID: "canary-session"})
+			if len(rs) == 0 {
+				t.Fatal("canary not recalled")
+			}
+			var ids []string
+			for _, m := range e.list(Filter{Profile: "secret", Statuses: []Status{StatusActive}}) {
+				if m.ID != keep.ID {
+					ids = append(ids, m.ID)
+				}
+			}
+			if len(ids) != 2 {
+				t.Fatalf("setup: %d canary memories active", len(ids))
+			}
+			e.s.checkpoint(ctx)
+			for _, c := range canaries {
+				if len(dbHolds(t, e.path, c)) == 0 {
+					t.Fatalf("setup: canary %s not on disk", c)
+				}
+			}
+
+			r, err := tc.forget(e, ids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Count < 3 || r.LexicalMatches != 0 || r.VectorMatches != 0 || !r.Checkpointed {
+				t.Fatalf("receipt = %+v", r)
+			}
+			for _, c := range canaries {
+				if files := dbHolds(t, e.path, c); len(files) > 0 {
+					t.Errorf("canary %s still in %v", c, files)
+				}
+			}
+			if why, _ := e.s.WhyRecalled(ctx, "m9"); len(why) != 0 {
+				t.Errorf("recall log kept %d entries", len(why))
+			}
+			ts, _ := e.s.Tombstones(ctx, 10)
+			if len(ts) != 1 || ts[0].Count != r.Count || ts[0].ID != r.TombstoneID {
+				t.Errorf("tombstones = %+v", ts)
+			}
+			// What was not forgotten is still there and still found.
+			if tc.name != "by profile" {
+				if rs := e.recall(Query{Profile: "secret", Text: "am I allergic to shellfish?"}); len(rs) != 1 || rs[0].Memory.ID != keep.ID {
+					t.Errorf("kept memory not found: %v", texts(rs))
+				}
+			}
+			if rs := e.recall(Query{Profile: "personal", Text: "where do I live? Porto?"}); len(rs) != 1 || rs[0].Memory.ID != keepOther.ID {
+				t.Errorf("other profile's memory not found: %v", texts(rs))
+			}
+		})
+	}
+}
+
+func TestForgetByQueryConfirms(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, nil)
+	e.add("I am allergic to peanuts")
+	e.add("I love peanut butter cookies")
+	e.add("I live in Porto")
+	pending := e.add("My email is sam@example.org") // sensitive: waits in the inbox
+	matches, err := e.s.ForgetMatches(ctx, "", "peanut", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, m := range matches {
+		if !strings.Contains(strings.ToLower(m.Text), "peanut") {
+			t.Fatalf("unrelated match %q", m.Text)
+		}
+		ids = append(ids, m.MemoryID)
+	}
+	if len(ids) != 2 {
+		t.Fatalf("matches = %+v", matches)
+	}
+	if n := len(e.list(Filter{})); n != 4 {
+		t.Fatalf("the first step erased something: %d left", n)
+	}
+	r, err := e.s.Forget(ctx, ids...)
+	if err != nil || r.Count != 2 || r.LexicalMatches+r.VectorMatches != 0 {
+		t.Fatalf("Forget = %+v, %v", r, err)
+	}
+	if ms := e.list(Filter{}); len(ms) != 2 {
+		t.Fatalf("left %v", texts2(ms))
+	}
+	m, err := e.s.ForgetMatches(ctx, "", "email", 10)
+	if err != nil || len(m) != 1 || m[0].MemoryID != pending.ID {
+		t.Fatalf("pending match = %+v, %v", m, err)
+	}
+}
+
+func TestForgetRemovesSupersededVersions(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, nil)
+	old := e.add("I live in Berlin", func(in *AddInput) { in.Key = "home.city"; in.Value = "Berlin" })
+	mid := e.add("I live in Munich", func(in *AddInput) { in.Key = "home.city"; in.Value = "Munich" })
+	cur := e.add("I live in Porto", func(in *AddInput) { in.Key = "home.city"; in.Value = "Porto" })
+	if m, _ := e.s.Get(ctx, mid.ID); m.Status != StatusSuperseded {
+		t.Fatalf("setup: %+v", m)
+	}
+	t.Run("forgetting an old version keeps the newer", func(t *testing.T) {
+		r, err := e.s.Forget(ctx, old.ID)
+		if err != nil || r.Count != 1 {
+			t.Fatalf("Forget = %+v, %v", r, err)
+		}
+		if _, err := e.s.Get(ctx, cur.ID); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("forgetting the current one takes its history", func(t *testing.T) {
+		r, err := e.s.Forget(ctx, cur.ID)
+		if err != nil || r.Count != 2 {
+			t.Fatalf("Forget = %+v, %v", r, err)
+		}
+		if ms := e.list(Filter{}); len(ms) != 0 {
+			t.Fatalf("left %v", texts2(ms))
+		}
+	})
+	if _, err := e.s.Forget(ctx, "no-such-id"); err == nil {
+		t.Error("forgetting an unknown id succeeded")
+	}
+}
+
+func TestUndoRestoresWhatWasReplaced(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, nil)
+	old := e.add("I live in Berlin", func(in *AddInput) { in.Key = "home.city"; in.Value = "Berlin" })
+	e.observe("Remember I moved to Porto", facts(extracted{Text: "I moved to Porto", Key: "home.city", Value: "Porto"}))
+	var added Change
+	for _, c := range e.changes {
+		if c.Kind == "added" && c.MessageID != "" {
+			added = c
+		}
+	}
+	if len(added.IDs) != 1 {
+		t.Fatalf("changes = %+v", e.changes)
+	}
+	if _, err := e.s.Undo(ctx, added.IDs...); err != nil {
+		t.Fatal(err)
+	}
+	ms := e.list(Filter{})
+	if len(ms) != 1 || ms[0].ID != old.ID || ms[0].Status != StatusActive || ms[0].SupersededBy != "" || !ms[0].ValidUntil.IsZero() {
+		t.Fatalf("after undo: %+v", ms)
+	}
+}

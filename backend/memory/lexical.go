@@ -1,0 +1,161 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"hermes/backend/embed"
+	"hermes/backend/session"
+)
+
+// The lexical index (memories_fts) holds the active memories: body is the text
+// segmented for CJK by session.Segment, scope one token naming the profile.
+
+// scopeToken is the FTS token of a profile.
+func scopeToken(profile string) string { return "p" + digest("profile\x00" + profile)[:20] }
+
+func ftsInsert(ctx context.Context, tx *sql.Tx, rid int64, profile, text, key string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO memories_fts(rowid, body, scope) VALUES (?, ?, ?)`, rid, session.Segment(indexText(text, key)), scopeToken(profile))
+	return err
+}
+
+// indexText is what the indexes see of a memory: its text and the words of its key
+// ("pets.cats" adds "pets cats"), so a question about pets finds the cats.
+func indexText(text, key string) string {
+	if key == "" {
+		return text
+	}
+	return text + "\n" + strings.NewReplacer(".", " ", "_", " ", "-", " ").Replace(key)
+}
+
+func ftsDelete(ctx context.Context, tx *sql.Tx, rids ...int64) error {
+	for _, rid := range rids {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM memories_fts WHERE rowid = ?`, rid); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// queryTerms turns a question into lexical terms: content words (function words
+// dropped) matched by stem prefix, so "driving" finds "drive"; Chinese as the
+// bigrams session.Segment indexes, or the character of a one-character run.
+func queryTerms(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, tok := range embed.Tokens(text) {
+		r := []rune(tok)
+		if embed.IsCJK(r[0]) {
+			if len(r) == 1 {
+				if !embed.IsStopword(tok) {
+					add(`"` + tok + `"`)
+				}
+				continue
+			}
+			for i := 0; i+1 < len(r); i++ {
+				if g := string(r[i : i+2]); !embed.IsStopword(g) {
+					add(`"` + g + `"`)
+				}
+			}
+			continue
+		}
+		if embed.IsStopword(tok) {
+			continue
+		}
+		if len(r) <= 3 {
+			add(`"` + tok + `"`)
+			continue
+		}
+		add(`"` + embed.Stem(tok) + `"*`)
+	}
+	return out
+}
+
+// plainTerms are the terms of a plain BM25 search: every word as it is, Chinese as
+// bigrams. It is the baseline Hermes' recall is measured against.
+func plainTerms(text string) []string {
+	var out []string
+	for _, tok := range embed.Tokens(text) {
+		r := []rune(tok)
+		if embed.IsCJK(r[0]) && len(r) > 1 {
+			for i := 0; i+1 < len(r); i++ {
+				out = append(out, `"`+string(r[i:i+2])+`"`)
+			}
+			continue
+		}
+		out = append(out, `"`+tok+`"`)
+	}
+	return out
+}
+
+// matchAny is an FTS5 query for rows whose body has any of terms; with profile set,
+// only rows of that profile.
+func matchAny(profile string, terms []string) string {
+	if len(terms) == 0 {
+		return ""
+	}
+	expr := `{body} : (` + strings.Join(terms, " OR ") + `)`
+	if profile != "" {
+		expr += ` AND {scope} : "` + scopeToken(profile) + `"`
+	}
+	return expr
+}
+
+// lexHit is one lexical result: the memory's rowid and its BM25 score (higher is better).
+type lexHit struct {
+	rid     int64
+	score   float64
+	profile string
+}
+
+// lexical ranks the active memories of profile matching any term by BM25. The
+// profile filter inside FTS5 costs a pass over all of the profile's rows, so the
+// first try ranks every profile's rows and filters after; only when other profiles
+// crowd the top does it rank again with the filter inside.
+func (s *Store) lexical(ctx context.Context, profile string, terms []string, n int) ([]lexHit, error) {
+	if len(terms) == 0 || n <= 0 {
+		return nil, nil
+	}
+	limit := 2 * n
+	rows, err := s.lexicalQuery(ctx, `SELECT f.rowid, f.rank, m.profile FROM (SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?) f
+		JOIN memories m ON m.rid = f.rowid ORDER BY f.rank`, matchAny("", terms), limit)
+	if err != nil {
+		return nil, err
+	}
+	var hits []lexHit
+	for _, r := range rows {
+		if r.profile == profile && len(hits) < n {
+			hits = append(hits, r)
+		}
+	}
+	if len(hits) == n || len(rows) < limit {
+		return hits, nil // complete: nothing beyond the limit could have been missed
+	}
+	return s.lexicalQuery(ctx, `SELECT rowid, rank, ? FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?`, profile, matchAny(profile, terms), n)
+}
+
+func (s *Store) lexicalQuery(ctx context.Context, q string, args ...any) ([]lexHit, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("lexical search: %w", err)
+	}
+	defer rows.Close()
+	var out []lexHit
+	for rows.Next() {
+		var h lexHit
+		if err := rows.Scan(&h.rid, &h.score, &h.profile); err != nil {
+			return nil, fmt.Errorf("lexical search: %w", err)
+		}
+		h.score = -h.score
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}

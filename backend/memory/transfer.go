@@ -1,0 +1,475 @@
+package memory
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"hermes/backend/session"
+)
+
+// ExportFormat names the export file format; ExportVersion is its version.
+const (
+	ExportFormat  = "hermes-memory"
+	ExportVersion = 1
+)
+
+// Export is the versioned export document: every memory with its provenance
+// (origin, who asserted it, source messages, supersession links, edit history).
+// Vectors are not exported: they belong to an embedder and are rebuilt on import.
+type Export struct {
+	Format     string           `json:"format"`
+	Version    int              `json:"version"`
+	ExportedAt time.Time        `json:"exported_at"`
+	Profile    string           `json:"profile,omitempty"` // "" when every profile is exported
+	Memories   []ExportedMemory `json:"memories"`
+}
+
+// ExportedMemory is a memory with its edit history.
+type ExportedMemory struct {
+	Memory
+	History []Revision `json:"history"`
+}
+
+// Export writes the memories of profile ("" for all) as one JSON document.
+func (s *Store) Export(ctx context.Context, w io.Writer, profile string) error {
+	where, args := "1", []any{}
+	if profile != "" {
+		where, args = "m.profile = ?", []any{profile}
+	}
+	ms, err := queryMemories(ctx, s.db, where+` ORDER BY m.rid`, args...)
+	if err != nil {
+		return fmt.Errorf("export memories: %w", err)
+	}
+	doc := Export{Format: ExportFormat, Version: ExportVersion, ExportedAt: s.now(), Profile: profile, Memories: make([]ExportedMemory, 0, len(ms))}
+	now := s.now()
+	for _, m := range ms {
+		d, err := s.Show(ctx, m.ID)
+		if err != nil {
+			return fmt.Errorf("export memories: %w", err)
+		}
+		doc.Memories = append(doc.Memories, ExportedMemory{Memory: s.withStrength(m, now), History: d.History})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("export memories: %w", err)
+	}
+	return nil
+}
+
+// ImportMode says what an import does with a memory whose ref exists already.
+type ImportMode string
+
+const (
+	ImportSkip    ImportMode = "skip"    // keep the existing memory (default)
+	ImportMerge   ImportMode = "merge"   // take the imported text, keep the old one in history
+	ImportReplace ImportMode = "replace" // overwrite the existing memory, history included
+)
+
+// ImportOptions tune an import.
+type ImportOptions struct {
+	Profile  string
+	Mode     ImportMode
+	Progress func(Progress)
+}
+
+// ImportResult counts what an import did.
+type ImportResult struct {
+	Added    int `json:"added"`
+	Skipped  int `json:"skipped"`
+	Merged   int `json:"merged"`
+	Replaced int `json:"replaced"`
+}
+
+// LineError names the line of an import that is wrong.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return ErrInvalid }
+
+// ImportLine is one line of `hermes memory import --jsonl` (DESIGN.md section 7).
+type ImportLine struct {
+	ID        string `json:"id"`
+	Text      string `json:"text"`
+	CreatedAt string `json:"created_at,omitempty"`
+	Layer     string `json:"layer,omitempty"`
+}
+
+// item is one memory to import, from a JSONL line or an export.
+type item struct {
+	line       int
+	ref        string
+	text       string
+	created    time.Time
+	layer      Layer
+	status     Status
+	key, value string
+	category   string
+	confidence float64
+	asserted   Asserter
+	origin     Origin
+	sources    []string
+	confirmed  time.Time
+	validUntil time.Time
+	history    []Revision
+	sensitive  bool
+}
+
+// ParseImportJSONL reads and validates every line before anything is written; a
+// malformed line is reported with its number (all of them, up to 20).
+func ParseImportJSONL(r io.Reader) ([]ImportLine, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	var out []ImportLine
+	var errs []error
+	seen := map[string]int{}
+	n := 0
+	for sc.Scan() {
+		n++
+		raw := strings.TrimSpace(sc.Text())
+		if raw == "" {
+			continue
+		}
+		var l ImportLine
+		if err := json.Unmarshal([]byte(raw), &l); err != nil {
+			errs = append(errs, &LineError{n, fmt.Errorf("not a JSON object with id, text, created_at, layer: %v", err)})
+			continue
+		}
+		if err := l.validate(); err != nil {
+			errs = append(errs, &LineError{n, err})
+			continue
+		}
+		if first, dup := seen[l.ID]; dup {
+			errs = append(errs, &LineError{n, fmt.Errorf("id %q was already used on line %d", l.ID, first)})
+			continue
+		}
+		seen[l.ID] = n
+		out = append(out, l)
+	}
+	if err := sc.Err(); err != nil {
+		errs = append(errs, &LineError{n + 1, fmt.Errorf("cannot read the line: %v", err)})
+	}
+	if len(errs) > 20 {
+		errs = append(errs[:20], fmt.Errorf("and %d more bad lines", len(errs)-20))
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("import memories: nothing was imported: %w", errors.Join(errs...))
+	}
+	return out, nil
+}
+
+func (l ImportLine) validate() error {
+	switch {
+	case strings.TrimSpace(l.ID) == "":
+		return errors.New(`"id" is missing`)
+	case len(l.ID) > 200:
+		return errors.New(`"id" is longer than 200 bytes`)
+	case strings.TrimSpace(l.Text) == "":
+		return errors.New(`"text" is missing or empty`)
+	case len(l.Text) > MaxTextBytes:
+		return fmt.Errorf(`"text" has %d bytes; the most is %d`, len(l.Text), MaxTextBytes)
+	}
+	if l.CreatedAt != "" {
+		if _, err := parseDay(l.CreatedAt); err != nil {
+			return fmt.Errorf(`"created_at" %q is not an RFC 3339 time or a YYYY-MM-DD date`, l.CreatedAt)
+		}
+	}
+	switch Layer(l.Layer) {
+	case "", LayerFact, LayerProfile:
+	case LayerWorking:
+		return errors.New(`"layer" working belongs to a live session and cannot be imported (use fact or profile)`)
+	default:
+		return fmt.Errorf(`"layer" %q is not fact or profile`, l.Layer)
+	}
+	return nil
+}
+
+// ImportJSONL imports JSONL lines {"id","text","created_at"?,"layer"?}: each
+// becomes an active fact (or profile memory) of the user, with "id" kept as its
+// ref and created_at kept for provenance; its decay clock starts now. Every line
+// is checked first: with one bad line nothing is imported.
+func (s *Store) ImportJSONL(ctx context.Context, r io.Reader, opt ImportOptions) (ImportResult, error) {
+	lines, err := ParseImportJSONL(r)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	items := make([]item, len(lines))
+	now := s.now()
+	for i, l := range lines {
+		it := item{ref: l.ID, text: strings.TrimSpace(l.Text), layer: Layer(l.Layer), status: StatusActive, category: "other",
+			confidence: 1, asserted: AssertedByUser, origin: OriginImport, created: now, confirmed: now}
+		if it.layer == "" {
+			it.layer = LayerFact
+		}
+		if l.CreatedAt != "" {
+			it.created, _ = parseDay(l.CreatedAt)
+			if len(l.CreatedAt) == len("2006-01-02") {
+				it.created = it.created.Truncate(24 * time.Hour)
+			}
+		}
+		items[i] = it
+	}
+	return s.importItems(ctx, items, opt)
+}
+
+// ImportExport imports a document written by Export, keeping each memory's layer,
+// status, key, category, confidence, provenance and history. Its "id" (or its ref,
+// when it had one) becomes the ref.
+func (s *Store) ImportExport(ctx context.Context, r io.Reader, opt ImportOptions) (ImportResult, error) {
+	var doc Export
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&doc); err != nil {
+		return ImportResult{}, fmt.Errorf("import memories: %w: not an export document: %v", ErrInvalid, err)
+	}
+	if doc.Format != ExportFormat || doc.Version < 1 || doc.Version > ExportVersion {
+		return ImportResult{}, fmt.Errorf("import memories: %w: format %q version %d (this build reads %s up to version %d)", ErrInvalid, doc.Format, doc.Version, ExportFormat, ExportVersion)
+	}
+	items := make([]item, 0, len(doc.Memories))
+	for i, m := range doc.Memories {
+		ref := m.Ref
+		if ref == "" {
+			ref = m.ID
+		}
+		it := item{line: i + 1, ref: ref, text: strings.TrimSpace(m.Text), created: m.CreatedAt, layer: m.Layer, status: m.Status, key: normKey(m.Key),
+			value: m.Value, category: m.Category, confidence: m.Confidence, asserted: m.AssertedBy, origin: m.Origin,
+			sources: m.SourceMessageIDs, confirmed: m.LastConfirmedAt, validUntil: m.ValidUntil, history: m.History}
+		switch {
+		case ref == "" || it.text == "" || len(it.text) > MaxTextBytes:
+			return ImportResult{}, fmt.Errorf("import memories: memory %d: %w: missing id or text, or text too long", i+1, ErrInvalid)
+		case it.layer == LayerWorking:
+			continue // belonged to a session of the other installation
+		case it.layer != LayerFact && it.layer != LayerProfile:
+			return ImportResult{}, fmt.Errorf("import memories: memory %d: %w: unknown layer %q", i+1, ErrInvalid, it.layer)
+		case it.status == StatusSuperseded:
+			it.status = StatusArchived // the link to what replaced it does not travel
+		case it.status != StatusActive && it.status != StatusPending && it.status != StatusArchived:
+			return ImportResult{}, fmt.Errorf("import memories: memory %d: %w: unknown status %q", i+1, ErrInvalid, it.status)
+		}
+		if !validCategory(it.category) {
+			it.category = "other"
+		}
+		if it.asserted != AssertedByModel && it.asserted != AssertedByTool {
+			it.asserted = AssertedByUser
+		}
+		if it.origin == "" {
+			it.origin = OriginImport
+		}
+		if it.confidence <= 0 || it.confidence > 1 {
+			it.confidence = 1
+		}
+		if it.confirmed.IsZero() {
+			it.confirmed = s.now()
+		}
+		if it.created.IsZero() {
+			it.created = s.now()
+		}
+		items = append(items, it)
+	}
+	return s.importItems(ctx, items, opt)
+}
+
+// importItems writes items in one transaction: all of them or none.
+func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions) (ImportResult, error) {
+	var res ImportResult
+	profile := profileOr(opt.Profile)
+	if err := validProfile(profile); err != nil {
+		return res, fmt.Errorf("import memories: %w", err)
+	}
+	if opt.Mode == "" {
+		opt.Mode = ImportSkip
+	}
+	if opt.Mode != ImportSkip && opt.Mode != ImportMerge && opt.Mode != ImportReplace {
+		return res, fmt.Errorf("import memories: %w: mode %q (skip, merge or replace)", ErrInvalid, opt.Mode)
+	}
+	progress := func(done int) {
+		if opt.Progress != nil {
+			opt.Progress(Progress{Job: "import", Done: done, Total: len(items)})
+		}
+	}
+	allow := s.currentPolicy().AllowSensitive
+	texts := make([]string, len(items))
+	for i := range items {
+		if allow {
+			items[i].sensitive = Sensitive(items[i].text)
+		} else {
+			var a, b bool
+			items[i].text, a = Mask(items[i].text)
+			items[i].value, b = Mask(items[i].value)
+			items[i].sensitive = a || b || strings.Contains(items[i].text, "[") && Sensitive(items[i].text)
+		}
+		texts[i] = indexText(items[i].text, items[i].key)
+	}
+	emb, idx := s.current()
+	vecs := make([][]float32, len(items))
+	for start := 0; start < len(texts); start += 256 {
+		end := min(start+256, len(texts))
+		v, err := emb.Embed(ctx, texts[start:end])
+		if err != nil {
+			if ctx.Err() != nil {
+				return res, fmt.Errorf("import memories: %w", ctx.Err())
+			}
+			s.cfg.Logf("memory: import without vectors (reindex will add them): %v", err)
+			_ = s.enqueueReindex(ctx)
+			break
+		}
+		copy(vecs[start:end], v)
+		progress(end / 2)
+	}
+	now := s.now()
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if _, cur := s.current(); cur != idx {
+		vecs = make([][]float32, len(items))
+		_ = s.enqueueReindex(ctx)
+	}
+	var ch indexChanges
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		res, ch = ImportResult{}, indexChanges{}
+		existing, err := refsOf(ctx, tx, profile)
+		if err != nil {
+			return err
+		}
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO memories(id, ref, profile, layer, status, key, key_hash, value, text, norm_hash, category,
+			confidence, asserted_by, origin, sensitive, session_id, source_messages, replaces, note, created_at, updated_at, valid_until, last_confirmed_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, '[]', '', ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
+		fts, err := tx.PrepareContext(ctx, `INSERT INTO memories_fts(rowid, body, scope) VALUES (?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer fts.Close()
+		vec, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO memory_embeddings(memory_rid, embedder, dim, vec) VALUES (?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer vec.Close()
+		scope := scopeToken(profile)
+		var purge []string
+		for i, it := range items {
+			if i%1000 == 0 {
+				progress(len(items)/2 + i/2)
+			}
+			if old, ok := existing[it.ref]; ok {
+				switch opt.Mode {
+				case ImportSkip:
+					res.Skipped++
+					continue
+				case ImportMerge:
+					if err := s.mergeImported(ctx, tx, old, it, now, &ch); err != nil {
+						return fmt.Errorf("memory %q: %w", it.ref, err)
+					}
+					res.Merged++
+					continue
+				case ImportReplace:
+					gone := []erased{{rid: old.rid, id: old.ID, profile: old.Profile, text: old.Text, key: old.Key}}
+					if err := s.remove(ctx, tx, gone, eraseScope{}); err != nil {
+						return fmt.Errorf("memory %q: %w", it.ref, err)
+					}
+					ch.del(old.Profile, old.ID)
+					purge = append(purge, indexText(old.Text, old.Key))
+					res.Replaced++
+				}
+			} else {
+				res.Added++
+			}
+			id := s.cfg.NewID()
+			r, err := ins.ExecContext(ctx, id, it.ref, profile, it.layer, it.status, it.key, keyHash(profile, it.key), it.value, it.text,
+				digest(normalize(it.text)), it.category, it.confidence, it.asserted, it.origin, it.sensitive, jsonList(it.sources),
+				ts(it.created), ts(now), nullTS(it.validUntil), ts(it.confirmed))
+			if err != nil {
+				return fmt.Errorf("memory %q: %w", it.ref, err)
+			}
+			rid, _ := r.LastInsertId()
+			for _, h := range it.history {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO memory_history(memory_rid, text, key, value, category, changed_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+					rid, h.Text, h.Key, h.Value, h.Category, ts(h.ChangedAt), h.ChangedBy); err != nil {
+					return err
+				}
+			}
+			if vecs[i] != nil && usable(vecs[i]) {
+				if _, err := vec.ExecContext(ctx, rid, emb.Name(), len(vecs[i]), encodeVec(vecs[i])); err != nil {
+					return err
+				}
+			}
+			if it.status == StatusActive {
+				if _, err := fts.ExecContext(ctx, rid, session.Segment(indexText(it.text, it.key)), scope); err != nil {
+					return err
+				}
+				if vecs[i] != nil && usable(vecs[i]) {
+					ch.put(profile, id, vecs[i])
+				}
+			}
+		}
+		if len(purge) > 0 {
+			return purgeTerms(ctx, tx, purge)
+		}
+		return nil
+	})
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("import memories: nothing was imported: %w", err)
+	}
+	s.applyIndex(ctx, &ch)
+	if res.Merged > 0 {
+		_ = s.enqueueReindex(ctx) // merged texts need new vectors
+	}
+	progress(len(items))
+	s.emit(Change{Kind: "imported", IDs: []string{fmt.Sprint(res.Added + res.Merged + res.Replaced)}, Profile: profile})
+	return res, nil
+}
+
+// mergeImported takes the imported text for an existing memory; the old text stays
+// in its history, and the memory is reinforced.
+func (s *Store) mergeImported(ctx context.Context, tx *sql.Tx, old Memory, it item, now time.Time, ch *indexChanges) error {
+	if normalize(old.Text) == normalize(it.text) {
+		_, err := tx.ExecContext(ctx, `UPDATE memories SET confidence = ?, last_confirmed_at = ?, updated_at = ? WHERE rid = ?`,
+			reinforced(old.Confidence), ts(now), ts(now), old.rid)
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO memory_history(memory_rid, text, key, value, category, changed_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, 'import')`,
+		old.rid, old.Text, old.Key, old.Value, old.Category, ts(now)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE memories SET text = ?, norm_hash = ?, confidence = ?, last_confirmed_at = ?, updated_at = ? WHERE rid = ?`,
+		it.text, digest(normalize(it.text)), reinforced(old.Confidence), ts(now), ts(now), old.rid); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM memory_embeddings WHERE memory_rid = ?`, old.rid); err != nil {
+		return err
+	}
+	if old.Status == StatusActive {
+		if err := ftsDelete(ctx, tx, old.rid); err != nil {
+			return err
+		}
+		if err := ftsInsert(ctx, tx, old.rid, old.Profile, it.text, old.Key); err != nil {
+			return err
+		}
+		ch.del(old.Profile, old.ID)
+	}
+	return nil // the reindex job adds the new vector
+}
+
+// refsOf maps the refs of a profile's memories to the memories.
+func refsOf(ctx context.Context, q queryer, profile string) (map[string]Memory, error) {
+	ms, err := queryMemories(ctx, q, `m.profile = ? AND m.ref IS NOT NULL`, profile)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Memory, len(ms))
+	for _, m := range ms {
+		out[m.Ref] = m
+	}
+	return out, nil
+}

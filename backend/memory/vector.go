@@ -1,0 +1,65 @@
+package memory
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// encodeVec stores a vector as little-endian float32s.
+func encodeVec(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// decodeVec reads a vector of dim float32s.
+func decodeVec(b []byte, dim int) ([]float32, error) {
+	if len(b) != 4*dim {
+		return nil, fmt.Errorf("decode vector: %d bytes for dimension %d", len(b), dim)
+	}
+	v := make([]float32, dim)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
+}
+
+// decodeInto reads a vector into v.
+func decodeInto(v []float32, b []byte) error {
+	if len(b) != 4*len(v) {
+		return fmt.Errorf("decode vector: %d bytes for dimension %d", len(b), len(v))
+	}
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return nil
+}
+
+// usable reports whether a vector can be compared: not empty, not all zero, no NaN.
+func usable(v []float32) bool {
+	nonzero := false
+	for _, x := range v {
+		if x != x {
+			return false
+		}
+		if x != 0 {
+			nonzero = true
+		}
+	}
+	return nonzero
+}
+
+// dot is the cosine similarity of two unit vectors.
+func dot(a, b []float32) float64 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return float64(s)
+}
