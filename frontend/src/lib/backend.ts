@@ -220,6 +220,128 @@ export interface Setting {
   description: string;
 }
 
+// ---------------------------------------------------------------------------------------------
+// MCP servers (see backend/mcp/status.go)
+
+export const MCP_STATES = [
+  'starting',
+  'ready',
+  'crashed',
+  'backing off',
+  'disabled',
+  'awaiting approval',
+  'invalid',
+  'stopped',
+] as const;
+export type McpState = (typeof MCP_STATES)[number];
+
+/** One entry of mcpServers in mcp.json, as the form edits it. */
+export interface McpServerConfig {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  disabled?: boolean;
+  /** A duration such as "30s". */
+  timeout?: string;
+  tools?: { include?: string[]; exclude?: string[] };
+  /** Tool names (the server's) that never ask first. */
+  autoApprove?: string[];
+}
+
+/** What the server says about a tool (untrusted). */
+export interface McpHints {
+  read_only_hint?: boolean;
+  destructive_hint?: boolean;
+  idempotent_hint?: boolean;
+  open_world_hint?: boolean;
+}
+
+/** One of a server's tools. */
+export interface McpTool {
+  /** As the model sees it; "" when it is not registered. */
+  name: string;
+  /** As the server calls it. */
+  remote: string;
+  title?: string;
+  description: string;
+  /** Hermes's annotations (these decide whether a call asks first). */
+  annotations: ToolAnnotations;
+  hints?: McpHints;
+  /** Offered to the model. */
+  enabled: boolean;
+  /** Switched off by the user. */
+  user_off: boolean;
+  auto_approve: boolean;
+  /** The definition differs from the approved one: off until accepted. */
+  changed: boolean;
+  /** Appeared after the server was approved. */
+  new: boolean;
+  /** Why it is not offered at all. */
+  skipped?: string | null;
+  hash?: string;
+  /** A tool Hermes adds for the server's resources or prompts. */
+  builtin?: boolean | null;
+}
+
+export interface McpPromptArgument {
+  name: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** A prompt template a server offers. */
+export interface McpPrompt {
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: McpPromptArgument[] | null;
+}
+
+export interface McpPromptResult {
+  description?: string;
+  messages: { role: string; text: string }[] | null;
+}
+
+/** A server as the MCP panel shows it. */
+export interface McpStatus {
+  name: string;
+  state: McpState | string;
+  error?: string;
+  warnings?: string[] | null;
+  config: McpServerConfig;
+  /** The exact command line, shell-quoted, as the user approves it. */
+  command: string;
+  approved: boolean;
+  disabled: boolean;
+  /** Some tool definitions changed since approval (a "rug pull"): those tools are off. */
+  tools_changed: boolean;
+  pid?: number;
+  started_at?: string;
+  restarts: number;
+  retry_at?: string;
+  server_name?: string;
+  version?: string;
+  instructions?: string;
+  tools: McpTool[] | null;
+  prompts?: McpPrompt[] | null;
+  has_resources: boolean;
+  resources: number;
+  stderr_tail?: string;
+}
+
+/** A mistake in mcp.json. */
+export interface McpProblem {
+  file: string;
+  line: number;
+  column: number;
+  server?: string;
+  field?: string;
+  message: string;
+  warning?: boolean;
+}
+
 export interface DeltaEvent {
   text: string;
 }
@@ -459,6 +581,26 @@ export function createApi(t: Transport) {
     /** Audited tool calls, newest first; empty strings match everything. */
     ToolActivity: (tool: string, status: string, sessionId: string, limit: string) =>
       call<ActivityRow[] | null>('ToolActivity', tool, status, sessionId, limit).then((l) => l ?? []),
+    MCPServers: () => call<McpStatus[] | null>('MCPServers').then((l) => l ?? []),
+    MCPProblems: () => call<McpProblem[] | null>('MCPProblems').then((l) => l ?? []),
+    /** The exact command line a server entry (as JSON) would run. */
+    MCPCommandLine: (configJSON: string) => call<string>('MCPCommandLine', configJSON),
+    /** Adds or replaces an entry of mcp.json; a new command waits for MCPApprove. */
+    MCPAddServer: (name: string, configJSON: string) => call<McpStatus>('MCPAddServer', name, configJSON),
+    MCPApprove: (name: string) => call<McpStatus>('MCPApprove', name),
+    MCPRestart: (name: string) => call<McpStatus>('MCPRestart', name),
+    MCPSetDisabled: (name: string, disabled: boolean) =>
+      call<McpStatus>('MCPSetDisabled', name, disabled ? 'true' : 'false'),
+    MCPRemove: (name: string) => call<void>('MCPRemove', name),
+    /** Switches one of a server's tools (by the server's name for it) on or off for the model. */
+    MCPSetToolEnabled: (server: string, tool: string, enabled: boolean) =>
+      call<McpStatus>('MCPSetToolEnabled', server, tool, enabled ? 'true' : 'false'),
+    MCPAcceptToolChanges: (server: string) => call<McpStatus>('MCPAcceptToolChanges', server),
+    MCPStderr: (name: string) => call<string>('MCPStderr', name),
+    MCPPrompts: () => call<McpPrompt[] | null>('MCPPrompts').then((l) => l ?? []),
+    /** Fetches a prompt template filled in with args (a JSON object of strings). */
+    MCPGetPrompt: (server: string, name: string, argsJSON: string) =>
+      call<McpPromptResult>('MCPGetPrompt', server, name, argsJSON),
   };
 }
 

@@ -8,6 +8,10 @@
 //   - a user message containing "loop": every reply says a few words and calls
 //     `calculator` with {"expression":"1+1"} again, so the loop guard has to stop it;
 //   - anything else is echoed as without --script.
+//
+// With --which-tools (in either mode) a user message containing "which tools" is answered
+// with "Tools: " and the comma-separated names of the tools offered in the request ("none"
+// when there are none), so browser tests can see what the model was offered.
 package main
 
 import (
@@ -17,6 +21,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -31,6 +36,7 @@ func main() {
 	delay := flag.Duration("token-delay", 0, "delay before each streamed word")
 	words := flag.Int("extra-words", 40, "words added after the echo")
 	script := flag.String("script", "", `scripted replies: "" (echo) or "tools" (tool calls for "shout" and "loop" messages)`)
+	whichTools := flag.Bool("which-tools", false, `answer a message containing "which tools" with the names of the tools offered`)
 	flag.Parse()
 
 	fake := llmtest.New()
@@ -42,6 +48,10 @@ func main() {
 	default:
 		fmt.Fprintf(os.Stderr, "fake-ollama: unknown --script %q (want \"tools\" or nothing)\n", *script)
 		os.Exit(2)
+	}
+
+	if *whichTools {
+		fake.Chat = offeredTools(fake.Chat, *delay)
 	}
 
 	ln, err := net.Listen("tcp", *addr)
@@ -109,4 +119,25 @@ func call(name, key string, value any) api.ToolCall {
 	args := api.NewToolCallFunctionArguments()
 	args.Set(key, value)
 	return api.ToolCall{Function: api.ToolCallFunction{Name: name, Arguments: args}}
+}
+
+// offeredTools answers a user message containing "which tools" with the names of the
+// tools in the request, sorted; any other message goes to next.
+func offeredTools(next func(api.ChatRequest) llmtest.Reply, delay time.Duration) func(api.ChatRequest) llmtest.Reply {
+	return func(req api.ChatRequest) llmtest.Reply {
+		user, _, _ := round(req.Messages)
+		if !strings.Contains(strings.ToLower(user), "which tools") {
+			return next(req)
+		}
+		names := make([]string, 0, len(req.Tools))
+		for _, t := range req.Tools {
+			names = append(names, t.Function.Name)
+		}
+		sort.Strings(names)
+		list := "none"
+		if len(names) > 0 {
+			list = strings.Join(names, ", ")
+		}
+		return llmtest.Reply{Chunks: []string{"Tools: ", list}, Delay: delay}
+	}
 }

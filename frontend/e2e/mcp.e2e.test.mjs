@@ -1,0 +1,289 @@
+// Browser end-to-end test of the MCP panel: add the real server-everything through the form,
+// approve its exact command, see it become ready with its tools, switch a tool off and see that
+// the model is no longer offered it, restart / disable / enable, mcp.json problems, and a prompt
+// template put into the message box. Runs `hermes serve` against the fake Ollama in its
+// `--script tools --which-tools` mode: a message containing "which tools" is answered with the
+// names of the tools offered in the request.
+//
+//   npm run build && (cd .. && build the Go binaries into build/bin) && npm run e2e
+//
+// Environment: see harness.mjs (HERMES_BIN_DIR, E2E_ARTIFACTS, CHROMIUM); EVERYTHING_SERVER
+// overrides the path of server-everything's dist/index.js.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  cleanup,
+  ensureArtifacts,
+  lastAssistant,
+  launch,
+  sendAndWait,
+  shot,
+  startFake,
+  startHermes,
+  tempDir,
+  useFakeModel,
+} from './harness.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const EVERYTHING = resolve(
+  process.env.EVERYTHING_SERVER ||
+    join(here, '..', '..', 'backend', 'mcp', 'testdata', 'npm', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'),
+);
+
+const logs = {};
+const server = (name) => `[data-testid="mcp-server"][data-name="${name}"]`;
+
+/** Waits until the server's card shows state. */
+async function waitState(page, name, state, timeout = 30_000) {
+  await page.waitForSelector(`${server(name)}[data-state="${state}"] [data-testid="mcp-state"][data-state="${state}"]`, { timeout });
+}
+
+/** The names of the tools the fake model says it was offered, from its reply "Tools: a, b". */
+async function offeredTools(page) {
+  const reply = await sendAndWait(page, 'which tools can you use for this task?');
+  assert.equal(reply.status, 'ok', `the question failed: ${reply.text}`);
+  const m = /Tools:\s*(.*)$/s.exec(reply.text);
+  assert.ok(m, `unexpected reply: ${reply.text}`);
+  return m[1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+async function openPanel(page) {
+  if ((await page.getByTestId('mcp-toggle').getAttribute('aria-pressed')) !== 'true') await page.getByTestId('mcp-toggle').click();
+  await page.getByTestId('mcp-panel').waitFor();
+}
+
+describe('MCP servers in the web UI', { timeout: 300_000 }, () => {
+  let dataDir;
+  let profileDir;
+  let context;
+  let page;
+  const problems = [];
+
+  before(async () => {
+    assert.ok(existsSync(EVERYTHING), `${EVERYTHING} not found: install the MCP test servers (backend/mcp/testdata/npm)`);
+    ensureArtifacts();
+    dataDir = tempDir('hermes-e2e-mcp-data-');
+    profileDir = tempDir('hermes-e2e-mcp-chromium-');
+    const f = await startFake(logs, 'fake-ollama', '5ms', ['--script', 'tools', '--which-tools']);
+    const h = await startHermes(logs, dataDir, f.url);
+    ({ context, page } = await launch(profileDir, problems));
+    await page.goto(h.url);
+    await page.getByTestId('status-bar').waitFor();
+    await useFakeModel(page);
+  });
+
+  after(async () => {
+    if (page) await shot(page, 'mcp-final.png');
+    if (context) await context.close().catch(() => {});
+    await cleanup(logs, [dataDir, profileDir], 'mcp-');
+  });
+
+  it('adds server-everything through the form, shows the exact command for approval, and starts it', async () => {
+    await openPanel(page);
+    await page.getByTestId('mcp-empty').waitFor();
+    // The panel takes the focus.
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'mcp-add');
+    await page.getByTestId('mcp-add').click();
+    await page.getByTestId('mcp-form').waitFor();
+
+    // Mistakes are shown next to their fields, and nothing is sent.
+    await page.getByTestId('mcp-field-timeout').fill('soon');
+    await page.getByTestId('mcp-form-submit').click();
+    await page.getByTestId('mcp-error-name').waitFor();
+    assert.match(await page.getByTestId('mcp-error-command').textContent(), /Name the program/);
+    assert.match(await page.getByTestId('mcp-error-timeout').textContent(), /soon/);
+    await shot(page, 'mcp-1-form-errors.png');
+
+    await page.getByTestId('mcp-field-name').fill('everything');
+    await page.getByTestId('mcp-field-command').fill('node');
+    await page.getByTestId('mcp-field-args').fill(`${EVERYTHING}\nstdio`);
+    await page.getByTestId('mcp-field-env').fill('HERMES_E2E=yes');
+    await page.getByTestId('mcp-field-timeout').fill('20s');
+    await page.getByTestId('mcp-form-submit').click();
+
+    const approve = page.getByTestId('mcp-approve');
+    await approve.waitFor({ timeout: 10_000 });
+    assert.equal(await page.getByTestId('mcp-approve-command').textContent(), `env HERMES_E2E=yes node ${EVERYTHING} stdio`);
+    assert.deepEqual(await page.getByTestId('mcp-approve-env-name').allTextContents(), ['HERMES_E2E']);
+    // Cancel has the focus; the server waits, not started.
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'mcp-approve-cancel');
+    await waitState(page, 'everything', 'awaiting approval', 5_000);
+    await shot(page, 'mcp-2-approval.png');
+
+    await page.getByTestId('mcp-approve-ok').click();
+    await approve.waitFor({ state: 'detached', timeout: 10_000 });
+    await waitState(page, 'everything', 'ready');
+    const card = page.locator(server('everything'));
+    await card.locator('[data-testid="mcp-tool"][data-tool="echo"]').waitFor({ timeout: 10_000 });
+    const tools = await card.locator('[data-testid="mcp-tool"]').evaluateAll((els) => els.map((e) => e.dataset.tool));
+    assert.ok(tools.includes('echo') && tools.includes('get-sum'), `tools: ${tools}`);
+    assert.equal(await card.locator('[data-testid="mcp-tool"][data-tool="echo"]').getAttribute('data-name'), 'everything__echo');
+    assert.equal(await card.locator('[data-testid="mcp-tool"][data-tool="echo"]').getAttribute('data-enabled'), 'true');
+    assert.match(await card.getByTestId('mcp-command').textContent(), /server-everything\/dist\/index\.js stdio$/);
+    // The stderr tail opens as text.
+    await card.getByTestId('mcp-stderr').locator('summary').click();
+    assert.match(await card.getByTestId('mcp-stderr-text').textContent(), /STDIO/);
+    await shot(page, 'mcp-3-ready.png');
+  });
+
+  it('shows no rug-pull banner for a server whose tools did not change', async () => {
+    const card = page.locator(server('everything'));
+    assert.equal(await card.getByTestId('mcp-rugpull').count(), 0);
+    assert.equal(await card.locator('[data-testid="mcp-tool"][data-changed="true"]').count(), 0);
+  });
+
+  it('stops offering a tool to the model once it is switched off', async () => {
+    const offered = await offeredTools(page);
+    assert.ok(offered.includes('everything__echo'), `before: ${offered}`);
+    assert.ok(offered.includes('everything__get-sum'), `before: ${offered}`);
+
+    const echo = page.locator(`${server('everything')} [data-testid="mcp-tool"][data-tool="echo"]`);
+    await echo.getByTestId('mcp-tool-toggle').click();
+    await page.waitForSelector(`${server('everything')} [data-testid="mcp-tool"][data-tool="echo"][data-enabled="false"]`);
+    assert.equal(await echo.getByTestId('mcp-tool-toggle').isChecked(), false);
+    await shot(page, 'mcp-4-echo-off.png');
+
+    const after = await offeredTools(page);
+    assert.ok(!after.includes('everything__echo'), `after: ${after}`);
+    assert.ok(after.includes('everything__get-sum'), `after: ${after}`);
+
+    // The tools section of the settings agrees.
+    await page.getByTestId('settings-button').click();
+    const row = page.locator('[data-testid="tool-setting"][data-tool="everything__echo"]');
+    await row.waitFor({ timeout: 10_000 });
+    assert.equal(await row.getAttribute('data-enabled'), 'false');
+    assert.equal(await page.locator('[data-testid="tool-setting"][data-tool="everything__get-sum"]').getAttribute('data-enabled'), 'true');
+    await page.getByTestId('settings-close').click();
+
+    // Switched on again, it is offered again.
+    await openPanel(page);
+    await echo.getByTestId('mcp-tool-toggle').click();
+    await page.waitForSelector(`${server('everything')} [data-testid="mcp-tool"][data-tool="echo"][data-enabled="true"]`);
+    assert.ok((await offeredTools(page)).includes('everything__echo'));
+  });
+
+  it('restarts, disables and enables the server; the badge follows', async () => {
+    await openPanel(page);
+    const card = page.locator(server('everything'));
+    // Record every state the badge shows.
+    await page.evaluate((sel) => {
+      const el = document.querySelector(sel);
+      window.__mcpStates = [el.dataset.state];
+      new MutationObserver(() => window.__mcpStates.push(el.dataset.state)).observe(el, { attributes: true, attributeFilter: ['data-state'] });
+    }, server('everything'));
+    const pid = await card.getByTestId('mcp-meta').textContent();
+
+    await card.getByTestId('mcp-restart').click();
+    await page.waitForFunction(() => window.__mcpStates.includes('starting'), null, { timeout: 15_000 });
+    await waitState(page, 'everything', 'ready');
+    assert.notEqual(await card.getByTestId('mcp-meta').textContent(), pid, 'a new process');
+
+    await card.getByTestId('mcp-disable').click();
+    await waitState(page, 'everything', 'disabled');
+    await card.getByTestId('mcp-enable').waitFor();
+    assert.equal(await card.getByTestId('mcp-restart').isDisabled(), true);
+    await shot(page, 'mcp-5-disabled.png');
+    assert.ok(!(await offeredTools(page)).some((n) => n.startsWith('everything__')), 'a disabled server offers no tools');
+
+    await openPanel(page);
+    await card.getByTestId('mcp-enable').click();
+    await waitState(page, 'everything', 'ready');
+    await card.getByTestId('mcp-disable').waitFor();
+    const seen = await page.evaluate(() => window.__mcpStates);
+    for (const s of ['ready', 'starting', 'disabled']) assert.ok(seen.includes(s), `states seen: ${seen}`);
+    assert.equal(await card.getByTestId('mcp-rugpull').count(), 0);
+  });
+
+  it('puts a prompt template into the message box without sending it', async () => {
+    const before = (await lastAssistant(page)).count;
+    await page.getByTestId('templates-button').click();
+    await page.getByTestId('templates-menu').waitFor();
+    await page.locator('[data-testid="template-item"][data-name="args-prompt"]').click();
+    await page.getByTestId('template-dialog').waitFor();
+    assert.equal(await page.getByTestId('template-insert').isDisabled(), true);
+    await page.locator('[data-testid="template-arg"][data-arg="city"]').fill('Paris');
+    await shot(page, 'mcp-6-template.png');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('template-dialog').waitFor({ state: 'detached', timeout: 10_000 });
+    assert.equal(await page.getByTestId('composer').inputValue(), "What's weather in Paris?");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'composer');
+    assert.equal((await lastAssistant(page)).count, before, 'nothing was sent');
+    await page.getByTestId('composer').fill('');
+  });
+
+  it('lists mistakes in mcp.json with line and column, and removes a server after confirmation', async () => {
+    await openPanel(page);
+    const file = join(dataDir, 'mcp.json');
+    const cfg = JSON.parse(readFileSync(file, 'utf8'));
+    cfg.mcpServers.broken = { command: 'node', timeout: 'soon' };
+    const text = JSON.stringify(cfg, null, 2);
+    writeFileSync(file, `${text}\n`);
+    const line = text.split('\n').findIndex((l) => l.includes('"soon"')) + 1;
+
+    // The file is watched: the entry appears as invalid and its problem is listed.
+    await waitState(page, 'broken', 'invalid', 15_000);
+    const problem = page.locator('[data-testid="mcp-problem"][data-server="broken"]');
+    await problem.waitFor({ timeout: 10_000 });
+    assert.equal(await problem.getAttribute('data-field'), 'timeout');
+    assert.equal(await problem.getAttribute('data-line'), String(line));
+    assert.match(await problem.textContent(), new RegExp(`mcp\\.json:${line}:\\d+`));
+    assert.match(await problem.textContent(), /not a duration/);
+    // The other server keeps running.
+    await waitState(page, 'everything', 'ready', 5_000);
+    await page.getByTestId('mcp-problems').scrollIntoViewIfNeeded();
+    await shot(page, 'mcp-7-problems.png');
+
+    const broken = page.locator(server('broken'));
+    await broken.getByTestId('mcp-remove').click();
+    await page.getByTestId('mcp-confirm-remove').waitFor();
+    await page.getByTestId('mcp-remove-ok').click();
+    await broken.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.getByTestId('mcp-problems').waitFor({ state: 'detached', timeout: 10_000 });
+    assert.ok(!JSON.parse(readFileSync(file, 'utf8')).mcpServers.broken, 'the entry is gone from mcp.json');
+  });
+
+  it('edits a server in the same form', async () => {
+    const card = page.locator(server('everything'));
+    await card.getByTestId('mcp-edit').click();
+    await page.getByTestId('mcp-form').waitFor();
+    assert.equal(await page.getByTestId('mcp-field-name').inputValue(), 'everything');
+    assert.equal(await page.getByTestId('mcp-field-args').inputValue(), `${EVERYTHING}\nstdio`);
+    assert.equal(await page.getByTestId('mcp-field-env').inputValue(), 'HERMES_E2E=yes');
+    // A changed command needs a new approval; cancelling restores the entry as it was.
+    await page.getByTestId('mcp-field-env').fill('HERMES_E2E=changed');
+    await page.getByTestId('mcp-form-submit').click();
+    await page.getByTestId('mcp-approve').waitFor({ timeout: 10_000 });
+    assert.equal(await page.getByTestId('mcp-approve-command').textContent(), `env HERMES_E2E=changed node ${EVERYTHING} stdio`);
+    await page.getByTestId('mcp-approve-cancel').click();
+    await page.getByTestId('mcp-approve').waitFor({ state: 'detached', timeout: 10_000 });
+    await waitState(page, 'everything', 'ready');
+    assert.match(await card.getByTestId('mcp-command').textContent(), /HERMES_E2E=yes/);
+  });
+
+  it('shows the panel in dark theme and in Chinese', async () => {
+    await page.getByTestId('theme-toggle').click();
+    await page.getByTestId('language-toggle').click();
+    const card = page.locator(server('everything'));
+    assert.equal((await card.getByTestId('mcp-state').textContent()).trim(), '● 就绪');
+    assert.equal((await card.getByTestId('mcp-restart').textContent()).trim(), '↻ 重启');
+    await shot(page, 'mcp-8-dark-zh.png');
+    await page.getByTestId('language-toggle').click();
+    await page.getByTestId('theme-toggle').click();
+  });
+
+  it('closes the panel with Esc', async () => {
+    await page.getByTestId('mcp-add').focus();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('mcp-panel').waitFor({ state: 'detached', timeout: 5_000 });
+  });
+
+  it('ran without CSP violations or page errors', () => {
+    assert.deepEqual(problems, []);
+  });
+});

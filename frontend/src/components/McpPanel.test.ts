@@ -1,0 +1,178 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, waitFor } from '@testing-library/svelte';
+import McpPanel from './McpPanel.svelte';
+import McpServerCard from './McpServerCard.svelte';
+import { MCP_STATES } from '../lib/backend';
+import { McpStore } from '../lib/mcp.svelte';
+import { fakeApi, status, tool } from '../lib/mcp.fixture';
+
+const noop = () => {};
+
+describe('McpServerCard', () => {
+  it('shows a badge for every state', () => {
+    const store = new McpStore(fakeApi());
+    const labels: Record<string, string> = {};
+    for (const state of MCP_STATES) {
+      const { getByTestId, unmount } = render(McpServerCard, {
+        server: status({ state }),
+        store,
+        onedit: noop,
+        onremove: noop,
+        onapprove: noop,
+      });
+      const badge = getByTestId('mcp-state');
+      expect(badge.dataset.state).toBe(state);
+      labels[state] = badge.textContent!.replace(/\s+/g, ' ').trim();
+      unmount();
+    }
+    expect(labels).toEqual({
+      starting: '◌ starting',
+      ready: '● ready',
+      crashed: '✕ crashed',
+      'backing off': '◷ backing off',
+      disabled: '○ disabled',
+      'awaiting approval': '? awaiting approval',
+      invalid: '✕ invalid entry',
+      stopped: '○ stopped',
+    });
+  });
+
+  it('switches a tool off with the server’s name for it and shows its annotations', async () => {
+    const api = fakeApi();
+    const store = new McpStore(api);
+    await store.load();
+    store.apply(
+      status({
+        tools: [
+          tool(),
+          tool({ name: 'everything__zap', remote: 'zap', annotations: { destructive: true } }),
+          tool({ name: 'everything__web', remote: 'web', annotations: { open_world: true }, auto_approve: true }),
+        ],
+      }),
+    );
+    const { getAllByTestId } = render(McpServerCard, { server: store.servers[0], store, onedit: noop, onremove: noop, onapprove: noop });
+    const [echo, zap, web] = getAllByTestId('mcp-tool');
+    expect(echo.textContent).toContain('read-only');
+    expect(echo.querySelector('[data-testid="mcp-tool-asks"]')).toBeNull();
+    expect(zap.querySelector('[data-testid="mcp-tool-asks"]')!.textContent).toBe('asks first');
+    expect(zap.textContent).toContain('destructive');
+    expect(web.textContent).toContain('open world');
+    expect(web.querySelector('[data-testid="mcp-tool-asks"]')).toBeNull();
+    expect(web.querySelector('[data-testid="mcp-tool-auto"]')).not.toBeNull();
+
+    const sw = echo.querySelector('[data-testid="mcp-tool-toggle"]') as HTMLInputElement;
+    expect(sw.checked).toBe(true);
+    await fireEvent.click(sw);
+    expect(api.MCPSetToolEnabled).toHaveBeenCalledWith('everything', 'echo', false);
+  });
+
+  it('shows the stderr tail as text and loads the full log', async () => {
+    const api = fakeApi({ MCPStderr: vi.fn(async () => 'line 1\n<img src=x onerror=alert(1)>\nline 3') });
+    const store = new McpStore(api);
+    const { getByTestId } = render(McpServerCard, {
+      server: status({ stderr_tail: '<b>not bold</b>\nstarted' }),
+      store,
+      onedit: noop,
+      onremove: noop,
+      onapprove: noop,
+    });
+    const text = getByTestId('mcp-stderr-text');
+    expect(text.tagName).toBe('PRE');
+    expect(text.textContent).toBe('<b>not bold</b>\nstarted');
+    expect(text.querySelector('b')).toBeNull();
+    await fireEvent.click(getByTestId('mcp-stderr-load'));
+    await waitFor(() => expect(getByTestId('mcp-stderr-text').textContent).toContain('<img src=x onerror=alert(1)>'));
+    expect(getByTestId('mcp-stderr-text').querySelector('img')).toBeNull();
+    expect(api.MCPStderr).toHaveBeenCalledWith('everything');
+  });
+
+  it('warns about changed tool definitions and accepts them', async () => {
+    const api = fakeApi();
+    const store = new McpStore(api);
+    const { getByTestId, queryByTestId } = render(McpServerCard, {
+      server: status({ tools_changed: true, tools: [tool({ changed: true, enabled: false })] }),
+      store,
+      onedit: noop,
+      onremove: noop,
+      onapprove: noop,
+    });
+    expect(getByTestId('mcp-rugpull').textContent).toContain('echo');
+    expect(getByTestId('mcp-tool-changed')).not.toBeNull();
+    expect((getByTestId('mcp-tool-toggle') as HTMLInputElement).disabled).toBe(true);
+    await fireEvent.click(getByTestId('mcp-accept-changes'));
+    expect(api.MCPAcceptToolChanges).toHaveBeenCalledWith('everything');
+    expect(queryByTestId('mcp-awaiting')).toBeNull();
+    const other = render(McpServerCard, { server: status({ name: 'plain' }), store, onedit: noop, onremove: noop, onapprove: noop });
+    expect(other.container.querySelector('[data-testid="mcp-rugpull"]')).toBeNull();
+  });
+
+  it('restarts, disables and enables', async () => {
+    const api = fakeApi();
+    const store = new McpStore(api);
+    await store.load();
+    const r = render(McpServerCard, { server: store.servers[0], store, onedit: noop, onremove: noop, onapprove: noop });
+    await fireEvent.click(r.getByTestId('mcp-restart'));
+    expect(api.MCPRestart).toHaveBeenCalledWith('everything');
+    await fireEvent.click(r.getByTestId('mcp-disable'));
+    expect(api.MCPSetDisabled).toHaveBeenCalledWith('everything', true);
+    r.unmount();
+    const d = render(McpServerCard, { server: status({ state: 'disabled', disabled: true }), store, onedit: noop, onremove: noop, onapprove: noop });
+    expect((d.getByTestId('mcp-restart') as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.click(d.getByTestId('mcp-enable'));
+    expect(api.MCPSetDisabled).toHaveBeenCalledWith('everything', false);
+  });
+});
+
+describe('McpPanel', () => {
+  it('lists the problems of mcp.json with line, column and field', async () => {
+    const api = fakeApi({
+      MCPProblems: vi.fn(async () => [
+        { file: 'mcp.json', line: 4, column: 18, server: 'fs', field: 'timeout', message: '"soon" is not a duration' },
+        { file: 'mcp.json', line: 9, column: 7, server: 'fs', field: 'colour', message: 'unknown field; it is ignored', warning: true },
+      ]),
+    });
+    const store = new McpStore(api);
+    await store.load();
+    const { getAllByTestId } = render(McpPanel, { store, onrefresh: noop, onclose: noop });
+    const rows = getAllByTestId('mcp-problem');
+    expect(rows).toHaveLength(2);
+    expect(rows[0].textContent).toContain('mcp.json:4:18');
+    expect(rows[0].textContent).toContain('field timeout');
+    expect(rows[0].textContent).toContain('"soon" is not a duration');
+    expect(rows[1].textContent).toContain('warning');
+  });
+
+  it('asks before removing a server', async () => {
+    const api = fakeApi();
+    const store = new McpStore(api);
+    await store.load();
+    const { getByTestId, queryByTestId, queryAllByTestId } = render(McpPanel, { store, onrefresh: noop, onclose: noop });
+    await fireEvent.click(getByTestId('mcp-remove'));
+    expect(getByTestId('mcp-confirm-remove')).not.toBeNull();
+    expect(document.activeElement?.getAttribute('data-testid')).toBe('mcp-remove-cancel');
+    await fireEvent.click(getByTestId('mcp-remove-cancel'));
+    expect(api.MCPRemove).not.toHaveBeenCalled();
+    await fireEvent.click(getByTestId('mcp-remove'));
+    await fireEvent.click(getByTestId('mcp-remove-ok'));
+    await waitFor(() => expect(queryByTestId('mcp-confirm-remove')).toBeNull());
+    expect(api.MCPRemove).toHaveBeenCalledWith('everything');
+    expect(queryAllByTestId('mcp-server')).toHaveLength(0);
+    expect(getByTestId('mcp-empty')).not.toBeNull();
+  });
+
+  it('opens the add form and closes on Esc', async () => {
+    const store = new McpStore(fakeApi());
+    await store.load();
+    const onclose = vi.fn();
+    const { getByTestId, queryByTestId } = render(McpPanel, { store, onrefresh: noop, onclose });
+    expect(document.activeElement).toBe(getByTestId('mcp-add'));
+    await fireEvent.click(getByTestId('mcp-add'));
+    expect(getByTestId('mcp-form')).not.toBeNull();
+    // Esc in the form closes the form, not the panel.
+    await fireEvent.keyDown(getByTestId('mcp-field-name'), { key: 'Escape' });
+    await waitFor(() => expect(queryByTestId('mcp-form')).toBeNull());
+    expect(onclose).not.toHaveBeenCalled();
+    await fireEvent.keyDown(getByTestId('mcp-panel'), { key: 'Escape' });
+    expect(onclose).toHaveBeenCalled();
+  });
+});
