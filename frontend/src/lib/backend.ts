@@ -342,6 +342,117 @@ export interface McpProblem {
   warning?: boolean;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Memory (see backend/memory/model.go, crud.go, forget.go and app/memoryapi.go)
+
+export type MemoryLayer = 'working' | 'fact' | 'profile';
+export type MemoryStatus = 'pending' | 'active' | 'archived' | 'superseded';
+
+export interface Memory {
+  id: string;
+  ref?: string;
+  profile: string;
+  layer: MemoryLayer | string;
+  status: MemoryStatus | string;
+  key?: string;
+  value?: string;
+  text: string;
+  category: string;
+  /** As of last_confirmed_at. */
+  confidence: number;
+  /** The confidence decayed to now (what recall uses). */
+  strength: number;
+  asserted_by: 'user' | 'model' | 'tool' | string;
+  origin: 'chat' | 'manual' | 'import' | 'tool' | string;
+  sensitive?: boolean;
+  session_id?: string;
+  source_message_ids: string[] | null;
+  superseded_by?: string;
+  replaces?: string[] | null;
+  note?: string;
+  created_at: string;
+  updated_at: string;
+  last_confirmed_at: string;
+  valid_until?: string;
+}
+
+export interface MemoryRevision {
+  text: string;
+  key?: string;
+  value?: string;
+  category: string;
+  changed_at: string;
+  changed_by: string;
+}
+
+export interface MemoryDetail {
+  memory: Memory;
+  history: MemoryRevision[] | null;
+  supersedes: Memory[] | null;
+  recalls: number;
+}
+
+export interface MemoryHit {
+  memory_id: string;
+  ref: string;
+  text: string;
+  score: number;
+}
+
+/** What an erase leaves: a content-free receipt with a fresh search for the erased text. */
+export interface MemoryReceipt {
+  tombstone_id: string;
+  at: string;
+  kind: string;
+  count: number;
+  lexical_matches: number;
+  vector_matches: number;
+  checkpointed: boolean;
+}
+
+export interface MemoryTombstone {
+  id: string;
+  at: string;
+  kind: string;
+  count: number;
+}
+
+export interface MemoryImportResult {
+  added: number;
+  skipped: number;
+  merged: number;
+  replaced: number;
+}
+
+export interface RecallEntry {
+  memory: Memory;
+  rank: number;
+  score: number;
+  lexical_rank: number;
+  vector_rank: number;
+  similarity: number;
+  at: string;
+}
+
+/** Payload of memory:changed. */
+export interface MemoryChange {
+  kind: string;
+  ids: string[] | null;
+  profile?: string;
+  session_id?: string;
+  message_id?: string;
+}
+
+/** Payload of memory:progress. */
+export interface MemoryProgress {
+  job: string;
+  done: number;
+  total: number;
+}
+
+export type ImportKind = 'export' | 'jsonl';
+export type ImportMode = 'skip' | 'merge' | 'replace';
+
 export interface DeltaEvent {
   text: string;
 }
@@ -601,6 +712,28 @@ export function createApi(t: Transport) {
     /** Fetches a prompt template filled in with args (a JSON object of strings). */
     MCPGetPrompt: (server: string, name: string, argsJSON: string) =>
       call<McpPromptResult>('MCPGetPrompt', server, name, argsJSON),
+    /** filterJSON: see buildMemoryFilter in memory.svelte.ts ("" lists everything). */
+    MemoryList: (filterJSON: string) => call<Memory[] | null>('MemoryList', filterJSON).then((l) => l ?? []),
+    MemoryShow: (id: string) => call<MemoryDetail>('MemoryShow', id),
+    MemorySearch: (query: string, k: number) =>
+      call<MemoryHit[] | null>('MemorySearch', query, String(k)).then((l) => l ?? []),
+    MemoryAdd: (text: string) => call<Memory>('MemoryAdd', text),
+    MemoryEdit: (id: string, text: string) => call<Memory>('MemoryEdit', id, text),
+    MemoryForget: (ids: string[]) => call<MemoryReceipt>('MemoryForget', JSON.stringify(ids)),
+    MemoryForgetMatches: (query: string) =>
+      call<MemoryHit[] | null>('MemoryForgetMatches', query).then((l) => l ?? []),
+    MemoryApprove: (ids: string[]) => call<unknown>('MemoryApprove', JSON.stringify(ids)),
+    MemoryReject: (ids: string[]) => call<MemoryReceipt>('MemoryReject', JSON.stringify(ids)),
+    MemoryRestore: (ids: string[]) => call<unknown>('MemoryRestore', JSON.stringify(ids)),
+    MemoryConfirm: (ids: string[]) => call<unknown>('MemoryConfirm', JSON.stringify(ids)),
+    MemoryUndo: (ids: string[]) => call<MemoryReceipt>('MemoryUndo', JSON.stringify(ids)),
+    MemoryTombstones: () => call<MemoryTombstone[] | null>('MemoryTombstones').then((l) => l ?? []),
+    MemoryExport: () => call<string>('MemoryExport'),
+    MemoryImport: (content: string, kind: ImportKind, mode: ImportMode) =>
+      call<MemoryImportResult>('MemoryImport', content, kind, mode),
+    WhyRecalled: (messageId: string) => call<RecallEntry[] | null>('WhyRecalled', messageId).then((l) => l ?? []),
+    SetIncognito: (on: boolean) => call<boolean>('SetIncognito', on ? 'true' : 'false'),
+    Incognito: () => call<boolean>('Incognito'),
   };
 }
 

@@ -12,9 +12,16 @@
 // With --which-tools (in either mode) a user message containing "which tools" is answered
 // with "Tools: " and the comma-separated names of the tools offered in the request ("none"
 // when there are none), so browser tests can see what the model was offered.
+//
+// With --extract (in either mode) memory extraction requests (a chat request whose format
+// schema mentions "facts") are answered with scripted facts for the browser tests of the
+// memory UI: a turn whose user text contains "allergic to peanuts" yields the stated health
+// fact "I am allergic to peanuts" (key allergy.peanuts); "my favourite colour is X" yields the
+// preference "My favourite colour is X" (key favourite.colour); anything else yields no facts.
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net"
@@ -37,6 +44,7 @@ func main() {
 	words := flag.Int("extra-words", 40, "words added after the echo")
 	script := flag.String("script", "", `scripted replies: "" (echo) or "tools" (tool calls for "shout" and "loop" messages)`)
 	whichTools := flag.Bool("which-tools", false, `answer a message containing "which tools" with the names of the tools offered`)
+	extractFacts := flag.Bool("extract", false, `answer memory extraction requests with scripted facts ("allergic to peanuts", "my favourite colour is")`)
 	flag.Parse()
 
 	fake := llmtest.New()
@@ -52,6 +60,9 @@ func main() {
 
 	if *whichTools {
 		fake.Chat = offeredTools(fake.Chat, *delay)
+	}
+	if *extractFacts {
+		fake.Chat = extraction(fake.Chat)
 	}
 
 	ln, err := net.Listen("tcp", *addr)
@@ -139,5 +150,49 @@ func offeredTools(next func(api.ChatRequest) llmtest.Reply, delay time.Duration)
 			list = strings.Join(names, ", ")
 		}
 		return llmtest.Reply{Chunks: []string{"Tools: ", list}, Delay: delay}
+	}
+}
+
+type fact struct {
+	Text       string  `json:"text"`
+	Key        string  `json:"key"`
+	Value      string  `json:"value"`
+	Category   string  `json:"category"`
+	Scope      string  `json:"scope"`
+	Asserted   string  `json:"asserted"`
+	Confidence float64 `json:"confidence"`
+}
+
+// extraction answers memory extraction requests (their format schema has "facts") with
+// scripted facts; every other request goes to next.
+func extraction(next func(api.ChatRequest) llmtest.Reply) func(api.ChatRequest) llmtest.Reply {
+	return func(req api.ChatRequest) llmtest.Reply {
+		if !strings.Contains(string(req.Format), `"facts"`) {
+			return next(req)
+		}
+		// The user content is a JSON object whose "user" field is the turn's user text.
+		user, _, _ := round(req.Messages)
+		var in struct {
+			User string `json:"user"`
+		}
+		if json.Unmarshal([]byte(user), &in) != nil || in.User == "" {
+			in.User = user
+		}
+		text := strings.ToLower(in.User)
+		facts := []fact{}
+		if strings.Contains(text, "allergic to peanuts") {
+			facts = append(facts, fact{Text: "I am allergic to peanuts", Key: "allergy.peanuts", Value: "peanuts",
+				Category: "health", Scope: "lasting", Asserted: "stated", Confidence: 0.95})
+		}
+		const colour = "my favourite colour is "
+		if i := strings.Index(text, colour); i >= 0 {
+			v := strings.Trim(strings.Fields(in.User[i+len(colour):] + " x")[0], ".!,;")
+			facts = append(facts, fact{Text: "My favourite colour is " + v, Key: "favourite.colour", Value: v,
+				Category: "preference", Scope: "lasting", Asserted: "stated", Confidence: 0.95})
+		}
+		b, _ := json.Marshal(struct {
+			Facts []fact `json:"facts"`
+		}{facts})
+		return llmtest.Reply{Chunks: []string{string(b)}}
 	}
 }

@@ -1,0 +1,102 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, waitFor } from '@testing-library/svelte';
+import MemoryPanel from './MemoryPanel.svelte';
+import MemoryNotice from './MemoryNotice.svelte';
+import DecayBar from './DecayBar.svelte';
+import { MemoryStore } from '../lib/memory.svelte';
+import { fakeApi, mem, receipt } from '../lib/memory.fixture';
+
+function setup(rows = [mem('a', '<b>I am allergic to peanuts</b>', { strength: 0.42, session_id: 's1', source_message_ids: ['msg-1'] }), mem('b', 'Likes tea')]) {
+  const api = fakeApi(rows);
+  const store = new MemoryStore(api);
+  const onopensource = vi.fn();
+  const r = render(MemoryPanel, { store, onclose: vi.fn(), onopensource, onexport: vi.fn() });
+  return { api, store, onopensource, ...r };
+}
+
+describe('DecayBar', () => {
+  it('fills as much as the strength', () => {
+    const { getByTestId } = render(DecayBar, { strength: 0.42 });
+    const bar = getByTestId('decay-bar');
+    expect(bar.dataset.width).toBe('42');
+    expect((bar.querySelector('.fill') as HTMLElement).style.width).toBe('42%');
+    expect(bar.getAttribute('aria-valuenow')).toBe('42');
+  });
+});
+
+describe('MemoryPanel', () => {
+  it('lists memories as text with chips and decay bars', async () => {
+    const { store, getAllByTestId, container } = setup();
+    await store.load();
+    await waitFor(() => expect(getAllByTestId('memory-row')).toHaveLength(2));
+    expect(getAllByTestId('memory-open')[0].textContent).toBe('<b>I am allergic to peanuts</b>');
+    expect(container.querySelector('.list b')).toBeNull();
+    expect(getAllByTestId('decay-bar')[0].dataset.width).toBe('42');
+  });
+
+  it('asks before a bulk forget and then shows the receipt', async () => {
+    const { api, store, getAllByTestId, getByTestId, queryByTestId } = setup();
+    await store.load();
+    await waitFor(() => expect(getAllByTestId('memory-select')).toHaveLength(2));
+    expect((getByTestId('memory-forget-selected') as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.click(getAllByTestId('memory-select')[0]);
+    await fireEvent.click(getAllByTestId('memory-select')[1]);
+    await fireEvent.click(getByTestId('memory-forget-selected'));
+    expect(api.MemoryForget).not.toHaveBeenCalled();
+    expect(getByTestId('memory-confirm-dialog')).toBeTruthy();
+    await fireEvent.click(getByTestId('memory-confirm-cancel'));
+    expect(queryByTestId('memory-confirm-dialog')).toBeNull();
+    expect(api.MemoryForget).not.toHaveBeenCalled();
+    await fireEvent.click(getByTestId('memory-forget-selected'));
+    await fireEvent.click(getByTestId('memory-confirm-forget'));
+    await waitFor(() => expect(getByTestId('memory-receipt').textContent).toContain('Forgot 2 memories. A new search finds 0 lexical and 0 vector matches.'));
+    expect(api.MemoryForget).toHaveBeenCalledWith(['a', 'b']);
+  });
+
+  it('opens a memory, edits it and opens its source message', async () => {
+    const { api, store, onopensource, getAllByTestId, getByTestId } = setup();
+    await store.load();
+    await waitFor(() => expect(getAllByTestId('memory-open')).toHaveLength(2));
+    await fireEvent.click(getAllByTestId('memory-open')[0]);
+    await waitFor(() => getByTestId('memory-detail'));
+    await fireEvent.click(getByTestId('memory-source'));
+    expect(onopensource).toHaveBeenCalledWith('s1', 'msg-1');
+    await fireEvent.click(getByTestId('memory-edit'));
+    const input = getByTestId('memory-edit-input') as HTMLTextAreaElement;
+    await fireEvent.input(input, { target: { value: 'I am allergic to peanuts and cashews' } });
+    await fireEvent.click(getByTestId('memory-edit-save'));
+    await waitFor(() => expect(api.MemoryEdit).toHaveBeenCalledWith('a', 'I am allergic to peanuts and cashews'));
+  });
+
+  it('shows the pending inbox with approve and reject', async () => {
+    const { api, store, getByTestId, getAllByTestId } = setup([mem('p', 'Maybe vegan', { status: 'pending', asserted_by: 'model' })]);
+    await store.loadPending();
+    await fireEvent.click(getByTestId('memory-tab-pending'));
+    await waitFor(() => expect(getAllByTestId('memory-pending-row')).toHaveLength(1));
+    await fireEvent.click(getByTestId('memory-pending-approve'));
+    expect(api.MemoryApprove).toHaveBeenCalledWith(['p']);
+    await fireEvent.click(getByTestId('memory-pending-reject'));
+    expect(api.MemoryReject).not.toHaveBeenCalled();
+    await fireEvent.click(getByTestId('memory-confirm-forget'));
+    await waitFor(() => expect(api.MemoryReject).toHaveBeenCalledWith(['p']));
+  });
+});
+
+describe('MemoryNotice', () => {
+  it('offers undo and view', async () => {
+    const onundo = vi.fn();
+    const onview = vi.fn();
+    const { getByTestId } = render(MemoryNotice, {
+      notice: { messageId: 'u', sessionId: 's', ids: ['m'], kinds: ['added'] },
+      onundo,
+      onview,
+      ondismiss: vi.fn(),
+    });
+    expect(getByTestId('memory-notice').textContent).toContain('Memory updated');
+    await fireEvent.click(getByTestId('memory-notice-undo'));
+    await fireEvent.click(getByTestId('memory-notice-view'));
+    expect(onundo).toHaveBeenCalled();
+    expect(onview).toHaveBeenCalled();
+    void receipt;
+  });
+});

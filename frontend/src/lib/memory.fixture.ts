@@ -1,0 +1,56 @@
+// Test data for the memory store and panel tests.
+import { vi } from 'vitest';
+import type { Memory, MemoryReceipt } from './backend';
+import type { MemoryApi } from './memory.svelte';
+
+export function mem(id: string, text: string, extra: Partial<Memory> = {}): Memory {
+  return {
+    id,
+    profile: 'personal',
+    layer: 'fact',
+    status: 'active',
+    text,
+    category: 'health',
+    confidence: 0.9,
+    strength: 0.8,
+    asserted_by: 'user',
+    origin: 'chat',
+    source_message_ids: [],
+    created_at: '2025-03-10T10:00:00Z',
+    updated_at: '2025-03-10T10:00:00Z',
+    last_confirmed_at: '2025-03-10T10:00:00Z',
+    ...extra,
+  };
+}
+
+export const receipt: MemoryReceipt = {
+  tombstone_id: 'tb1',
+  at: '2025-03-10T11:00:00Z',
+  kind: 'id',
+  count: 2,
+  lexical_matches: 0,
+  vector_matches: 0,
+  checkpointed: true,
+};
+
+export function fakeApi(rows: Memory[] = []): MemoryApi {
+  return {
+    MemoryList: vi.fn(async () => rows),
+    MemoryShow: vi.fn(async (id: string) => ({ memory: rows.find((m) => m.id === id)!, history: [], supersedes: [], recalls: 0 })),
+    MemorySearch: vi.fn(async () => []),
+    MemoryEdit: vi.fn(async (id: string, text: string) => ({ ...rows.find((m) => m.id === id)!, text })),
+    MemoryForget: vi.fn(async (ids: string[]) => ({ ...receipt, count: ids.length })),
+    MemoryForgetMatches: vi.fn(async () => []),
+    MemoryApprove: vi.fn(async () => null),
+    MemoryReject: vi.fn(async () => receipt),
+    MemoryRestore: vi.fn(async () => null),
+    MemoryConfirm: vi.fn(async () => null),
+    MemoryUndo: vi.fn(async () => receipt),
+    MemoryTombstones: vi.fn(async () => []),
+    MemoryExport: vi.fn(async () => '{}'),
+    MemoryImport: vi.fn(async () => ({ added: 1, skipped: 0, merged: 0, replaced: 0 })),
+    SetIncognito: vi.fn(async (on: boolean) => on),
+    Incognito: vi.fn(async () => false),
+  };
+}
+

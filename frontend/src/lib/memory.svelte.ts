@@ -1,0 +1,472 @@
+// The memory browser's state: filters, the list, a memory's detail, the pending inbox, erasing with
+// a receipt, the chat's "memory updated" notice and incognito. Pure helpers are exported for tests.
+import {
+  errorMessage,
+  type Api,
+  type ImportKind,
+  type ImportMode,
+  type Memory,
+  type MemoryChange,
+  type MemoryDetail,
+  type MemoryHit,
+  type MemoryImportResult,
+  type MemoryProgress,
+  type MemoryReceipt,
+  type MemoryTombstone,
+  type Unsubscribe,
+} from './backend';
+import type { MessageKey } from './i18n.svelte';
+
+export const MEMORY_LAYERS = ['working', 'fact', 'profile'] as const;
+export const MEMORY_STATUSES = ['pending', 'active', 'archived', 'superseded'] as const;
+export const MEMORY_CATEGORIES = [
+  'identity',
+  'preference',
+  'health',
+  'relationship',
+  'work',
+  'location',
+  'schedule',
+  'possession',
+  'goal',
+  'other',
+] as const;
+
+/** Below this strength a fact is archived (see the decay rule). */
+export const ARCHIVE_BELOW = 0.3;
+
+export interface MemoryFilterState {
+  /** The search box: ranked by MemorySearch, and matched as text in the list. */
+  query: string;
+  layer: string;
+  status: string;
+  category: string;
+  /** 0..1; 0 = no minimum. */
+  minStrength: number;
+  profile: string;
+}
+
+export function emptyFilter(): MemoryFilterState {
+  return { query: '', layer: '', status: '', category: '', minStrength: 0, profile: '' };
+}
+
+/** The JSON MemoryList takes. Empty fields are left out; statuses overrides the status filter. */
+export function buildMemoryFilter(f: Partial<MemoryFilterState>, opts: { statuses?: string[]; limit?: number } = {}): string {
+  const out: Record<string, unknown> = {};
+  if (f.profile) out.profile = f.profile;
+  if (f.layer) out.layer = f.layer;
+  const statuses = opts.statuses ?? (f.status ? [f.status] : []);
+  if (statuses.length > 0) out.statuses = statuses;
+  if (f.category) out.category = f.category;
+  const min = Number(f.minStrength ?? 0);
+  if (Number.isFinite(min) && min > 0) out.minConfidence = Math.min(1, min);
+  if (opts.limit) out.limit = opts.limit;
+  return JSON.stringify(out);
+}
+
+/** The decay bar's filled share in percent (0..100, whole numbers). */
+export function decayWidth(strength: number): number {
+  if (!Number.isFinite(strength)) return 0;
+  return Math.round(Math.min(1, Math.max(0, strength)) * 100);
+}
+
+/** weak: below the archive line; mid: under 0.6; strong otherwise. */
+export function decayLevel(strength: number): 'weak' | 'mid' | 'strong' {
+  if (!(strength >= ARCHIVE_BELOW)) return 'weak';
+  return strength < 0.6 ? 'mid' : 'strong';
+}
+
+type T = (key: MessageKey, params?: Record<string, string | number>) => string;
+
+/** "Forgot N memories. A new search finds 0 lexical and 0 vector matches." */
+export function receiptText(r: MemoryReceipt, t: T): string {
+  return t(r.count === 1 ? 'memory.receiptOne' : 'memory.receipt', {
+    n: r.count,
+    lexical: r.lexical_matches,
+    vector: r.vector_matches,
+  });
+}
+
+/** The receipt proves a complete erase when a fresh search finds nothing. */
+export function receiptClean(r: MemoryReceipt): boolean {
+  return r.lexical_matches === 0 && r.vector_matches === 0;
+}
+
+export interface TimelineDay {
+  day: string;
+  created: number;
+  archived: number;
+  forgotten: number;
+}
+
+function dayOf(s: string | undefined): string {
+  if (!s) return '';
+  const d = new Date(s);
+  if (Number.isNaN(d.getTime())) return '';
+  return d.toISOString().slice(0, 10);
+}
+
+/** Memories created, archived and forgotten (from tombstones) per day for the last `days` days. */
+export function buildTimeline(memories: Memory[], tombstones: MemoryTombstone[], days = 14, now = new Date()): TimelineDay[] {
+  const out: TimelineDay[] = [];
+  const index = new Map<string, TimelineDay>();
+  const end = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  for (let i = days - 1; i >= 0; i--) {
+    const day = new Date(end - i * 86_400_000).toISOString().slice(0, 10);
+    const row = { day, created: 0, archived: 0, forgotten: 0 };
+    out.push(row);
+    index.set(day, row);
+  }
+  for (const m of memories) {
+    const c = index.get(dayOf(m.created_at));
+    if (c) c.created++;
+    if (m.status === 'archived') {
+      const a = index.get(dayOf(m.updated_at));
+      if (a) a.archived++;
+    }
+  }
+  for (const tb of tombstones) {
+    const f = index.get(dayOf(tb.at));
+    if (f) f.forgotten += tb.count;
+  }
+  return out;
+}
+
+/** Orders rows by search hits first (best first), then the other rows whose text contains the query. */
+export function mergeSearch(rows: Memory[], hits: MemoryHit[], query: string): Memory[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return rows;
+  const byId = new Map(rows.map((m) => [m.id, m]));
+  const out: Memory[] = [];
+  const seen = new Set<string>();
+  for (const h of hits) {
+    const m = byId.get(h.memory_id);
+    if (m && !seen.has(m.id)) {
+      out.push(m);
+      seen.add(m.id);
+    }
+  }
+  for (const m of rows) {
+    if (seen.has(m.id)) continue;
+    const hay = `${m.text} ${m.key ?? ''} ${m.value ?? ''}`.toLowerCase();
+    if (hay.includes(q)) out.push(m);
+  }
+  return out;
+}
+
+/** The "memory updated" notice after a turn. */
+export interface MemoryNotice {
+  messageId: string;
+  sessionId: string;
+  /** What the turn wrote (added or pending): Undo erases these. */
+  ids: string[];
+  kinds: string[];
+}
+
+const TURN_KINDS: ReadonlySet<string> = new Set(['added', 'pending', 'reinforced', 'superseded']);
+
+/** Folds a memory:changed event into the notice; returns the notice unchanged when the event is not a turn's write. */
+export function foldNotice(prev: MemoryNotice | null, ch: MemoryChange): MemoryNotice | null {
+  if (!ch || !TURN_KINDS.has(ch.kind) || !ch.message_id || !ch.ids || ch.ids.length === 0) return prev;
+  const base: MemoryNotice =
+    prev && prev.messageId === ch.message_id
+      ? { ...prev, ids: [...prev.ids], kinds: [...prev.kinds] }
+      : { messageId: ch.message_id, sessionId: ch.session_id ?? '', ids: [], kinds: [] };
+  if (!base.kinds.includes(ch.kind)) base.kinds.push(ch.kind);
+  if (ch.kind === 'added' || ch.kind === 'pending') {
+    for (const id of ch.ids) if (!base.ids.includes(id)) base.ids.push(id);
+  }
+  return base;
+}
+
+export type MemoryApi = Pick<
+  Api,
+  | 'MemoryList'
+  | 'MemoryShow'
+  | 'MemorySearch'
+  | 'MemoryEdit'
+  | 'MemoryForget'
+  | 'MemoryForgetMatches'
+  | 'MemoryApprove'
+  | 'MemoryReject'
+  | 'MemoryRestore'
+  | 'MemoryConfirm'
+  | 'MemoryUndo'
+  | 'MemoryTombstones'
+  | 'MemoryExport'
+  | 'MemoryImport'
+  | 'SetIncognito'
+  | 'Incognito'
+>;
+
+export type MemoryTab = 'all' | 'pending' | 'timeline' | 'transfer';
+
+/** A forget waiting for the user's confirmation. */
+export interface PendingForget {
+  ids: string[];
+  texts: string[];
+  /** 'forget' erases; 'reject' rejects pending memories (also an erase). */
+  action: 'forget' | 'reject';
+}
+
+export class MemoryStore {
+  open = $state(false);
+  tab = $state<MemoryTab>('all');
+  filter = $state<MemoryFilterState>(emptyFilter());
+  rows = $state<Memory[]>([]);
+  pending = $state<Memory[]>([]);
+  profiles = $state<string[]>([]);
+  loading = $state(false);
+  error = $state('');
+  /** Ids ticked for a bulk action. */
+  selected = $state<Record<string, boolean>>({});
+  detail = $state<MemoryDetail | null>(null);
+  detailError = $state('');
+  actionError = $state('');
+  /** The last erase's receipt. */
+  receipt = $state<MemoryReceipt | null>(null);
+  confirmForget = $state<PendingForget | null>(null);
+  forgetQuery = $state('');
+  forgetPreview = $state<MemoryHit[] | null>(null);
+  tombstones = $state<MemoryTombstone[]>([]);
+  all = $state<Memory[]>([]);
+  notice = $state<MemoryNotice | null>(null);
+  noticeError = $state('');
+  incognito = $state(false);
+  progress = $state<MemoryProgress | null>(null);
+  importResult = $state<MemoryImportResult | null>(null);
+
+  #api: MemoryApi;
+  #seq = 0;
+  #reload: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(api: MemoryApi) {
+    this.#api = api;
+  }
+
+  get selectedIds(): string[] {
+    return Object.keys(this.selected).filter((id) => this.selected[id]);
+  }
+
+  listen(on: (name: string, cb: (d: unknown) => void) => Unsubscribe): Unsubscribe {
+    const a = on('memory:changed', (d) => {
+      const ch = d as MemoryChange;
+      this.notice = foldNotice(this.notice, ch);
+      if (this.open) this.#scheduleReload();
+      else if (ch?.kind === 'pending') void this.loadPending();
+    });
+    const b = on('memory:progress', (d) => {
+      const p = d as MemoryProgress;
+      this.progress = p && p.total > 0 && p.done < p.total ? p : null;
+    });
+    return () => {
+      a();
+      b();
+    };
+  }
+
+  #scheduleReload() {
+    if (this.#reload) clearTimeout(this.#reload);
+    this.#reload = setTimeout(() => {
+      this.#reload = null;
+      void this.refresh();
+    }, 150);
+  }
+
+  /** Reloads what the open tab shows. */
+  async refresh(): Promise<void> {
+    await Promise.all([this.load(), this.loadPending(), this.tab === 'timeline' ? this.loadTimeline() : Promise.resolve()]);
+    if (this.detail) await this.show(this.detail.memory.id, true);
+  }
+
+  async load(): Promise<void> {
+    const seq = ++this.#seq;
+    this.loading = true;
+    try {
+      const q = this.filter.query.trim();
+      const [rows, hits] = await Promise.all([
+        this.#api.MemoryList(buildMemoryFilter(this.filter, { limit: 500 })),
+        q ? this.#api.MemorySearch(q, 50) : Promise.resolve([] as MemoryHit[]),
+      ]);
+      if (seq !== this.#seq) return;
+      this.rows = mergeSearch(rows, hits, q);
+      const profiles = new Set(this.profiles);
+      for (const m of rows) profiles.add(m.profile);
+      this.profiles = [...profiles].filter(Boolean).sort();
+      const keep: Record<string, boolean> = {};
+      for (const m of this.rows) if (this.selected[m.id]) keep[m.id] = true;
+      this.selected = keep;
+      this.error = '';
+    } catch (e) {
+      if (seq === this.#seq) this.error = errorMessage(e);
+    } finally {
+      if (seq === this.#seq) this.loading = false;
+    }
+  }
+
+  async loadPending(): Promise<void> {
+    try {
+      this.pending = await this.#api.MemoryList(buildMemoryFilter({}, { statuses: ['pending'], limit: 500 }));
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
+  }
+
+  async loadTimeline(): Promise<void> {
+    try {
+      const [all, tomb] = await Promise.all([this.#api.MemoryList(''), this.#api.MemoryTombstones()]);
+      this.all = all;
+      this.tombstones = tomb;
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
+  }
+
+  async show(id: string, quiet = false): Promise<void> {
+    if (!quiet) this.detailError = '';
+    try {
+      this.detail = await this.#api.MemoryShow(id);
+    } catch (e) {
+      if (quiet) this.detail = null;
+      else this.detailError = errorMessage(e);
+    }
+  }
+
+  closeDetail(): void {
+    this.detail = null;
+    this.detailError = '';
+  }
+
+  toggle(id: string): void {
+    this.selected[id] = !this.selected[id];
+  }
+
+  selectAll(on: boolean): void {
+    const next: Record<string, boolean> = {};
+    if (on) for (const m of this.rows) next[m.id] = true;
+    this.selected = next;
+  }
+
+  async #act(fn: () => Promise<unknown>): Promise<boolean> {
+    this.actionError = '';
+    try {
+      await fn();
+      await this.refresh();
+      return true;
+    } catch (e) {
+      this.actionError = errorMessage(e);
+      return false;
+    }
+  }
+
+  edit(id: string, text: string): Promise<boolean> {
+    const v = text.trim();
+    if (!v) return Promise.resolve(false);
+    return this.#act(() => this.#api.MemoryEdit(id, v));
+  }
+
+  confirm(ids: string[]): Promise<boolean> {
+    return this.#act(() => this.#api.MemoryConfirm(ids));
+  }
+
+  restore(ids: string[]): Promise<boolean> {
+    return this.#act(() => this.#api.MemoryRestore(ids));
+  }
+
+  approve(ids: string[]): Promise<boolean> {
+    return this.#act(() => this.#api.MemoryApprove(ids));
+  }
+
+  /** Asks first: nothing is erased until confirmForgetNow(). */
+  askForget(ids: string[], action: PendingForget['action'] = 'forget'): void {
+    if (ids.length === 0) return;
+    const known = [...this.rows, ...this.pending, ...(this.detail ? [this.detail.memory] : [])];
+    const texts = ids.map((id) => known.find((m) => m.id === id)?.text ?? (this.forgetPreview?.find((h) => h.memory_id === id)?.text || id));
+    this.confirmForget = { ids: [...ids], texts, action };
+  }
+
+  cancelForget(): void {
+    this.confirmForget = null;
+  }
+
+  /** Erases what askForget named and keeps the receipt. */
+  async confirmForgetNow(): Promise<MemoryReceipt | null> {
+    const p = this.confirmForget;
+    if (!p) return null;
+    this.actionError = '';
+    try {
+      const r = p.action === 'reject' ? await this.#api.MemoryReject(p.ids) : await this.#api.MemoryForget(p.ids);
+      this.receipt = r;
+      this.confirmForget = null;
+      this.forgetPreview = null;
+      for (const id of p.ids) delete this.selected[id];
+      if (this.detail && p.ids.includes(this.detail.memory.id)) this.detail = null;
+      await this.refresh();
+      return r;
+    } catch (e) {
+      this.actionError = errorMessage(e);
+      this.confirmForget = null;
+      return null;
+    }
+  }
+
+  /** Shows what forgetting by a query would erase (then askForget with their ids). */
+  async previewForget(query: string): Promise<void> {
+    const q = query.trim();
+    if (!q) return;
+    this.actionError = '';
+    try {
+      this.forgetPreview = await this.#api.MemoryForgetMatches(q);
+    } catch (e) {
+      this.actionError = errorMessage(e);
+    }
+  }
+
+  async undoNotice(): Promise<MemoryReceipt | null> {
+    const n = this.notice;
+    if (!n || n.ids.length === 0) return null;
+    this.noticeError = '';
+    try {
+      const r = await this.#api.MemoryUndo(n.ids);
+      this.notice = null;
+      this.receipt = r;
+      if (this.open) await this.refresh();
+      return r;
+    } catch (e) {
+      this.noticeError = errorMessage(e);
+      return null;
+    }
+  }
+
+  dismissNotice(): void {
+    this.notice = null;
+    this.noticeError = '';
+  }
+
+  async loadIncognito(): Promise<void> {
+    try {
+      this.incognito = await this.#api.Incognito();
+    } catch {
+      // an older backend: incognito stays off
+    }
+  }
+
+  async setIncognito(on: boolean): Promise<void> {
+    try {
+      this.incognito = await this.#api.SetIncognito(on);
+    } catch (e) {
+      this.actionError = errorMessage(e);
+    }
+  }
+
+  exportText(): Promise<string> {
+    return this.#api.MemoryExport();
+  }
+
+  async importText(content: string, kind: ImportKind, mode: ImportMode): Promise<boolean> {
+    this.importResult = null;
+    return this.#act(async () => {
+      this.importResult = await this.#api.MemoryImport(content, kind, mode);
+    });
+  }
+}

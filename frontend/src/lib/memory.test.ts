@@ -1,0 +1,161 @@
+import { describe, expect, it, vi } from 'vitest';
+import { en, format, zh } from './i18n.svelte';
+import { fakeApi, mem, receipt } from './memory.fixture';
+import {
+  MEMORY_CATEGORIES,
+  MEMORY_LAYERS,
+  MEMORY_STATUSES,
+  MemoryStore,
+  buildMemoryFilter,
+  buildTimeline,
+  decayLevel,
+  decayWidth,
+  emptyFilter,
+  foldNotice,
+  mergeSearch,
+  receiptClean,
+  receiptText,
+} from './memory.svelte';
+
+const tEn = (k: keyof typeof en, p?: Record<string, string | number>) => format(en[k], p);
+const tZh = (k: keyof typeof en, p?: Record<string, string | number>) => format(zh[k], p);
+
+describe('memory filter JSON', () => {
+  it('leaves out empty fields', () => {
+    expect(buildMemoryFilter(emptyFilter())).toBe('{}');
+  });
+  it('maps the UI filters to MemoryList fields', () => {
+    const f = { ...emptyFilter(), layer: 'fact', status: 'archived', category: 'health', minStrength: 0.35, profile: 'work', query: 'x' };
+    expect(JSON.parse(buildMemoryFilter(f, { limit: 50 }))).toEqual({
+      profile: 'work',
+      layer: 'fact',
+      statuses: ['archived'],
+      category: 'health',
+      minConfidence: 0.35,
+      limit: 50,
+    });
+  });
+  it('lets explicit statuses win (the pending inbox)', () => {
+    expect(JSON.parse(buildMemoryFilter({ status: 'active' }, { statuses: ['pending'] }))).toEqual({ statuses: ['pending'] });
+  });
+});
+
+describe('decay bar', () => {
+  it('takes its width from the strength, clamped to 0..100', () => {
+    expect(decayWidth(0.5)).toBe(50);
+    expect(decayWidth(0.123)).toBe(12);
+    expect(decayWidth(1.7)).toBe(100);
+    expect(decayWidth(-1)).toBe(0);
+    expect(decayWidth(NaN)).toBe(0);
+  });
+  it('marks strengths under the archive line as weak', () => {
+    expect(decayLevel(0.29)).toBe('weak');
+    expect(decayLevel(0.3)).toBe('mid');
+    expect(decayLevel(0.9)).toBe('strong');
+  });
+});
+
+describe('receipt', () => {
+  it('says how many were forgotten and what a new search finds, in both languages', () => {
+    expect(receiptText(receipt, tEn)).toBe('Forgot 2 memories. A new search finds 0 lexical and 0 vector matches.');
+    expect(receiptText({ ...receipt, count: 1 }, tEn)).toBe('Forgot 1 memory. A new search finds 0 lexical and 0 vector matches.');
+    expect(receiptText(receipt, tZh)).toContain('2');
+    expect(receiptClean(receipt)).toBe(true);
+    expect(receiptClean({ ...receipt, vector_matches: 1 })).toBe(false);
+  });
+});
+
+describe('i18n of memory values', () => {
+  it('has a label for every layer, status and category', () => {
+    for (const l of MEMORY_LAYERS) expect(en).toHaveProperty(`memory.layer.${l}`);
+    for (const s of MEMORY_STATUSES) expect(en).toHaveProperty(`memory.status.${s}`);
+    for (const c of MEMORY_CATEGORIES) expect(en).toHaveProperty(`memory.cat.${c}`);
+  });
+});
+
+describe('timeline', () => {
+  it('counts created, archived and forgotten per day', () => {
+    const now = new Date('2025-03-10T20:00:00Z');
+    const days = buildTimeline(
+      [mem('a', 'x'), mem('b', 'y', { status: 'archived', created_at: '2025-03-09T08:00:00Z' }), mem('c', 'old', { created_at: '2024-01-01T00:00:00Z' })],
+      [{ id: 't', at: '2025-03-09T09:00:00Z', kind: 'id', count: 3 }],
+      3,
+      now,
+    );
+    expect(days.map((d) => d.day)).toEqual(['2025-03-08', '2025-03-09', '2025-03-10']);
+    expect(days[2]).toMatchObject({ created: 1, archived: 1, forgotten: 0 });
+    expect(days[1]).toMatchObject({ created: 1, archived: 0, forgotten: 3 });
+  });
+});
+
+describe('search merge', () => {
+  it('puts search hits first, then text matches', () => {
+    const rows = [mem('a', 'likes tea'), mem('b', 'allergic to peanuts'), mem('c', 'peanut butter fan')];
+    const out = mergeSearch(rows, [{ memory_id: 'c', ref: '', text: '', score: 1 }], 'peanut');
+    expect(out.map((m) => m.id)).toEqual(['c', 'b']);
+    expect(mergeSearch(rows, [], '  ')).toBe(rows);
+  });
+});
+
+describe('memory updated notice', () => {
+  it('collects what one turn wrote; undo takes the added and pending ids', () => {
+    let n = foldNotice(null, { kind: 'added', ids: ['m1'], session_id: 's', message_id: 'u1' });
+    n = foldNotice(n, { kind: 'superseded', ids: ['old'], session_id: 's', message_id: 'u1' });
+    n = foldNotice(n, { kind: 'pending', ids: ['m2'], session_id: 's', message_id: 'u1' });
+    expect(n).toEqual({ messageId: 'u1', sessionId: 's', ids: ['m1', 'm2'], kinds: ['added', 'superseded', 'pending'] });
+    expect(foldNotice(n, { kind: 'forgotten', ids: ['m1'] })).toBe(n);
+    expect(foldNotice(n, { kind: 'updated', ids: ['m1'] })).toBe(n);
+    expect(foldNotice(n, { kind: 'added', ids: ['m9'], message_id: 'u2' })?.ids).toEqual(['m9']);
+  });
+
+  it('undoes through MemoryUndo and keeps the receipt', async () => {
+    const api = fakeApi();
+    const s = new MemoryStore(api);
+    s.notice = { messageId: 'u1', sessionId: 's', ids: ['m1'], kinds: ['added'] };
+    await s.undoNotice();
+    expect(api.MemoryUndo).toHaveBeenCalledWith(['m1']);
+    expect(s.notice).toBeNull();
+    expect(s.receipt).toEqual(receipt);
+  });
+});
+
+describe('MemoryStore forget', () => {
+  it('erases nothing until the user confirms', async () => {
+    const api = fakeApi([mem('a', 'A'), mem('b', 'B')]);
+    const s = new MemoryStore(api);
+    await s.load();
+    s.toggle('a');
+    s.toggle('b');
+    s.askForget(s.selectedIds);
+    expect(api.MemoryForget).not.toHaveBeenCalled();
+    expect(s.confirmForget?.texts).toEqual(['A', 'B']);
+    s.cancelForget();
+    expect(api.MemoryForget).not.toHaveBeenCalled();
+    s.askForget(s.selectedIds);
+    const r = await s.confirmForgetNow();
+    expect(api.MemoryForget).toHaveBeenCalledWith(['a', 'b']);
+    expect(r?.count).toBe(2);
+    expect(s.receipt?.count).toBe(2);
+    expect(s.confirmForget).toBeNull();
+  });
+
+  it('rejects pending memories through MemoryReject', async () => {
+    const api = fakeApi([mem('p', 'P', { status: 'pending' })]);
+    const s = new MemoryStore(api);
+    await s.loadPending();
+    s.askForget(['p'], 'reject');
+    await s.confirmForgetNow();
+    expect(api.MemoryReject).toHaveBeenCalledWith(['p']);
+    expect(api.MemoryForget).not.toHaveBeenCalled();
+  });
+
+  it('shows an action error and keeps nothing half-done', async () => {
+    const api = fakeApi([mem('a', 'A')]);
+    (api.MemoryForget as ReturnType<typeof vi.fn>).mockRejectedValueOnce(new Error('boom'));
+    const s = new MemoryStore(api);
+    s.askForget(['a']);
+    expect(await s.confirmForgetNow()).toBeNull();
+    expect(s.actionError).toBe('boom');
+    expect(s.receipt).toBeNull();
+  });
+});
