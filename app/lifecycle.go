@@ -59,7 +59,12 @@ func (c *Core) Sweep(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	lc := &session.Lifecycle{Store: c.Sessions, IdleAfter: s.IdleTimeout, ArchiveAfter: archiveAfter, Close: c.closeHook}
+	lc := &session.Lifecycle{Store: c.Sessions, IdleAfter: s.IdleTimeout, ArchiveAfter: archiveAfter, Close: c.closeHook,
+		Archived: func(ctx context.Context, id string) {
+			if m, err := c.Memory(); err == nil {
+				m.EndSession(ctx, id)
+			}
+		}}
 	return lc.Sweep(ctx, c.Sessions.Now())
 }
 

@@ -47,7 +47,7 @@ type Context struct {
 	Tokens int    `json:"tokens"` // estimated, calibrated
 	// Estimated is the raw estimate before calibration (what calibration compares).
 	Estimated int `json:"estimated"`
-	Budget int    `json:"budget"`
+	Budget    int `json:"budget"`
 	// Dropped counts history messages that did not fit.
 	Dropped int `json:"dropped"`
 }

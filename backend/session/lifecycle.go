@@ -26,6 +26,8 @@ type Lifecycle struct {
 	IdleAfter    time.Duration
 	ArchiveAfter time.Duration
 	Close        CloseHook
+	// Archived hears each session the sweep archived (working memories end with it).
+	Archived func(ctx context.Context, sessionID string)
 }
 
 // Sweep applies the lifecycle at now and returns how many sessions changed state.
@@ -52,13 +54,25 @@ func (l *Lifecycle) Sweep(ctx context.Context, now time.Time) (int, error) {
 		changed++
 	}
 	if l.ArchiveAfter > 0 {
-		res, err := l.Store.db.ExecContext(ctx, `UPDATE sessions SET state = 'archived' WHERE state = 'idle' AND pinned = 0 AND updated_at < ?`,
-			ts(now.Add(-l.ArchiveAfter)))
+		rows, err := l.Store.db.QueryContext(ctx, `UPDATE sessions SET state = 'archived' WHERE state = 'idle' AND pinned = 0 AND updated_at < ?
+			RETURNING id`, ts(now.Add(-l.ArchiveAfter)))
 		if err != nil {
 			return changed, fmt.Errorf("archive sessions: %w", err)
 		}
-		n, _ := res.RowsAffected()
-		changed += int(n)
+		var archived []string
+		for rows.Next() {
+			var id string
+			if rows.Scan(&id) == nil {
+				archived = append(archived, id)
+			}
+		}
+		rows.Close()
+		changed += len(archived)
+		if l.Archived != nil {
+			for _, id := range archived {
+				l.Archived(ctx, id)
+			}
+		}
 	}
 	return changed, nil
 }

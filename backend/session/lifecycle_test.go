@@ -71,10 +71,12 @@ func TestLifecycle(t *testing.T) {
 	if got.State != StateIdle || got.Title != "Kyoto trip" || got.Summary != "The user is planning a Kyoto trip." || hookCalls != 1 {
 		t.Fatalf("after idle: %+v (hook %d)", got, hookCalls)
 	}
+	var archived []string
+	lc.Archived = func(_ context.Context, id string) { archived = append(archived, id) }
 	lc.Sweep(ctx, clock.Add(25*time.Hour))
 	got, _ = st.Get(ctx, s.ID)
-	if got.State != StateArchived {
-		t.Fatalf("state = %s; want archived", got.State)
+	if got.State != StateArchived || len(archived) != 1 || archived[0] != s.ID {
+		t.Fatalf("state = %s, archived hook = %v; want archived once", got.State, archived)
 	}
 	if p, _ := st.Get(ctx, pinned.ID); p.State == StateArchived {
 		t.Fatal("a pinned session was archived")
@@ -96,7 +98,9 @@ func TestCloseHookFailureFallsBackToExtractive(t *testing.T) {
 	s, _ := st.Create(ctx, "")
 	st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "I moved to Lisbon last spring. It is sunny."})
 	lc := &Lifecycle{Store: st, IdleAfter: time.Minute,
-		Close: func(context.Context, Session, []Message) (string, string, error) { return "", "", errors.New("ollama down") }}
+		Close: func(context.Context, Session, []Message) (string, string, error) {
+			return "", "", errors.New("ollama down")
+		}}
 	lc.Sweep(ctx, time.Now().Add(time.Hour))
 	got, _ := st.Get(ctx, s.ID)
 	if got.Summary != "- The user said: I moved to Lisbon last spring." || got.Title != "I moved to Lisbon last spring. It is sunny." {

@@ -95,7 +95,7 @@ func ParseImport(r io.Reader) ([]ImportLine, error) {
 // found or created by ref; a message whose ref is already in its session is skipped.
 func (st *Store) Import(ctx context.Context, lines []ImportLine) (ImportResult, error) {
 	var res ImportResult
-	sessions := map[string]string{} // ref -> id
+	sessions := map[string]string{}  // ref -> id
 	firstUser := map[string]string{} // id -> first user message imported
 	err := st.db.Tx(ctx, func(tx *sql.Tx) error {
 		for _, l := range lines {
