@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -243,28 +242,12 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 
 // memoryBatch: lines {"id","query"} -> {"id","results":[{"memory_id","ref","text","score"}]}.
 func memoryBatch(ctx context.Context, m *memory.Store, file string, k int, env Env) error {
-	f, err := os.Open(file)
-	if err != nil {
-		return usagef("memory search: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	w := bufio.NewWriter(env.Stdout)
-	defer w.Flush()
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	n := 0
-	for sc.Scan() {
-		n++
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
+	return eachLine("memory search", file, env, func(n int, raw []byte, enc *json.Encoder) error {
 		var l struct {
 			ID    json.RawMessage `json:"id"`
 			Query string          `json:"query"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil || strings.TrimSpace(l.Query) == "" {
+		if err := json.Unmarshal(raw, &l); err != nil || strings.TrimSpace(l.Query) == "" {
 			return usagef("memory search: %s line %d: want {\"id\",\"query\"}", file, n)
 		}
 		hits, err := m.Search(ctx, "", l.Query, k)
@@ -274,10 +257,9 @@ func memoryBatch(ctx context.Context, m *memory.Store, file string, k int, env E
 		if hits == nil {
 			hits = []memory.Hit{}
 		}
-		enc.Encode(struct {
+		return enc.Encode(struct {
 			ID      json.RawMessage `json:"id"`
 			Results []memory.Hit    `json:"results"`
 		}{l.ID, hits})
-	}
-	return sc.Err()
+	})
 }

@@ -312,39 +312,22 @@ func contextCmd(core *app.Core, g globals, args []string, env Env) error {
 		fmt.Fprintf(env.Stdout, "%d of %d tokens; %d older messages left out\n", c.Tokens, c.Budget, c.Dropped)
 		return nil
 	}
-	f, err := os.Open(*batch)
-	if err != nil {
-		return usagef("session context: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	w := bufio.NewWriter(env.Stdout)
-	defer w.Flush()
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	n := 0
-	for sc.Scan() {
-		n++
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
+	return eachLine("session context", *batch, env, func(n int, raw []byte, enc *json.Encoder) error {
 		var l struct {
 			ID      json.RawMessage `json:"id"`
 			Session string          `json:"session"`
 			Query   string          `json:"query"`
 			Budget  int             `json:"budget"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil || l.Session == "" || l.Budget <= 0 {
+		if err := json.Unmarshal(raw, &l); err != nil || l.Session == "" || l.Budget <= 0 {
 			return usagef("session context: %s line %d: want {\"id\",\"session\",\"query\",\"budget\"}", *batch, n)
 		}
 		c, err := build(l.Session, l.Query, l.Budget)
 		if err != nil {
 			return fmt.Errorf("%s line %d: %w", *batch, n, err)
 		}
-		enc.Encode(out{ID: l.ID, Included: nonNil(c.Refs()), Tokens: c.Tokens})
-	}
-	return sc.Err()
+		return enc.Encode(out{ID: l.ID, Included: nonNil(c.Refs()), Tokens: c.Tokens})
+	})
 }
 
 func nonNil(s []string) []string {

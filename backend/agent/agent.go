@@ -164,10 +164,26 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 			return res, err
 		}
 	}
+	// Classification runs while the session and its history load.
+	type label struct {
+		name string
+		conf float32
+	}
+	classified := make(chan label, 1)
+	if !in.Continue {
+		go func() {
+			name, conf := a.classify(ctx, in.Text)
+			classified <- label{name, conf}
+		}()
+	}
 	// 1. persist the user's message first.
 	sess, err := a.session(ctx, in.SessionID)
 	if err != nil {
 		return res, err
+	}
+	history, err := a.Sessions.Messages(ctx, sess.ID)
+	if err != nil {
+		return res, fmt.Errorf("turn: %w", err)
 	}
 	var user session.Message
 	if in.Continue {
@@ -176,10 +192,16 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		}
 		in.Text = user.Content
 		res.Plan = PlanFor(user.Intent, user.IntentConfidence)
+		for i := len(history) - 1; i >= 0; i-- { // the message being answered is the query, not history
+			if history[i].ID == user.ID {
+				history = append(history[:i:i], history[i+1:]...)
+				break
+			}
+		}
 	} else {
-		label, conf := a.classify(ctx, in.Text)
-		res.Plan = PlanFor(label, conf)
-		user, err = a.Sessions.Append(ctx, session.Message{SessionID: sess.ID, Role: "user", Content: in.Text, Intent: label, IntentConfidence: conf})
+		l := <-classified
+		res.Plan = PlanFor(l.name, l.conf)
+		user, err = a.Sessions.Append(ctx, session.Message{SessionID: sess.ID, Role: "user", Content: in.Text, Intent: l.name, IntentConfidence: l.conf})
 		if err != nil {
 			return res, fmt.Errorf("turn: %w", err)
 		}
@@ -187,16 +209,6 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	res.User = user
 
 	// 2. build the prompt: what fits the model's context window, and why.
-	history, err := a.Sessions.Messages(ctx, sess.ID)
-	if err != nil {
-		return res, fmt.Errorf("turn: %w", err)
-	}
-	for i := len(history) - 1; i >= 0; i-- { // the current message is the query, not history
-		if history[i].ID == user.ID {
-			history = append(history[:i:i], history[i+1:]...)
-			break
-		}
-	}
 	req := llm.ChatRequest{Models: in.Models}
 	if a.Prompt != nil {
 		budget, numCtx, model, recent := 6144, 0, "", 0
@@ -318,7 +330,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		mt.AssistantMessageID, mt.AssistantText = stored.ID, stored.Content
 		_ = a.Memory.Observe(context.WithoutCancel(ctx), mt) // queued; a failure never fails the turn
 	}
-	if a.AfterTurn != nil {
+	if a.AfterTurn != nil && res.Context.Dropped > 0 { // a summary is needed only once history stops fitting
 		a.AfterTurn(sess.ID)
 	}
 	return res, nil
