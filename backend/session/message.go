@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -98,30 +97,22 @@ func (st *Store) insert(ctx context.Context, tx *sql.Tx, m *Message, touch bool)
 	if m.Kind == "" {
 		m.Kind = "message"
 	}
-	var title string
-	var auto bool
-	if err := tx.QueryRowContext(ctx, `SELECT title, title_auto FROM sessions WHERE id = ?`, m.SessionID).Scan(&title, &auto); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%q: %w", m.SessionID, ErrNotFound)
-		}
-		return err
-	}
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE session_id = ?`, m.SessionID).Scan(&m.Seq); err != nil {
-		return err
-	}
 	var ref any
 	if m.Ref != "" {
 		ref = m.Ref
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO messages(id, session_id, ref, seq, role, content, status, error, model, channel,
-		intent, intent_confidence, pinned, kind, tool_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		m.ID, m.SessionID, ref, m.Seq, m.Role, m.Content, m.Status, m.Error, m.Model, m.Channel,
-		m.Intent, m.IntentConfidence, m.Pinned, m.Kind, m.ToolName, ts(m.CreatedAt))
+	// One statement numbers and inserts the message; the foreign key refuses an unknown session.
+	var rowid int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO messages(id, session_id, ref, seq, role, content, status, error, model, channel,
+		intent, intent_confidence, pinned, kind, tool_name, created_at)
+		SELECT ?, ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM messages WHERE session_id = ?
+		RETURNING rowid, seq`,
+		m.ID, m.SessionID, ref, m.Role, m.Content, m.Status, m.Error, m.Model, m.Channel,
+		m.Intent, m.IntentConfidence, m.Pinned, m.Kind, m.ToolName, ts(m.CreatedAt), m.SessionID).Scan(&rowid, &m.Seq)
 	if err != nil {
-		return err
-	}
-	rowid, err := res.LastInsertId()
-	if err != nil {
+		if strings.Contains(err.Error(), "FOREIGN KEY") {
+			return fmt.Errorf("%q: %w", m.SessionID, ErrNotFound)
+		}
 		return err
 	}
 	if m.Content != "" {
@@ -132,11 +123,13 @@ func (st *Store) insert(ctx context.Context, tx *sql.Tx, m *Message, touch bool)
 	if !touch {
 		return nil
 	}
-	if title == "" && auto && m.Role == "user" {
+	title := ""
+	if m.Role == "user" {
 		title = TitleFrom(m.Content)
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ?, title = ?, state = 'active', closed_at = NULL WHERE id = ?`,
-		ts(m.CreatedAt), title, m.SessionID)
+	_, err = tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ?, state = 'active', closed_at = NULL,
+		title = CASE WHEN title = '' AND title_auto = 1 AND ? <> '' THEN ? ELSE title END WHERE id = ?`,
+		ts(m.CreatedAt), title, title, m.SessionID)
 	return err
 }
 
