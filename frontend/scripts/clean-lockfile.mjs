@@ -14,7 +14,7 @@ for (const pkg of Object.values(lock.packages ?? {})) {
 }
 const text = JSON.stringify(lock, null, 2) + '\n';
 writeFileSync(file, text);
-const left = text.split("\n").filter((l) => /https?:\/\/|registry\.npmjs|npmjs\.(org|com)|github\.com/i.test(l));
+const left = text.split("\n").filter((l) => /https?:\/\/|git(\+[a-z]+)?:\/\//i.test(l));
 if (left.length) {
   console.error(`package-lock.json still names hosts:\n${left.join('\n')}`);
   process.exit(1);
