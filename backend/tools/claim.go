@@ -25,8 +25,8 @@ func newClaimMatcher() *claimMatcher {
 		english: []*regexp.Regexp{
 			// "I've saved", "I have just created", "We sent", "I successfully deleted"
 			regexp.MustCompile(`(?i)\b(?:i|we)(?:\s*['’]ve|\s+have)?\s+(?:(?:just|now|already|successfully|also)\s+)*(?:` + actionVerbs + `)\b`),
-			// "has been saved", "was created", "were sent successfully"
-			regexp.MustCompile(`(?i)\b(?:has|have|was|were|is|are)\s+(?:(?:now|just|already|successfully)\s+)*(?:been\s+)?(?:(?:now|just|already|successfully)\s+)*(?:` + actionVerbs + `)\b`),
+			// "has been saved", "was created", "were sent successfully" (not "is stored": that describes, it does not claim)
+			regexp.MustCompile(`(?i)\b(?:has|have|was|were)\s+(?:(?:now|just|already|successfully)\s+)*(?:been\s+)?(?:(?:now|just|already|successfully)\s+)*(?:` + actionVerbs + `)\b`),
 			// "Saved!", "Done — created the file", "Created: notes.txt" at the start of a sentence
 			regexp.MustCompile(`(?i)^\s*(?:(?:done|ok|okay|all set)[,.!:—–-]*\s*)?(?:` + actionVerbs + `)\b`),
 		},

@@ -32,6 +32,7 @@ func TestClaimsUnexecutedAction(t *testing.T) {
 		{"Chinese question", "要我帮您保存吗？", nil, false},
 		{"Chinese conditional", "如果已保存，请告诉我。", nil, false},
 		{"unrelated use of a verb", "Paris was founded in the 3rd century BC.", nil, false},
+		{"a description, not a claim", "Your conversation is stored in one SQLite file on this computer.", nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
