@@ -144,7 +144,7 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 			}
 			return nil
 		})
-		if !g.json && res.Assistant.ID != "" {
+		if !g.json && res.Assistant.Content != "" {
 			fmt.Fprintln(env.Stdout)
 		}
 		if res.Assistant.Status == session.StatusCancelled {

@@ -62,6 +62,29 @@ func doctor(ctx context.Context, g globals, dir string, env Env) error {
 		} else {
 			add(Check{"intent", "ok", fmt.Sprintf("classifier loaded (%d labels, threshold %.2f)", len(cls.Labels()), cls.Threshold()), ""})
 		}
+		if m := core.MCP(); m != nil {
+			if err := m.Start(ctx); err == nil { // reads mcp.json; starts only approved servers in the background
+				probs, perr := m.Problems()
+				servers := m.List()
+				waiting := 0
+				for _, s := range servers {
+					if !s.Approved {
+						waiting++
+					}
+				}
+				switch {
+				case perr != nil:
+					add(Check{"mcp", "fail", perr.Error(), "Fix " + m.ConfigPath() + " (Claude Desktop's mcpServers format)."})
+				case len(probs) > 0:
+					add(Check{"mcp", "warn", probs[0].Error(), fmt.Sprintf("Fix %s; %d problem(s) in all, each entry with a problem is disabled.", m.ConfigPath(), len(probs))})
+				default:
+					add(Check{"mcp", "ok", fmt.Sprintf("%d server(s) configured, %d awaiting approval (%s)", len(servers), waiting, m.ConfigPath()), ""})
+				}
+			}
+		}
+		if errs := core.ToolFileErrors(); len(errs) > 0 {
+			add(Check{"tools.yaml", "warn", errs[0].Error(), fmt.Sprintf("%d mistake(s); the broken tools are left out. `hermes tools list` shows them all.", len(errs))})
+		}
 		st, err := core.Status(ctx)
 		switch {
 		case err != nil:

@@ -78,9 +78,7 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 		fmt.Fprintf(env.Stderr, "approved %s\n", args[0])
 		return nil
 	}
-	for _, p := range mustProblems(m) {
-		fmt.Fprintf(env.Stderr, "mcp.json: %s\n", p.Error())
-	}
+	printMCPProblems(m, env)
 	switch sub {
 	case "list":
 		list := waitSettled(ctx, m, m.List())
@@ -158,12 +156,15 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 	return usagef("mcp: unknown subcommand %q", sub)
 }
 
-func mustProblems(m *mcp.Manager) []mcp.Problem {
-	p, err := m.Problems()
+// printMCPProblems reports mistakes in mcp.json, each with its line and field.
+func printMCPProblems(m *mcp.Manager, env Env) {
+	probs, err := m.Problems()
 	if err != nil {
-		return []mcp.Problem{{Message: err.Error()}}
+		fmt.Fprintf(env.Stderr, "hermes: %v\n", err)
 	}
-	return p
+	for _, p := range probs {
+		fmt.Fprintf(env.Stderr, "%s\n", p.Error())
+	}
 }
 
 // waitSettled gives starting servers a few seconds to become ready, so a list shows
