@@ -437,6 +437,9 @@ export class McpStore {
   readonly api: McpApi;
   #seq = 0;
   #reloadTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Per server: the number of the last mcp:status event applied to its row. */
+  #eventOf = new Map<string, number>();
+  #events = 0;
 
   constructor(api: McpApi) {
     this.api = api;
@@ -468,6 +471,7 @@ export class McpStore {
    */
   apply(d: unknown): void {
     if (!isStatus(d)) return;
+    this.#eventOf.set(d.name, ++this.#events);
     const i = this.servers.findIndex((s) => s.name === d.name);
     if (i >= 0) this.servers[i] = d;
     else if (d.state !== 'stopped') this.servers.push(d);
@@ -485,11 +489,16 @@ export class McpStore {
 
   async load(): Promise<void> {
     const seq = ++this.#seq;
+    const eventsBefore = this.#events;
     this.loading = true;
     try {
       const [list] = await Promise.all([this.api.MCPServers(), this.loadProblems()]);
       if (seq !== this.#seq) return;
-      this.servers = list;
+      // A row that an event updated while the list was on its way is newer than the list.
+      this.servers = list.map((s) => {
+        if ((this.#eventOf.get(s.name) ?? 0) <= eventsBefore) return s;
+        return this.servers.find((cur) => cur.name === s.name) ?? s;
+      });
       this.error = '';
       this.loaded = true;
     } catch (e) {

@@ -216,6 +216,24 @@ describe('McpStore', () => {
     expect(handlers['mcp:status']).toBeUndefined();
   });
 
+  it('keeps a row an event updated while the list was loading (a restart seen mid-reload)', async () => {
+    let release: (v: ReturnType<typeof status>[]) => void = () => {};
+    const api = fakeApi();
+    const store = new McpStore(api);
+    const handlers: Record<string, (d: unknown) => void> = {};
+    store.listen((name, cb) => {
+      handlers[name] = cb;
+      return () => delete handlers[name];
+    });
+    await store.load();
+    api.MCPServers = vi.fn(() => new Promise((resolve) => { release = resolve; })) as typeof api.MCPServers;
+    const loading = store.load(); // the list is read while the server is still starting…
+    handlers['mcp:status'](status({ state: 'ready' })); // …and it becomes ready before the answer arrives
+    release([status({ state: 'starting' })]);
+    await loading;
+    expect(store.servers[0].state).toBe('ready');
+  });
+
   it('switches a tool with the server’s tool name and applies the new status', async () => {
     const api = fakeApi();
     const store = new McpStore(api);
