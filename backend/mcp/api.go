@@ -82,7 +82,8 @@ func (m *Manager) Approve(ctx context.Context, name string) error {
 
 // Restart stops and starts a server, resetting its breaker (the user's "try
 // again" for a crashed server).
-func (m *Manager) Restart(ctx context.Context, name string) error {
+// The server runs under the manager's context, not the caller's.
+func (m *Manager) Restart(_ context.Context, name string) error {
 	m.reloadMu.Lock()
 	defer m.reloadMu.Unlock()
 	s, err := m.server(name)

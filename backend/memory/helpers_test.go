@@ -63,12 +63,6 @@ func (l *logSink) Logf(format string, args ...any) {
 	l.lines = append(l.lines, format)
 }
 
-func (l *logSink) count() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.lines)
-}
-
 // newEnv opens a store; tweak adjusts the config before Open.
 func newEnv(t *testing.T, tweak func(*Config)) *env {
 	t.Helper()

@@ -129,16 +129,6 @@ func (x *index) dropProfile(profile string) {
 	}
 }
 
-// has reports whether the memory is in the index.
-func (x *index) has(ctx context.Context, profile, id string) bool {
-	c, _ := x.collection(profile, false)
-	if c == nil {
-		return false
-	}
-	_, err := c.GetByID(ctx, id)
-	return err == nil
-}
-
 // count is how many vectors a profile's collection holds.
 func (x *index) count(profile string) int {
 	c, _ := x.collection(profile, false)

@@ -51,15 +51,3 @@ func usable(v []float32) bool {
 	}
 	return nonzero
 }
-
-// dot is the cosine similarity of two unit vectors.
-func dot(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return float64(s)
-}

@@ -34,7 +34,8 @@ func TestGuard(t *testing.T) {
 	bad := Outcome{Tool: "a", Status: StatusError}
 	t.Run("iteration cap", func(t *testing.T) {
 		g := NewGuard(GuardConfig{MaxIterations: 2})
-		if g.StartIteration() != nil || g.StartIteration() != nil {
+		first, second := g.StartIteration(), g.StartIteration()
+		if first != nil || second != nil {
 			t.Fatal("two rounds are allowed")
 		}
 		stop := g.StartIteration()

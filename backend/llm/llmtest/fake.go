@@ -162,7 +162,7 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 	}
 	name := req.Model
 	if name == "" {
-		name = req.Name
+		name = req.Name //lint:ignore SA1019 older clients still send "name", as a real server accepts
 	}
 	m, ok := s.model(name)
 	if !ok {
