@@ -32,8 +32,10 @@ type Options struct {
 	// featurizer.json); nil reads them from $HERMES_INTENT_MODEL_DIR or
 	// <data dir>/models/intent as they are.
 	IntentModel fs.FS
-	// MCPOnly limits which MCP servers start (the CLI starts only the one it uses).
-	MCPOnly []string
+	// MCPOnly limits which MCP servers start (the CLI starts only the one it uses);
+	// MCPNoStart starts none (commands that only read or edit mcp.json).
+	MCPOnly    []string
+	MCPNoStart bool
 }
 
 // Core is everything wired together: the composition root.
@@ -104,7 +106,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		db.Close()
 		return nil, err
 	}
-	if err := c.openMCP(os.Environ, opts.MCPOnly); err != nil {
+	if err := c.openMCP(os.Environ, opts.MCPOnly, opts.MCPNoStart); err != nil {
 		db.Close()
 		return nil, err
 	}

@@ -13,9 +13,9 @@ import (
 
 // openMCP prepares the MCP supervisor; servers start with StartMCP (the window and
 // web mode start all of them, the CLI only the one it needs).
-func (c *Core) openMCP(environ func() []string, only []string) error {
+func (c *Core) openMCP(environ func() []string, only []string, noStart bool) error {
 	m, err := mcp.New(c.tools.reg, mcp.Options{
-		DataDir: c.DataDir, Environ: environ, Only: only,
+		DataDir: c.DataDir, Environ: environ, Only: only, NoAutoStart: noStart,
 		OnStatus: func(s mcp.Status) { c.emitEvent("mcp:status", s) },
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

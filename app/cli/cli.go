@@ -159,7 +159,7 @@ func run(g globals, args []string, env Env) error {
 		opts.MCPOnly = []string{args[1]} // start only the server the command talks to
 	}
 	if cmd == "mcp" && len(args) >= 1 && (args[0] == "import" || args[0] == "approve") {
-		opts.MCPOnly = []string{"\x00none"} // read the config, start nothing
+		opts.MCPNoStart = true // read and edit the config only
 	}
 	core, err := app.Open(context.Background(), opts)
 	if err != nil {

@@ -63,7 +63,7 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		fmt.Fprintf(env.Stderr, "Server %s runs:\n    %s\n", st.Name, st.Command)
 		if !g.yes {
-			ok, err := confirmAsk(env, "Allow Hermes to start it?")
+			ok, err := confirm(env, "Allow Hermes to start it?", "this needs confirmation")
 			if err != nil {
 				return err
 			}

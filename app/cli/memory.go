@@ -142,7 +142,7 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 			}
 		}
 		if !g.yes {
-			ok, err := confirmAsk(env, fmt.Sprintf("Forget %d memories for good?", len(list)))
+			ok, err := confirm(env, fmt.Sprintf("Forget %d memories for good?", len(list)), "this needs confirmation")
 			if err != nil {
 				return err
 			}

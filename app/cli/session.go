@@ -199,7 +199,7 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 			}
 		}
 		if !g.yes {
-			ok, err := confirm(env, fmt.Sprintf("Delete %d session(s) and all their messages for good?", len(args)))
+			ok, err := confirm(env, fmt.Sprintf("Delete %d session(s) and all their messages for good?", len(args)), "refusing to delete without confirmation")
 			if err != nil {
 				return err
 			}
@@ -231,23 +231,12 @@ func sessionErr(cmd, id string, err error) error {
 	return err
 }
 
-// confirm asks on a terminal; without one (a script) it refuses and says to pass --yes.
-func confirm(env Env, question string) (bool, error) {
+// confirm asks question on a terminal; without one (a script) it refuses with
+// refusal and says to pass --yes.
+func confirm(env Env, question, refusal string) (bool, error) {
 	if f, ok := env.Stdin.(*os.File); !ok || !isTerminal(f) {
-		return false, usagef("refusing to delete without confirmation; pass --yes in scripts")
+		return false, usagef("%s; pass --yes in scripts", refusal)
 	}
-	return ask(env, question)
-}
-
-// confirmAsk asks on a terminal; in scripts it says to pass --yes.
-func confirmAsk(env Env, question string) (bool, error) {
-	if f, ok := env.Stdin.(*os.File); !ok || !isTerminal(f) {
-		return false, usagef("this needs confirmation; pass --yes in scripts")
-	}
-	return ask(env, question)
-}
-
-func ask(env Env, question string) (bool, error) {
 	fmt.Fprintf(env.Stderr, "%s [y/N] ", question)
 	line, err := bufio.NewReader(env.Stdin).ReadString('\n')
 	if err != nil && err != io.EOF {

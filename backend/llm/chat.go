@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/ollama/ollama/api"
@@ -66,19 +65,13 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, fn func(Delta) error
 	for _, model := range req.Models {
 		var reply Reply
 		var streamed bool
-		var err error
-		delay := c.cfg.Backoff
-		for attempt := 0; ; attempt++ {
+		err := c.retry(ctx, func() error {
+			var err error
 			reply, streamed, err = c.chatOnce(ctx, model, req, fn)
-			// Never retry once the user has seen tokens: the reply would repeat.
-			if err == nil || streamed || !retryable(err) || attempt >= c.cfg.Retries || ctx.Err() != nil {
-				break
-			}
-			if c.Sleep(ctx, delay) != nil {
-				break
-			}
-			delay *= 2
-		}
+			return err
+		}, func(err error) bool {
+			return !streamed && retryable(err) // never once the user has seen tokens: the reply would repeat
+		})
 		reply.Failures = failures
 		if err == nil {
 			return reply, nil
@@ -109,8 +102,7 @@ func (c *Client) chatOnce(parent context.Context, model string, req ChatRequest,
 	defer cancel(nil)
 
 	// The watchdog cancels the request when the server goes quiet for too long.
-	var mu sync.Mutex
-	streamed := false
+	streamed := false // the callback runs on this goroutine; the watchdog only cancels
 	timer := time.AfterFunc(c.cfg.FirstTokenTimeout, func() { cancel(errStalled) })
 	defer timer.Stop()
 
@@ -144,9 +136,7 @@ func (c *Client) chatOnce(parent context.Context, model string, req ChatRequest,
 		if r.Message.Content == "" {
 			return nil
 		}
-		mu.Lock()
 		streamed = true
-		mu.Unlock()
 		content = append(content, r.Message.Content...)
 		return fn(Delta{Content: r.Message.Content})
 	})
@@ -157,9 +147,7 @@ func (c *Client) chatOnce(parent context.Context, model string, req ChatRequest,
 			err = errors.New("the stream ended before the reply was complete")
 		}
 	}
-	mu.Lock()
 	didStream := streamed
-	mu.Unlock()
 	if err != nil {
 		if errors.Is(context.Cause(ctx), errStalled) && parent.Err() == nil {
 			phase := "the first token"

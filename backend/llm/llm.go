@@ -133,10 +133,15 @@ func retryable(err error) bool {
 
 // withRetry runs fn, retrying with exponential backoff on connection refused and 503.
 func (c *Client) withRetry(ctx context.Context, fn func() error) error {
+	return c.retry(ctx, fn, retryable)
+}
+
+// retry runs fn again, with exponential backoff, while mayRetry says its error allows it.
+func (c *Client) retry(ctx context.Context, fn func() error, mayRetry func(error) bool) error {
 	delay := c.cfg.Backoff
 	for attempt := 0; ; attempt++ {
 		err := fn()
-		if err == nil || !retryable(err) || attempt >= c.cfg.Retries || ctx.Err() != nil {
+		if err == nil || !mayRetry(err) || attempt >= c.cfg.Retries || ctx.Err() != nil {
 			return err
 		}
 		if serr := c.Sleep(ctx, delay); serr != nil {

@@ -219,7 +219,7 @@ func (m *Manager) apply(s *server) {
 	case !approved || approval.CommandHash != CommandHash(e.cfg):
 		setCfg("")
 		s.stop(StateAwaitingApproval, "")
-	case len(m.opts.Only) > 0 && !slices.Contains(m.opts.Only, s.name) && !s.running():
+	case (m.opts.NoAutoStart || len(m.opts.Only) > 0 && !slices.Contains(m.opts.Only, s.name)) && !s.running():
 		setCfg("")
 		s.stop(StateStopped, "")
 	default:

@@ -28,6 +28,9 @@ type Options struct {
 	// just the one it talks to); the others stay stopped until Restart. Empty:
 	// all.
 	Only []string
+	// NoAutoStart keeps every server stopped until Restart (commands that only
+	// read or edit mcp.json).
+	NoAutoStart bool
 	// OnProgress hears progress notices of long tool calls; must not block.
 	OnProgress func(Progress)
 	// Logger receives what happens in the background; default slog.Default().

@@ -77,7 +77,7 @@ func (s *Summarizer) Refresh(ctx context.Context, sessionID string) (bool, strin
 		summary, err = s.fold(ctx, sess.Summary, batch)
 	}
 	if s.LLM == nil || err != nil || strings.TrimSpace(summary) == "" {
-		summary, kind = ExtractiveSummary(sess.Summary, batch), "extractive"
+		summary, kind = session.ExtractiveSummary(sess.Summary, batch), "extractive"
 	}
 	if err := s.Store.SetSummary(ctx, sess.ID, summary, kind, upto); err != nil {
 		return false, "", fmt.Errorf("refresh summary: %w", err)
@@ -110,9 +110,4 @@ func (s *Summarizer) fold(ctx context.Context, previous string, batch []session.
 		return "", fmt.Errorf("summarize: %w", err)
 	}
 	return strings.TrimSpace(reply.Content), nil
-}
-
-// ExtractiveSummary is the summary used when no LLM is reachable.
-func ExtractiveSummary(previous string, msgs []session.Message) string {
-	return session.ExtractiveSummary(previous, msgs)
 }

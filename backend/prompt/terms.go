@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"hermes/backend/session"
 )
 
 // stopwords carry no topic.
@@ -65,7 +67,7 @@ func Terms(text string) []string {
 	}
 	for _, r := range text {
 		switch {
-		case unicode.Is(unicode.Han, r) || unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+		case session.IsCJK(r):
 			flushWord()
 			run = append(run, r)
 		case unicode.IsLetter(r) || unicode.IsDigit(r):

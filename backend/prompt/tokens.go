@@ -9,8 +9,9 @@ import (
 	"fmt"
 	"math"
 	"sync"
-	"unicode"
 	"unicode/utf8"
+
+	"hermes/backend/session"
 )
 
 // MessageOverhead is the tokens a chat template adds around each message.
@@ -29,7 +30,7 @@ func Estimate(text string) int {
 		switch {
 		case r < utf8.RuneSelf:
 			other++
-		case unicode.Is(unicode.Han, r) || unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+		case session.IsCJK(r):
 			cjk++
 		default:
 			other += 2

@@ -5,8 +5,8 @@ import (
 	"unicode"
 )
 
-// isCJK reports whether r is written without spaces between words (Han, Kana, Hangul).
-func isCJK(r rune) bool {
+// IsCJK reports whether r is written without spaces between words (Han, Kana, Hangul).
+func IsCJK(r rune) bool {
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 
@@ -18,9 +18,9 @@ func Segment(text string) string {
 	var b strings.Builder
 	runes := []rune(text)
 	for i := 0; i < len(runes); {
-		if !isCJK(runes[i]) {
+		if !IsCJK(runes[i]) {
 			j := i
-			for j < len(runes) && !isCJK(runes[j]) {
+			for j < len(runes) && !IsCJK(runes[j]) {
 				j++
 			}
 			b.WriteString(string(runes[i:j]))
@@ -29,7 +29,7 @@ func Segment(text string) string {
 			continue
 		}
 		j := i
-		for j < len(runes) && isCJK(runes[j]) {
+		for j < len(runes) && IsCJK(runes[j]) {
 			j++
 		}
 		run := runes[i:j]
@@ -61,7 +61,7 @@ func queryTerms(q string) []string {
 	}
 	for _, r := range q {
 		switch {
-		case isCJK(r):
+		case IsCJK(r):
 			if !cjk {
 				flush()
 			}
@@ -89,7 +89,7 @@ func MatchExpr(q string) string {
 	var parts []string
 	for _, t := range queryTerms(q) {
 		r := []rune(t)
-		if isCJK(r[0]) {
+		if IsCJK(r[0]) {
 			if len(r) == 1 {
 				parts = append(parts, `"`+t+`"`)
 				continue
