@@ -222,3 +222,29 @@ export async function useFakeModel(page) {
   if ((await picker.inputValue()) !== MODEL) await picker.selectOption(MODEL);
   await page.waitForSelector('[data-testid="status-bar"][data-state="ok"]', { timeout: 15_000 });
 }
+
+/**
+ * Starts the fake Ollama and `hermes serve` on fresh data and profile dirs, opens the page
+ * and selects the fake's model. prepare(dataDir) runs before Hermes starts (e.g. to write
+ * tools.yaml). The result is what closeApp takes back.
+ */
+export async function openApp(logs, problems, { prefix, tokenDelay = '0s', fakeArgs = [], prepare } = {}) {
+  ensureArtifacts();
+  const dataDir = tempDir(`hermes-e2e-${prefix}-data-`);
+  const profileDir = tempDir(`hermes-e2e-${prefix}-chromium-`);
+  if (prepare) prepare(dataDir);
+  const f = await startFake(logs, 'fake-ollama', tokenDelay, fakeArgs);
+  const h = await startHermes(logs, dataDir, f.url);
+  const { context, page } = await launch(profileDir, problems);
+  await page.goto(h.url);
+  await page.getByTestId('status-bar').waitFor();
+  await useFakeModel(page);
+  return { dataDir, profileDir, context, page, url: h.url };
+}
+
+/** Takes the final screenshot, closes the browser and stops the processes openApp started. */
+export async function closeApp(logs, app, finalShot, prefix) {
+  if (app.page) await shot(app.page, finalShot);
+  if (app.context) await app.context.close().catch(() => {});
+  await cleanup(logs, [app.dataDir, app.profileDir].filter(Boolean), prefix);
+}

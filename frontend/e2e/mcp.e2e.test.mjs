@@ -16,6 +16,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   cleanup,
+  closeApp,
+  openApp,
   ensureArtifacts,
   lastAssistant,
   launch,
@@ -67,22 +69,10 @@ describe('MCP servers in the web UI', { timeout: 300_000 }, () => {
 
   before(async () => {
     assert.ok(existsSync(EVERYTHING), `${EVERYTHING} not found: install the MCP test servers (backend/mcp/testdata/npm)`);
-    ensureArtifacts();
-    dataDir = tempDir('hermes-e2e-mcp-data-');
-    profileDir = tempDir('hermes-e2e-mcp-chromium-');
-    const f = await startFake(logs, 'fake-ollama', '5ms', ['--script', 'tools', '--which-tools']);
-    const h = await startHermes(logs, dataDir, f.url);
-    ({ context, page } = await launch(profileDir, problems));
-    await page.goto(h.url);
-    await page.getByTestId('status-bar').waitFor();
-    await useFakeModel(page);
+    ({ dataDir, profileDir, context, page } = await openApp(logs, problems, { prefix: 'mcp', tokenDelay: '5ms', fakeArgs: ['--script', 'tools', '--which-tools'] }));
   });
 
-  after(async () => {
-    if (page) await shot(page, 'mcp-final.png');
-    if (context) await context.close().catch(() => {});
-    await cleanup(logs, [dataDir, profileDir], 'mcp-');
-  });
+  after(() => closeApp(logs, { page, context, dataDir, profileDir }, 'mcp-final.png', 'mcp-'));
 
   it('adds server-everything through the form, shows the exact command for approval, and starts it', async () => {
     await openPanel(page);

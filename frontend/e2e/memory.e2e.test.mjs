@@ -8,6 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   cleanup,
+  closeApp,
+  openApp,
   ensureArtifacts,
   launch,
   sendAndWait,
@@ -46,23 +48,10 @@ describe('hermes memory UI', { timeout: 240_000 }, () => {
   const problems = [];
 
   before(async () => {
-    ensureArtifacts();
-    dataDir = tempDir('hermes-e2e-mem-data-');
-    profileDir = tempDir('hermes-e2e-mem-chromium-');
-    const f = await startFake(logs, 'fake-ollama', '5ms', ['--extract']);
-    const h = await startHermes(logs, dataDir, f.url);
-    url = h.url;
-    ({ context, page } = await launch(profileDir, problems));
-    await page.goto(url);
-    await page.getByTestId('status-bar').waitFor();
-    await useFakeModel(page);
+    ({ dataDir, profileDir, context, page, url } = await openApp(logs, problems, { prefix: 'mem', tokenDelay: '5ms', fakeArgs: ['--extract'] }));
   });
 
-  after(async () => {
-    if (page) await shot(page, 'memory-e2e-final.png');
-    if (context) await context.close().catch(() => {});
-    await cleanup(logs, [dataDir, profileDir], 'memory-');
-  });
+  after(() => closeApp(logs, { page, context, dataDir, profileDir }, 'memory-e2e-final.png', 'memory-'));
 
   it('shows a "memory updated" notice after a turn states a fact', async () => {
     const reply = await sendAndWait(page, "Please remember that I'm allergic to peanuts.");

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import {
   binDir,
   cleanup,
+  closeApp,
+  openApp,
   ensureArtifacts,
   launch,
   sendAndWait,
@@ -68,23 +70,10 @@ describe('sessions, search, intent and context in the web UI', { timeout: 240_00
   let timeSession = '';
 
   before(async () => {
-    ensureArtifacts();
-    dataDir = tempDir('hermes-e2e-sessions-data-');
-    profileDir = tempDir('hermes-e2e-sessions-chromium-');
-    const f = await startFake(logs, 'fake-ollama', '0s');
-    const h = await startHermes(logs, dataDir, f.url);
-    url = h.url;
-    ({ context, page } = await launch(profileDir, problems));
-    await page.goto(url);
-    await page.getByTestId('status-bar').waitFor();
-    await useFakeModel(page);
+    ({ dataDir, profileDir, context, page, url } = await openApp(logs, problems, { prefix: 'sessions' }));
   });
 
-  after(async () => {
-    if (page) await shot(page, 'sessions-final.png');
-    if (context) await context.close().catch(() => {});
-    await cleanup(logs, [dataDir, profileDir], 'sessions-');
-  });
+  after(() => closeApp(logs, { page, context, dataDir, profileDir }, 'sessions-final.png', 'sessions-'));
 
   it('shows the intent of each user message as a chip', async () => {
     const r = await sendAndWait(page, 'my zebra is named Kiwi');

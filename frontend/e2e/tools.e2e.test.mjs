@@ -12,6 +12,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   cleanup,
+  closeApp,
+  openApp,
   ensureArtifacts,
   lastAssistant,
   launch,
@@ -94,23 +96,10 @@ describe('tools in the web UI', { timeout: 240_000 }, () => {
   const problems = [];
 
   before(async () => {
-    ensureArtifacts();
-    dataDir = tempDir('hermes-e2e-tools-data-');
-    profileDir = tempDir('hermes-e2e-tools-chromium-');
-    writeFileSync(join(dataDir, 'tools.yaml'), TOOLS_YAML);
-    const f = await startFake(logs, 'fake-ollama', '25ms', ['--script', 'tools']);
-    const h = await startHermes(logs, dataDir, f.url);
-    ({ context, page } = await launch(profileDir, problems));
-    await page.goto(h.url);
-    await page.getByTestId('status-bar').waitFor();
-    await useFakeModel(page);
+    ({ dataDir, profileDir, context, page } = await openApp(logs, problems, { prefix: 'tools', tokenDelay: '25ms', fakeArgs: ['--script', 'tools'], prepare: (dir) => writeFileSync(join(dir, 'tools.yaml'), TOOLS_YAML) }));
   });
 
-  after(async () => {
-    if (page) await shot(page, 'tools-final.png');
-    if (context) await context.close().catch(() => {});
-    await cleanup(logs, [dataDir, profileDir], 'tools-');
-  });
+  after(() => closeApp(logs, { page, context, dataDir, profileDir }, 'tools-final.png', 'tools-'));
 
   it('asks before running a command tool, shows the full arguments, and runs it once allowed', async () => {
     const before = (await lastAssistant(page)).count;
