@@ -39,7 +39,7 @@ func doctor(ctx context.Context, g globals, dir string, env Env) error {
 
 	var core *app.Core
 	if err == nil {
-		core, err = app.Open(ctx, app.Options{DataDir: dir, Getenv: env.Getenv, IntentModel: env.IntentModel})
+		core, err = app.Open(ctx, app.Options{DataDir: dir, Getenv: env.Getenv, IntentModel: env.IntentModel, MCPNoStart: true})
 		if err != nil {
 			add(Check{"database", "fail", err.Error(), fmt.Sprintf("Move %s aside (keep it as a backup) or use another --data-dir; Hermes will create a new database.", filepath.Base(file))})
 		} else {
@@ -63,7 +63,7 @@ func doctor(ctx context.Context, g globals, dir string, env Env) error {
 			add(Check{"intent", "ok", fmt.Sprintf("classifier loaded (%d labels, threshold %.2f)", len(cls.Labels()), cls.Threshold()), ""})
 		}
 		if m := core.MCP(); m != nil {
-			if err := m.Start(ctx); err == nil { // reads mcp.json; starts only approved servers in the background
+			if err := m.Start(ctx); err == nil { // reads mcp.json; MCPNoStart keeps every server stopped
 				probs, perr := m.Problems()
 				servers := m.List()
 				waiting := 0
