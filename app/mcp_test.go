@@ -107,4 +107,29 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 	if offered(reqs[len(reqs)-1]) {
 		t.Fatal("a tool switched off was still offered")
 	}
+	// The Settings switch goes through the server too, so both views agree.
+	if err := a.SetToolEnabled(echo, "true"); err != nil {
+		t.Fatal(err)
+	}
+	echoStatus := func() mcp.ToolStatus {
+		st, _ := a.core.mcp.Server("everything")
+		for _, tool := range st.Tools {
+			if tool.Name == echo {
+				return tool
+			}
+		}
+		return mcp.ToolStatus{}
+	}
+	if ts := echoStatus(); !ts.Enabled || ts.UserOff {
+		t.Fatalf("after Settings on: %+v", ts)
+	}
+	if err := a.SetToolEnabled(echo, "false"); err != nil {
+		t.Fatal(err)
+	}
+	if ts := echoStatus(); ts.Enabled || !ts.UserOff {
+		t.Fatalf("after Settings off: %+v", ts)
+	}
+	if in, _ := a.core.tools.reg.Info(echo); in.Enabled {
+		t.Fatal("the registry still offers the tool")
+	}
 }

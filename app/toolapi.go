@@ -95,15 +95,6 @@ func (a *App) ListTools() ([]ToolInfo, error) {
 
 // SetToolEnabled turns a tool on ("true") or off for the model.
 func (a *App) SetToolEnabled(name, on string) error {
-	// An MCP server's tool is switched through its server, so the two switches agree.
-	for _, s := range a.core.mcp.List() {
-		for _, t := range s.Tools {
-			if t.Name == name {
-				_, err := a.MCPSetToolEnabled(s.Name, t.Remote, on)
-				return err
-			}
-		}
-	}
 	if err := a.core.tools.reg.SetEnabled(name, on == "true"); err != nil {
 		return &UserError{Message: err.Error(), Err: err}
 	}

@@ -120,10 +120,13 @@ func (s *server) registerLocked(ts *toolState, timeout time.Duration, alloc *nam
 	if ts.st.AutoApprove {
 		opts = append(opts, tools.WithAutoApprove())
 	}
+	// The user's switch in Settings goes through the server, which remembers it.
+	server := s.name
+	opts = append(opts, tools.WithSwitch(func(name string, on bool) error { return s.m.SetToolEnabled(server, name, on) }))
 	want := tools.DefinitionHash(ts.tool)
 	if s.regs[ts.st.Name] {
 		if in, ok := reg.Info(ts.st.Name); ok && in.DefinitionHash == want && in.Timeout == timeout && in.NeedsApproval == (ts.tool.Annotations().NeedsApproval() && !ts.st.AutoApprove) {
-			_ = reg.SetEnabled(ts.st.Name, ts.st.Enabled) // registered: cannot fail
+			_ = reg.Activate(ts.st.Name, ts.st.Enabled) // registered: cannot fail
 			return
 		}
 		reg.Unregister(ts.st.Name)
@@ -133,7 +136,7 @@ func (s *server) registerLocked(ts *toolState, timeout time.Duration, alloc *nam
 		err := reg.Register(ts.tool, opts...)
 		if err == nil {
 			s.regs[ts.st.Name] = true
-			_ = reg.SetEnabled(ts.st.Name, ts.st.Enabled)
+			_ = reg.Activate(ts.st.Name, ts.st.Enabled)
 			return
 		}
 		if !errors.Is(err, tools.ErrDuplicate) {

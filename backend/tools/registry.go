@@ -38,6 +38,8 @@ type entry struct {
 	timeout     time.Duration // 0: the executor's default
 	autoApprove bool
 	enabled     bool
+	// owner switches the tool when the user does (SetEnabled); nil: the flag alone
+	owner func(name string, on bool) error
 }
 
 // Option adjusts how a tool is registered.
@@ -58,6 +60,13 @@ func WithTimeout(d time.Duration) Option {
 // ask (the user configured it so, e.g. an MCP server's autoApprove list).
 func WithAutoApprove() Option {
 	return func(e *entry) { e.autoApprove = true }
+}
+
+// WithSwitch gives the user's on/off switch of the tool to its owner: SetEnabled
+// calls fn, which records the choice and applies it with Activate (e.g. an MCP
+// server that remembers switched-off tools across restarts).
+func WithSwitch(fn func(name string, on bool) error) Option {
+	return func(e *entry) { e.owner = fn }
 }
 
 // NewRegistry returns an empty registry.
@@ -133,6 +142,21 @@ func (r *Registry) Unregister(name string) bool {
 // SetEnabled switches a tool on or off without unregistering it (a UI toggle); a
 // disabled tool is neither shown to the model nor run.
 func (r *Registry) SetEnabled(name string, on bool) error {
+	r.mu.Lock()
+	e, ok := r.entries[name]
+	r.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("enable tool %q: %w", name, ErrNotFound)
+	}
+	if e.owner != nil {
+		return e.owner(name, on) // not under the lock: the owner calls Activate
+	}
+	return r.Activate(name, on)
+}
+
+// Activate switches a tool on or off as it is: the registry's own flag, for the
+// tool's owner (SetEnabled is the user's switch).
+func (r *Registry) Activate(name string, on bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e, ok := r.entries[name]
