@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/ollama/ollama/api"
 
@@ -27,7 +28,11 @@ type Sessions interface {
 	Create(ctx context.Context, title string) (session.Session, error)
 	Get(ctx context.Context, id string) (session.Session, error)
 	Messages(ctx context.Context, sessionID string) ([]session.Message, error)
+	// History is Messages for a session just read with Get (it may come from memory).
+	History(ctx context.Context, s session.Session) ([]session.Message, error)
 	Append(ctx context.Context, m session.Message) (session.Message, error)
+	// Prepare checks a message and gives it its id and time without storing it.
+	Prepare(m session.Message) (session.Message, error)
 }
 
 // Classifier labels a message with its intent. A nil Classifier means "unknown".
@@ -146,10 +151,12 @@ type Result struct {
 	Recalled []string
 }
 
-// Turn runs one turn. The user's message is stored before anything else, so nothing
-// typed is lost; the reply is stored whatever happens — complete, or partial and
-// marked cancelled or failed. On failure both the Result (with what was stored) and
-// the error are returned; a cancellation returns the Result and a nil error.
+// Turn runs one turn. The user's message is committed before any of the reply is
+// shown or stored, so nothing typed is lost (its commit overlaps the request to the
+// model; if it fails, the request is cancelled and the turn fails with nothing
+// shown). The reply is stored whatever happens — complete, or partial and marked
+// cancelled or failed. On failure both the Result (with what was stored) and the
+// error are returned; a cancellation returns the Result and a nil error.
 func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) error) (Result, error) {
 	var res Result
 	if in.Continue {
@@ -170,22 +177,28 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		conf float32
 	}
 	classified := make(chan label, 1)
-	if !in.Continue {
-		go func() {
-			name, conf := a.classify(ctx, in.Text)
+	var claimed atomic.Bool
+	classifyCtx := ctx // ctx is replaced below
+	classifyOnce := func() { // run by whichever goroutine gets to it first
+		if claimed.CompareAndSwap(false, true) {
+			name, conf := a.classify(classifyCtx, in.Text)
 			classified <- label{name, conf}
-		}()
+		}
 	}
-	// 1. persist the user's message first.
+	if !in.Continue {
+		go classifyOnce()
+	}
+	// 1. the session, its history and the user's message.
 	sess, err := a.session(ctx, in.SessionID)
 	if err != nil {
 		return res, err
 	}
-	history, err := a.Sessions.Messages(ctx, sess.ID)
+	history, err := a.Sessions.History(ctx, sess)
 	if err != nil {
 		return res, fmt.Errorf("turn: %w", err)
 	}
 	var user session.Message
+	userStored := func() error { return nil } // the user's message is in the database
 	if in.Continue {
 		if user, err = a.lastUser(ctx, sess.ID); err != nil {
 			return res, err
@@ -199,12 +212,44 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 			}
 		}
 	} else {
+		classifyOnce() // when the goroutine has not started yet, waiting for it costs more
 		l := <-classified
 		res.Plan = PlanFor(l.name, l.conf)
-		user, err = a.Sessions.Append(ctx, session.Message{SessionID: sess.ID, Role: "user", Content: in.Text, Intent: l.name, IntentConfidence: l.conf})
+		user, err = a.Sessions.Prepare(session.Message{SessionID: sess.ID, Role: "user", Content: in.Text, Intent: l.name, IntentConfidence: l.conf})
 		if err != nil {
 			return res, fmt.Errorf("turn: %w", err)
 		}
+		// The message commits while the prompt is built and the request goes out; nothing
+		// of the reply is shown or stored before it has committed (userStored).
+		chatCtx, stopChat := context.WithCancelCause(ctx)
+		defer stopChat(nil)
+		type commit struct {
+			msg session.Message
+			err error
+		}
+		committed := make(chan commit, 1)
+		go func(ctx context.Context, m session.Message) {
+			m, err := a.Sessions.Append(ctx, m)
+			if err != nil {
+				err = fmt.Errorf("turn: %w", err)
+				stopChat(err)
+			}
+			committed <- commit{m, err}
+		}(context.WithoutCancel(ctx), user)
+		var done *commit
+		userStored = func() error {
+			if done == nil {
+				c := <-committed
+				done = &c
+				if c.err == nil {
+					user, res.User = c.msg, c.msg
+				} else {
+					res.User = session.Message{}
+				}
+			}
+			return done.err
+		}
+		ctx = chatCtx
 	}
 	res.User = user
 
@@ -263,12 +308,18 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	var text strings.Builder
 	for {
 		reply, chatErr = a.LLM.Chat(ctx, req, func(d llm.Delta) error {
+			if err := userStored(); err != nil {
+				return err
+			}
 			text.WriteString(d.Content)
 			if onDelta == nil {
 				return nil
 			}
 			return onDelta(d.Content)
 		})
+		if err := userStored(); err != nil {
+			return res, err // nothing of the reply was shown; the caller keeps the text
+		}
 		if chatErr != nil || len(reply.ToolCalls) == 0 || toolTurn == nil {
 			break
 		}

@@ -123,3 +123,76 @@ func TestTurnRejectsEmptyAndUnknownSession(t *testing.T) {
 		t.Fatalf("unknown session: %v", err)
 	}
 }
+
+// gatedSessions holds the user's message's commit until released, or fails it.
+type gatedSessions struct {
+	*session.Store
+	release chan struct{}
+	fail    error
+}
+
+func (g *gatedSessions) Append(ctx context.Context, m session.Message) (session.Message, error) {
+	if m.Role == "user" {
+		if g.release != nil {
+			<-g.release
+		}
+		if g.fail != nil {
+			return session.Message{}, g.fail
+		}
+	}
+	return g.Store.Append(ctx, m)
+}
+
+func TestTurnShowsNothingBeforeTheUserMessageCommits(t *testing.T) {
+	f := newFixture(t, llmtest.Echo(3, 0))
+	g := &gatedSessions{Store: f.sessions, release: make(chan struct{})}
+	f.agent.Sessions = g
+	s, err := f.sessions.Create(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var committedAtFirstDelta = -1
+	go func() {
+		// The model answers at once; the commit is released only once the request is out.
+		for len(f.fake.ChatRequests()) == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond)
+		close(g.release)
+	}()
+	res, err := f.agent.Turn(context.Background(), Input{SessionID: s.ID, Text: "hello"}, func(string) error {
+		if committedAtFirstDelta < 0 {
+			msgs, _ := f.sessions.Messages(context.Background(), s.ID)
+			committedAtFirstDelta = len(msgs)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if committedAtFirstDelta != 1 {
+		t.Fatalf("messages stored when the first delta was shown = %d, want 1 (the user's)", committedAtFirstDelta)
+	}
+	msgs, _ := f.sessions.Messages(context.Background(), s.ID)
+	if len(msgs) != 2 || msgs[0].Role != "user" || msgs[1].Role != "assistant" || res.User.ID != msgs[0].ID || res.User.Seq != 1 {
+		t.Fatalf("stored = %+v, result user = %+v", msgs, res.User)
+	}
+}
+
+func TestTurnFailsWithNothingShownWhenTheUserMessageCannotBeStored(t *testing.T) {
+	f := newFixture(t, llmtest.Echo(3, 0))
+	f.agent.Sessions = &gatedSessions{Store: f.sessions, fail: errors.New("disk full")}
+	s, err := f.sessions.Create(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := 0
+	res, err := f.agent.Turn(context.Background(), Input{SessionID: s.ID, Text: "hello"}, func(string) error { shown++; return nil })
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("err = %v", err)
+	}
+	msgs, _ := f.sessions.Messages(context.Background(), s.ID)
+	if shown != 0 || len(msgs) != 0 || res.User.ID != "" || res.Assistant.ID != "" {
+		t.Fatalf("shown %d deltas, stored %+v, result %+v", shown, msgs, res)
+	}
+}

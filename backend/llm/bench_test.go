@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"testing"
 	"time"
@@ -12,9 +13,23 @@ import (
 )
 
 // BenchmarkChatFirstDelta is the floor under the app's first-delta figure: the
-// official client's round trip to the in-process fake for a one-message chat, up to
-// its first content chunk.
+// official client's round trip to the in-process fake, up to its first content
+// chunk, for a one-message chat and for one with a 50-message history (the app
+// benchmark's average).
 func BenchmarkChatFirstDelta(b *testing.B) {
+	for _, n := range []int{1, 51} {
+		b.Run(fmt.Sprintf("messages=%d", n), func(b *testing.B) { benchChatFirstDelta(b, n) })
+	}
+}
+
+func benchChatFirstDelta(b *testing.B, n int) {
+	msgs := make([]Message, n)
+	for i := range msgs {
+		msgs[i] = Message{Role: "user", Content: "hello"}
+		if i%2 == 1 {
+			msgs[i] = Message{Role: "assistant", Content: "one two three four five six seven eight nine ten"}
+		}
+	}
 	fake := llmtest.New()
 	fake.Chat = func(api.ChatRequest) llmtest.Reply { return llmtest.Reply{Chunks: llmtest.Words("one two three")} }
 	srv := fake.Start()
@@ -27,7 +42,7 @@ func BenchmarkChatFirstDelta(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
 		var first time.Time
-		_, err := c.Chat(context.Background(), ChatRequest{Models: []string{"llama3.2"}, Messages: []Message{{Role: "user", Content: "hi"}}},
+		_, err := c.Chat(context.Background(), ChatRequest{Models: []string{"llama3.2"}, Messages: msgs},
 			func(Delta) error {
 				if first.IsZero() {
 					first = time.Now()

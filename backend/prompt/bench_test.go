@@ -53,3 +53,16 @@ func BenchmarkBuild600TurnsCold(b *testing.B) {
 		NewBuilder().Build(context.Background(), in)
 	}
 }
+
+// BenchmarkBuild50Messages: a turn's build in a short conversation (the app's
+// first-delta benchmark averages 50 messages of history), analysis cached.
+func BenchmarkBuild50Messages(b *testing.B) {
+	h := benchHistory(25)
+	bl := NewBuilder()
+	in := Input{System: "You are Hermes.", Query: "hello", History: h, Budget: 8192}
+	bl.Build(context.Background(), in)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bl.Build(context.Background(), in)
+	}
+}

@@ -134,3 +134,32 @@ func BenchmarkOpenSessions300(b *testing.B) {
 	}
 	b.ReportMetric(heapMB, "heap-MB")
 }
+
+// BenchmarkAppend: store one message at the end of a 50-message session (what a
+// turn commits twice), and read a 50-message history back for a turn.
+func BenchmarkAppend(b *testing.B) {
+	st := benchStore(b, 1, 50)
+	ctx := context.Background()
+	s, err := st.Get(ctx, "s0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("append", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "what is the weather like in the mountains tomorrow"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("get+messages", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			s, err := st.Get(ctx, "s0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := st.Recent(ctx, s.ID, 50); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

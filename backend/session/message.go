@@ -66,28 +66,50 @@ func ValidateText(text string) error {
 	return nil
 }
 
-// Append stores a message at the end of its session and returns it with its id,
-// sequence number and time. It is acknowledged only after COMMIT. A message to an
-// idle or archived session resumes it.
-func (st *Store) Append(ctx context.Context, m Message) (Message, error) {
+// Prepare checks a message and gives it its id and time without storing it, so a
+// caller can refer to the message while Append commits it.
+func (st *Store) Prepare(m Message) (Message, error) {
 	if m.Role == "user" {
 		if err := ValidateText(m.Content); err != nil {
 			return Message{}, fmt.Errorf("append message: %w", err)
 		}
 	}
-	m.ID = st.NewID()
-	m.CreatedAt = st.Now().UTC()
-	err := st.db.Tx(ctx, func(tx *sql.Tx) error {
-		return st.insert(ctx, tx, &m, true)
+	if m.ID == "" {
+		m.ID = st.NewID()
+	}
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = st.Now()
+	}
+	m.CreatedAt = m.CreatedAt.UTC()
+	return m, nil
+}
+
+// Append stores a message at the end of its session and returns it with its id
+// (kept when Prepare gave it one), sequence number and time. It is acknowledged
+// only after COMMIT. A message to an idle or archived session resumes it.
+func (st *Store) Append(ctx context.Context, m Message) (Message, error) {
+	m, err := st.Prepare(m)
+	if err != nil {
+		return Message{}, err
+	}
+	var rev int64
+	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		rev, err = st.insert(ctx, tx, &m, true)
+		return err
 	})
 	if err != nil {
 		return Message{}, fmt.Errorf("append message: %w", err)
 	}
+	st.hist.appended(m, rev)
 	return m, nil
 }
 
-// insert writes one message and its search row inside tx. touch updates the session.
-func (st *Store) insert(ctx context.Context, tx *sql.Tx, m *Message, touch bool) error {
+// insert writes one message inside tx. With touch (a message added to a live
+// conversation) it updates the session and returns its rev after the insert; a
+// user's message then leaves its search row to the backlog (see drainSearch), and
+// any other message writes the backlog's rows with its own.
+func (st *Store) insert(ctx context.Context, tx *sql.Tx, m *Message, touch bool) (int64, error) {
 	if m.Status == "" {
 		m.Status = StatusOK
 	}
@@ -102,36 +124,109 @@ func (st *Store) insert(ctx context.Context, tx *sql.Tx, m *Message, touch bool)
 		ref = m.Ref
 	}
 	// One statement numbers and inserts the message; the foreign key refuses an unknown session.
+	ins, err := st.db.TxStmt(ctx, tx, insertMessage)
+	if err != nil {
+		return 0, err
+	}
 	var rowid int64
-	err := tx.QueryRowContext(ctx, `INSERT INTO messages(id, session_id, ref, seq, role, content, status, error, model, channel,
-		intent, intent_confidence, pinned, kind, tool_name, created_at)
-		SELECT ?, ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM messages WHERE session_id = ?
-		RETURNING rowid, seq`,
-		m.ID, m.SessionID, ref, m.Role, m.Content, m.Status, m.Error, m.Model, m.Channel,
+	err = ins.QueryRowContext(ctx, m.ID, m.SessionID, ref, m.Role, m.Content, m.Status, m.Error, m.Model, m.Channel,
 		m.Intent, m.IntentConfidence, m.Pinned, m.Kind, m.ToolName, ts(m.CreatedAt), m.SessionID).Scan(&rowid, &m.Seq)
 	if err != nil {
 		if strings.Contains(err.Error(), "FOREIGN KEY") {
-			return fmt.Errorf("%q: %w", m.SessionID, ErrNotFound)
+			return 0, fmt.Errorf("%q: %w", m.SessionID, ErrNotFound)
 		}
-		return err
+		return 0, err
 	}
-	if m.Content != "" {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO messages_fts(rowid, body) VALUES (?, ?)`, rowid, Segment(m.Content)); err != nil {
-			return err
+	switch {
+	case m.Content == "":
+	case touch && m.Role == "user":
+		if err := st.exec(ctx, tx, deferSearchRow, rowid); err != nil {
+			return 0, err
+		}
+	default:
+		if err := st.exec(ctx, tx, insertSearchRow, rowid, Segment(m.Content)); err != nil {
+			return 0, err
 		}
 	}
 	if !touch {
-		return nil
+		return 0, nil
+	}
+	if m.Role != "user" {
+		if err := st.drainSearch(ctx, tx); err != nil {
+			return 0, err
+		}
 	}
 	title := ""
 	if m.Role == "user" {
 		title = TitleFrom(m.Content)
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE sessions SET updated_at = ?, state = 'active', closed_at = NULL,
-		title = CASE WHEN title = '' AND title_auto = 1 AND ? <> '' THEN ? ELSE title END WHERE id = ?`,
-		ts(m.CreatedAt), title, title, m.SessionID)
+	upd, err := st.db.TxStmt(ctx, tx, touchSession)
+	if err != nil {
+		return 0, err
+	}
+	var rev int64
+	err = upd.QueryRowContext(ctx, ts(m.CreatedAt), title, title, m.SessionID).Scan(&rev)
+	return rev, err
+}
+
+// drainSearch writes the search rows of the messages in the backlog.
+func (st *Store) drainSearch(ctx context.Context, tx *sql.Tx) error {
+	q, err := st.db.TxStmt(ctx, tx, searchBacklog)
+	if err != nil {
+		return err
+	}
+	rows, err := q.QueryContext(ctx)
+	if err != nil {
+		return err
+	}
+	type pending struct {
+		rowid   int64
+		content string
+	}
+	var todo []pending
+	for rows.Next() {
+		var p pending
+		if err := rows.Scan(&p.rowid, &p.content); err != nil {
+			rows.Close()
+			return err
+		}
+		todo = append(todo, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(todo) == 0 {
+		return err
+	}
+	for _, p := range todo {
+		if err := st.exec(ctx, tx, insertSearchRow, p.rowid, Segment(p.content)); err != nil {
+			return err
+		}
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM search_backlog`)
 	return err
 }
+
+// exec runs a prepared statement inside tx.
+func (st *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
+	s, err := st.db.TxStmt(ctx, tx, query)
+	if err != nil {
+		return err
+	}
+	_, err = s.ExecContext(ctx, args...)
+	return err
+}
+
+// The statements every message write runs, prepared once (store.DB.Stmt).
+const (
+	insertMessage = `INSERT INTO messages(id, session_id, ref, seq, role, content, status, error, model, channel,
+		intent, intent_confidence, pinned, kind, tool_name, created_at)
+		SELECT ?, ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM messages WHERE session_id = ?
+		RETURNING rowid, seq`
+	insertSearchRow = `INSERT INTO messages_fts(rowid, body) VALUES (?, ?)`
+	deferSearchRow  = `INSERT INTO search_backlog(message_rowid) VALUES (?)`
+	searchBacklog   = `SELECT b.message_rowid, m.content FROM search_backlog b JOIN messages m ON m.rowid = b.message_rowid WHERE m.content <> ''`
+	touchSession    = `UPDATE sessions SET updated_at = ?, state = 'active', closed_at = NULL,
+		title = CASE WHEN title = '' AND title_auto = 1 AND ? <> '' THEN ? ELSE title END WHERE id = ? RETURNING rev`
+)
 
 // PinMessage pins or unpins a message; pinned messages are always offered to the model.
 func (st *Store) PinMessage(ctx context.Context, messageID string, pinned bool) error {

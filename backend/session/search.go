@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -29,6 +30,9 @@ func (st *Store) Search(ctx context.Context, query string, limit int) ([]Hit, er
 	if limit <= 0 || limit > 200 {
 		limit = 20
 	}
+	if err := st.flushSearch(ctx); err != nil {
+		return nil, fmt.Errorf("search %q: %w", query, err)
+	}
 	// Ranking every match of a very common word is the slow part of FTS5, so rank the
 	// newest messages first; only when they hold too few matches is the whole history
 	// ranked (then there are few matches, and that is fast).
@@ -41,6 +45,17 @@ func (st *Store) Search(ctx context.Context, query string, limit int) ([]Hit, er
 		out, err = st.search(ctx, query, expr, 0, limit)
 	}
 	return out, err
+}
+
+// flushSearch writes the search rows still in the backlog (a user's message whose
+// reply has not been stored yet, or was never stored because the app stopped), so
+// a search sees every message.
+func (st *Store) flushSearch(ctx context.Context) error {
+	var pending bool
+	if err := st.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM search_backlog)`).Scan(&pending); err != nil || !pending {
+		return err
+	}
+	return st.db.Tx(ctx, func(tx *sql.Tx) error { return st.drainSearch(ctx, tx) })
 }
 
 // searchWindow is how many of the newest messages are ranked first.

@@ -145,3 +145,70 @@ not json
 		t.Fatal("something was imported")
 	}
 }
+
+func TestUserMessageSearchRowIsWrittenWithTheReplyOrBeforeASearch(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	backlog := func() int {
+		t.Helper()
+		var n int
+		if err := st.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM search_backlog`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	indexed := func() int {
+		t.Helper()
+		var n int
+		if err := st.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages_fts`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	s, _ := st.Create(ctx, "")
+	if _, err := st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "the blue umbrella is in the hall"}); err != nil {
+		t.Fatal(err)
+	}
+	if backlog() != 1 || indexed() != 0 {
+		t.Fatalf("after the user's message: backlog %d, indexed %d; want 1, 0", backlog(), indexed())
+	}
+	if _, err := st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "Noted."}); err != nil {
+		t.Fatal(err)
+	}
+	if backlog() != 0 || indexed() != 2 {
+		t.Fatalf("after the reply: backlog %d, indexed %d; want 0, 2", backlog(), indexed())
+	}
+
+	// A message whose reply never came (the app stopped) is found by the next search.
+	if _, err := st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "where is the violin"}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // the second search finds the backlog empty
+		hits, err := st.Search(ctx, "violin", 10)
+		if err != nil || len(hits) != 1 || !strings.Contains(SnippetText(hits[0].Snippet), "violin") || hits[0].Role != "user" {
+			t.Fatalf("search %d: %+v, %v", i, hits, err)
+		}
+	}
+	if backlog() != 0 || indexed() != 3 {
+		t.Fatalf("after a search: backlog %d, indexed %d; want 0, 3", backlog(), indexed())
+	}
+
+	// Deleting a session whose message waits in the backlog takes it out of the backlog.
+	gone, _ := st.Create(ctx, "")
+	if _, err := st.Append(ctx, Message{SessionID: gone.ID, Role: "user", Content: "forget this violin"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Delete(ctx, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	if backlog() != 0 {
+		t.Fatalf("backlog after delete = %d", backlog())
+	}
+	if _, err := st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "It is in the case."}); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := st.Search(ctx, "violin", 10)
+	if err != nil || len(hits) != 1 {
+		t.Fatalf("after delete: %+v, %v", hits, err)
+	}
+}

@@ -45,6 +45,7 @@ type Session struct {
 	Summary      string // rolling summary of turns that no longer fit the context
 	SummaryUpto  int    // last message seq the summary covers
 	SummaryKind  string // "llm" or "extractive"
+	Rev          int64  // counts changes to the messages; see History
 }
 
 // Message is one stored message.
@@ -72,6 +73,7 @@ type Store struct {
 	db    *store.DB
 	Now   func() time.Time
 	NewID func() string
+	hist  historyCache
 }
 
 // NewStore returns a session store over db.
@@ -102,13 +104,13 @@ func (st *Store) Create(ctx context.Context, title string) (Session, error) {
 }
 
 const sessionCols = `s.id, COALESCE(s.ref, ''), s.title, s.profile, s.created_at, s.updated_at,
-	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id), s.state, s.pinned, s.summary, s.summary_upto, s.summary_kind`
+	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id), s.state, s.pinned, s.summary, s.summary_upto, s.summary_kind, s.rev`
 
 func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var s Session
 	var created, updated string
 	err := row.Scan(&s.ID, &s.Ref, &s.Title, &s.Profile, &created, &updated, &s.MessageCount,
-		&s.State, &s.Pinned, &s.Summary, &s.SummaryUpto, &s.SummaryKind)
+		&s.State, &s.Pinned, &s.Summary, &s.SummaryUpto, &s.SummaryKind, &s.Rev)
 	s.CreatedAt, s.UpdatedAt = parseTS(created), parseTS(updated)
 	return s, err
 }

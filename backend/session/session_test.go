@@ -110,3 +110,83 @@ func TestListNewestFirst(t *testing.T) {
 		t.Fatalf("list = %+v, %v", list, err)
 	}
 }
+
+func TestHistoryFollowsEveryChangeToTheMessages(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "hermes.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st := NewStore(db)
+	s, err := st.Create(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	history := func() []Message {
+		t.Helper()
+		got, err := st.Get(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := st.History(ctx, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := st.Messages(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h) != len(want) {
+			t.Fatalf("history has %d messages, the database %d", len(h), len(want))
+		}
+		for i := range h {
+			if h[i].ID != want[i].ID || h[i].Content != want[i].Content || h[i].Pinned != want[i].Pinned || h[i].Seq != want[i].Seq {
+				t.Fatalf("history[%d] = %+v, database has %+v", i, h[i], want[i])
+			}
+		}
+		return h
+	}
+	for _, text := range []string{"one", "two", "three"} {
+		if _, err := st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: text}); err != nil {
+			t.Fatal(err)
+		}
+		history()
+	}
+	h := history()
+	h[0].Content = "changed by the caller" // a caller's copy is its own
+	if history()[0].Content != "one" {
+		t.Fatal("the cache handed out its own slice")
+	}
+	if err := st.PinMessage(ctx, h[1].ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if !history()[1].Pinned {
+		t.Fatal("a pin did not reach the history")
+	}
+	// Another process edits and deletes through its own connection.
+	other, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.ExecContext(ctx, `UPDATE messages SET content = 'edited elsewhere' WHERE id = ?`, h[2].ID); err != nil {
+		t.Fatal(err)
+	}
+	if history()[2].Content != "edited elsewhere" {
+		t.Fatal("an edit by another connection did not reach the history")
+	}
+	if _, err := other.ExecContext(ctx, `DELETE FROM messages WHERE id = ?`, h[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := history(); len(got) != 2 {
+		t.Fatalf("after a delete elsewhere: %d messages", len(got))
+	}
+	if _, err := other.ExecContext(ctx, `INSERT INTO messages(id, session_id, seq, role, content, status, created_at) VALUES ('x', ?, 9, 'user', 'inserted elsewhere', 'ok', '2026-01-01T00:00:00Z')`, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := history(); len(got) != 3 || got[2].Content != "inserted elsewhere" {
+		t.Fatalf("after an insert elsewhere: %+v", got)
+	}
+}

@@ -127,7 +127,7 @@ func (st *Store) Import(ctx context.Context, lines []ImportLine) (ImportResult, 
 			if l.CreatedAt != "" {
 				m.CreatedAt, _ = time.Parse(time.RFC3339Nano, l.CreatedAt)
 			}
-			if err := st.insert(ctx, tx, &m, false); err != nil {
+			if _, err := st.insert(ctx, tx, &m, false); err != nil {
 				return err
 			}
 			res.Messages++

@@ -1,0 +1,94 @@
+package session
+
+import (
+	"context"
+	"sync"
+)
+
+// historyCache keeps the messages of the sessions being talked in, so a turn does
+// not read its whole history back from the database. An entry is tagged with the
+// session's rev (bumped by a trigger on every change to its messages, from any
+// process) and used only while the session is still at that rev.
+type historyCache struct {
+	mu      sync.Mutex
+	entries map[string]*historyEntry
+	tick    uint64
+}
+
+type historyEntry struct {
+	rev  int64
+	msgs []Message
+	used uint64
+}
+
+const (
+	historySessions    = 8    // sessions kept
+	historyMaxMessages = 2000 // longer sessions are read each time
+)
+
+func (c *historyCache) get(id string, rev int64) ([]Message, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[id]
+	if !ok || e.rev != rev {
+		return nil, false
+	}
+	c.tick++
+	e.used = c.tick
+	return append([]Message(nil), e.msgs...), true
+}
+
+// put stores what was read at rev. Messages read after rev was may be newer than
+// rev; that only makes the entry miss sooner, since rev never goes back.
+func (c *historyCache) put(id string, rev int64, msgs []Message) {
+	if len(msgs) > historyMaxMessages {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = map[string]*historyEntry{}
+	}
+	if _, ok := c.entries[id]; !ok && len(c.entries) >= historySessions {
+		var oldest string
+		var min uint64
+		for k, e := range c.entries {
+			if oldest == "" || e.used < min {
+				oldest, min = k, e.used
+			}
+		}
+		delete(c.entries, oldest)
+	}
+	c.tick++
+	c.entries[id] = &historyEntry{rev: rev, msgs: append([]Message(nil), msgs...), used: c.tick}
+}
+
+// appended records a message committed as the only change from rev-1 to rev.
+func (c *historyCache) appended(m Message, rev int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[m.SessionID]
+	if !ok || e.rev != rev-1 {
+		return
+	}
+	if len(e.msgs) >= historyMaxMessages {
+		delete(c.entries, m.SessionID)
+		return
+	}
+	e.msgs = append(e.msgs, m)
+	e.rev = rev
+}
+
+// History returns the session's messages in order, as Messages does, from memory
+// while s.Rev (from Get) says nothing changed since they were read.
+func (st *Store) History(ctx context.Context, s Session) ([]Message, error) {
+	if msgs, ok := st.hist.get(s.ID, s.Rev); ok {
+		return msgs, nil
+	}
+	msgs, err := st.Messages(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	st.hist.put(s.ID, s.Rev, msgs)
+	return msgs, nil
+}
