@@ -32,6 +32,11 @@ type Message struct {
 	Pinned           bool    `json:"pinned,omitempty"`
 	ToolName         string  `json:"toolName,omitempty"`
 	CreatedAt        string  `json:"createdAt"`
+	// Tool is a tool message's call as its card shows it (absent for older messages).
+	Tool *ToolCall `json:"tool,omitempty"`
+	// Stop and Unverified are a reply's loop-guard stop and unverified-claim flag.
+	Stop       *GuardStop `json:"stop,omitempty"`
+	Unverified bool       `json:"unverified,omitempty"`
 }
 
 // TurnResult is what SendMessage returns.
@@ -97,8 +102,19 @@ func toSessionInfo(s session.Session) SessionInfo {
 }
 
 func toMessage(m session.Message) Message {
-	return Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error,
+	out := Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error,
 		Model: m.Model, Intent: m.Intent, IntentConfidence: m.IntentConfidence, Pinned: m.Pinned, ToolName: m.ToolName, CreatedAt: stamp(m.CreatedAt)}
+	switch m.Role {
+	case "tool":
+		out.Tool = storedToolCall(m)
+	case "assistant":
+		d := agent.ParseReplyDetails(m.Details)
+		if d.Stop != nil {
+			out.Stop = &GuardStop{Kind: d.Stop.Kind, Message: d.Stop.Message}
+		}
+		out.Unverified = d.Unverified
+	}
+	return out
 }
 
 // ToTurnResult converts an agent result.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"hermes/backend/agent"
+	"hermes/backend/session"
 	"hermes/backend/tools"
 )
 
@@ -28,12 +29,27 @@ type GuardStop struct {
 }
 
 func toToolCall(o tools.Outcome) ToolCall {
-	res := o.Content
-	if r := []rune(res); len(r) > 2000 {
-		res = string(r[:2000]) + "…"
-	}
 	return ToolCall{Tool: o.Tool, Args: tools.RedactArgs(o.Args), Status: string(o.Status), ErrorKind: o.ErrorKind,
-		Error: o.Error, Result: res, LatencyMs: o.Latency.Milliseconds(), Breaker: o.Breaker}
+		Error: o.Error, Result: clipResult(o.Content), LatencyMs: o.Latency.Milliseconds(), Breaker: o.Breaker}
+}
+
+// storedToolCall is a stored tool message's card; nil when the message kept no
+// details (stored by an older version, or imported).
+func storedToolCall(m session.Message) *ToolCall {
+	d, ok := agent.ParseToolDetails(m.Details)
+	if !ok {
+		return nil
+	}
+	return &ToolCall{Tool: m.ToolName, Args: d.Args, Status: d.Status, ErrorKind: d.ErrorKind, Error: d.Error,
+		Result: clipResult(m.Content), LatencyMs: d.LatencyUs / 1000, Breaker: d.Breaker}
+}
+
+// clipResult keeps a card's result short; the full text stays in the conversation.
+func clipResult(s string) string {
+	if r := []rune(s); len(r) > 2000 {
+		return string(r[:2000]) + "…"
+	}
+	return s
 }
 
 // ToolCallInfo converts a tool call's outcome for display.

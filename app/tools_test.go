@@ -77,6 +77,20 @@ func TestToolLoopRepairsBadArgumentsAndAnswers(t *testing.T) {
 	if len(d.Messages) != 4 || d.Messages[1].Role != "tool" || d.Messages[3].Role != "assistant" {
 		t.Fatalf("stored = %+v", d.Messages)
 	}
+	// A reloaded conversation shows the cards the live turn showed.
+	for i, live := range res.Tools {
+		stored := d.Messages[1+i].Tool
+		if stored == nil {
+			t.Fatalf("tool message %d kept no details", i)
+		}
+		if stored.Tool != live.Tool || stored.Args != live.Args || stored.Status != live.Status || stored.ErrorKind != live.ErrorKind ||
+			stored.Result != live.Result || stored.LatencyMs != live.LatencyMs {
+			t.Fatalf("reloaded card %d = %+v, live = %+v", i, *stored, live)
+		}
+	}
+	if d.Messages[3].Stop != nil || d.Messages[3].Unverified {
+		t.Fatalf("reply flags = %+v", d.Messages[3])
+	}
 	found := false
 	for _, e := range ev.got {
 		found = found || strings.HasPrefix(e, "chat:tool:req-calc ")
@@ -164,6 +178,15 @@ func TestLoopGuardStopsAndContinueOnce(t *testing.T) {
 	if res.Stop == nil || len(res.Tools) < 4 || res.Tools[3].ErrorKind != "repeated_call" {
 		t.Fatalf("guard did not stop the loop: %+v", res)
 	}
+	// The stop survives a reload, on the stored reply, with the blocked call's exact status.
+	d, _ := a.LoadSession(res.Session.ID)
+	last := d.Messages[len(d.Messages)-1]
+	if last.Role != "assistant" || last.Stop == nil || *last.Stop != *res.Stop {
+		t.Fatalf("reloaded reply = %+v; live stop = %+v", last, res.Stop)
+	}
+	if blocked := d.Messages[4].Tool; blocked == nil || blocked.Status != "blocked" || blocked.ErrorKind != "repeated_call" {
+		t.Fatalf("reloaded blocked call = %+v", d.Messages[4])
+	}
 	// Continue once: one more round, then the model answers.
 	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{Chunks: []string{"1+1 is 2."}}
@@ -182,5 +205,9 @@ func TestUnverifiedClaimIsFlagged(t *testing.T) {
 	res, err := a.SendMessage("req-claim", "", "save my notes to a file")
 	if err != nil || !res.Unverified {
 		t.Fatalf("unverified = %v, %v", res.Unverified, err)
+	}
+	d, _ := a.LoadSession(res.Session.ID)
+	if last := d.Messages[len(d.Messages)-1]; !last.Unverified {
+		t.Fatalf("the flag did not survive a reload: %+v", last)
 	}
 }

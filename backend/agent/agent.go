@@ -332,7 +332,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 			}
 			req.Messages = append(req.Messages, o.Message())
 			if _, err := a.Sessions.Append(context.WithoutCancel(ctx), session.Message{SessionID: sess.ID, Role: "tool",
-				Content: o.Content, ToolName: o.Tool, Status: toolStatus(o)}); err != nil {
+				Content: o.Content, ToolName: o.Tool, Status: toolStatus(o), Details: toolDetails(o)}); err != nil {
 				return res, fmt.Errorf("turn: store tool result: %w", err)
 			}
 		}
@@ -358,6 +358,14 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	case chatErr != nil:
 		out.Status, out.Error = session.StatusFailed, chatErr.Error()
 	}
+	if out.Status != session.StatusFailed {
+		var succeeded []string
+		if toolTurn != nil {
+			succeeded = toolTurn.Succeeded()
+		}
+		res.Unverified = tools.ClaimsUnexecutedAction(reply.Content, succeeded)
+	}
+	out.Details = replyDetails(res.Stop, res.Unverified)
 	stored, err := a.Sessions.Append(context.WithoutCancel(ctx), out)
 	if err != nil {
 		return res, fmt.Errorf("turn: store reply: %w", errors.Join(err, chatErr))
@@ -368,11 +376,6 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	}
 	if out.Status == session.StatusFailed {
 		return res, fmt.Errorf("turn: %w", chatErr)
-	}
-	if toolTurn != nil {
-		res.Unverified = tools.ClaimsUnexecutedAction(reply.Content, toolTurn.Succeeded())
-	} else {
-		res.Unverified = tools.ClaimsUnexecutedAction(reply.Content, nil)
 	}
 	if a.Calibration != nil && reply.PromptTokens > 0 && res.Context.Estimated > 0 && len(res.Tools) == 0 {
 		_ = a.Calibration.Observe(context.WithoutCancel(ctx), reply.Model, res.Context.Estimated, reply.PromptTokens)

@@ -8,13 +8,13 @@ import (
 )
 
 const messageCols = `id, session_id, COALESCE(ref, ''), seq, role, content, status, error, model,
-	channel, intent, intent_confidence, pinned, kind, tool_name, created_at`
+	channel, intent, intent_confidence, pinned, kind, tool_name, details, created_at`
 
 func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
 	var m Message
 	var created string
 	err := row.Scan(&m.ID, &m.SessionID, &m.Ref, &m.Seq, &m.Role, &m.Content, &m.Status, &m.Error, &m.Model,
-		&m.Channel, &m.Intent, &m.IntentConfidence, &m.Pinned, &m.Kind, &m.ToolName, &created)
+		&m.Channel, &m.Intent, &m.IntentConfidence, &m.Pinned, &m.Kind, &m.ToolName, &m.Details, &created)
 	m.CreatedAt = parseTS(created)
 	return m, err
 }
@@ -130,7 +130,7 @@ func (st *Store) insert(ctx context.Context, tx *sql.Tx, m *Message, touch bool)
 	}
 	var rowid int64
 	err = ins.QueryRowContext(ctx, m.ID, m.SessionID, ref, m.Role, m.Content, m.Status, m.Error, m.Model, m.Channel,
-		m.Intent, m.IntentConfidence, m.Pinned, m.Kind, m.ToolName, ts(m.CreatedAt), m.SessionID).Scan(&rowid, &m.Seq)
+		m.Intent, m.IntentConfidence, m.Pinned, m.Kind, m.ToolName, m.Details, ts(m.CreatedAt), m.SessionID).Scan(&rowid, &m.Seq)
 	if err != nil {
 		if strings.Contains(err.Error(), "FOREIGN KEY") {
 			return 0, fmt.Errorf("%q: %w", m.SessionID, ErrNotFound)
@@ -218,8 +218,8 @@ func (st *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any
 // The statements every message write runs, prepared once (store.DB.Stmt).
 const (
 	insertMessage = `INSERT INTO messages(id, session_id, ref, seq, role, content, status, error, model, channel,
-		intent, intent_confidence, pinned, kind, tool_name, created_at)
-		SELECT ?, ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM messages WHERE session_id = ?
+		intent, intent_confidence, pinned, kind, tool_name, details, created_at)
+		SELECT ?, ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM messages WHERE session_id = ?
 		RETURNING rowid, seq`
 	insertSearchRow = `INSERT INTO messages_fts(rowid, body) VALUES (?, ?)`
 	deferSearchRow  = `INSERT INTO search_backlog(message_rowid) VALUES (?)`

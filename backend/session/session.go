@@ -65,6 +65,7 @@ type Message struct {
 	Pinned           bool
 	Kind             string // message, routing, final
 	ToolName         string
+	Details          string // JSON the agent keeps with the message (tool call, loop stop); '' for none
 	CreatedAt        time.Time
 }
 

@@ -225,6 +225,23 @@ describe('tools in the web UI', { timeout: 240_000 }, () => {
     assert.match(await warn.textContent(), /no tool ran/);
   });
 
+  it('shows the same cards, arguments, loop stop and warning after a reload', async () => {
+    const live = (await lastAssistant(page)).count;
+    await page.reload();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="message"][data-role="assistant"]').length === n, live, {
+      timeout: 10_000,
+    });
+    const ok = page.locator('[data-testid="tool-card"][data-tool="shout"][data-status="ok"]').first();
+    await ok.getByTestId('tool-card-toggle').click();
+    assert.deepEqual(JSON.parse(await ok.getByTestId('tool-card-args').textContent()), { text: 'please run the shout tool: hello' });
+    assert.match(await ok.getByTestId('tool-card-result').textContent(), /please run the shout tool: hello/);
+    assert.equal(await page.locator('[data-testid="tool-card"][data-tool="shout"][data-status="denied"]').count(), 1);
+    assert.ok((await page.locator('[data-testid="tool-card"][data-status="blocked"]').count()) >= 1, 'the blocked repeat keeps its status');
+    assert.ok((await page.getByTestId('loop-stopped').count()) >= 1, 'the loop-stopped card is back');
+    await page.locator(assistants).last().getByTestId('unverified-warning').waitFor({ timeout: 5_000 });
+    await shot(page, 'tools-7-reloaded.png');
+  });
+
   it('lists the tools in the settings with their approval need and breaker state', async () => {
     await page.getByTestId('settings-button').click();
     const shout = page.locator('[data-testid="tool-setting"][data-tool="shout"]');

@@ -38,6 +38,12 @@ export interface Message {
   /** The tool a role "tool" message is the result of (older backends leave it out). */
   toolName?: string;
   createdAt: string;
+  /** A stored tool message's call as its card shows it (absent for messages stored without it). */
+  tool?: ToolCall | null;
+  /** A stored reply's loop-guard stop. */
+  stop?: GuardStop | null;
+  /** A stored reply claims an action no tool call performed. */
+  unverified?: boolean;
 }
 
 /** How one tool call ended (see backend/tools/outcome.go). */

@@ -73,6 +73,8 @@ export function toUIMessage(m: Message): UIMessage {
     intentConfidence: typeof m.intentConfidence === 'number' ? m.intentConfidence : undefined,
     pinned: m.pinned === true,
     createdAt: m.createdAt,
+    stop: m.stop ?? undefined,
+    unverified: m.unverified === true || undefined,
   };
 }
 
@@ -104,8 +106,12 @@ export function exportFilename(s: Pick<SessionInfo, 'id' | 'title'> | undefined,
   return `${base}.${format === 'json' ? 'json' : 'md'}`;
 }
 
-/** A stored tool record as a card; the store keeps only its tool name, outcome and result. */
+/**
+ * A stored tool record as a card: the call as the backend kept it, or, for a record stored
+ * without it, its tool name, outcome and result.
+ */
 function storedToolCall(m: Message): ToolCall {
+  if (m.tool) return { ...m.tool, tool: m.tool.tool || m.toolName || '' };
   return {
     tool: m.toolName ?? '',
     args: '',

@@ -395,4 +395,26 @@ describe('ChatStore tools', () => {
     ]);
     expect(h.store.messages[3].tools).toBeUndefined();
   });
+
+  it('shows the arguments, exact outcome, loop stop and warning the backend kept with a stored turn', async () => {
+    const h = harness();
+    const kept = { tool: 'shout', args: '{"text":"hi"}', status: 'denied', errorKind: 'denied_by_user', result: 'denied', latencyMs: 3 };
+    const stop = { kind: 'max_iterations', message: 'Stopped after 5 rounds.' };
+    h.api.LoadSession.mockResolvedValueOnce({
+      session: session('s1'),
+      messages: [
+        msg({ id: 'u1', role: 'user', content: 'shout hi' }),
+        msg({ id: 't1', role: 'tool', content: 'denied', status: 'failed', toolName: 'shout', tool: kept }),
+        msg({ id: 'a1', role: 'assistant', content: 'I could not.', stop }),
+        msg({ id: 'u2', role: 'user', content: 'save it' }),
+        msg({ id: 'a2', role: 'assistant', content: 'I have saved it.', unverified: true }),
+      ],
+    });
+    await h.store.select('s1');
+    expect(h.store.messages[1].tools).toEqual([kept]);
+    expect(h.store.messages[1].stop).toEqual(stop);
+    expect(h.store.messages[1].unverified).toBeUndefined();
+    expect(h.store.messages[3].unverified).toBe(true);
+    expect(h.store.messages[3].stop).toBeUndefined();
+  });
 });
