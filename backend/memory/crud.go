@@ -212,6 +212,10 @@ func (s *Store) Edit(ctx context.Context, idOrRef string, e Edit) (Memory, error
 	}
 	if e.Value != nil {
 		f.Value = *e.Value
+	} else if f.Text != m.Text && f.Value != "" && !strings.Contains(normalize(f.Text), normalize(f.Value)) {
+		// The value was read from the old text; one the edit removed must not stay behind,
+		// or a later "I live in Berlin" would count as restating "I live in Paris".
+		f.Value = ""
 	}
 	if e.Category != nil {
 		f.Category = *e.Category

@@ -86,3 +86,34 @@ func TestAddListShowEdit(t *testing.T) {
 		t.Errorf("profiles = %v", ps)
 	}
 }
+
+func TestEditDropsAValueTheNewTextNoLongerSays(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, nil)
+	home := func(city string) func(*AddInput) {
+		return func(in *AddInput) { in.Key, in.Value = "home city", city }
+	}
+	m := e.add("I live in Berlin", home("Berlin"))
+	kept, err := e.s.Edit(ctx, m.ID, Edit{Text: "I live in central Berlin"})
+	if err != nil || kept.Value != "Berlin" || kept.Key != "home_city" {
+		t.Fatalf("an edit that still says the value: %+v, %v", kept, err)
+	}
+	moved, err := e.s.Edit(ctx, m.ID, Edit{Text: "I live in Paris"})
+	if err != nil || moved.Value != "" || moved.Key != "home_city" {
+		t.Fatalf("an edit that drops the value: %+v, %v", moved, err)
+	}
+	// Saying Berlin again is news, not a restatement of the edited memory.
+	again := e.add("I live in Berlin", home("Berlin"))
+	if again.ID == m.ID {
+		t.Fatal("the new statement was taken as the edited memory")
+	}
+	old, err := e.s.Get(ctx, m.ID)
+	if err != nil || old.Status != StatusSuperseded || old.SupersededBy != again.ID {
+		t.Fatalf("edited memory after the new statement: %+v, %v", old, err)
+	}
+	value := "Lyon"
+	set, err := e.s.Edit(ctx, again.ID, Edit{Text: "I live in Paris now", Value: &value})
+	if err != nil || set.Value != "Lyon" {
+		t.Fatalf("an explicit value is kept as given: %+v, %v", set, err)
+	}
+}
