@@ -183,11 +183,7 @@ func toContextReport(sessionID string, r agent.Result) ContextReport {
 		Intent: r.Plan.Intent, Plan: PlanInfo{Intent: r.Plan.Intent, Confidence: r.Plan.Confidence, Recall: r.Plan.Recall,
 			RecallK: r.Plan.RecallK, MayWriteMemory: r.Plan.MayWriteMemory, ToolGroup: string(r.Plan.ToolGroup)}}
 	for _, it := range c.Items {
-		p := []rune(it.Content)
-		if len(p) > 160 {
-			p = append(p[:160], '…')
-		}
-		rep.Items = append(rep.Items, ContextItem{Reason: string(it.Reason), Role: it.Role, Preview: string(p), Tokens: it.Tokens,
+		rep.Items = append(rep.Items, ContextItem{Reason: string(it.Reason), Role: it.Role, Preview: preview(it.Content), Tokens: it.Tokens,
 			MessageID: it.MessageID, Shortened: it.Shortened})
 	}
 	return rep

@@ -95,3 +95,77 @@ func TestHypotheticalIsNeverRemembered(t *testing.T) {
 		t.Fatalf("a hypothetical was written to memory: %+v", list)
 	}
 }
+
+func TestContextReportSurvivesARestartWithoutKeepingForgottenText(t *testing.T) {
+	a, core, fake, ev := newTestApp(t, nil)
+	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
+		if r, ok := extractionReply(req); ok {
+			return r
+		}
+		return llmtest.Echo(0, 0)(req)
+	}
+	ctx := context.Background()
+	res, err := a.SendMessage("r1", "", "Please remember that I'm allergic to peanuts.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.RunMemoryJobs(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SendMessage("r2", res.Session.ID, "what am I allergic to?"); err != nil {
+		t.Fatal(err)
+	}
+	live, err := a.LastContext(res.Session.ID)
+	if err != nil || len(live.Items) == 0 {
+		t.Fatalf("live report = %+v, %v", live, err)
+	}
+	// A new App over the same data is the app after a restart: no report in memory.
+	restarted := NewApp(core, ev.emit)
+	got, err := restarted.LastContext(res.Session.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Tokens != live.Tokens || got.Budget != live.Budget || got.Plan != live.Plan || len(got.Items) != len(live.Items) {
+		t.Fatalf("rebuilt report = %+v\nlive = %+v", got, live)
+	}
+	memories := 0
+	for i, it := range got.Items {
+		want := live.Items[i]
+		if it.Reason != want.Reason || it.Role != want.Role || it.Tokens != want.Tokens || it.MessageID != want.MessageID {
+			t.Fatalf("item %d = %+v, live %+v", i, it, want)
+		}
+		switch it.Reason {
+		case "memory":
+			memories++
+			if !strings.Contains(it.Preview, "I am allergic to peanuts") {
+				t.Fatalf("memory item preview = %q", it.Preview)
+			}
+		case "tool_schema":
+			if !strings.HasPrefix(it.Preview, "tool ") {
+				t.Fatalf("tool item preview = %q", it.Preview)
+			}
+		default:
+			if it.Preview != want.Preview {
+				t.Fatalf("item %d preview = %q, live %q", i, it.Preview, want.Preview)
+			}
+		}
+	}
+	if memories == 0 {
+		t.Fatalf("the recall turn showed no memory: %+v", live.Items)
+	}
+	// Forgetting the memory leaves no copy of it in the stored report.
+	list, _ := a.MemoryList(`{"statuses":["active"]}`)
+	if _, err := a.MemoryForget(`["` + list[0].ID + `"]`); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = NewApp(core, ev.emit).LastContext(res.Session.ID)
+	for _, it := range got.Items {
+		if strings.Contains(it.Preview, "peanuts") && it.Reason == "memory" {
+			t.Fatalf("a forgotten memory is still shown: %+v", it)
+		}
+	}
+	var leaked int
+	if err := core.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE role = 'assistant' AND details LIKE '%allergic%'`).Scan(&leaked); err != nil || leaked != 0 {
+		t.Fatalf("replies keeping memory text: %d, %v", leaked, err)
+	}
+}

@@ -132,14 +132,24 @@ func (a *App) ExportSession(id, format string) (string, error) {
 	return "", &UserError{Message: fmt.Sprintf("Unknown export format %q; use md or json.", format)}
 }
 
-// LastContext is what the model saw on the session's last turn in this run of the app.
+// LastContext is what the model saw on the session's last turn: as reported live in
+// this run of the app, or rebuilt from what the reply stored.
 func (a *App) LastContext(sessionID string) (ContextReport, error) {
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	if r, ok := a.contexts[sessionID]; ok {
+	r, ok := a.contexts[sessionID]
+	a.mu.Unlock()
+	if ok {
 		return r, nil
 	}
-	return ContextReport{SessionID: sessionID, Items: []ContextItem{}}, nil
+	ctx := context.Background()
+	r, ok, err := a.storedContext(ctx, sessionID)
+	if err != nil {
+		return ContextReport{}, a.mapErr(ctx, err)
+	}
+	if !ok {
+		return ContextReport{SessionID: sessionID, Items: []ContextItem{}}, nil
+	}
+	return r, nil
 }
 
 func (a *App) sessionInfo(ctx context.Context, id string) (SessionInfo, error) {

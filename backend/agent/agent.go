@@ -365,7 +365,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		}
 		res.Unverified = tools.ClaimsUnexecutedAction(reply.Content, succeeded)
 	}
-	out.Details = replyDetails(res.Stop, res.Unverified)
+	out.Details = replyDetails(res)
 	stored, err := a.Sessions.Append(context.WithoutCancel(ctx), out)
 	if err != nil {
 		return res, fmt.Errorf("turn: store reply: %w", errors.Join(err, chatErr))
@@ -440,6 +440,9 @@ func (a *Agent) classify(ctx context.Context, text string) (string, float32) {
 	}
 	return label, conf
 }
+
+// SystemPrompt is what the model is told about itself.
+func (a *Agent) SystemPrompt() string { return a.systemPrompt() }
 
 func (a *Agent) systemPrompt() string {
 	if a.System != "" {

@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 
+	"hermes/backend/prompt"
 	"hermes/backend/tools"
 )
 
@@ -23,6 +24,80 @@ type ToolDetails struct {
 type ReplyDetails struct {
 	Stop       *tools.StopReason `json:"stop,omitempty"`
 	Unverified bool              `json:"unverified,omitempty"`
+	// Context is what the model was shown, by reference only.
+	Context *ContextRecipe `json:"context,omitempty"`
+}
+
+// ContextRecipe records a turn's prompt without its text: each item names where its
+// text came from (a message, the query, a recalled memory's rank), so the context
+// inspector can show it again after a restart and no copy of a memory outlives a
+// forget.
+type ContextRecipe struct {
+	Tokens  int          `json:"tokens"`
+	Budget  int          `json:"budget"`
+	Dropped int          `json:"dropped"`
+	Plan    RecipePlan   `json:"plan"`
+	Items   []RecipeItem `json:"items"`
+	// QueryID is the user's message the turn answered.
+	QueryID string `json:"queryId,omitempty"`
+}
+
+// RecipePlan is the turn's routing decision.
+type RecipePlan struct {
+	Intent         string  `json:"intent"`
+	Confidence     float32 `json:"confidence"`
+	Recall         bool    `json:"recall,omitempty"`
+	RecallK        int     `json:"recallK,omitempty"`
+	MayWriteMemory bool    `json:"mayWriteMemory,omitempty"`
+	ToolGroup      string  `json:"toolGroup,omitempty"`
+}
+
+// RecipeItem is one prompt item: its reason, role and size, and where its text is.
+type RecipeItem struct {
+	Reason    string `json:"reason"`
+	Role      string `json:"role"`
+	Tokens    int    `json:"tokens"`
+	MessageID string `json:"messageId,omitempty"`
+	// MemoryRank is a memory item's rank among the memories recalled for the query
+	// (1-based; the memory log keeps them by rank).
+	MemoryRank int `json:"memoryRank,omitempty"`
+	// Tool names a tool-schema item's tool.
+	Tool      string `json:"tool,omitempty"`
+	Shortened bool   `json:"shortened,omitempty"`
+}
+
+// recipe is res's prompt as a ContextRecipe (nil when no prompt was built).
+func recipe(res Result) *ContextRecipe {
+	c := res.Context
+	if len(c.Items) == 0 {
+		return nil
+	}
+	p := res.Plan
+	r := &ContextRecipe{Tokens: c.Tokens, Budget: c.Budget, Dropped: c.Dropped, QueryID: res.User.ID, Items: make([]RecipeItem, 0, len(c.Items)),
+		Plan: RecipePlan{Intent: p.Intent, Confidence: p.Confidence, Recall: p.Recall, RecallK: p.RecallK, MayWriteMemory: p.MayWriteMemory, ToolGroup: string(p.ToolGroup)}}
+	for _, it := range c.Items {
+		ri := RecipeItem{Reason: string(it.Reason), Role: it.Role, Tokens: it.Tokens, MessageID: it.MessageID, Shortened: it.Shortened}
+		switch it.Reason {
+		case prompt.ReasonMemory:
+			for i, m := range res.Recalled {
+				if it.Content == prompt.MemoryItem(m) {
+					ri.MemoryRank = i + 1
+					break
+				}
+			}
+		case prompt.ReasonTool:
+			var schema struct {
+				Function struct {
+					Name string `json:"name"`
+				} `json:"function"`
+			}
+			if json.Unmarshal([]byte(it.Content), &schema) == nil {
+				ri.Tool = schema.Function.Name
+			}
+		}
+		r.Items = append(r.Items, ri)
+	}
+	return r
 }
 
 func toolDetails(o tools.Outcome) string {
@@ -30,11 +105,12 @@ func toolDetails(o tools.Outcome) string {
 		ErrorKind: o.ErrorKind, Error: o.Error, LatencyUs: o.Latency.Microseconds(), Breaker: o.Breaker})
 }
 
-func replyDetails(stop *tools.StopReason, unverified bool) string {
-	if stop == nil && !unverified {
+func replyDetails(res Result) string {
+	d := ReplyDetails{Stop: res.Stop, Unverified: res.Unverified, Context: recipe(res)}
+	if d.Stop == nil && !d.Unverified && d.Context == nil {
 		return ""
 	}
-	return encodeDetails(ReplyDetails{Stop: stop, Unverified: unverified})
+	return encodeDetails(d)
 }
 
 func encodeDetails(v any) string {

@@ -184,6 +184,9 @@ func visible(h []session.Message, channel string) []session.Message {
 	return out
 }
 
+// MemoryItem is how a recalled memory is shown to the model.
+func MemoryItem(mem string) string { return "Memory: " + mem }
+
 // Build fits the input into the budget. The result never exceeds the budget: when even
 // the system prompt and the query do not fit, the query is shortened.
 func (b *Builder) Build(_ context.Context, in Input) Context {
@@ -229,7 +232,7 @@ func (b *Builder) Build(_ context.Context, in Input) Context {
 		}
 	}
 	for _, mem := range in.Memories {
-		it := Item{Reason: ReasonMemory, Role: "system", Content: "Memory: " + mem, Tokens: Estimate(mem) + MessageOverhead + 2}
+		it := Item{Reason: ReasonMemory, Role: "system", Content: MemoryItem(mem), Tokens: Estimate(mem) + MessageOverhead + 2}
 		if fits(it.Tokens) {
 			used += cost(it.Tokens)
 			head = append(head, it)

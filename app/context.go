@@ -1,0 +1,98 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"hermes/backend/agent"
+	"hermes/backend/prompt"
+	"hermes/backend/session"
+)
+
+// storedContext rebuilds the context report of the session's newest reply from the
+// recipe stored with it, looking each item's text up where it lives now: messages in
+// the session, the system prompt, the current summary, recalled memories in the
+// memory log (a memory forgotten since shows as such). ok is false when no reply
+// kept a recipe.
+func (a *App) storedContext(ctx context.Context, sessionID string) (rep ContextReport, ok bool, err error) {
+	s, err := a.core.Sessions.Get(ctx, sessionID)
+	if err != nil {
+		return rep, false, err
+	}
+	msgs, err := a.core.Sessions.History(ctx, s)
+	if err != nil {
+		return rep, false, err
+	}
+	var r *agent.ContextRecipe
+	for i := len(msgs) - 1; i >= 0 && r == nil; i-- {
+		if msgs[i].Role == "assistant" {
+			r = agent.ParseReplyDetails(msgs[i].Details).Context
+		}
+	}
+	if r == nil {
+		return rep, false, nil
+	}
+	byID := make(map[string]session.Message, len(msgs))
+	for _, m := range msgs {
+		byID[m.ID] = m
+	}
+	memories := map[int]string{} // rank -> text
+	if r.QueryID != "" && hasReason(r, prompt.ReasonMemory) {
+		if m, err := a.core.Memory(); err == nil {
+			if entries, err := m.WhyRecalled(ctx, r.QueryID); err == nil {
+				for _, e := range entries {
+					memories[e.Rank] = e.Memory.Text
+				}
+			}
+		}
+	}
+	p := r.Plan
+	rep = ContextReport{SessionID: sessionID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
+		Plan: PlanInfo{Intent: p.Intent, Confidence: p.Confidence, Recall: p.Recall, RecallK: p.RecallK, MayWriteMemory: p.MayWriteMemory, ToolGroup: p.ToolGroup}}
+	for _, it := range r.Items {
+		text := ""
+		switch {
+		case it.Reason == string(prompt.ReasonSystem):
+			text = a.core.Agent.SystemPrompt()
+		case it.Reason == string(prompt.ReasonQuery):
+			text = byID[r.QueryID].Content
+		case it.Reason == string(prompt.ReasonSummary):
+			text = s.Summary
+		case it.Reason == string(prompt.ReasonMemory):
+			if m, ok := memories[it.MemoryRank]; ok {
+				text = prompt.MemoryItem(m)
+			} else {
+				text = "(a memory forgotten since)"
+			}
+		case it.Reason == string(prompt.ReasonTool):
+			text = fmt.Sprintf("tool %s", it.Tool)
+		case it.MessageID != "":
+			if m, ok := byID[it.MessageID]; ok {
+				text = m.Content
+			} else {
+				text = "(a message deleted since)"
+			}
+		}
+		rep.Items = append(rep.Items, ContextItem{Reason: it.Reason, Role: it.Role, Preview: preview(text), Tokens: it.Tokens,
+			MessageID: it.MessageID, Shortened: it.Shortened})
+	}
+	return rep, true, nil
+}
+
+func hasReason(r *agent.ContextRecipe, reason prompt.Reason) bool {
+	for _, it := range r.Items {
+		if it.Reason == string(reason) {
+			return true
+		}
+	}
+	return false
+}
+
+// preview is the start of an item's text, as the inspector lists it.
+func preview(s string) string {
+	p := []rune(s)
+	if len(p) > 160 {
+		p = append(p[:160], '…')
+	}
+	return string(p)
+}
