@@ -169,3 +169,13 @@ func TestContextReportSurvivesARestartWithoutKeepingForgottenText(t *testing.T) 
 		t.Fatalf("replies keeping memory text: %d, %v", leaked, err)
 	}
 }
+
+func TestContextReportOfANewChatIsEmpty(t *testing.T) {
+	a, _, _, _ := newTestApp(t, nil)
+	for _, id := range []string{"", "no-such-session"} {
+		r, err := a.LastContext(id)
+		if err != nil || len(r.Items) != 0 {
+			t.Fatalf("LastContext(%q) = %+v, %v", id, r, err)
+		}
+	}
+}

@@ -3,9 +3,12 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
+
+	"hermes/backend/session"
 )
 
 // SearchSessions finds messages across every conversation, archived ones included.
@@ -143,7 +146,7 @@ func (a *App) LastContext(sessionID string) (ContextReport, error) {
 	}
 	ctx := context.Background()
 	r, ok, err := a.storedContext(ctx, sessionID)
-	if err != nil {
+	if err != nil && !errors.Is(err, session.ErrNotFound) { // a new chat has no session yet
 		return ContextReport{}, a.mapErr(ctx, err)
 	}
 	if !ok {
