@@ -13,18 +13,25 @@ type historyCache struct {
 	mu      sync.Mutex
 	entries map[string]*historyEntry
 	tick    uint64
+	bytes   int // text held by all entries
 }
 
 type historyEntry struct {
-	rev  int64
-	msgs []Message
-	used uint64
+	rev   int64
+	msgs  []Message
+	used  uint64
+	bytes int
 }
 
 const (
-	historySessions    = 8    // sessions kept
-	historyMaxMessages = 2000 // longer sessions are read each time
+	historySessions    = 8        // sessions kept
+	historyMaxMessages = 2000     // longer sessions are read each time
+	historyMaxBytes    = 4 << 20  // so are sessions holding more text than this
+	historyTotalBytes  = 16 << 20 // the most text the cache holds
 )
+
+// textBytes is about what a message holds in memory.
+func textBytes(m Message) int { return len(m.Content) + len(m.Details) + len(m.Error) + 256 }
 
 func (c *historyCache) get(id string, rev int64) ([]Message, bool) {
 	c.mu.Lock()
@@ -41,7 +48,11 @@ func (c *historyCache) get(id string, rev int64) ([]Message, bool) {
 // put stores what was read at rev. Messages read after rev was may be newer than
 // rev; that only makes the entry miss sooner, since rev never goes back.
 func (c *historyCache) put(id string, rev int64, msgs []Message) {
-	if len(msgs) > historyMaxMessages {
+	size := 0
+	for _, m := range msgs {
+		size += textBytes(m)
+	}
+	if len(msgs) > historyMaxMessages || size > historyMaxBytes {
 		return
 	}
 	c.mu.Lock()
@@ -49,7 +60,8 @@ func (c *historyCache) put(id string, rev int64, msgs []Message) {
 	if c.entries == nil {
 		c.entries = map[string]*historyEntry{}
 	}
-	if _, ok := c.entries[id]; !ok && len(c.entries) >= historySessions {
+	c.drop(id)
+	for len(c.entries) > 0 && (len(c.entries) >= historySessions || c.bytes+size > historyTotalBytes) {
 		var oldest string
 		var min uint64
 		for k, e := range c.entries {
@@ -57,10 +69,18 @@ func (c *historyCache) put(id string, rev int64, msgs []Message) {
 				oldest, min = k, e.used
 			}
 		}
-		delete(c.entries, oldest)
+		c.drop(oldest)
 	}
 	c.tick++
-	c.entries[id] = &historyEntry{rev: rev, msgs: append([]Message(nil), msgs...), used: c.tick}
+	c.entries[id] = &historyEntry{rev: rev, msgs: append([]Message(nil), msgs...), used: c.tick, bytes: size}
+	c.bytes += size
+}
+
+func (c *historyCache) drop(id string) {
+	if e, ok := c.entries[id]; ok {
+		c.bytes -= e.bytes
+		delete(c.entries, id)
+	}
 }
 
 // appended records a message committed as the only change from rev-1 to rev.
@@ -71,12 +91,14 @@ func (c *historyCache) appended(m Message, rev int64) {
 	if !ok || e.rev != rev-1 {
 		return
 	}
-	if len(e.msgs) >= historyMaxMessages {
-		delete(c.entries, m.SessionID)
+	size := textBytes(m)
+	if len(e.msgs) >= historyMaxMessages || e.bytes+size > historyMaxBytes || c.bytes+size > historyTotalBytes {
+		c.drop(m.SessionID)
 		return
 	}
 	e.msgs = append(e.msgs, m)
-	e.rev = rev
+	e.rev, e.bytes = rev, e.bytes+size
+	c.bytes += size
 }
 
 // History returns the session's messages in order, as Messages does, from memory

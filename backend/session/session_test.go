@@ -3,7 +3,9 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -188,5 +190,42 @@ func TestHistoryFollowsEveryChangeToTheMessages(t *testing.T) {
 	}
 	if got := history(); len(got) != 3 || got[2].Content != "inserted elsewhere" {
 		t.Fatalf("after an insert elsewhere: %+v", got)
+	}
+}
+
+func TestHistoryCacheStaysWithinItsBounds(t *testing.T) {
+	var c historyCache
+	big := strings.Repeat("x", historyMaxBytes/4)
+	for i := 0; i < 20; i++ {
+		id := fmt.Sprint("s", i)
+		c.put(id, 1, []Message{{SessionID: id, Content: big}, {SessionID: id, Content: big}})
+		if len(c.entries) > historySessions || c.bytes > historyTotalBytes {
+			t.Fatalf("after %d puts: %d entries, %d bytes", i+1, len(c.entries), c.bytes)
+		}
+		if _, ok := c.get(id, 1); !ok {
+			t.Fatalf("the newest entry %s was not kept", id)
+		}
+	}
+	if _, ok := c.get("s0", 1); ok {
+		t.Fatal("the oldest entry was not evicted")
+	}
+	// A session holding more text than an entry may is not kept, and one that grows past it is dropped.
+	c.put("huge", 1, []Message{{SessionID: "huge", Content: big + big + big + big + big}})
+	if _, ok := c.get("huge", 1); ok {
+		t.Fatal("an oversized session was cached")
+	}
+	c.put("grow", 1, []Message{{SessionID: "grow", Content: big}})
+	for rev := int64(2); rev < 8; rev++ {
+		c.appended(Message{SessionID: "grow", Content: big}, rev)
+	}
+	if _, ok := c.get("grow", 7); ok {
+		t.Fatal("a session grown past the entry limit is still cached")
+	}
+	sum := 0
+	for _, e := range c.entries {
+		sum += e.bytes
+	}
+	if sum != c.bytes {
+		t.Fatalf("byte count %d, entries hold %d", c.bytes, sum)
 	}
 }
