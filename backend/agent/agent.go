@@ -178,7 +178,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	}
 	classified := make(chan label, 1)
 	var claimed atomic.Bool
-	classifyCtx := ctx // ctx is replaced below
+	classifyCtx := ctx       // ctx is replaced below
 	classifyOnce := func() { // run by whichever goroutine gets to it first
 		if claimed.CompareAndSwap(false, true) {
 			name, conf := a.classify(classifyCtx, in.Text)
