@@ -4,7 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"strings"
+
+	"hermes/backend/jsonl"
 )
 
 // eachLine runs fn for every non-empty line of a JSONL batch file and writes what fn
@@ -15,24 +16,13 @@ func eachLine(cmd, file string, env Env, fn func(n int, raw []byte, out *json.En
 		return usagef("%s: %v", cmd, err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	w := bufio.NewWriter(env.Stdout)
 	defer w.Flush()
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	n := 0
-	for sc.Scan() {
-		n++
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		if err := fn(n, sc.Bytes(), enc); err != nil {
-			return err
-		}
+	err = jsonl.Lines(f, 4<<20, func(n int, line []byte) error { return fn(n, line, enc) })
+	if le, ok := err.(*jsonl.LineError); ok { // the file itself could not be read (fn's errors pass as they are)
+		return usagef("%s: %s %v", cmd, file, le)
 	}
-	if err := sc.Err(); err != nil {
-		return usagef("%s: %s line %d: %v", cmd, file, n+1, err)
-	}
-	return nil
+	return err
 }

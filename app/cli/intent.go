@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"hermes/backend/jsonl"
 )
 
 // intentCmd: hermes intent classify TEXT | --batch FILE
@@ -51,24 +53,19 @@ func intentCmd(core coreIntent, g globals, args []string, env Env) error {
 	defer f.Close()
 	var ids []json.RawMessage
 	var texts []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		raw := strings.TrimSpace(sc.Text())
-		if raw == "" {
-			continue
-		}
+	err = jsonl.Lines(f, 4<<20, func(n int, raw []byte) error {
 		var l line
-		if err := json.Unmarshal([]byte(raw), &l); err != nil || l.Text == nil || len(l.ID) == 0 {
+		if err := json.Unmarshal(raw, &l); err != nil || l.Text == nil || len(l.ID) == 0 {
 			return usagef("intent classify: %s line %d: want {\"id\": ..., \"text\": \"...\"}", *batch, n)
 		}
 		ids = append(ids, l.ID)
 		texts = append(texts, *l.Text)
-	}
-	if err := sc.Err(); err != nil {
-		return usagef("intent classify: %s line %d: %v", *batch, n+1, err)
+		return nil
+	})
+	if le, ok := err.(*jsonl.LineError); ok {
+		return usagef("intent classify: %s %v", *batch, le)
+	} else if err != nil {
+		return err
 	}
 	results, err := cls.ClassifyBatch(ctx, texts)
 	if err != nil {

@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"hermes/backend/jsonl"
 	"hermes/backend/session"
 )
 
@@ -89,13 +89,7 @@ type ImportResult struct {
 }
 
 // LineError names the line of an import that is wrong.
-type LineError struct {
-	Line int
-	Err  error
-}
-
-func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-func (e *LineError) Unwrap() error { return ErrInvalid }
+type LineError = jsonl.LineError
 
 // ImportLine is one line of `hermes memory import --jsonl` (DESIGN.md section 7).
 type ImportLine struct {
@@ -128,44 +122,22 @@ type item struct {
 // ParseImportJSONL reads and validates every line before anything is written; a
 // malformed line is reported with its number (all of them, up to 20).
 func ParseImportJSONL(r io.Reader) ([]ImportLine, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	var out []ImportLine
-	var errs []error
 	seen := map[string]int{}
-	n := 0
-	for sc.Scan() {
-		n++
-		raw := strings.TrimSpace(sc.Text())
-		if raw == "" {
-			continue
-		}
-		var l ImportLine
-		if err := json.Unmarshal([]byte(raw), &l); err != nil {
-			errs = append(errs, &LineError{n, fmt.Errorf("not a JSON object with id, text, created_at, layer: %v", err)})
-			continue
-		}
-		if err := l.validate(); err != nil {
-			errs = append(errs, &LineError{n, err})
-			continue
-		}
-		if first, dup := seen[l.ID]; dup {
-			errs = append(errs, &LineError{n, fmt.Errorf("id %q was already used on line %d", l.ID, first)})
-			continue
-		}
-		seen[l.ID] = n
-		out = append(out, l)
+	lines, err := jsonl.Decode(r, jsonl.Options{MaxLine: 4 << 20, Shape: "a JSON object with id, text, created_at, layer"},
+		func(n int, l ImportLine) error {
+			if err := l.validate(); err != nil {
+				return err
+			}
+			if first, dup := seen[l.ID]; dup {
+				return fmt.Errorf("id %q was already used on line %d", l.ID, first)
+			}
+			seen[l.ID] = n
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("import memories: nothing was imported: %w: %w", ErrInvalid, err)
 	}
-	if err := sc.Err(); err != nil {
-		errs = append(errs, &LineError{n + 1, fmt.Errorf("cannot read the line: %v", err)})
-	}
-	if len(errs) > 20 {
-		errs = append(errs[:20], fmt.Errorf("and %d more bad lines", len(errs)-20))
-	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("import memories: nothing was imported: %w", errors.Join(errs...))
-	}
-	return out, nil
+	return lines, nil
 }
 
 func (l ImportLine) validate() error {

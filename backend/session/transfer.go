@@ -1,15 +1,15 @@
 package session
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
+
+	"hermes/backend/jsonl"
 )
 
 // ImportLine is one line of a JSONL import (DESIGN.md section 7): "session" is the
@@ -30,65 +30,35 @@ type ImportResult struct {
 }
 
 // LineError names the line of an import that is wrong.
-type LineError struct {
-	Line int
-	Err  error
-}
-
-func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-func (e *LineError) Unwrap() error { return ErrInvalid }
+type LineError = jsonl.LineError
 
 var validRoles = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true}
 
 // ParseImport reads and validates every line before anything is written.
 func ParseImport(r io.Reader) ([]ImportLine, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 2*MaxMessageBytes)
-	var out []ImportLine
-	var errs []error
-	n := 0
-	for sc.Scan() {
-		n++
-		raw := strings.TrimSpace(sc.Text())
-		if raw == "" {
-			continue
-		}
-		var l ImportLine
-		dec := json.NewDecoder(strings.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&l); err != nil {
-			errs = append(errs, &LineError{n, fmt.Errorf("not a JSON object with session, id, role, content, created_at: %v", err)})
-			continue
-		}
+	lines, err := jsonl.Decode(r, jsonl.Options{MaxLine: 2 * MaxMessageBytes, Strict: true,
+		Shape: "a JSON object with session, id, role, content, created_at"}, func(_ int, l ImportLine) error {
 		switch {
 		case l.Session == "":
-			errs = append(errs, &LineError{n, errors.New(`"session" (the session's ref) is missing`)})
+			return errors.New(`"session" (the session's ref) is missing`)
 		case l.ID == "":
-			errs = append(errs, &LineError{n, errors.New(`"id" (the message's ref) is missing`)})
+			return errors.New(`"id" (the message's ref) is missing`)
 		case !validRoles[l.Role]:
-			errs = append(errs, &LineError{n, fmt.Errorf(`"role" is %q; use user, assistant, system or tool`, l.Role)})
+			return fmt.Errorf(`"role" is %q; use user, assistant, system or tool`, l.Role)
 		case len(l.Content) > MaxMessageBytes:
-			errs = append(errs, &LineError{n, fmt.Errorf(`"content" is over %d KiB`, MaxMessageBytes>>10)})
-		default:
-			if l.CreatedAt != "" {
-				if _, err := time.Parse(time.RFC3339Nano, l.CreatedAt); err != nil {
-					errs = append(errs, &LineError{n, fmt.Errorf(`"created_at" %q is not an RFC 3339 time such as 2026-01-31T09:30:00Z`, l.CreatedAt)})
-					continue
-				}
+			return fmt.Errorf(`"content" is over %d KiB`, MaxMessageBytes>>10)
+		}
+		if l.CreatedAt != "" {
+			if _, err := time.Parse(time.RFC3339Nano, l.CreatedAt); err != nil {
+				return fmt.Errorf(`"created_at" %q is not an RFC 3339 time such as 2026-01-31T09:30:00Z`, l.CreatedAt)
 			}
-			out = append(out, l)
 		}
-		if len(errs) >= 20 {
-			break
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("import: nothing was imported: %w: %w", ErrInvalid, err)
 	}
-	if err := sc.Err(); err != nil {
-		errs = append(errs, &LineError{n + 1, fmt.Errorf("read: %v", err)})
-	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("import: nothing was imported: %w", errors.Join(errs...))
-	}
-	return out, nil
+	return lines, nil
 }
 
 // Import writes validated lines in one transaction: all of it or nothing. Sessions are

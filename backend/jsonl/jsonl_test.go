@@ -1,0 +1,70 @@
+package jsonl
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+type row struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+func TestDecodeNamesEveryBadLineAndReturnsNothing(t *testing.T) {
+	in := strings.Join([]string{
+		`{"id":"a","text":"fine"}`,
+		``,
+		`{"id":"b"`,
+		`{"id":"","text":"no id"}`,
+		`{"id":"c","text":"x","extra":1}`,
+		`   `,
+		`{"id":"d","text":"fine too"}`,
+	}, "\n")
+	check := func(_ int, r row) error {
+		if r.ID == "" {
+			return errors.New(`"id" is missing`)
+		}
+		return nil
+	}
+	_, err := Decode(strings.NewReader(in), Options{MaxLine: 1 << 10, Strict: true, Shape: "a row"}, check)
+	if err == nil {
+		t.Fatal("bad lines were accepted")
+	}
+	for _, want := range []string{"line 3: not a row", `line 4: "id" is missing`, `line 5: not a row: json: unknown field "extra"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 3 {
+		t.Fatalf("first line error = %+v", le)
+	}
+	// Lenient: unknown fields are ignored; blank lines are skipped.
+	got, err := Decode(strings.NewReader(`{"id":"a","text":"x","extra":1}`+"\n\n"+`{"id":"b","text":"y"}`), Options{MaxLine: 1 << 10}, check)
+	if err != nil || len(got) != 2 || got[1].ID != "b" {
+		t.Fatalf("lenient = %+v, %v", got, err)
+	}
+}
+
+func TestDecodeCountsBadLinesPastTheLimit(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 25; i++ {
+		fmt.Fprintln(&b, "not json")
+	}
+	_, err := Decode(strings.NewReader(b.String()), Options{MaxLine: 1 << 10, Shape: "a row", MaxErrors: 20}, func(int, row) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "line 20:") || strings.Contains(err.Error(), "line 21:") || !strings.Contains(err.Error(), "and 5 more bad lines") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestLinesNamesALineThatIsTooLong(t *testing.T) {
+	in := "short\n" + strings.Repeat("x", 2<<10) + "\n"
+	var seen []int
+	err := Lines(strings.NewReader(in), 1<<10, func(n int, _ []byte) error { seen = append(seen, n); return nil })
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 2 || !strings.Contains(err.Error(), "longer than 1 KiB") || len(seen) != 1 {
+		t.Fatalf("err = %v, seen %v", err, seen)
+	}
+}
