@@ -11,6 +11,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/ollama/ollama/api"
+
 	"hermes/backend/llm/llmtest"
 )
 
@@ -372,5 +374,31 @@ func TestMemoryCommands(t *testing.T) {
 	}
 	if r = runCLI(t, env, "", "memory", "export"); r.code != 0 || !strings.Contains(r.stdout, "Brompton") {
 		t.Fatalf("export: %+v", r)
+	}
+}
+
+func TestSessionShowListsToolCalls(t *testing.T) {
+	fake := llmtest.New()
+	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
+		for _, m := range req.Messages {
+			if m.Role == "tool" {
+				return llmtest.Reply{Chunks: []string{"It is 14."}}
+			}
+		}
+		args := api.NewToolCallFunctionArguments()
+		args.Set("expression", "2+3*4")
+		return llmtest.Reply{ToolCalls: []api.ToolCall{{Function: api.ToolCallFunction{Name: "calculator", Arguments: args}}}}
+	}
+	srv := fake.Start()
+	t.Cleanup(func() { fake.Close(); srv.Close() })
+	env := map[string]string{"OLLAMA_HOST": srv.URL, "HERMES_DATA_DIR": t.TempDir()}
+	r := runCLI(t, env, "", "chat", "please calculate 2+3*4 for me")
+	if r.code != 0 || !strings.Contains(r.stdout, "It is 14.") {
+		t.Fatalf("chat: %+v", r)
+	}
+	id := strings.TrimSpace(strings.TrimPrefix(r.stderr[strings.Index(r.stderr, "session: "):], "session: "))
+	r = runCLI(t, env, "", "session", "show", id)
+	if r.code != 0 || !strings.Contains(r.stdout, `tool calculator {"expression":"2+3*4"} [ok, `) || !strings.Contains(r.stdout, "assistant:\nIt is 14.") {
+		t.Fatalf("session show: %+v", r)
 	}
 }

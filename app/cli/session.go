@@ -70,11 +70,20 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		fmt.Fprintf(env.Stdout, "# %s\n(session %s, %d messages)\n", d.Session.Title, d.Session.ID, len(d.Messages))
 		for _, m := range d.Messages {
-			mark := ""
-			if m.Status != session.StatusOK {
-				mark = " [" + m.Status + "]"
+			head := m.Role
+			switch {
+			case m.Tool != nil:
+				head = fmt.Sprintf("tool %s %s [%s, %d ms]", m.Tool.Tool, m.Tool.Args, m.Tool.Status, m.Tool.LatencyMs)
+			case m.Status != session.StatusOK:
+				head += " [" + m.Status + "]"
 			}
-			fmt.Fprintf(env.Stdout, "\n%s%s:\n%s\n", m.Role, mark, m.Content)
+			fmt.Fprintf(env.Stdout, "\n%s:\n%s\n", head, m.Content)
+			if m.Stop != nil {
+				fmt.Fprintf(env.Stdout, "(the loop guard stopped this turn: %s)\n", m.Stop.Message)
+			}
+			if m.Unverified {
+				fmt.Fprintln(env.Stdout, "(warning: this reply claims an action no tool call performed)")
+			}
 		}
 		return nil
 	case "search":
