@@ -46,7 +46,14 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	a.approvals = &uiApprover{emit: func(n string, d any) { a.emit(n, d) }, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
 	core.SetApprover(a.approvals)
 	core.mu.Lock()
-	core.emit = func(n string, d any) { a.emit(n, d) }
+	core.emit = func(n string, d any) {
+		if n == "memory:changed" { // live reports quote memories: rebuild them from the stored recipes
+			a.mu.Lock()
+			clear(a.contexts)
+			a.mu.Unlock()
+		}
+		a.emit(n, d)
+	}
 	core.mu.Unlock()
 	core.tools.exec.OnBreakerChange = func(tool, from, to string) {
 		a.emit("tool:breaker", map[string]string{"tool": tool, "from": from, "to": to})

@@ -19,18 +19,17 @@ func (a *App) storedContext(ctx context.Context, sessionID string) (rep ContextR
 	if err != nil {
 		return rep, false, err
 	}
-	msgs, err := a.core.Sessions.History(ctx, s)
+	stored, _, err := a.core.Sessions.TurnContext(ctx, s.ID)
 	if err != nil {
 		return rep, false, err
 	}
-	var r *agent.ContextRecipe
-	for i := len(msgs) - 1; i >= 0 && r == nil; i-- {
-		if msgs[i].Role == "assistant" {
-			r = agent.ParseReplyDetails(msgs[i].Details).Context
-		}
-	}
+	r := agent.ParseContextRecipe(stored)
 	if r == nil {
 		return rep, false, nil
+	}
+	msgs, err := a.core.Sessions.History(ctx, s)
+	if err != nil {
+		return rep, false, err
 	}
 	byID := make(map[string]session.Message, len(msgs))
 	for _, m := range msgs {

@@ -263,6 +263,10 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		pin := prompt.Input{System: a.systemPrompt(), Query: in.Text, History: history, Channel: "main",
 			Summary: sess.Summary, SummaryUpto: sess.SummaryUpto, Budget: budget, RecentTurns: recent}
 		if a.Memory != nil && res.Plan.Recall && !in.Incognito {
+			// Recall logs what it offers against the user's message: wait for it to exist.
+			if err := userStored(); err != nil {
+				return res, err
+			}
 			mems, err := a.Memory.Recall(ctx, MemoryQuery{Profile: sess.Profile, Text: in.Text, SessionID: sess.ID,
 				MessageID: user.ID, K: res.Plan.RecallK})
 			if err == nil {
@@ -365,7 +369,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		}
 		res.Unverified = tools.ClaimsUnexecutedAction(reply.Content, succeeded)
 	}
-	out.Details = replyDetails(res)
+	out.Details, out.Context = replyDetails(res), contextRecipe(res)
 	stored, err := a.Sessions.Append(context.WithoutCancel(ctx), out)
 	if err != nil {
 		return res, fmt.Errorf("turn: store reply: %w", errors.Join(err, chatErr))

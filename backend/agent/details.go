@@ -24,8 +24,6 @@ type ToolDetails struct {
 type ReplyDetails struct {
 	Stop       *tools.StopReason `json:"stop,omitempty"`
 	Unverified bool              `json:"unverified,omitempty"`
-	// Context is what the model was shown, by reference only.
-	Context *ContextRecipe `json:"context,omitempty"`
 }
 
 // ContextRecipe records a turn's prompt without its text: each item names where its
@@ -101,16 +99,37 @@ func recipe(res Result) *ContextRecipe {
 }
 
 func toolDetails(o tools.Outcome) string {
-	return encodeDetails(ToolDetails{CallID: o.CallID, Args: tools.RedactArgs(o.Args), Status: string(o.Status),
+	args := o.StoredArgs // as the audit log keeps them (private arguments only by shape)
+	if args == "" {
+		args = tools.RedactArgs(o.Args)
+	}
+	return encodeDetails(ToolDetails{CallID: o.CallID, Args: args, Status: string(o.Status),
 		ErrorKind: o.ErrorKind, Error: o.Error, LatencyUs: o.Latency.Microseconds(), Breaker: o.Breaker})
 }
 
 func replyDetails(res Result) string {
-	d := ReplyDetails{Stop: res.Stop, Unverified: res.Unverified, Context: recipe(res)}
-	if d.Stop == nil && !d.Unverified && d.Context == nil {
+	if res.Stop == nil && !res.Unverified {
 		return ""
 	}
-	return encodeDetails(d)
+	return encodeDetails(ReplyDetails{Stop: res.Stop, Unverified: res.Unverified})
+}
+
+// contextRecipe is what session.Message.Context stores for a reply ("" without a prompt).
+func contextRecipe(res Result) string {
+	r := recipe(res)
+	if r == nil {
+		return ""
+	}
+	return encodeDetails(r)
+}
+
+// ParseContextRecipe reads a stored recipe; nil when there is none.
+func ParseContextRecipe(s string) *ContextRecipe {
+	var r ContextRecipe
+	if s == "" || json.Unmarshal([]byte(s), &r) != nil {
+		return nil
+	}
+	return &r
 }
 
 func encodeDetails(v any) string {

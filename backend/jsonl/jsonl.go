@@ -81,6 +81,10 @@ func Decode[T any](r io.Reader, o Options, check func(n int, v T) error) ([]T, e
 			fail(n, fmt.Errorf("not %s: %v", o.Shape, err))
 			return nil
 		}
+		if _, err := dec.Token(); err != io.EOF {
+			fail(n, fmt.Errorf("not %s: more follows the object on the same line (one object per line)", o.Shape))
+			return nil
+		}
 		if err := check(n, v); err != nil {
 			fail(n, err)
 			return nil

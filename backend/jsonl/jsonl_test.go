@@ -19,6 +19,8 @@ func TestDecodeNamesEveryBadLineAndReturnsNothing(t *testing.T) {
 		`{"id":"b"`,
 		`{"id":"","text":"no id"}`,
 		`{"id":"c","text":"x","extra":1}`,
+		`{"id":"e","text":"x"}{"id":"f","text":"y"}`,
+		`  {"id":"g","text":"x"}}`,
 		`   `,
 		`{"id":"d","text":"fine too"}`,
 	}, "\n")
@@ -32,7 +34,8 @@ func TestDecodeNamesEveryBadLineAndReturnsNothing(t *testing.T) {
 	if err == nil {
 		t.Fatal("bad lines were accepted")
 	}
-	for _, want := range []string{"line 3: not a row", `line 4: "id" is missing`, `line 5: not a row: json: unknown field "extra"`} {
+	for _, want := range []string{"line 3: not a row", `line 4: "id" is missing`, `line 5: not a row: json: unknown field "extra"`,
+		"line 6: not a row: more follows", "line 7: not a row"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}

@@ -212,7 +212,7 @@ func (s *Store) Edit(ctx context.Context, idOrRef string, e Edit) (Memory, error
 	}
 	if e.Value != nil {
 		f.Value = *e.Value
-	} else if f.Text != m.Text && f.Value != "" && !strings.Contains(normalize(f.Text), normalize(f.Value)) {
+	} else if f.Text != m.Text && f.Value != "" && !saysValue(f.Text, f.Value) {
 		// The value was read from the old text; one the edit removed must not stay behind,
 		// or a later "I live in Berlin" would count as restating "I live in Paris".
 		f.Value = ""

@@ -117,3 +117,40 @@ func TestEditDropsAValueTheNewTextNoLongerSays(t *testing.T) {
 		t.Fatalf("an explicit value is kept as given: %+v, %v", set, err)
 	}
 }
+
+func TestSaysValue(t *testing.T) {
+	cases := []struct {
+		text, value string
+		want        bool
+	}{
+		{"I live in New York", "new york", true},
+		{"I live in Sunnyvale", "ny", false},
+		{"I live in Paris.", "Paris", true},
+		{"no longer Paris-based", "paris", true},
+		{"我住在北京", "北京", true},
+		{"I am 42", "4", false},
+		{"anything", "  ", false},
+	}
+	for _, tc := range cases {
+		if got := saysValue(tc.text, tc.value); got != tc.want {
+			t.Errorf("saysValue(%q, %q) = %v; want %v", tc.text, tc.value, got, tc.want)
+		}
+	}
+}
+
+func TestAnEditedMemoryIsRestatedByItsNewValue(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, nil)
+	m := e.add("I live in Berlin", func(in *AddInput) { in.Key, in.Value = "home city", "Berlin" })
+	if _, err := e.s.Edit(ctx, m.ID, Edit{Text: "I live in Paris"}); err != nil {
+		t.Fatal(err)
+	}
+	// "I'm in Paris now" agrees with the edited memory: it is confirmed, not replaced.
+	again := e.add("I'm in Paris now", func(in *AddInput) { in.Key, in.Value = "home city", "Paris" })
+	if again.ID != m.ID {
+		t.Fatalf("a restatement replaced the edited memory: new %+v", again)
+	}
+	if got, _ := e.s.Get(ctx, m.ID); got.Status != StatusActive {
+		t.Fatalf("edited memory = %+v", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -34,4 +35,33 @@ func keyHash(profile, key string) string {
 		return ""
 	}
 	return digest(profile + "\x00" + key)
+}
+
+// saysValue reports whether text states value as whole words ("ny" is not said by
+// "sunnyvale"; a Chinese value needs no spaces around it).
+func saysValue(text, value string) bool {
+	t, v := normalize(text), normalize(value)
+	if v == "" {
+		return false
+	}
+	wordy := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	for from := 0; from < len(t); {
+		i := strings.Index(t[from:], v)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(t[:i])
+		after, _ := utf8.DecodeRuneInString(t[i+len(v):])
+		first, _ := utf8.DecodeRuneInString(v)
+		last, _ := utf8.DecodeLastRuneInString(v)
+		startOK := i == 0 || !wordy(before) || !wordy(first) || unicode.Is(unicode.Han, first)
+		endOK := i+len(v) == len(t) || !wordy(after) || !wordy(last) || unicode.Is(unicode.Han, last)
+		if startOK && endOK {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(t[i:])
+		from = i + size
+	}
+	return false
 }

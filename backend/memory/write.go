@@ -222,7 +222,9 @@ func (s *Store) place(ctx context.Context, tx *sql.Tx, f fact, status Status, se
 			return err
 		}
 		for _, old := range olds {
-			if f.Value != "" && normalize(old.Value) == normalize(f.Value) {
+			// An old memory without a value (the user edited it) restates the fact when
+			// its text says the value.
+			if f.Value != "" && (normalize(old.Value) == normalize(f.Value) || (old.Value == "" && saysValue(old.Text, f.Value))) {
 				return s.reinforce(ctx, tx, old, f, status, vec, now, res, ch)
 			}
 			conflicts = append(conflicts, old.ID)

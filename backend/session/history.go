@@ -76,6 +76,13 @@ func (c *historyCache) put(id string, rev int64, msgs []Message) {
 	c.bytes += size
 }
 
+// forget drops a session's entry (a deleted session's text leaves memory with it).
+func (c *historyCache) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.drop(id)
+}
+
 func (c *historyCache) drop(id string) {
 	if e, ok := c.entries[id]; ok {
 		c.bytes -= e.bytes
@@ -89,6 +96,12 @@ func (c *historyCache) appended(m Message, rev int64) {
 	defer c.mu.Unlock()
 	e, ok := c.entries[m.SessionID]
 	if !ok || e.rev != rev-1 {
+		return
+	}
+	if n := len(e.msgs); n > 0 && e.msgs[n-1].Seq >= m.Seq {
+		// The entry was read after m committed (History raced the append) but is
+		// tagged with the rev before: it already holds m. Read it again next time.
+		c.drop(m.SessionID)
 		return
 	}
 	size := textBytes(m)

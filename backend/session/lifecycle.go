@@ -201,6 +201,7 @@ func (st *Store) Delete(ctx context.Context, id string) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, s.ID)
 		return err
 	})
+	st.hist.forget(s.ID)
 	if err != nil {
 		return fmt.Errorf("delete session %s: %w", id, err)
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -148,6 +149,11 @@ func (st *Store) insert(ctx context.Context, tx *sql.Tx, m *Message, touch bool)
 			return 0, err
 		}
 	}
+	if m.Context != "" {
+		if err := st.exec(ctx, tx, insertTurnContext, m.ID, m.Context); err != nil {
+			return 0, err
+		}
+	}
 	if !touch {
 		return 0, nil
 	}
@@ -221,10 +227,11 @@ const (
 		intent, intent_confidence, pinned, kind, tool_name, details, created_at)
 		SELECT ?, ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM messages WHERE session_id = ?
 		RETURNING rowid, seq`
-	insertSearchRow = `INSERT INTO messages_fts(rowid, body) VALUES (?, ?)`
-	deferSearchRow  = `INSERT INTO search_backlog(message_rowid) VALUES (?)`
-	searchBacklog   = `SELECT b.message_rowid, m.content FROM search_backlog b JOIN messages m ON m.rowid = b.message_rowid WHERE m.content <> ''`
-	touchSession    = `UPDATE sessions SET updated_at = ?, state = 'active', closed_at = NULL,
+	insertSearchRow   = `INSERT INTO messages_fts(rowid, body) VALUES (?, ?)`
+	deferSearchRow    = `INSERT INTO search_backlog(message_rowid) VALUES (?)`
+	insertTurnContext = `INSERT INTO turn_contexts(message_id, recipe) VALUES (?, ?)`
+	searchBacklog     = `SELECT b.message_rowid, m.content FROM search_backlog b JOIN messages m ON m.rowid = b.message_rowid WHERE m.content <> ''`
+	touchSession      = `UPDATE sessions SET updated_at = ?, state = 'active', closed_at = NULL,
 		title = CASE WHEN title = '' AND title_auto = 1 AND ? <> '' THEN ? ELSE title END WHERE id = ? RETURNING rev`
 )
 
@@ -238,4 +245,18 @@ func (st *Store) PinMessage(ctx context.Context, messageID string, pinned bool) 
 		return fmt.Errorf("pin message %s: %w", messageID, ErrNotFound)
 	}
 	return nil
+}
+
+// TurnContext returns the prompt recipe stored with the session's newest reply that
+// has one, and that reply's id; "" when none has.
+func (st *Store) TurnContext(ctx context.Context, sessionID string) (recipe, messageID string, err error) {
+	err = st.db.QueryRowContext(ctx, `SELECT t.recipe, t.message_id FROM turn_contexts t JOIN messages m ON m.id = t.message_id
+		WHERE m.session_id = ? ORDER BY m.seq DESC LIMIT 1`, sessionID).Scan(&recipe, &messageID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("turn context of %s: %w", sessionID, err)
+	}
+	return recipe, messageID, nil
 }

@@ -66,7 +66,10 @@ type Message struct {
 	Kind             string // message, routing, final
 	ToolName         string
 	Details          string // JSON the agent keeps with the message (tool call, loop stop); '' for none
-	CreatedAt        time.Time
+	// Context is written with the message into turn_contexts (see TurnContext); it is
+	// not read back with the message.
+	Context   string
+	CreatedAt time.Time
 }
 
 // Store keeps sessions in the database.

@@ -229,3 +229,66 @@ func TestHistoryCacheStaysWithinItsBounds(t *testing.T) {
 		t.Fatalf("byte count %d, entries hold %d", c.bytes, sum)
 	}
 }
+
+func TestHistoryCacheNeverHoldsAMessageTwice(t *testing.T) {
+	// History read the session after a message committed but with the rev from
+	// before it (a Get that raced the append); the append's own update must not add
+	// the message again.
+	var c historyCache
+	m1 := Message{ID: "m1", SessionID: "s", Seq: 1}
+	m2 := Message{ID: "m2", SessionID: "s", Seq: 2}
+	c.put("s", 1, []Message{m1, m2}) // read at rev 2, tagged with rev 1
+	c.appended(m2, 2)
+	if got, ok := c.get("s", 2); ok {
+		t.Fatalf("the cache serves %d messages for rev 2", len(got))
+	}
+	c.put("s", 2, []Message{m1, m2})
+	c.appended(Message{ID: "m3", SessionID: "s", Seq: 3}, 3)
+	if got, ok := c.get("s", 3); !ok || len(got) != 3 || got[2].ID != "m3" {
+		t.Fatalf("an append after a clean read = %+v, %v", got, ok)
+	}
+}
+
+func TestDeletingASessionDropsItsCachedHistory(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	s, _ := st.Create(ctx, "")
+	st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "a secret plan"})
+	s, _ = st.Get(ctx, s.ID)
+	if _, err := st.History(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := st.hist.entries[s.ID]; !ok {
+		t.Fatal("the history was not cached")
+	}
+	if err := st.Delete(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := st.hist.entries[s.ID]; ok || st.hist.bytes != 0 {
+		t.Fatal("the deleted session's text is still cached")
+	}
+}
+
+func TestTurnContextIsTheNewestReplysAndGoesWithItsSession(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	s, _ := st.Create(ctx, "")
+	if r, id, err := st.TurnContext(ctx, s.ID); err != nil || r != "" || id != "" {
+		t.Fatalf("no reply yet: %q %q %v", r, id, err)
+	}
+	st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "one"})
+	st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "1", Context: `{"n":1}`})
+	st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "two"})
+	last, _ := st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "2", Context: `{"n":2}`})
+	st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "failed before a prompt was built", Status: StatusFailed})
+	if r, id, err := st.TurnContext(ctx, s.ID); err != nil || r != `{"n":2}` || id != last.ID {
+		t.Fatalf("TurnContext = %q %q %v", r, id, err)
+	}
+	if err := st.Delete(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := st.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM turn_contexts`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("turn_contexts after delete = %d, %v", n, err)
+	}
+}

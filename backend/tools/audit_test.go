@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hermes/backend/llm"
 )
 
 func TestRedactArgs(t *testing.T) {
@@ -138,5 +140,34 @@ func TestDeletingASessionErasesItsToolRows(t *testing.T) {
 	}
 	if ok, _ := grants.Granted(ctx, "s2", "t", "h"); ok {
 		t.Fatal("revoke did not revoke")
+	}
+}
+
+func TestPrivateArgumentsAreKeptOnlyByShape(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t, Config{}, &Func{ToolName: "remember", ToolDescription: "Save a memory.", Annots: Annotations{ReadOnly: true}, Private: true,
+		Params: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"k":{"type":"integer"}}}`),
+		Fn:     func(context.Context, json.RawMessage) (json.RawMessage, error) { return TextResult("saved"), nil }})
+	outs, _ := h.exec.NewTurn(TurnInfo{RequestID: "r1", SessionID: "s1"}).RunAll(ctx, []llm.ToolCall{
+		call("remember", `{"text":"my canary-7c1 is blue","tags":["canary-7c1"],"k":3}`),
+		call("remember", `{"text": not json canary-7c1`),
+	})
+	want := `{"k":"[PRIVATE]","tags":["[PRIVATE]"],"text":"[PRIVATE]"}`
+	if len(outs) != 2 || outs[0].StoredArgs != want || outs[1].StoredArgs != "{}" {
+		t.Fatalf("outcomes = %+v", outs)
+	}
+	rows := h.rows(t, AuditFilter{Tool: "remember"})
+	for _, r := range rows {
+		if strings.Contains(r.Arguments, "canary-7c1") {
+			t.Fatalf("the audit log kept private text: %+v", r)
+		}
+	}
+	if len(rows) != 2 {
+		t.Fatalf("rows = %+v", rows)
+	}
+	for _, r := range rows {
+		if (r.Status == StatusOK && r.Arguments != want) || (r.Status != StatusOK && r.Arguments != "{}") {
+			t.Fatalf("row = %+v", r)
+		}
 	}
 }

@@ -18,15 +18,12 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 	e := t.e
 	start := e.Now()
 	o = t.newOutcome(c)
-	storedArgs, hash := "", ""
+	hash := ""
 	defer func() {
 		if o.Latency == 0 {
 			o.Latency = e.Now().Sub(start)
 		}
-		if storedArgs == "" {
-			storedArgs = RedactArgs(c.Arguments)
-		}
-		e.record(ctx, &o, storedArgs, hash, start)
+		e.record(ctx, &o, hash, start)
 	}()
 
 	if ctx.Err() != nil {
@@ -52,10 +49,6 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 		problems = []string{err.Error()}
 	} else {
 		problems = Validate(ent.params, v)
-		storedArgs = string(Canonical(redact(v)))
-		if len(storedArgs) > maxStoredArgs {
-			storedArgs = ""
-		}
 	}
 	if len(problems) > 0 {
 		n := t.noteInvalid(c.Name)

@@ -128,7 +128,14 @@ func newRequestID() string {
 }
 
 // record writes the audit row of a call, whatever the caller's context says.
-func (e *Executor) record(ctx context.Context, o *Outcome, args string, hash string, at time.Time) {
+func (e *Executor) record(ctx context.Context, o *Outcome, hash string, at time.Time) {
+	args := RedactArgs(o.Args)
+	if t, ok := e.reg.Get(o.Tool); ok {
+		if p, ok := t.(PrivateArgser); ok && p.PrivateArgs() {
+			args = PrivateArgs(o.Args)
+		}
+	}
+	o.StoredArgs = args
 	if e.Audit == nil {
 		return
 	}

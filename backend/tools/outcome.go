@@ -43,18 +43,21 @@ const (
 // Outcome is what happened to one call. Content is what the model gets back as
 // the tool message; Result is the tool's own result when it succeeded.
 type Outcome struct {
-	CallID    string
-	Tool      string
-	Args      json.RawMessage // as the model sent them
-	Status    Status
-	ErrorKind string
-	Error     string // a short human-readable reason; empty when ok
-	Content   string
-	Result    json.RawMessage
-	Latency   time.Duration
-	Breaker   string // the tool's breaker state after the call ("" when it never reached one)
-	RequestID string
-	SessionID string
+	CallID string
+	Tool   string
+	Args   json.RawMessage // as the model sent them
+	// StoredArgs are the arguments as the audit log keeps them: secrets redacted,
+	// or only their shape for a tool with private arguments.
+	StoredArgs string
+	Status     Status
+	ErrorKind  string
+	Error      string // a short human-readable reason; empty when ok
+	Content    string
+	Result     json.RawMessage
+	Latency    time.Duration
+	Breaker    string // the tool's breaker state after the call ("" when it never reached one)
+	RequestID  string
+	SessionID  string
 }
 
 // OK reports whether the tool ran and succeeded.

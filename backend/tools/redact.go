@@ -74,3 +74,38 @@ func redact(v any) any {
 	}
 	return v
 }
+
+// Private replaces a value in the stored arguments of a tool with private arguments.
+const Private = "[PRIVATE]"
+
+// PrivateArgs returns the arguments' shape for the audit log: the keys, with every
+// value replaced by Private (arrays keep their length).
+func PrivateArgs(raw json.RawMessage) string {
+	v, err := DecodeArgs(bytes.TrimSpace(raw))
+	if err != nil {
+		return "{}"
+	}
+	out := string(Canonical(hide(v)))
+	if len(out) > maxStoredArgs {
+		return "{}"
+	}
+	return out
+}
+
+func hide(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, e := range v {
+			m[k] = hide(e)
+		}
+		return m
+	case []any:
+		a := make([]any, len(v))
+		for i, e := range v {
+			a[i] = hide(e)
+		}
+		return a
+	}
+	return Private
+}

@@ -27,6 +27,13 @@ type ResultSchemer interface {
 	ResultSchema() json.RawMessage
 }
 
+// PrivateArgser is a Tool whose arguments carry personal data that lives elsewhere
+// and must be erasable there (the text of a memory): the audit log and stored
+// turns keep only its arguments' shape, every value replaced (see PrivateArgs).
+type PrivateArgser interface {
+	PrivateArgs() bool
+}
+
 // HealthChecker is a Tool that can tell whether it works again; when its breaker is
 // half-open the check runs before the next call is let through.
 type HealthChecker interface {
@@ -69,6 +76,8 @@ type Func struct {
 	Annots          Annotations
 	Fn              func(ctx context.Context, args json.RawMessage) (json.RawMessage, error)
 	Health          func(ctx context.Context) error // optional
+	// Private marks arguments that must not be copied into the audit log (PrivateArgser).
+	Private bool
 }
 
 func (f *Func) Name() string                  { return f.ToolName }
@@ -76,6 +85,7 @@ func (f *Func) Description() string           { return f.ToolDescription }
 func (f *Func) Parameters() json.RawMessage   { return f.Params }
 func (f *Func) Annotations() Annotations      { return f.Annots }
 func (f *Func) ResultSchema() json.RawMessage { return f.Result }
+func (f *Func) PrivateArgs() bool             { return f.Private }
 func (f *Func) Execute(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	return f.Fn(ctx, args)
 }

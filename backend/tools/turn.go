@@ -126,7 +126,7 @@ func (t *Turn) refuse(ctx context.Context, c llm.ToolCall, st Status, kind, msg 
 	at := t.e.Now()
 	o := t.newOutcome(c)
 	o.fail(st, kind, msg, nil)
-	t.e.record(ctx, &o, RedactArgs(c.Arguments), "", at)
+	t.e.record(ctx, &o, "", at)
 	return o
 }
 
