@@ -199,10 +199,15 @@ func TestForgottenMemoryLeavesNoCopyInToolRecords(t *testing.T) {
 		if _, ok := extractionReply(req); ok {
 			return llmtest.Reply{Chunks: []string{`{"facts":[]}`}}
 		}
-		if n, _ := toolRounds(req); n > 0 {
-			return llmtest.Reply{Chunks: []string{"Saved."}}
+		switch n, _ := toolRounds(req); {
+		case n == 0 && strings.Contains(req.Messages[len(req.Messages)-1].Content, "remember"):
+			return llmtest.Reply{ToolCalls: []api.ToolCall{call("memory_save", map[string]any{"text": canary})}}
+		case n == 0:
+			return llmtest.Reply{ToolCalls: []api.ToolCall{call("memory_search", map[string]any{"query": "locker code"})}}
+		case strings.Contains(req.Messages[len(req.Messages)-1].Content, "canary-5d2e"):
+			return llmtest.Reply{Chunks: []string{"Found it."}} // the model got the memory's text
 		}
-		return llmtest.Reply{ToolCalls: []api.ToolCall{call("memory_save", map[string]any{"text": canary})}}
+		return llmtest.Reply{Chunks: []string{"Saved."}}
 	}
 	ctx := context.Background()
 	res, err := a.SendMessage("r1", "", "Please remember: "+canary)
@@ -213,12 +218,19 @@ func TestForgottenMemoryLeavesNoCopyInToolRecords(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Text != canary {
 		t.Fatalf("memories = %+v, %v", list, err)
 	}
+	// A later search hands the model the memory's text, but the conversation keeps none of it.
+	found, err := a.SendMessage("r2", res.Session.ID, "what do you know about my locker?")
+	if err != nil || found.Assistant.Content != "Found it." || len(found.Tools) != 1 || found.Tools[0].Tool != "memory_search" {
+		t.Fatalf("search turn = %+v, %v", found, err)
+	}
 	if _, err := a.MemoryForget(`["` + list[0].ID + `"]`); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
 		`SELECT COUNT(*) FROM messages WHERE role <> 'user' AND (details LIKE '%canary-5d2e%' OR content LIKE '%canary-5d2e%')`,
 		`SELECT COUNT(*) FROM tool_calls WHERE arguments LIKE '%canary-5d2e%'`,
+		// Only the user's own message is indexed (minus that one).
+		`SELECT COUNT(*) - 1 FROM messages_fts WHERE messages_fts MATCH '"5d2e"'`,
 	} {
 		var n int
 		if err := core.DB.QueryRowContext(ctx, q).Scan(&n); err != nil || n != 0 {

@@ -336,7 +336,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 			}
 			req.Messages = append(req.Messages, o.Message())
 			if _, err := a.Sessions.Append(context.WithoutCancel(ctx), session.Message{SessionID: sess.ID, Role: "tool",
-				Content: o.Content, ToolName: o.Tool, Status: toolStatus(o), Details: toolDetails(o)}); err != nil {
+				Content: storedContent(o), ToolName: o.Tool, Status: toolStatus(o), Details: toolDetails(o)}); err != nil {
 				return res, fmt.Errorf("turn: store tool result: %w", err)
 			}
 		}
@@ -392,6 +392,14 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		a.AfterTurn(sess.ID)
 	}
 	return res, nil
+}
+
+// storedContent is a tool result as the conversation keeps it.
+func storedContent(o tools.Outcome) string {
+	if o.Private {
+		return tools.PrivateResult
+	}
+	return o.Content
 }
 
 // toolStatus is how a tool message is marked in the conversation.

@@ -131,8 +131,8 @@ func newRequestID() string {
 func (e *Executor) record(ctx context.Context, o *Outcome, hash string, at time.Time) {
 	args := RedactArgs(o.Args)
 	if t, ok := e.reg.Get(o.Tool); ok {
-		if p, ok := t.(PrivateArgser); ok && p.PrivateArgs() {
-			args = PrivateArgs(o.Args)
+		if p, ok := t.(PrivateTool); ok && p.PrivateData() {
+			args, o.Private = PrivateArgs(o.Args), true
 		}
 	}
 	o.StoredArgs = args

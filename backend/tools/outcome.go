@@ -49,15 +49,18 @@ type Outcome struct {
 	// StoredArgs are the arguments as the audit log keeps them: secrets redacted,
 	// or only their shape for a tool with private arguments.
 	StoredArgs string
-	Status     Status
-	ErrorKind  string
-	Error      string // a short human-readable reason; empty when ok
-	Content    string
-	Result     json.RawMessage
-	Latency    time.Duration
-	Breaker    string // the tool's breaker state after the call ("" when it never reached one)
-	RequestID  string
-	SessionID  string
+	// Private is set for a PrivateTool: store StoredArgs and PrivateResult, never
+	// Args or Content.
+	Private   bool
+	Status    Status
+	ErrorKind string
+	Error     string // a short human-readable reason; empty when ok
+	Content   string
+	Result    json.RawMessage
+	Latency   time.Duration
+	Breaker   string // the tool's breaker state after the call ("" when it never reached one)
+	RequestID string
+	SessionID string
 }
 
 // OK reports whether the tool ran and succeeded.

@@ -27,12 +27,16 @@ type ResultSchemer interface {
 	ResultSchema() json.RawMessage
 }
 
-// PrivateArgser is a Tool whose arguments carry personal data that lives elsewhere
-// and must be erasable there (the text of a memory): the audit log and stored
-// turns keep only its arguments' shape, every value replaced (see PrivateArgs).
-type PrivateArgser interface {
-	PrivateArgs() bool
+// PrivateTool is a Tool whose arguments and results carry personal data that lives
+// elsewhere and must be erasable there (the text of a memory): the audit log keeps
+// only its arguments' shape (see PrivateArgs), and a stored conversation keeps that
+// shape and PrivateResult instead of its result. The model still gets the result.
+type PrivateTool interface {
+	PrivateData() bool
 }
+
+// PrivateResult stands in a stored conversation for a private tool's result.
+const PrivateResult = "(not kept in the conversation: the result quoted memories, which live only in the memory store)"
 
 // HealthChecker is a Tool that can tell whether it works again; when its breaker is
 // half-open the check runs before the next call is let through.
@@ -76,7 +80,7 @@ type Func struct {
 	Annots          Annotations
 	Fn              func(ctx context.Context, args json.RawMessage) (json.RawMessage, error)
 	Health          func(ctx context.Context) error // optional
-	// Private marks arguments that must not be copied into the audit log (PrivateArgser).
+	// Private marks arguments and results that must not be copied (PrivateTool).
 	Private bool
 }
 
@@ -85,7 +89,7 @@ func (f *Func) Description() string           { return f.ToolDescription }
 func (f *Func) Parameters() json.RawMessage   { return f.Params }
 func (f *Func) Annotations() Annotations      { return f.Annots }
 func (f *Func) ResultSchema() json.RawMessage { return f.Result }
-func (f *Func) PrivateArgs() bool             { return f.Private }
+func (f *Func) PrivateData() bool             { return f.Private }
 func (f *Func) Execute(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	return f.Fn(ctx, args)
 }

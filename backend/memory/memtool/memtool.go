@@ -90,7 +90,7 @@ type found struct {
 
 func search(m Memory, opt Options) tools.Tool {
 	return &tools.Func{
-		Private:  true, // memory text must be erasable: no copy in the audit log or stored turns
+		Private:  true, // memory text must stay erasable: no copy in the audit log or the stored conversation
 		ToolName: "memory_search",
 		ToolDescription: "Search what you remember about the user (facts and preferences they told you), best match first. " +
 			"Use it before answering questions about the user, and to find the ids of memories to forget.",
@@ -133,7 +133,7 @@ func search(m Memory, opt Options) tools.Tool {
 
 func save(m Memory, opt Options) tools.Tool {
 	return &tools.Func{
-		Private:  true, // memory text must be erasable: no copy in the audit log or stored turns
+		Private:  true, // memory text must stay erasable: no copy in the audit log or the stored conversation
 		ToolName: "memory_save",
 		ToolDescription: "Remember a fact about the user for later conversations, when the user asks you to remember it or states an important fact about themselves. " +
 			"Write the fact as one short sentence in the user's words. It may wait for the user's approval.",
