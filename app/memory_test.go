@@ -19,7 +19,10 @@ func extractionReply(req api.ChatRequest) (llmtest.Reply, bool) {
 		`"category":"health","scope":"lasting","asserted":"stated","confidence":0.95}]}`}}, true
 }
 
-func TestRememberThenRecallWithSource(t *testing.T) {
+// rememberPeanuts is an app whose model echoes and extracts one fact, after a turn
+// that stated it and the memory job that kept it.
+func rememberPeanuts(t *testing.T) (*App, *Core, *llmtest.Server, *events, TurnResult) {
+	t.Helper()
 	a, core, fake, ev := newTestApp(t, nil)
 	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
 		if r, ok := extractionReply(req); ok {
@@ -27,14 +30,18 @@ func TestRememberThenRecallWithSource(t *testing.T) {
 		}
 		return llmtest.Echo(0, 0)(req)
 	}
-	ctx := context.Background()
 	res, err := a.SendMessage("r1", "", "Please remember that I'm allergic to peanuts.")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, err := core.RunMemoryJobs(ctx); err != nil || n == 0 {
+	if n, err := core.RunMemoryJobs(context.Background()); err != nil || n == 0 {
 		t.Fatalf("jobs = %d, %v", n, err)
 	}
+	return a, core, fake, ev, res
+}
+
+func TestRememberThenRecallWithSource(t *testing.T) {
+	a, _, fake, ev, res := rememberPeanuts(t)
 	list, err := a.MemoryList(`{"statuses":["active"]}`)
 	if err != nil || len(list) != 1 || list[0].Text != "I am allergic to peanuts" || list[0].SourceMessageIDs[0] != res.User.ID {
 		t.Fatalf("memories = %+v, %v", list, err)
@@ -97,21 +104,8 @@ func TestHypotheticalIsNeverRemembered(t *testing.T) {
 }
 
 func TestContextReportSurvivesARestartWithoutKeepingForgottenText(t *testing.T) {
-	a, core, fake, ev := newTestApp(t, nil)
-	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
-		if r, ok := extractionReply(req); ok {
-			return r
-		}
-		return llmtest.Echo(0, 0)(req)
-	}
+	a, core, _, ev, res := rememberPeanuts(t)
 	ctx := context.Background()
-	res, err := a.SendMessage("r1", "", "Please remember that I'm allergic to peanuts.")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := core.RunMemoryJobs(ctx); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := a.SendMessage("r2", res.Session.ID, "what am I allergic to?"); err != nil {
 		t.Fatal(err)
 	}
