@@ -324,41 +324,10 @@ export class ChatStore {
       { id: `local-user-${requestId}`, role: 'user', content: body, status: 'ok', createdAt: now, requestId },
       { id: `local-assistant-${requestId}`, role: 'assistant', content: '', status: 'streaming', createdAt: now, requestId },
     );
-    this.active = { requestId, sessionId };
-    const off = this.#listen(requestId);
-
-    let result: TurnResult;
-    try {
-      result = await this.#deps.api.SendMessage(requestId, sessionId, body);
-    } catch (e) {
-      off();
-      this.active = null;
-      const msg = errorMessage(e);
-      this.sendError = msg;
-      if (view === this.#view) {
-        const m = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant');
-        if (m) {
-          m.status = 'failed';
-          m.error = msg;
-        }
-        // Nothing typed is lost: put the text back unless the user already typed something new.
-        if (this.draft.trim() === '') this.draft = body;
-      }
-      this.#deps.onFailure?.();
-      await this.#recover(sessionId, view);
-      this.turns++;
-      return false;
-    }
-    off();
-    this.active = null;
-    this.upsertSession(result.session);
-    if (view === this.#view) {
-      this.currentId = result.session.id;
-      this.#replace(requestId, result);
-    }
-    if (result.assistant?.status === 'failed') this.#deps.onFailure?.();
-    this.turns++;
-    return true;
+    return this.#stream(requestId, sessionId, view, () => this.#deps.api.SendMessage(requestId, sessionId, body), () => {
+      // Nothing typed is lost: put the text back unless the user already typed something new.
+      if (this.draft.trim() === '') this.draft = body;
+    });
   }
 
   /**
@@ -379,11 +348,26 @@ export class ChatStore {
       createdAt: new Date().toISOString(),
       requestId,
     });
+    return this.#stream(requestId, sessionId, view, () => this.#deps.api.ContinueTurn(requestId, sessionId));
+  }
+
+  /**
+   * Runs a turn whose reply streams into the local placeholder of requestId, then shows what
+   * the backend stored. On a failed call the placeholder is marked failed, onError runs (while
+   * the conversation is still on screen) and the stored state is reloaded.
+   */
+  async #stream(
+    requestId: string,
+    sessionId: string,
+    view: number,
+    call: () => Promise<TurnResult>,
+    onError?: () => void,
+  ): Promise<boolean> {
     this.active = { requestId, sessionId };
     const off = this.#listen(requestId);
     let result: TurnResult;
     try {
-      result = await this.#deps.api.ContinueTurn(requestId, sessionId);
+      result = await call();
     } catch (e) {
       off();
       this.active = null;
@@ -395,6 +379,7 @@ export class ChatStore {
           m.status = 'failed';
           m.error = msg;
         }
+        onError?.();
       }
       this.#deps.onFailure?.();
       await this.#recover(sessionId, view);
@@ -404,7 +389,10 @@ export class ChatStore {
     off();
     this.active = null;
     if (result.session?.id) this.upsertSession(result.session);
-    if (view === this.#view) this.#replace(requestId, result);
+    if (view === this.#view) {
+      if (result.session?.id) this.currentId = result.session.id;
+      this.#replace(requestId, result);
+    }
     if (result.assistant?.status === 'failed') this.#deps.onFailure?.();
     this.turns++;
     return true;
