@@ -11,6 +11,7 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/llm"
+	"hermes/backend/memory"
 	"hermes/backend/tools"
 )
 
@@ -34,6 +35,26 @@ type App struct {
 	incognito bool
 	running   map[string]context.CancelFunc
 	contexts  map[string]ContextReport // session id -> what the model saw last
+	// memGen counts memory changes that may remove text a live report quotes; a turn
+	// keeps its report only if none happened while it ran.
+	memGen uint64
+}
+
+// quotesStale reports whether a memory change can make a live report quote text
+// that is gone or changed (adding or confirming memories cannot).
+func quotesStale(name string, data any) bool {
+	if name != "memory:changed" {
+		return false
+	}
+	ch, ok := data.(memory.Change)
+	if !ok {
+		return true
+	}
+	switch ch.Kind {
+	case "added", "pending", "reinforced", "imported", "reindexed":
+		return false
+	}
+	return true
 }
 
 // NewApp returns the facade over core. emit may be nil until a UI attaches.
@@ -47,9 +68,10 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	core.SetApprover(a.approvals)
 	core.mu.Lock()
 	core.emit = func(n string, d any) {
-		if n == "memory:changed" { // live reports quote memories: rebuild them from the stored recipes
+		if quotesStale(n, d) { // live reports quote memories: rebuild them from the stored recipes
 			a.mu.Lock()
 			clear(a.contexts)
+			a.memGen++
 			a.mu.Unlock()
 		}
 		a.emit(n, d)
@@ -102,6 +124,7 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 	in.RequestID = requestID
 	a.mu.Lock()
 	in.Incognito = a.incognito
+	gen := a.memGen
 	a.mu.Unlock()
 	in.OnTool = func(o tools.Outcome) { a.emit("chat:tool:"+requestID, toToolCall(o)) }
 	res, err := a.core.Agent.Turn(ctx, in, func(s string) error {
@@ -112,7 +135,11 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 	tr := ToTurnResult(res)
 	if res.Session.ID != "" && len(res.Context.Items) > 0 {
 		a.mu.Lock()
-		a.contexts[res.Session.ID] = toContextReport(res.Session.ID, res)
+		if a.memGen == gen {
+			a.contexts[res.Session.ID] = toContextReport(res.Session.ID, res)
+		} else { // a memory the report may quote changed meanwhile: rebuild it when asked
+			delete(a.contexts, res.Session.ID)
+		}
 		a.mu.Unlock()
 	}
 	if err != nil {

@@ -231,9 +231,58 @@ func TestForgottenMemoryLeavesNoCopyInToolRecords(t *testing.T) {
 			t.Fatalf("%s = %d, %v", q, n, err)
 		}
 	}
-	// The reloaded card still says what was called, by the arguments' shape.
+	// The reloaded cards still say what was called, by the arguments' shape; the stored
+	// search result keeps the id of what it found (for later turns), not its text.
 	d, _ := a.LoadSession(res.Session.ID)
-	if tool := d.Messages[1].Tool; tool == nil || tool.Tool != "memory_save" || tool.Args != `{"text":"[PRIVATE]"}` {
-		t.Fatalf("reloaded card = %+v", d.Messages[1])
+	if tool := d.Messages[1].Tool; tool == nil || tool.Tool != "memory_save" || tool.Args != `{"text":"[PRIVATE]"}` ||
+		!strings.Contains(d.Messages[1].Content, `"saved":true`) {
+		t.Fatalf("reloaded save card = %+v", d.Messages[1])
+	}
+	var search Message
+	for _, m := range d.Messages {
+		if m.ToolName == "memory_search" {
+			search = m
+		}
+	}
+	if search.Tool == nil || !strings.Contains(search.Content, list[0].ID) || !strings.Contains(search.Content, "search again") {
+		t.Fatalf("reloaded search = %+v", search)
+	}
+}
+
+func TestAMemoryForgottenDuringATurnIsNotQuotedByItsReport(t *testing.T) {
+	a, core, fake, _, res := rememberPeanuts(t)
+	list, _ := a.MemoryList(`{"statuses":["active"]}`)
+	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
+		if _, ok := extractionReply(req); ok {
+			return llmtest.Reply{Chunks: []string{`{"facts":[]}`}}
+		}
+		// While the model answers (with the memory in its prompt), the user forgets it.
+		m, err := core.Memory()
+		if err == nil {
+			_, err = m.Forget(context.Background(), list[0].ID)
+		}
+		if err != nil {
+			t.Errorf("forget: %v", err)
+		}
+		return llmtest.Reply{Chunks: []string{"Noted."}}
+	}
+	if _, err := a.SendMessage("r2", res.Session.ID, "what am I allergic to?"); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := a.LastContext(res.Session.ID)
+	if err != nil || len(rep.Items) == 0 {
+		t.Fatalf("report = %+v, %v", rep, err)
+	}
+	sawMemory := false
+	for _, it := range rep.Items {
+		if it.Reason == "memory" {
+			sawMemory = true
+			if strings.Contains(it.Preview, "peanuts") {
+				t.Fatalf("the report quotes a memory forgotten during the turn: %+v", it)
+			}
+		}
+	}
+	if !sawMemory {
+		t.Fatalf("the turn's prompt had no memory: %+v", rep.Items)
 	}
 }

@@ -394,10 +394,10 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	return res, nil
 }
 
-// storedContent is a tool result as the conversation keeps it.
+// storedContent is a tool result as the conversation keeps it (tools.StoredResulter).
 func storedContent(o tools.Outcome) string {
-	if o.Private {
-		return tools.PrivateResult
+	if o.StoredContent != "" {
+		return o.StoredContent
 	}
 	return o.Content
 }

@@ -99,12 +99,12 @@ func recipe(res Result) *ContextRecipe {
 }
 
 func toolDetails(o tools.Outcome) string {
-	args := o.StoredArgs // as the audit log keeps them (private arguments only by shape)
+	args, errText := o.StoredArgs, o.StoredError // as the audit log keeps them
 	if args == "" {
-		args = tools.RedactArgs(o.Args)
+		args, errText = tools.RedactArgs(o.Args), o.Error
 	}
 	return encodeDetails(ToolDetails{CallID: o.CallID, Args: args, Status: string(o.Status),
-		ErrorKind: o.ErrorKind, Error: o.Error, LatencyUs: o.Latency.Microseconds(), Breaker: o.Breaker})
+		ErrorKind: o.ErrorKind, Error: errText, LatencyUs: o.Latency.Microseconds(), Breaker: o.Breaker})
 }
 
 func replyDetails(res Result) string {

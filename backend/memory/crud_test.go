@@ -126,10 +126,18 @@ func TestSaysValue(t *testing.T) {
 		{"I live in New York", "new york", true},
 		{"I live in Sunnyvale", "ny", false},
 		{"I live in Paris.", "Paris", true},
-		{"no longer Paris-based", "paris", true},
+		{"Paris-based", "paris", true},
 		{"我住在北京", "北京", true},
+		{"我住在New York", "new york", true},
+		{"서울에 살아요", "서울", true},
+		{"ロンドンに住んでいます", "ロンドン", true},
 		{"I am 42", "4", false},
 		{"anything", "  ", false},
+		// A negated text mentions the value without stating it.
+		{"I no longer live in Berlin", "Berlin", false},
+		{"I am not vegetarian", "vegetarian", false},
+		{"I don't drink coffee", "coffee", false},
+		{"我不住在北京", "北京", false},
 	}
 	for _, tc := range cases {
 		if got := saysValue(tc.text, tc.value); got != tc.want {

@@ -102,6 +102,7 @@ func (st *Store) Append(ctx context.Context, m Message) (Message, error) {
 	if err != nil {
 		return Message{}, fmt.Errorf("append message: %w", err)
 	}
+	m.Context = "" // stored apart and not read back with the message
 	st.hist.appended(m, rev)
 	return m, nil
 }

@@ -280,6 +280,9 @@ func TestTurnContextIsTheNewestReplysAndGoesWithItsSession(t *testing.T) {
 	st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "1", Context: `{"n":1}`})
 	st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "two"})
 	last, _ := st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "2", Context: `{"n":2}`})
+	if last.Context != "" {
+		t.Fatal("the appended message carries its recipe (the cache would hold it)")
+	}
 	st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "failed before a prompt was built", Status: StatusFailed})
 	if r, id, err := st.TurnContext(ctx, s.ID); err != nil || r != `{"n":2}` || id != last.ID {
 		t.Fatalf("TurnContext = %q %q %v", r, id, err)

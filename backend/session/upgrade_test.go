@@ -62,8 +62,11 @@ func TestUpgradeFromSchema4KeepsConversations(t *testing.T) {
 	if _, err := st.Append(ctx, Message{SessionID: "s1", Role: "user", Content: "Friday, the morning ferry"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Append(ctx, Message{SessionID: "s1", Role: "assistant", Content: "Booked.", Details: `{"unverified":true}`}); err != nil {
+	if _, err := st.Append(ctx, Message{SessionID: "s1", Role: "assistant", Content: "Booked.", Details: `{"unverified":true}`, Context: `{"tokens":9}`}); err != nil {
 		t.Fatal(err)
+	}
+	if r, _, err := st.TurnContext(ctx, "s1"); err != nil || r != `{"tokens":9}` {
+		t.Fatalf("turn context = %q, %v", r, err)
 	}
 	s, _ = st.Get(ctx, "s1")
 	if h, _ = st.History(ctx, s); len(h) != 4 || h[3].Details != `{"unverified":true}` || s.Rev != 2 {
@@ -72,5 +75,12 @@ func TestUpgradeFromSchema4KeepsConversations(t *testing.T) {
 	hits, err := st.Search(ctx, "ferry", 10)
 	if err != nil || len(hits) != 2 {
 		t.Fatalf("search over old and new messages = %+v, %v", hits, err)
+	}
+	if err := st.Delete(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM messages) + (SELECT COUNT(*) FROM turn_contexts) + (SELECT COUNT(*) FROM search_backlog)`).Scan(&left); err != nil || left != 0 {
+		t.Fatalf("rows left after deleting the upgraded session: %d, %v", left, err)
 	}
 }

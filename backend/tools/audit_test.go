@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -147,14 +148,33 @@ func TestPrivateArgumentsAreKeptOnlyByShape(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t, Config{}, &Func{ToolName: "remember", ToolDescription: "Save a memory.", Annots: Annotations{ReadOnly: true}, Private: true,
 		Params: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"k":{"type":"integer"}}}`),
-		Fn:     func(context.Context, json.RawMessage) (json.RawMessage, error) { return TextResult("saved"), nil }})
+		Fn: func(_ context.Context, args json.RawMessage) (json.RawMessage, error) {
+			if strings.Contains(string(args), "fail") {
+				return nil, errors.New("cannot save " + string(args)) // a failure that quotes its input
+			}
+			return json.RawMessage(`{"found":"my canary-7c1 is blue","id":"m1"}`), nil
+		},
+		Stored: func(json.RawMessage) json.RawMessage { return json.RawMessage(`{"id":"m1"}`) }})
 	outs, _ := h.exec.NewTurn(TurnInfo{RequestID: "r1", SessionID: "s1"}).RunAll(ctx, []llm.ToolCall{
 		call("remember", `{"text":"my canary-7c1 is blue","tags":["canary-7c1"],"k":3}`),
 		call("remember", `{"text": not json canary-7c1`),
+		call("remember", `{"text":"fail canary-7c1"}`),
 	})
 	want := `{"k":"[PRIVATE]","tags":["[PRIVATE]"],"text":"[PRIVATE]"}`
-	if len(outs) != 2 || outs[0].StoredArgs != want || outs[1].StoredArgs != "{}" {
+	if len(outs) != 3 || outs[0].StoredArgs != want || outs[1].StoredArgs != "{}" {
 		t.Fatalf("outcomes = %+v", outs)
+	}
+	// The model gets the result and the failure; what is stored keeps neither text.
+	if !strings.Contains(outs[0].Content, "canary-7c1") || outs[0].StoredContent != `{"id":"m1"}` {
+		t.Fatalf("ok outcome: content %q, stored %q", outs[0].Content, outs[0].StoredContent)
+	}
+	if !strings.Contains(outs[2].Content, "canary-7c1") || strings.Contains(outs[2].StoredContent, "canary-7c1") ||
+		outs[2].StoredError != PrivateError || outs[2].ErrorKind != KindToolError {
+		t.Fatalf("failed outcome: %+v", outs[2])
+	}
+	// A refusal is the executor's own text: kept, so later turns know the call failed.
+	if outs[1].StoredContent != outs[1].Content || outs[1].ErrorKind != KindInvalidArguments || strings.Contains(outs[1].StoredContent, "canary-7c1") {
+		t.Fatalf("invalid outcome: %+v", outs[1])
 	}
 	rows := h.rows(t, AuditFilter{Tool: "remember"})
 	for _, r := range rows {
@@ -162,11 +182,11 @@ func TestPrivateArgumentsAreKeptOnlyByShape(t *testing.T) {
 			t.Fatalf("the audit log kept private text: %+v", r)
 		}
 	}
-	if len(rows) != 2 {
+	if len(rows) != 3 {
 		t.Fatalf("rows = %+v", rows)
 	}
 	for _, r := range rows {
-		if (r.Status == StatusOK && r.Arguments != want) || (r.Status != StatusOK && r.Arguments != "{}") {
+		if strings.Contains(r.Error, "canary-7c1") || (r.Status == StatusOK && r.Arguments != want) {
 			t.Fatalf("row = %+v", r)
 		}
 	}

@@ -129,19 +129,27 @@ func newRequestID() string {
 
 // record writes the audit row of a call, whatever the caller's context says.
 func (e *Executor) record(ctx context.Context, o *Outcome, hash string, at time.Time) {
-	args := RedactArgs(o.Args)
+	args, errText := RedactArgs(o.Args), o.Error
+	o.StoredContent = o.Content
 	if t, ok := e.reg.Get(o.Tool); ok {
 		if p, ok := t.(PrivateTool); ok && p.PrivateData() {
-			args, o.Private = PrivateArgs(o.Args), true
+			args = PrivateArgs(o.Args)
+			if o.ErrorKind == KindToolError {
+				errText = PrivateError
+				o.StoredContent = problem{Tool: o.Tool, Error: o.ErrorKind, Message: PrivateError}.String()
+			}
+		}
+		if s, ok := t.(StoredResulter); ok && o.OK() && len(o.Result) > 0 {
+			o.StoredContent = modelContent(s.StoredResult(o.Result), e.cfg.MaxResultBytes)
 		}
 	}
-	o.StoredArgs = args
+	o.StoredArgs, o.StoredError = args, errText
 	if e.Audit == nil {
 		return
 	}
 	err := e.Audit.Record(context.WithoutCancel(ctx), AuditEntry{
 		RequestID: o.RequestID, SessionID: o.SessionID, CallID: o.CallID, Tool: o.Tool, Arguments: args,
-		Status: o.Status, ErrorKind: o.ErrorKind, Error: o.Error, Latency: o.Latency, Breaker: o.Breaker,
+		Status: o.Status, ErrorKind: o.ErrorKind, Error: errText, Latency: o.Latency, Breaker: o.Breaker,
 		DefinitionHash: hash, CreatedAt: at,
 	})
 	if err != nil && e.OnAuditError != nil {

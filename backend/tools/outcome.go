@@ -46,21 +46,19 @@ type Outcome struct {
 	CallID string
 	Tool   string
 	Args   json.RawMessage // as the model sent them
-	// StoredArgs are the arguments as the audit log keeps them: secrets redacted,
-	// or only their shape for a tool with private arguments.
-	StoredArgs string
-	// Private is set for a PrivateTool: store StoredArgs and PrivateResult, never
-	// Args or Content.
-	Private   bool
-	Status    Status
-	ErrorKind string
-	Error     string // a short human-readable reason; empty when ok
-	Content   string
-	Result    json.RawMessage
-	Latency   time.Duration
-	Breaker   string // the tool's breaker state after the call ("" when it never reached one)
-	RequestID string
-	SessionID string
+	// StoredArgs, StoredError and StoredContent are the call as the audit log and a
+	// stored conversation keep it: secrets redacted; for a PrivateTool, its arguments'
+	// shape and no failure text of its own; a StoredResulter's result in its stored form.
+	StoredArgs, StoredError, StoredContent string
+	Status                                 Status
+	ErrorKind                              string
+	Error                                  string // a short human-readable reason; empty when ok
+	Content                                string
+	Result                                 json.RawMessage
+	Latency                                time.Duration
+	Breaker                                string // the tool's breaker state after the call ("" when it never reached one)
+	RequestID                              string
+	SessionID                              string
 }
 
 // OK reports whether the tool ran and succeeded.

@@ -82,7 +82,7 @@ const Private = "[PRIVATE]"
 // value replaced by Private (arrays keep their length).
 func PrivateArgs(raw json.RawMessage) string {
 	v, err := DecodeArgs(bytes.TrimSpace(raw))
-	if err != nil {
+	if _, isObject := v.(map[string]any); err != nil || !isObject {
 		return "{}"
 	}
 	out := string(Canonical(hide(v)))

@@ -27,16 +27,24 @@ type ResultSchemer interface {
 	ResultSchema() json.RawMessage
 }
 
-// PrivateTool is a Tool whose arguments and results carry personal data that lives
-// elsewhere and must be erasable there (the text of a memory): the audit log keeps
-// only its arguments' shape (see PrivateArgs), and a stored conversation keeps that
-// shape and PrivateResult instead of its result. The model still gets the result.
+// PrivateTool is a Tool whose arguments carry personal data that lives elsewhere
+// and must be erasable there (the text of a memory): the audit log and a stored
+// conversation keep only its arguments' shape (see PrivateArgs), and the text of a
+// failure it reports is not kept (its kind is).
 type PrivateTool interface {
 	PrivateData() bool
 }
 
-// PrivateResult stands in a stored conversation for a private tool's result.
-const PrivateResult = "(not kept in the conversation: the result quoted memories, which live only in the memory store)"
+// StoredResulter is a Tool whose successful results quote such data: the stored
+// conversation keeps StoredResult(result) instead (the model still gets the result
+// in the turn), e.g. the ids of memories found without their text.
+type StoredResulter interface {
+	StoredResult(result json.RawMessage) json.RawMessage
+}
+
+// PrivateError stands in the audit log and stored turns for a private tool's own
+// failure message.
+const PrivateError = "The tool failed (its message is not kept: it may quote private data)."
 
 // HealthChecker is a Tool that can tell whether it works again; when its breaker is
 // half-open the check runs before the next call is let through.
@@ -80,8 +88,10 @@ type Func struct {
 	Annots          Annotations
 	Fn              func(ctx context.Context, args json.RawMessage) (json.RawMessage, error)
 	Health          func(ctx context.Context) error // optional
-	// Private marks arguments and results that must not be copied (PrivateTool).
+	// Private marks arguments that must not be copied (PrivateTool).
 	Private bool
+	// Stored, when set, is the form of a result a stored conversation keeps (StoredResulter).
+	Stored func(result json.RawMessage) json.RawMessage
 }
 
 func (f *Func) Name() string                  { return f.ToolName }
@@ -90,6 +100,12 @@ func (f *Func) Parameters() json.RawMessage   { return f.Params }
 func (f *Func) Annotations() Annotations      { return f.Annots }
 func (f *Func) ResultSchema() json.RawMessage { return f.Result }
 func (f *Func) PrivateData() bool             { return f.Private }
+func (f *Func) StoredResult(r json.RawMessage) json.RawMessage {
+	if f.Stored == nil {
+		return r
+	}
+	return f.Stored(r)
+}
 func (f *Func) Execute(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	return f.Fn(ctx, args)
 }

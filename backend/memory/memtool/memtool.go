@@ -81,6 +81,26 @@ func encode(op string, v any) (json.RawMessage, error) {
 	return b, nil
 }
 
+// withoutText is a search result as the conversation keeps it: the ids and dates of
+// the memories found, not their text (which a forget must be able to erase).
+func withoutText(result json.RawMessage) json.RawMessage {
+	var out struct {
+		Memories []found `json:"memories"`
+		Note     string  `json:"note,omitempty"`
+	}
+	if json.Unmarshal(result, &out) != nil {
+		return json.RawMessage(`{"memories":[]}`)
+	}
+	for i := range out.Memories {
+		out.Memories[i].Text = "(not kept in the conversation; search again for the text)"
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return json.RawMessage(`{"memories":[]}`)
+	}
+	return b
+}
+
 type found struct {
 	ID    string  `json:"id"`
 	Text  string  `json:"text"`
@@ -91,6 +111,7 @@ type found struct {
 func search(m Memory, opt Options) tools.Tool {
 	return &tools.Func{
 		Private:  true, // memory text must stay erasable: no copy in the audit log or the stored conversation
+		Stored:   withoutText,
 		ToolName: "memory_search",
 		ToolDescription: "Search what you remember about the user (facts and preferences they told you), best match first. " +
 			"Use it before answering questions about the user, and to find the ids of memories to forget.",
@@ -121,7 +142,7 @@ func search(m Memory, opt Options) tools.Tool {
 			}
 			hits, err := m.Search(ctx, sc.Profile, in.Query, in.Limit)
 			if err != nil {
-				return nil, fmt.Errorf("search memories for %q: %w", in.Query, err)
+				return nil, fmt.Errorf("search memories: %w", err) // not the query: it may quote a memory
 			}
 			for _, h := range hits {
 				out.Memories = append(out.Memories, found{ID: h.MemoryID, Text: h.Text, Since: h.Memory.CreatedAt.Format("2006-01-02"), Score: h.Score})
