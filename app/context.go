@@ -9,17 +9,33 @@ import (
 	"hermes/backend/session"
 )
 
-// storedContext rebuilds the context report of the session's newest reply from the
-// recipe stored with it, looking each item's text up where it lives now: messages in
-// the session, the system prompt, the current summary, recalled memories in the
-// memory log (a memory forgotten since shows as such). ok is false when no reply
-// kept a recipe.
-func (a *App) storedContext(ctx context.Context, sessionID string) (rep ContextReport, ok bool, err error) {
+// ReplyContext is what the model saw when it wrote a stored reply of a session.
+func (a *App) ReplyContext(sessionID, replyID string) (ContextReport, error) {
+	ctx := context.Background()
+	if replyID == "" {
+		return ContextReport{}, &UserError{Message: "Choose a reply to see what the model saw for it."}
+	}
+	r, ok, err := a.storedContext(ctx, sessionID, replyID)
+	if err != nil {
+		return ContextReport{}, a.mapErr(ctx, err)
+	}
+	if !ok {
+		return ContextReport{SessionID: sessionID, MessageID: replyID, Items: []ContextItem{}}, nil
+	}
+	return r, nil
+}
+
+// storedContext rebuilds the context report of a reply (replyID, or with "" the
+// session's newest) from the recipe stored with it, looking each item's text up
+// where it lives now: messages in the session, the system prompt, the current
+// summary, recalled memories in the memory log (a memory forgotten since shows as
+// such). ok is false when no such reply kept a recipe.
+func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep ContextReport, ok bool, err error) {
 	s, err := a.core.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return rep, false, err
 	}
-	stored, _, err := a.core.Sessions.TurnContext(ctx, s.ID)
+	stored, replyID, err := a.core.Sessions.TurnContext(ctx, s.ID, replyID)
 	if err != nil {
 		return rep, false, err
 	}
@@ -46,7 +62,7 @@ func (a *App) storedContext(ctx context.Context, sessionID string) (rep ContextR
 		}
 	}
 	p := r.Plan
-	rep = ContextReport{SessionID: sessionID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
+	rep = ContextReport{SessionID: sessionID, MessageID: replyID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
 		Plan: PlanInfo{Intent: p.Intent, Confidence: p.Confidence, Recall: p.Recall, RecallK: p.RecallK, MayWriteMemory: p.MayWriteMemory, ToolGroup: p.ToolGroup}}
 	for _, it := range r.Items {
 		text := ""

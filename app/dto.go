@@ -156,9 +156,11 @@ type ContextItem struct {
 	Shortened bool   `json:"shortened,omitempty"`
 }
 
-// ContextReport is what the model saw on a session's last turn.
+// ContextReport is what the model saw on a turn (by default the session's last).
 type ContextReport struct {
-	SessionID string        `json:"sessionId"`
+	SessionID string `json:"sessionId"`
+	// MessageID is the reply the report is for ("" for a live report).
+	MessageID string        `json:"messageId,omitempty"`
 	Items     []ContextItem `json:"items"`
 	Tokens    int           `json:"tokens"`
 	Budget    int           `json:"budget"`
@@ -179,7 +181,7 @@ type PlanInfo struct {
 
 func toContextReport(sessionID string, r agent.Result) ContextReport {
 	c := r.Context
-	rep := ContextReport{SessionID: sessionID, Tokens: c.Tokens, Budget: c.Budget, Dropped: c.Dropped, Items: []ContextItem{},
+	rep := ContextReport{SessionID: sessionID, MessageID: r.Assistant.ID, Tokens: c.Tokens, Budget: c.Budget, Dropped: c.Dropped, Items: []ContextItem{},
 		Intent: r.Plan.Intent, Plan: PlanInfo{Intent: r.Plan.Intent, Confidence: r.Plan.Confidence, Recall: r.Plan.Recall,
 			RecallK: r.Plan.RecallK, MayWriteMemory: r.Plan.MayWriteMemory, ToolGroup: string(r.Plan.ToolGroup)}}
 	for _, it := range c.Items {

@@ -286,3 +286,39 @@ func TestAMemoryForgottenDuringATurnIsNotQuotedByItsReport(t *testing.T) {
 		t.Fatalf("the turn's prompt had no memory: %+v", rep.Items)
 	}
 }
+
+func TestReplyContextShowsWhatEachReplySaw(t *testing.T) {
+	a, _, _, _ := newTestApp(t, llmtest.Echo(2, 0))
+	first, err := a.SendMessage("r1", "", "my first question")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := a.SendMessage("r2", first.Session.ID, "and a second one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, _ := a.LastContext(first.Session.ID)
+	if last.MessageID != second.Assistant.ID {
+		t.Fatalf("the live report is for %q, want the second reply %q", last.MessageID, second.Assistant.ID)
+	}
+	old, err := a.ReplyContext(first.Session.ID, first.Assistant.ID)
+	if err != nil || old.MessageID != first.Assistant.ID || len(old.Items) == 0 {
+		t.Fatalf("first reply's context = %+v, %v", old, err)
+	}
+	// The first reply saw no history; the second saw the first turn.
+	for _, it := range old.Items {
+		if it.MessageID == first.User.ID || it.MessageID == first.Assistant.ID {
+			t.Fatalf("the first reply's context holds its own turn as history: %+v", it)
+		}
+	}
+	sawFirst := false
+	for _, it := range last.Items {
+		sawFirst = sawFirst || it.MessageID == first.Assistant.ID
+	}
+	if !sawFirst || len(last.Items) <= len(old.Items) {
+		t.Fatalf("second reply's context %+v vs first %+v", last.Items, old.Items)
+	}
+	if r, err := a.ReplyContext(first.Session.ID, "no-such-reply"); err != nil || len(r.Items) != 0 {
+		t.Fatalf("unknown reply = %+v, %v", r, err)
+	}
+}

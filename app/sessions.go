@@ -145,7 +145,7 @@ func (a *App) LastContext(sessionID string) (ContextReport, error) {
 		return r, nil
 	}
 	ctx := context.Background()
-	r, ok, err := a.storedContext(ctx, sessionID)
+	r, ok, err := a.storedContext(ctx, sessionID, "")
 	if err != nil && !errors.Is(err, session.ErrNotFound) { // a new chat has no session yet
 		return ContextReport{}, a.mapErr(ctx, err)
 	}

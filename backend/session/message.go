@@ -248,11 +248,19 @@ func (st *Store) PinMessage(ctx context.Context, messageID string, pinned bool) 
 	return nil
 }
 
-// TurnContext returns the prompt recipe stored with the session's newest reply that
-// has one, and that reply's id; "" when none has.
-func (st *Store) TurnContext(ctx context.Context, sessionID string) (recipe, messageID string, err error) {
-	err = st.db.QueryRowContext(ctx, `SELECT t.recipe, t.message_id FROM turn_contexts t JOIN messages m ON m.id = t.message_id
-		WHERE m.session_id = ? ORDER BY m.seq DESC LIMIT 1`, sessionID).Scan(&recipe, &messageID)
+// TurnContext returns the prompt recipe stored with a reply of the session — the one
+// with id replyID, or with "" the newest that has one — and that reply's id; "" when
+// there is none.
+func (st *Store) TurnContext(ctx context.Context, sessionID, replyID string) (recipe, messageID string, err error) {
+	q := `SELECT t.recipe, t.message_id FROM turn_contexts t JOIN messages m ON m.id = t.message_id
+		WHERE m.session_id = ? ORDER BY m.seq DESC LIMIT 1`
+	args := []any{sessionID}
+	if replyID != "" {
+		q = `SELECT t.recipe, t.message_id FROM turn_contexts t JOIN messages m ON m.id = t.message_id
+			WHERE m.session_id = ? AND t.message_id = ?`
+		args = append(args, replyID)
+	}
+	err = st.db.QueryRowContext(ctx, q, args...).Scan(&recipe, &messageID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", "", nil
 	}

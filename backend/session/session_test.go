@@ -273,19 +273,25 @@ func TestTurnContextIsTheNewestReplysAndGoesWithItsSession(t *testing.T) {
 	ctx := context.Background()
 	st, _ := newStore(t)
 	s, _ := st.Create(ctx, "")
-	if r, id, err := st.TurnContext(ctx, s.ID); err != nil || r != "" || id != "" {
+	if r, id, err := st.TurnContext(ctx, s.ID, ""); err != nil || r != "" || id != "" {
 		t.Fatalf("no reply yet: %q %q %v", r, id, err)
 	}
 	st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "one"})
-	st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "1", Context: `{"n":1}`})
+	first, _ := st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "1", Context: `{"n":1}`})
 	st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "two"})
 	last, _ := st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "2", Context: `{"n":2}`})
 	if last.Context != "" {
 		t.Fatal("the appended message carries its recipe (the cache would hold it)")
 	}
 	st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "failed before a prompt was built", Status: StatusFailed})
-	if r, id, err := st.TurnContext(ctx, s.ID); err != nil || r != `{"n":2}` || id != last.ID {
+	if r, id, err := st.TurnContext(ctx, s.ID, ""); err != nil || r != `{"n":2}` || id != last.ID {
 		t.Fatalf("TurnContext = %q %q %v", r, id, err)
+	}
+	if r, id, err := st.TurnContext(ctx, s.ID, first.ID); err != nil || r != `{"n":1}` || id != first.ID {
+		t.Fatalf("TurnContext of the first reply = %q %q %v", r, id, err)
+	}
+	if r, _, err := st.TurnContext(ctx, "other-session", first.ID); err != nil || r != "" {
+		t.Fatalf("a reply of another session = %q, %v", r, err)
 	}
 	if err := st.Delete(ctx, s.ID); err != nil {
 		t.Fatal(err)

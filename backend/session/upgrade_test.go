@@ -65,7 +65,7 @@ func TestUpgradeFromSchema4KeepsConversations(t *testing.T) {
 	if _, err := st.Append(ctx, Message{SessionID: "s1", Role: "assistant", Content: "Booked.", Details: `{"unverified":true}`, Context: `{"tokens":9}`}); err != nil {
 		t.Fatal(err)
 	}
-	if r, _, err := st.TurnContext(ctx, "s1"); err != nil || r != `{"tokens":9}` {
+	if r, _, err := st.TurnContext(ctx, "s1", ""); err != nil || r != `{"tokens":9}` {
 		t.Fatalf("turn context = %q, %v", r, err)
 	}
 	s, _ = st.Get(ctx, "s1")

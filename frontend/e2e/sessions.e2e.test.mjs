@@ -195,6 +195,31 @@ describe('sessions, search, intent and context in the web UI', { timeout: 240_00
     await page.getByTestId('language-toggle').click();
   });
 
+  it("shows an earlier reply's own context from its Context button, then the last turn's again", async () => {
+    const firstReply = page.locator('[data-testid="message"][data-role="assistant"]').first();
+    await firstReply.hover();
+    await firstReply.getByTestId('message-context').click();
+    await page.getByTestId('context-inspector').waitFor();
+    const previews = () => page.$$eval('[data-testid="context-preview"]', (els) => els.map((e) => e.textContent ?? ''));
+    await page.waitForFunction(
+      () =>
+        /Context of this reply/.test(document.querySelector('[data-testid="context-inspector"]')?.textContent ?? '') &&
+        [...document.querySelectorAll('[data-testid="context-preview"]')].some((el) => (el.textContent ?? '').includes('earphones yesterday')),
+      null,
+      { timeout: 10_000 },
+    );
+    // The first reply saw its own question and nothing said after it.
+    assert.ok(!(await previews()).some((p) => p.includes('battery life')), JSON.stringify(await previews()));
+    await shot(page, 'sessions-5c-reply-context.png');
+    await page.getByTestId('context-show-last').click();
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('[data-testid="context-preview"]')].some((el) => (el.textContent ?? '').includes('battery life')),
+      null,
+      { timeout: 10_000 },
+    );
+    assert.equal(await page.getByTestId('context-show-last').count(), 0);
+  });
+
   it('shows the routing decision of the last turn in the settings', async () => {
     await page.getByTestId('settings-button').click();
     const routing = page.getByTestId('routing');

@@ -72,6 +72,16 @@ describe('ContextInspector', () => {
       onrefresh: vi.fn(),
       onclose: vi.fn(),
     });
-    expect(empty.getByTestId('context-empty').textContent).toContain('No turn');
+    expect(empty.getByTestId('context-empty').textContent).toContain('No reply in this conversation kept');
+  });
+
+  it("titles a reply's context and goes back to the last turn", async () => {
+    const onlast = vi.fn();
+    const r = render(ContextInspector, { report, sessionId: 's1', replyId: 'a1', onlast, onrefresh: vi.fn(), onclose: vi.fn() });
+    expect(r.container.textContent).toContain('Context of this reply');
+    await fireEvent.click(r.getByTestId('context-show-last'));
+    expect(onlast).toHaveBeenCalled();
+    const last = render(ContextInspector, { report, sessionId: 's1', onrefresh: vi.fn(), onclose: vi.fn() });
+    expect(last.container.querySelector('[data-testid="context-show-last"]')).toBeNull();
   });
 });

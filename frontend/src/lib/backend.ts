@@ -204,6 +204,8 @@ export interface PlanInfo {
 /** What the model saw on a session's last turn (empty items when there was none in this run). */
 export interface ContextReport {
   sessionId: string;
+  /** The reply the report is for (absent when the backend does not know it). */
+  messageId?: string;
   items: ContextItem[] | null;
   tokens: number;
   budget: number;
@@ -689,6 +691,7 @@ export function createApi(t: Transport) {
     PinMessage: (messageId: string, pinned: boolean) =>
       call<void>('PinMessage', messageId, pinned ? 'true' : 'false'),
     LastContext: (sessionId: string) => call<ContextReport>('LastContext', sessionId),
+    ReplyContext: (sessionId: string, replyId: string) => call<ContextReport>('ReplyContext', sessionId, replyId),
     ContinueTurn: (requestId: string, sessionId: string) => call<TurnResult>('ContinueTurn', requestId, sessionId),
     ResolveApproval: (id: string, allow: boolean, scope: 'once' | 'session') =>
       call<void>('ResolveApproval', id, allow ? 'true' : 'false', scope),

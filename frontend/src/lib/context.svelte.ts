@@ -73,7 +73,7 @@ export function segments(items: ContextItem[] | null | undefined, budget: number
 }
 
 export interface ContextDeps {
-  api: Pick<Api, 'LastContext'>;
+  api: Pick<Api, 'LastContext' | 'ReplyContext'>;
 }
 
 export class ContextStore {
@@ -82,6 +82,8 @@ export class ContextStore {
   loading = $state(false);
   /** The session the report belongs to. */
   sessionId = $state('');
+  /** The reply whose context is shown; '' shows the session's last turn. */
+  replyId = $state('');
 
   #deps: ContextDeps;
   #seq = 0;
@@ -90,11 +92,15 @@ export class ContextStore {
     this.#deps = deps;
   }
 
-  /** Loads the last turn's context of a session; an empty id clears the report. */
-  async load(sessionId: string): Promise<void> {
+  /**
+   * Loads what the model saw for a reply of a session (replyId), or with '' for the session's
+   * last turn; an empty session id clears the report.
+   */
+  async load(sessionId: string, replyId = ''): Promise<void> {
     const seq = ++this.#seq;
-    if (sessionId !== this.sessionId) this.report = null;
+    if (sessionId !== this.sessionId || replyId !== this.replyId) this.report = null;
     this.sessionId = sessionId;
+    this.replyId = sessionId ? replyId : '';
     this.error = '';
     if (!sessionId) {
       this.report = null;
@@ -103,7 +109,9 @@ export class ContextStore {
     }
     this.loading = true;
     try {
-      const r = await this.#deps.api.LastContext(sessionId);
+      const r = replyId
+        ? await this.#deps.api.ReplyContext(sessionId, replyId)
+        : await this.#deps.api.LastContext(sessionId);
       if (seq !== this.#seq) return;
       this.report = r ? { ...r, items: r.items ?? [] } : null;
     } catch (e) {

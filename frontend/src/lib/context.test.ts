@@ -62,7 +62,7 @@ describe('ContextStore', () => {
       .fn()
       .mockImplementationOnce(() => new Promise<ContextReport>((r) => (release = r)))
       .mockImplementationOnce(async (id: string) => report(id));
-    const store = new ContextStore({ api: { LastContext } });
+    const store = new ContextStore({ api: { LastContext, ReplyContext: vi.fn() } });
     const first = store.load('a');
     await store.load('b');
     release(report('a'));
@@ -74,12 +74,29 @@ describe('ContextStore', () => {
 
   it('clears for no session and normalizes null items', async () => {
     const LastContext = vi.fn(async (id: string) => ({ ...report(id), items: null }));
-    const store = new ContextStore({ api: { LastContext } });
+    const store = new ContextStore({ api: { LastContext, ReplyContext: vi.fn() } });
     await store.load('a');
     expect(store.report?.items).toEqual([]);
     expect(store.hasTurn).toBe(false);
     await store.load('');
     expect(store.report).toBeNull();
     expect(LastContext).toHaveBeenCalledTimes(1);
+  });
+
+  it("loads a reply's own context, and the last turn's again when asked", async () => {
+    const LastContext = vi.fn(async (id: string) => report(id));
+    const ReplyContext = vi.fn(async (id: string, reply: string) => ({ ...report(id), messageId: reply }));
+    const store = new ContextStore({ api: { LastContext, ReplyContext } });
+    await store.load('a', 'reply-1');
+    expect(ReplyContext).toHaveBeenCalledWith('a', 'reply-1');
+    expect(store.replyId).toBe('reply-1');
+    expect(store.report?.messageId).toBe('reply-1');
+    await store.load('a');
+    expect(LastContext).toHaveBeenCalledWith('a');
+    expect(store.replyId).toBe('');
+    // No session: no reply either.
+    await store.load('', 'reply-1');
+    expect(store.replyId).toBe('');
+    expect(ReplyContext).toHaveBeenCalledTimes(1);
   });
 });
