@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	"github.com/ollama/ollama/api"
 
@@ -172,21 +171,9 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		}
 	}
 	// Classification runs while the session and its history load.
-	type label struct {
-		name string
-		conf float32
-	}
-	classified := make(chan label, 1)
-	var claimed atomic.Bool
-	classifyCtx := ctx       // ctx is replaced below
-	classifyOnce := func() { // run by whichever goroutine gets to it first
-		if claimed.CompareAndSwap(false, true) {
-			name, conf := a.classify(classifyCtx, in.Text)
-			classified <- label{name, conf}
-		}
-	}
+	var cls *classification
 	if !in.Continue {
-		go classifyOnce()
+		cls = a.startClassification(ctx, in.Text)
 	}
 	// 1. the session, its history and the user's message.
 	sess, err := a.session(ctx, in.SessionID)
@@ -212,42 +199,26 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 			}
 		}
 	} else {
-		classifyOnce() // when the goroutine has not started yet, waiting for it costs more
-		l := <-classified
-		res.Plan = PlanFor(l.name, l.conf)
-		user, err = a.Sessions.Prepare(session.Message{SessionID: sess.ID, Role: "user", Content: in.Text, Intent: l.name, IntentConfidence: l.conf})
+		label, conf := cls.result()
+		res.Plan = PlanFor(label, conf)
+		user, err = a.Sessions.Prepare(session.Message{SessionID: sess.ID, Role: "user", Content: in.Text, Intent: label, IntentConfidence: conf})
 		if err != nil {
 			return res, fmt.Errorf("turn: %w", err)
 		}
 		// The message commits while the prompt is built and the request goes out; nothing
-		// of the reply is shown or stored before it has committed (userStored).
+		// of the reply is shown or stored before it has committed (userStored), and a
+		// failed commit cancels the request.
 		chatCtx, stopChat := context.WithCancelCause(ctx)
 		defer stopChat(nil)
-		type commit struct {
-			msg session.Message
-			err error
-		}
-		committed := make(chan commit, 1)
-		go func(ctx context.Context, m session.Message) {
-			m, err := a.Sessions.Append(ctx, m)
-			if err != nil {
-				err = fmt.Errorf("turn: %w", err)
-				stopChat(err)
-			}
-			committed <- commit{m, err}
-		}(context.WithoutCancel(ctx), user)
-		var done *commit
+		pending := a.commitInBackground(context.WithoutCancel(ctx), user, stopChat)
 		userStored = func() error {
-			if done == nil {
-				c := <-committed
-				done = &c
-				if c.err == nil {
-					user, res.User = c.msg, c.msg
-				} else {
-					res.User = session.Message{}
-				}
+			m, err := pending.wait()
+			if err != nil {
+				res.User = session.Message{}
+				return err
 			}
-			return done.err
+			user, res.User = m, m
+			return nil
 		}
 		ctx = chatCtx
 	}
