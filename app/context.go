@@ -56,7 +56,7 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 		if m, err := a.core.Memory(); err == nil {
 			if entries, err := m.WhyRecalled(ctx, r.QueryID); err == nil {
 				for _, e := range entries {
-					memories[e.Rank] = e.Memory.Text
+					memories[e.Rank] = m.PromptLine(e.Memory) // as the model was shown it
 				}
 			}
 		}

@@ -131,8 +131,8 @@ func TestContextReportSurvivesARestartWithoutKeepingForgottenText(t *testing.T) 
 		switch it.Reason {
 		case "memory":
 			memories++
-			if !strings.Contains(it.Preview, "I am allergic to peanuts") {
-				t.Fatalf("memory item preview = %q", it.Preview)
+			if it.Preview != want.Preview { // the same line, source and all
+				t.Fatalf("memory item preview = %q, live %q", it.Preview, want.Preview)
 			}
 		case "tool_schema":
 			if !strings.HasPrefix(it.Preview, "tool ") {

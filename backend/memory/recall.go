@@ -127,8 +127,12 @@ func (s *Store) recalled(m Memory, now time.Time, c candidate, always bool) Reca
 	m = s.withStrength(m, now)
 	src := s.source(m)
 	return Recalled{Memory: m, Score: c.score, LexicalRank: c.lexRank, VectorRank: c.vecRank, Similarity: c.sim,
-		Always: always, Source: src, Prompt: src + ": " + m.Text}
+		Always: always, Source: src, Prompt: s.PromptLine(m)}
 }
+
+// PromptLine is how a memory is offered to the model: where it comes from, then its
+// text (what recall's Prompt holds).
+func (s *Store) PromptLine(m Memory) string { return s.source(m) + ": " + m.Text }
 
 // source words where a memory comes from, for the model and the user.
 func (s *Store) source(m Memory) string {
