@@ -21,7 +21,11 @@ func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
 }
 
 func (st *Store) queryMessages(ctx context.Context, op, q string, args ...any) ([]Message, error) {
-	rows, err := st.db.QueryContext(ctx, q, args...)
+	stmt, err := st.db.Stmt(ctx, q) // a handful of fixed queries, run on every turn
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	rows, err := stmt.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}

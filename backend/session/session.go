@@ -119,10 +119,15 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	return s, err
 }
 
+const getSession = `SELECT ` + sessionCols + ` FROM sessions s WHERE s.id = ? OR s.ref = ?`
+
 // Get returns one session by id or ref.
 func (st *Store) Get(ctx context.Context, id string) (Session, error) {
-	row := st.db.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions s WHERE s.id = ? OR s.ref = ?`, id, id)
-	s, err := scanSession(row)
+	q, err := st.db.Stmt(ctx, getSession) // every turn reads it
+	if err != nil {
+		return Session{}, fmt.Errorf("get session %q: %w", id, err)
+	}
+	s, err := scanSession(q.QueryRowContext(ctx, id, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, fmt.Errorf("get session %q: %w", id, ErrNotFound)
 	}
