@@ -136,9 +136,10 @@ func BenchmarkOpenSessions300(b *testing.B) {
 }
 
 // BenchmarkAppend: store one message at the end of a 50-message session (what a
-// turn commits twice), and read a 50-message history back for a turn.
+// turn commits twice), and read a 50-message session back for a turn: from the
+// database, and through History (served from memory while the session is unchanged).
 func BenchmarkAppend(b *testing.B) {
-	st := benchStore(b, 1, 50)
+	st := benchStore(b, 2, 50)
 	ctx := context.Background()
 	s, err := st.Get(ctx, "s0")
 	if err != nil {
@@ -151,15 +152,21 @@ func BenchmarkAppend(b *testing.B) {
 			}
 		}
 	})
-	b.Run("get+messages", func(b *testing.B) {
+	read := func(b *testing.B, load func(Session) ([]Message, error)) {
 		for i := 0; i < b.N; i++ {
-			s, err := st.Get(ctx, "s0")
+			s, err := st.Get(ctx, "s1")
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := st.Recent(ctx, s.ID, 50); err != nil {
-				b.Fatal(err)
+			if msgs, err := load(s); err != nil || len(msgs) != 50 {
+				b.Fatal(err, len(msgs))
 			}
 		}
+	}
+	b.Run("get+messages", func(b *testing.B) {
+		read(b, func(s Session) ([]Message, error) { return st.Messages(ctx, s.ID) })
+	})
+	b.Run("get+history", func(b *testing.B) {
+		read(b, func(s Session) ([]Message, error) { return st.History(ctx, s) })
 	})
 }
