@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ollama/ollama/api"
 
@@ -226,6 +227,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 
 	// 2. build the prompt: what fits the model's context window, and why.
 	req := llm.ChatRequest{Models: in.Models}
+	var recalledAt time.Time // when memories were recalled for this reply (the recall log's batch)
 	if a.Prompt != nil {
 		budget, numCtx, model, recent := 6144, 0, "", 0
 		if a.Budget != nil {
@@ -238,6 +240,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 			if err := userStored(); err != nil {
 				return res, err
 			}
+			recalledAt = time.Now()
 			mems, err := a.Memory.Recall(ctx, MemoryQuery{Profile: sess.Profile, Text: in.Text, SessionID: sess.ID,
 				MessageID: user.ID, K: res.Plan.RecallK})
 			if err == nil {
@@ -340,7 +343,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		}
 		res.Unverified = tools.ClaimsUnexecutedAction(reply.Content, succeeded)
 	}
-	out.Details, out.Context = replyDetails(res), contextRecipe(res)
+	out.Details, out.Context = replyDetails(res), contextRecipe(res, sess.SummaryUpto, recalledAt)
 	stored, err := a.Sessions.Append(context.WithoutCancel(ctx), out)
 	if err != nil {
 		return res, fmt.Errorf("turn: store reply: %w", errors.Join(err, chatErr))

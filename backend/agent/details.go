@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"time"
 
 	"hermes/backend/prompt"
 	"hermes/backend/tools"
@@ -38,6 +39,12 @@ type ContextRecipe struct {
 	Items   []RecipeItem `json:"items"`
 	// QueryID is the user's message the turn answered.
 	QueryID string `json:"queryId,omitempty"`
+	// SummaryUpto is the last message the session's summary covered then (a summary
+	// that has moved on since is not what the model saw).
+	SummaryUpto int `json:"summaryUpto,omitempty"`
+	// RecalledAt is when the memories were recalled: the recall log keeps one batch per
+	// recall, and a continued turn recalls again for the same message.
+	RecalledAt time.Time `json:"recalledAt,omitzero"`
 }
 
 // RecipePlan is the turn's routing decision.
@@ -65,13 +72,14 @@ type RecipeItem struct {
 }
 
 // recipe is res's prompt as a ContextRecipe (nil when no prompt was built).
-func recipe(res Result) *ContextRecipe {
+func recipe(res Result, summaryUpto int, recalledAt time.Time) *ContextRecipe {
 	c := res.Context
 	if len(c.Items) == 0 {
 		return nil
 	}
 	p := res.Plan
 	r := &ContextRecipe{Tokens: c.Tokens, Budget: c.Budget, Dropped: c.Dropped, QueryID: res.User.ID, Items: make([]RecipeItem, 0, len(c.Items)),
+		SummaryUpto: summaryUpto, RecalledAt: recalledAt,
 		Plan: RecipePlan{Intent: p.Intent, Confidence: p.Confidence, Recall: p.Recall, RecallK: p.RecallK, MayWriteMemory: p.MayWriteMemory, ToolGroup: string(p.ToolGroup)}}
 	for _, it := range c.Items {
 		ri := RecipeItem{Reason: string(it.Reason), Role: it.Role, Tokens: it.Tokens, MessageID: it.MessageID, Shortened: it.Shortened}
@@ -115,8 +123,8 @@ func replyDetails(res Result) string {
 }
 
 // contextRecipe is what session.Message.Context stores for a reply ("" without a prompt).
-func contextRecipe(res Result) string {
-	r := recipe(res)
+func contextRecipe(res Result, summaryUpto int, recalledAt time.Time) string {
+	r := recipe(res, summaryUpto, recalledAt)
 	if r == nil {
 		return ""
 	}

@@ -196,6 +196,11 @@ describe('sessions, search, intent and context in the web UI', { timeout: 240_00
   });
 
   it("shows an earlier reply's own context from its Context button, then the last turn's again", async () => {
+    // With the inspector closed: the button opens it on that reply.
+    if ((await page.getByTestId('context-toggle').getAttribute('aria-pressed')) === 'true') {
+      await page.getByTestId('context-toggle').click();
+      await page.getByTestId('context-inspector').waitFor({ state: 'detached' });
+    }
     const firstReply = page.locator('[data-testid="message"][data-role="assistant"]').first();
     await firstReply.hover();
     await firstReply.getByTestId('message-context').click();
@@ -218,6 +223,11 @@ describe('sessions, search, intent and context in the web UI', { timeout: 240_00
       { timeout: 10_000 },
     );
     assert.equal(await page.getByTestId('context-show-last').count(), 0);
+    // The newest reply's button is the last turn itself.
+    const newest = page.locator('[data-testid="message"][data-role="assistant"]').last();
+    await newest.hover();
+    await newest.getByTestId('message-context').click();
+    await page.waitForFunction(() => /Context of the last turn/.test(document.querySelector('[data-testid="context-inspector"]')?.textContent ?? ''));
   });
 
   it('shows the routing decision of the last turn in the settings', async () => {
