@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"time"
 
+	"hermes/app"
 	"hermes/app/cli"
 )
 
@@ -22,6 +23,7 @@ var intentModel embed.FS
 
 func main() {
 	started := time.Now()
+	app.TuneRuntime(os.Getenv)
 	assets, err := fs.Sub(dist, "frontend/dist")
 	if err != nil {
 		panic(err) // the embed pattern guarantees the folder

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -317,5 +318,26 @@ func TestSweepTitlesAndSummarizesIdleSessions(t *testing.T) {
 	s, _ := core.Sessions.Get(context.Background(), res.Session.ID)
 	if s.Summary != "- Tomatoes in April\n- Basil in May" {
 		t.Fatalf("summary = %q", s.Summary)
+	}
+}
+
+func TestTuneRuntimeLeavesAnExplicitSettingAloneAndRestores(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	restore := TuneRuntime(func(string) string { return "" })
+	if got := debug.SetGCPercent(gcPercent); got != gcPercent {
+		t.Fatalf("GC percent = %d, want %d", got, gcPercent)
+	}
+	if got := debug.SetMemoryLimit(-1); got != memoryLimit {
+		t.Fatalf("memory limit = %d, want %d", got, memoryLimit)
+	}
+	restore()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("after restore: GC percent = %d, want 100", got)
+	}
+	env := map[string]string{"GOGC": "50", "GOMEMLIMIT": "1GiB"}
+	TuneRuntime(func(k string) string { return env[k] })()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("an explicit GOGC was overridden: %d", got)
 	}
 }

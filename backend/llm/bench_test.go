@@ -31,6 +31,7 @@ func benchChatFirstDelta(b *testing.B, n int) {
 		}
 	}
 	fake := llmtest.New()
+	fake.Forgetful = true
 	fake.Chat = func(api.ChatRequest) llmtest.Reply { return llmtest.Reply{Chunks: llmtest.Words("one two three")} }
 	srv := fake.Start()
 	defer srv.Close()

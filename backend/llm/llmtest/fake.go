@@ -43,6 +43,10 @@ type Server struct {
 	Models  []Model
 	// Chat decides the reply to each chat request; nil echoes the last user message.
 	Chat func(req api.ChatRequest) Reply
+	// Forgetful stops the fake from keeping the requests it gets (ChatRequests is then
+	// empty): for benchmarks, where that bookkeeping, in the measured process, would
+	// be the largest thing on its heap — a real Ollama keeps nothing in Hermes.
+	Forgetful bool
 
 	mu       sync.Mutex
 	requests []api.ChatRequest
@@ -235,7 +239,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	s.requests = append(s.requests, req)
+	if !s.Forgetful {
+		s.requests = append(s.requests, req)
+	}
 	s.mu.Unlock()
 
 	script := s.Chat
