@@ -54,25 +54,31 @@ func RedactArgs(raw json.RawMessage) string {
 }
 
 func redact(v any) any {
+	return rewrite(v, func(key string) (any, bool) { return Redacted, secretKey(key) }, func(leaf any) any { return leaf })
+}
+
+// rewrite copies a decoded JSON value: an object member for which member says so
+// is replaced whole, and every other scalar goes through leaf.
+func rewrite(v any, member func(key string) (any, bool), leaf func(any) any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		m := make(map[string]any, len(v))
 		for k, e := range v {
-			if secretKey(k) {
-				m[k] = Redacted
+			if r, ok := member(k); ok {
+				m[k] = r
 			} else {
-				m[k] = redact(e)
+				m[k] = rewrite(e, member, leaf)
 			}
 		}
 		return m
 	case []any:
 		a := make([]any, len(v))
 		for i, e := range v {
-			a[i] = redact(e)
+			a[i] = rewrite(e, member, leaf)
 		}
 		return a
 	}
-	return v
+	return leaf(v)
 }
 
 // Private replaces a value in the stored arguments of a tool with private arguments.
@@ -93,19 +99,5 @@ func PrivateArgs(raw json.RawMessage) string {
 }
 
 func hide(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, e := range v {
-			m[k] = hide(e)
-		}
-		return m
-	case []any:
-		a := make([]any, len(v))
-		for i, e := range v {
-			a[i] = hide(e)
-		}
-		return a
-	}
-	return Private
+	return rewrite(v, func(string) (any, bool) { return nil, false }, func(any) any { return Private })
 }
