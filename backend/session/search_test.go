@@ -149,22 +149,16 @@ not json
 func TestUserMessageSearchRowIsWrittenWithTheReplyOrBeforeASearch(t *testing.T) {
 	ctx := context.Background()
 	st, _ := newStore(t)
-	backlog := func() int {
+	count := func(table string) int {
 		t.Helper()
 		var n int
-		if err := st.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM search_backlog`).Scan(&n); err != nil {
+		if err := st.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+table).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
 	}
-	indexed := func() int {
-		t.Helper()
-		var n int
-		if err := st.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages_fts`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
+	backlog := func() int { return count("search_backlog") }
+	indexed := func() int { return count("messages_fts") }
 	s, _ := st.Create(ctx, "")
 	if _, err := st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "the blue umbrella is in the hall"}); err != nil {
 		t.Fatal(err)
