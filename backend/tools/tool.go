@@ -7,6 +7,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 )
 
@@ -71,6 +72,24 @@ var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
 // ValidName reports whether name is acceptable as a tool name for the model.
 func ValidName(name string) bool { return validName.MatchString(name) }
+
+// ReadArgs unmarshals a call's (already validated) arguments into v; op names the
+// tool's operation in the error.
+func ReadArgs(op string, args json.RawMessage, v any) error {
+	if err := json.Unmarshal(args, v); err != nil {
+		return fmt.Errorf("%s: read arguments: %w", op, err)
+	}
+	return nil
+}
+
+// JSONResult marshals a tool's result; op names the operation in the error.
+func JSONResult(op string, v any) (json.RawMessage, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%s: encode result: %w", op, err)
+	}
+	return b, nil
+}
 
 // TextResult is a plain-text result, encoded as a JSON string.
 func TextResult(s string) json.RawMessage {

@@ -73,14 +73,6 @@ func Register(reg *tools.Registry, m Memory, opt Options) error {
 	return nil
 }
 
-func encode(op string, v any) (json.RawMessage, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("%s: encode result: %w", op, err)
-	}
-	return b, nil
-}
-
 // withoutText is a search result as the conversation keeps it: the ids and dates of
 // the memories found, not their text (which a forget must be able to erase).
 func withoutText(result json.RawMessage) json.RawMessage {
@@ -125,8 +117,8 @@ func search(m Memory, opt Options) tools.Tool {
 				Query string `json:"query"`
 				Limit int    `json:"limit"`
 			}
-			if err := json.Unmarshal(args, &in); err != nil {
-				return nil, fmt.Errorf("search memories: read arguments: %w", err)
+			if err := tools.ReadArgs("search memories", args, &in); err != nil {
+				return nil, err
 			}
 			sc, _ := opt.Scope(ctx)
 			out := struct {
@@ -135,7 +127,7 @@ func search(m Memory, opt Options) tools.Tool {
 			}{Memories: []found{}}
 			if sc.Incognito {
 				out.Note = "this chat is incognito: memory is not used"
-				return encode("search memories", out)
+				return tools.JSONResult("search memories", out)
 			}
 			if in.Limit == 0 {
 				in.Limit = 5
@@ -147,7 +139,7 @@ func search(m Memory, opt Options) tools.Tool {
 			for _, h := range hits {
 				out.Memories = append(out.Memories, found{ID: h.MemoryID, Text: h.Text, Since: h.Memory.CreatedAt.Format("2006-01-02"), Score: h.Score})
 			}
-			return encode("search memories", out)
+			return tools.JSONResult("search memories", out)
 		},
 	}
 }
@@ -170,8 +162,8 @@ func save(m Memory, opt Options) tools.Tool {
 				Key      string `json:"key"`
 				Category string `json:"category"`
 			}
-			if err := json.Unmarshal(args, &in); err != nil {
-				return nil, fmt.Errorf("save memory: read arguments: %w", err)
+			if err := tools.ReadArgs("save memory", args, &in); err != nil {
+				return nil, err
 			}
 			type result struct {
 				Saved  bool   `json:"saved"`
@@ -181,7 +173,7 @@ func save(m Memory, opt Options) tools.Tool {
 			}
 			sc, ok := opt.Scope(ctx)
 			if !ok {
-				return encode("save memory", result{Reason: "memory cannot be written outside a conversation turn"})
+				return tools.JSONResult("save memory", result{Reason: "memory cannot be written outside a conversation turn"})
 			}
 			mem, d, err := m.SaveFromTool(ctx, memory.ToolSave{
 				Turn: memory.Turn{Profile: sc.Profile, SessionID: sc.SessionID, UserMessageID: sc.MessageID, UserText: sc.UserText,
@@ -191,13 +183,13 @@ func save(m Memory, opt Options) tools.Tool {
 				return nil, err
 			}
 			if !d.Allowed {
-				return encode("save memory", result{Reason: "not saved: " + d.Reason})
+				return tools.JSONResult("save memory", result{Reason: "not saved: " + d.Reason})
 			}
 			r := result{Saved: true, ID: mem.ID, Status: string(mem.Status)}
 			if mem.Status == memory.StatusPending {
 				r.Reason = "waits for the user's approval: " + mem.Note
 			}
-			return encode("save memory", r)
+			return tools.JSONResult("save memory", r)
 		},
 	}
 }
@@ -215,14 +207,14 @@ func forget(m Memory) tools.Tool {
 			var in struct {
 				IDs []string `json:"ids"`
 			}
-			if err := json.Unmarshal(args, &in); err != nil {
-				return nil, fmt.Errorf("forget memories: read arguments: %w", err)
+			if err := tools.ReadArgs("forget memories", args, &in); err != nil {
+				return nil, err
 			}
 			r, err := m.Forget(ctx, in.IDs...)
 			if err != nil {
 				return nil, fmt.Errorf("forget memories: %w", err)
 			}
-			return encode("forget memories", r)
+			return tools.JSONResult("forget memories", r)
 		},
 	}
 }

@@ -3,7 +3,6 @@
 package builtin
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -32,21 +31,4 @@ func Register(reg *tools.Registry, d Deps) error {
 		}
 	}
 	return nil
-}
-
-// decode unmarshals validated arguments into v.
-func decode(op string, args json.RawMessage, v any) error {
-	if err := json.Unmarshal(args, v); err != nil {
-		return fmt.Errorf("%s: read arguments: %w", op, err)
-	}
-	return nil
-}
-
-// encode marshals a result.
-func encode(op string, v any) (json.RawMessage, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("%s: encode result: %w", op, err)
-	}
-	return b, nil
 }

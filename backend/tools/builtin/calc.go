@@ -33,14 +33,14 @@ func (Calculator) Execute(_ context.Context, args json.RawMessage) (json.RawMess
 	var in struct {
 		Expression string `json:"expression"`
 	}
-	if err := decode("calculate", args, &in); err != nil {
+	if err := tools.ReadArgs("calculate", args, &in); err != nil {
 		return nil, err
 	}
 	v, err := Eval(in.Expression)
 	if err != nil {
 		return nil, fmt.Errorf("calculate %q: %w", in.Expression, err)
 	}
-	return encode("calculate", struct {
+	return tools.JSONResult("calculate", struct {
 		Expression string      `json:"expression"`
 		Result     json.Number `json:"result"`
 	}{in.Expression, json.Number(formatNumber(v))})

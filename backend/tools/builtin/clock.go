@@ -57,7 +57,7 @@ func (c *Clock) Execute(_ context.Context, args json.RawMessage) (json.RawMessag
 	var in struct {
 		Timezone string `json:"timezone"`
 	}
-	if err := decode("current time", args, &in); err != nil {
+	if err := tools.ReadArgs("current time", args, &in); err != nil {
 		return nil, err
 	}
 	loc := c.loc
@@ -69,7 +69,7 @@ func (c *Clock) Execute(_ context.Context, args json.RawMessage) (json.RawMessag
 		loc = l
 	}
 	now := c.now().In(loc)
-	return encode("current time", ClockResult{
+	return tools.JSONResult("current time", ClockResult{
 		Datetime: now.Format(time.RFC3339), Date: now.Format("2006-01-02"), Time: now.Format("15:04:05"),
 		Weekday: now.Weekday().String(), Timezone: loc.String(), UTCOffset: now.Format("-07:00"), Unix: now.Unix(),
 	})

@@ -50,7 +50,7 @@ func (s *SessionSearch) Execute(ctx context.Context, args json.RawMessage) (json
 		Query string `json:"query"`
 		Limit int    `json:"limit"`
 	}
-	if err := decode("search sessions", args, &in); err != nil {
+	if err := tools.ReadArgs("search sessions", args, &in); err != nil {
 		return nil, err
 	}
 	if in.Limit == 0 {
@@ -66,7 +66,7 @@ func (s *SessionSearch) Execute(ctx context.Context, args json.RawMessage) (json
 	if hits == nil {
 		hits = []SearchHit{}
 	}
-	return encode("search sessions", struct {
+	return tools.JSONResult("search sessions", struct {
 		Query string      `json:"query"`
 		Hits  []SearchHit `json:"hits"`
 	}{in.Query, hits})

@@ -136,14 +136,14 @@ func (Converter) Execute(_ context.Context, args json.RawMessage) (json.RawMessa
 		From  string  `json:"from"`
 		To    string  `json:"to"`
 	}
-	if err := decode("convert units", args, &in); err != nil {
+	if err := tools.ReadArgs("convert units", args, &in); err != nil {
 		return nil, err
 	}
 	r, err := Convert(in.Value, in.From, in.To)
 	if err != nil {
 		return nil, err
 	}
-	return encode("convert units", r)
+	return tools.JSONResult("convert units", r)
 }
 
 // Conversion is a converted value.
