@@ -47,14 +47,7 @@ func quotesStale(name string, data any) bool {
 		return false
 	}
 	ch, ok := data.(memory.Change)
-	if !ok {
-		return true
-	}
-	switch ch.Kind {
-	case "added", "pending", "reinforced", "imported", "reindexed":
-		return false
-	}
-	return true
+	return !ok || ch.AltersText()
 }
 
 // NewApp returns the facade over core. emit may be nil until a UI attaches.

@@ -119,6 +119,17 @@ type Change struct {
 	MessageID string   `json:"message_id,omitempty"`
 }
 
+// AltersText reports whether the change can remove or change the text of memories
+// (anything quoting them may now quote something gone); adding, confirming and
+// reindexing cannot.
+func (c Change) AltersText() bool {
+	switch c.Kind {
+	case "added", "pending", "reinforced", "imported", "reindexed":
+		return false
+	}
+	return true
+}
+
 // Progress reports long background work.
 type Progress struct {
 	Job   string `json:"job"` // reindex, import
