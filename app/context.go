@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"hermes/backend/agent"
 	"hermes/backend/memory"
@@ -57,7 +56,7 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 	if r.QueryID != "" && hasReason(r, prompt.ReasonMemory) {
 		if m, err := a.core.Memory(); err == nil {
 			if entries, err := m.WhyRecalled(ctx, r.QueryID); err == nil {
-				for _, e := range recallBatch(entries, r.RecalledAt) {
+				for _, e := range memory.RecallBatch(entries, r.RecalledAt) {
 					memories[e.Rank] = m.PromptLine(e.Memory) // as offered, from the memory as it is now
 				}
 			}
@@ -98,28 +97,6 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 			MessageID: it.MessageID, Shortened: it.Shortened})
 	}
 	return rep, true, nil
-}
-
-// recallBatch keeps the entries of the first recall made at or after at: one recall
-// logs its memories with one time, and a continued turn recalls again for the same
-// message. A zero at (a recipe without it) keeps the newest batch.
-func recallBatch(entries []memory.RecallEntry, at time.Time) []memory.RecallEntry {
-	var batch time.Time
-	for _, e := range entries {
-		switch {
-		case at.IsZero() && e.At.After(batch):
-			batch = e.At
-		case !at.IsZero() && !e.At.Before(at) && (batch.IsZero() || e.At.Before(batch)):
-			batch = e.At
-		}
-	}
-	var out []memory.RecallEntry
-	for _, e := range entries {
-		if e.At.Equal(batch) {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 func hasReason(r *agent.ContextRecipe, reason prompt.Reason) bool {

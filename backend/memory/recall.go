@@ -219,6 +219,28 @@ func (s *Store) WhyRecalled(ctx context.Context, messageID string) ([]RecallEntr
 	return out, rows.Err()
 }
 
+// RecallBatch keeps the entries of the first recall made at or after at: one recall
+// logs its memories with one time, and a continued turn recalls again for the same
+// message. A zero at (a recipe without it) keeps the newest batch.
+func RecallBatch(entries []RecallEntry, at time.Time) []RecallEntry {
+	var batch time.Time
+	for _, e := range entries {
+		switch {
+		case at.IsZero() && e.At.After(batch):
+			batch = e.At
+		case !at.IsZero() && !e.At.Before(at) && (batch.IsZero() || e.At.Before(batch)):
+			batch = e.At
+		}
+	}
+	var out []RecallEntry
+	for _, e := range entries {
+		if e.At.Equal(batch) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // scanWith scans a memory followed by extra columns.
 func scanWith(row interface{ Scan(...any) error }, extra ...any) interface{ Scan(...any) error } {
 	return scanFunc(func(dest ...any) error { return row.Scan(append(dest, extra...)...) })

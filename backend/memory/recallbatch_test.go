@@ -1,21 +1,19 @@
-package app
+package memory
 
 import (
 	"testing"
 	"time"
-
-	"hermes/backend/memory"
 )
 
 func TestRecallBatchPicksTheReplysOwnRecall(t *testing.T) {
 	t0 := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	first, second := t0.Add(time.Millisecond), t0.Add(5*time.Second) // a stopped turn, then its continuation
-	entries := []memory.RecallEntry{
-		{Rank: 1, At: first, Memory: memory.Memory{ID: "a"}},
-		{Rank: 2, At: first, Memory: memory.Memory{ID: "b"}},
-		{Rank: 1, At: second, Memory: memory.Memory{ID: "c"}},
+	entries := []RecallEntry{
+		{Rank: 1, At: first, Memory: Memory{ID: "a"}},
+		{Rank: 2, At: first, Memory: Memory{ID: "b"}},
+		{Rank: 1, At: second, Memory: Memory{ID: "c"}},
 	}
-	ids := func(es []memory.RecallEntry) (out []string) {
+	ids := func(es []RecallEntry) (out []string) {
 		for _, e := range es {
 			out = append(out, e.Memory.ID)
 		}
@@ -32,7 +30,7 @@ func TestRecallBatchPicksTheReplysOwnRecall(t *testing.T) {
 		{"after every recall: none", t0.Add(time.Minute), nil},
 	}
 	for _, tc := range cases {
-		got := ids(recallBatch(entries, tc.at))
+		got := ids(RecallBatch(entries, tc.at))
 		if len(got) != len(tc.want) {
 			t.Fatalf("%s: %v; want %v", tc.name, got, tc.want)
 		}
