@@ -4,15 +4,25 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
+
+	"hermes/backend/netguard"
 )
 
 // CommandLine renders how a server is launched, exactly, for the user to approve:
 // the working directory, the declared environment (with ${VAR} references as
 // written, not their values) and the argv, each word quoted for a POSIX shell.
+//
+// For a remote server it is what the user approves instead: the transport, the
+// exact URL, the names (never the values) of the headers sent, and whether the
+// host is on the internet.
 func CommandLine(c ServerConfig) string {
+	if c.Remote() {
+		return remoteLine(c)
+	}
 	var parts []string
 	if c.Cwd != "" {
 		parts = append(parts, "cd", shellQuote(c.Cwd), "&&")
@@ -56,7 +66,21 @@ func shellQuote(s string) string {
 // CommandHash identifies what the user approved when approving a server: the
 // command, its arguments, the declared environment and the working directory.
 // Any change to them asks again.
+//
+// For a remote server: the URL, the transport, the header names (the values are
+// secrets that may change, e.g. a rotated token), allow_internet and ca_file.
 func CommandHash(c ServerConfig) string {
+	if c.Remote() {
+		b, _ := json.Marshal(struct { // plain data: never fails
+			URL           string   `json:"url"`
+			Transport     string   `json:"transport"`
+			Headers       []string `json:"headers"`
+			AllowInternet bool     `json:"allow_internet"`
+			CAFile        string   `json:"ca_file"`
+		}{c.URL, c.Transport(), c.HeaderNames(), c.AllowInternet, c.CAFile})
+		sum := sha256.Sum256(b)
+		return hex.EncodeToString(sum[:])
+	}
 	env := make([][2]string, 0, len(c.Env))
 	for k, v := range c.Env {
 		env = append(env, [2]string{k, v})
@@ -70,4 +94,42 @@ func CommandHash(c ServerConfig) string {
 	}{c.Command, c.Args, env, c.Cwd})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// remoteLine describes a remote entry for approval.
+func remoteLine(c ServerConfig) string {
+	kind := "Streamable HTTP"
+	if c.Transport() == TransportSSE {
+		kind = "HTTP+SSE (legacy)"
+	}
+	line := kind + " " + displayURL(c.URL)
+	if names := c.HeaderNames(); len(names) > 0 {
+		line += " with headers " + strings.Join(names, ", ")
+	}
+	if c.CAFile != "" {
+		line += "; trusts the CA in " + c.CAFile
+	}
+	if c.internetHost() {
+		line += "; an internet host: messages and tool arguments leave this computer"
+	}
+	return line
+}
+
+// displayURL is a URL without any user:password part.
+func displayURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return u.Redacted()
+}
+
+// internetHost reports whether a remote entry's host is outside loopback and
+// the private LAN by its look (where it resolves is checked at connect time).
+func (c ServerConfig) internetHost() bool {
+	if !c.Remote() {
+		return false
+	}
+	u, err := url.Parse(c.URL)
+	return err == nil && !netguard.HostIsLocal(u.Hostname())
 }

@@ -11,9 +11,10 @@ import (
 )
 
 // ServerConfig is one entry of mcpServers: the fields Claude Desktop uses
-// (command, args, env) and Hermes's own optional ones.
+// (command, args, env for a local server; url, type, headers for a remote one)
+// and Hermes's own optional ones.
 type ServerConfig struct {
-	Command     string            `json:"command"`
+	Command     string            `json:"command,omitempty"`
 	Args        []string          `json:"args,omitempty"`
 	Env         map[string]string `json:"env,omitempty"` // values may reference ${VAR} of Hermes's environment
 	Cwd         string            `json:"cwd,omitempty"`
@@ -21,6 +22,59 @@ type ServerConfig struct {
 	Timeout     Duration          `json:"timeout,omitempty"` // per request; default Options.RequestTimeout
 	Tools       *ToolFilter       `json:"tools,omitempty"`
 	AutoApprove []string          `json:"autoApprove,omitempty"` // tool names (the server's) that never ask
+
+	// A remote server (Streamable HTTP, or the legacy HTTP+SSE transport).
+	URL  string `json:"url,omitempty"`
+	Type string `json:"type,omitempty"` // "stdio", "http" (the default with a url) or "sse"
+	// Headers are sent with every request; values may reference ${VAR} of
+	// Hermes's environment, read at connect time and never shown.
+	Headers map[string]string `json:"headers,omitempty"`
+	// AllowInternet lets the entry reach a host outside loopback and the private
+	// LAN ranges.
+	AllowInternet bool `json:"allow_internet,omitempty"`
+	// CAFile is a PEM file of the CA that signed a LAN server's certificate.
+	CAFile string `json:"ca_file,omitempty"`
+}
+
+// Transports of a server entry.
+const (
+	TransportStdio = "stdio"
+	TransportHTTP  = "http"
+	TransportSSE   = "sse"
+)
+
+// Remote reports whether the entry is a remote (HTTP) server.
+func (c ServerConfig) Remote() bool { return c.URL != "" }
+
+// Transport is "stdio", "http" or "sse".
+func (c ServerConfig) Transport() string {
+	switch {
+	case !c.Remote():
+		return TransportStdio
+	case c.Type == TransportSSE:
+		return TransportSSE
+	}
+	return TransportHTTP
+}
+
+// Redacted is the text shown instead of a header's value.
+const Redacted = "[REDACTED]"
+
+// redacted returns a copy whose header values read [REDACTED], for anything
+// shown to the user or written to a log.
+func (c ServerConfig) redacted() ServerConfig {
+	c = c.clone()
+	for k := range c.Headers {
+		c.Headers[k] = Redacted
+	}
+	return c
+}
+
+// HeaderNames are the entry's header names, sorted.
+func (c ServerConfig) HeaderNames() []string {
+	names := slices.Collect(maps.Keys(c.Headers))
+	slices.Sort(names)
+	return names
 }
 
 // ToolFilter chooses which of a server's tools are offered, by glob (path.Match)
@@ -62,6 +116,7 @@ func (c ServerConfig) clone() ServerConfig {
 	c.Args = slices.Clone(c.Args)
 	c.Env = maps.Clone(c.Env)
 	c.AutoApprove = slices.Clone(c.AutoApprove)
+	c.Headers = maps.Clone(c.Headers)
 	if c.Tools != nil {
 		t := ToolFilter{Include: slices.Clone(c.Tools.Include), Exclude: slices.Clone(c.Tools.Exclude)}
 		c.Tools = &t

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"hermes/backend/netguard"
 )
 
 // LoadConfig reads and parses a config file. A missing file is an empty config.
@@ -231,7 +234,8 @@ func (p *configParser) entry(cfg *Config, e member) (ServerConfig, bool) {
 	var sc ServerConfig
 	seen := map[string]bool{}
 	hasCommand := false
-	for _, f := range fields {
+	var urlAt, typeAt *member
+	for i, f := range fields {
 		if seen[f.key] {
 			p.warn(cfg, name, f.key, f.keyOff, "appears twice; the later value is used")
 		}
@@ -275,19 +279,120 @@ func (p *configParser) entry(cfg *Config, e member) (ServerConfig, bool) {
 			p.field(cfg, name, f, &sc.AutoApprove, "must be an array of tool names")
 		case "type":
 			var t string
-			if p.field(cfg, name, f, &t, `must be "stdio"`) && t != "stdio" {
-				p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf("%q servers are not supported; Hermes launches local stdio servers only", t))
+			if p.field(cfg, name, f, &t, `must be "stdio", "http" or "sse"`) {
+				switch t {
+				case "stdio", "http", "sse":
+					sc.Type = t
+				case "streamable-http", "streamableHttp", "streamable_http":
+					sc.Type = TransportHTTP
+				default:
+					p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf(`%q is not a transport Hermes knows; use "stdio" (command), "http" (Streamable HTTP, the default for a url) or "sse" (legacy HTTP+SSE)`, t))
+				}
+				typeAt = &fields[i]
 			}
 		case "url", "serverUrl":
-			p.fail(cfg, name, f.key, f.keyOff, "remote servers are not supported; Hermes launches local stdio servers only (command, args)")
+			if p.field(cfg, name, f, &sc.URL, "must be a string: the server's http:// or https:// address") {
+				urlAt = &fields[i]
+			}
+		case "headers":
+			if p.field(cfg, name, f, &sc.Headers, "must be an object of string values") {
+				p.checkHeaders(cfg, name, f, sc.Headers)
+			}
+		case "allow_internet":
+			p.field(cfg, name, f, &sc.AllowInternet, "must be true or false")
+		case "ca_file":
+			if p.field(cfg, name, f, &sc.CAFile, "must be a string: the path of a PEM file") && sc.CAFile != "" && !filepath.IsAbs(sc.CAFile) {
+				p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf("%q is not an absolute path", sc.CAFile))
+			}
 		default:
 			p.warn(cfg, name, f.key, f.keyOff, "unknown field; it is ignored")
 		}
 	}
-	if !hasCommand && !failed() {
-		p.fail(cfg, name, "command", e.keyOff, "is missing; name the program to run, e.g. \"command\": \"npx\"")
+	switch {
+	case hasCommand && urlAt != nil:
+		p.fail(cfg, name, "url", urlAt.keyOff, "an entry has either command (a local server) or url (a remote one), not both")
+	case urlAt != nil:
+		p.remoteEntry(cfg, name, fields, *urlAt, sc)
+	case typeAt != nil && sc.Type != TransportStdio && !failed():
+		p.fail(cfg, name, "url", typeAt.keyOff, fmt.Sprintf(`is missing; a %q server needs "url": "http://host:port/mcp"`, sc.Type))
+	case !hasCommand && !failed():
+		p.fail(cfg, name, "command", e.keyOff, "is missing; name the program to run, e.g. \"command\": \"npx\" (or give a remote server's \"url\")")
+	default:
+		for _, f := range fields {
+			switch f.key {
+			case "headers", "allow_internet", "ca_file":
+				p.fail(cfg, name, f.key, f.keyOff, "applies to remote servers (url) only")
+			}
+		}
 	}
 	return sc, !failed()
+}
+
+// remoteEntry checks what only a remote entry has: a usable URL whose host the
+// network rules allow, and no launch fields.
+func (p *configParser) remoteEntry(cfg *Config, name string, fields []member, at member, sc ServerConfig) {
+	for _, f := range fields {
+		switch f.key {
+		case "args", "env", "cwd":
+			p.fail(cfg, name, f.key, f.keyOff, "applies to command servers only; a remote server (url) is not launched")
+		}
+	}
+	if sc.Type == TransportStdio {
+		p.fail(cfg, name, "type", at.keyOff, `"stdio" needs a command; a url is "http" or "sse"`)
+	}
+	u, err := url.Parse(sc.URL)
+	switch {
+	case err != nil || u.Host == "":
+		p.fail(cfg, name, "url", at.valueOff, fmt.Sprintf("%q is not a URL; write one such as \"http://192.168.1.20:8080/mcp\"", sc.URL))
+		return
+	case u.Scheme != "http" && u.Scheme != "https":
+		p.fail(cfg, name, "url", at.valueOff, fmt.Sprintf("%q must start with http:// or https://", sc.URL))
+		return
+	case u.User != nil:
+		p.fail(cfg, name, "url", at.valueOff, "must not hold a user name or password; send credentials as a header with ${VAR}")
+		return
+	}
+	if err := netguard.CheckHost(u.Hostname(), sc.AllowInternet, `"allow_internet": true`); err != nil {
+		p.fail(cfg, name, "url", at.valueOff, err.Error())
+		return
+	}
+	if u.Scheme == "http" && !netguard.HostIsLocal(u.Hostname()) {
+		p.warn(cfg, name, "url", at.valueOff, "plain http to an internet host: headers and messages travel unencrypted; use https")
+	}
+}
+
+// checkHeaders refuses header names HTTP does not allow and values that would
+// split a request.
+func (p *configParser) checkHeaders(cfg *Config, server string, f member, headers map[string]string) {
+	names := make([]string, 0, len(headers))
+	for k := range headers {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if !validHeaderName(k) {
+			p.fail(cfg, server, "headers", f.valueOff, fmt.Sprintf("%q is not a valid header name", k))
+		}
+		if headers[k] == Redacted {
+			p.fail(cfg, server, "headers", f.valueOff, fmt.Sprintf("the value of %s is %s; give the value itself or ${VAR} of an environment variable", k, Redacted))
+		}
+		if strings.ContainsAny(headers[k], "\r\n\x00") {
+			p.fail(cfg, server, "headers", f.valueOff, fmt.Sprintf("the value of %s holds a line break or NUL byte", k))
+		}
+	}
+}
+
+// validHeaderName reports whether k is an HTTP token (RFC 9110 5.1).
+func validHeaderName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, r := range k {
+		if r > 0x7e || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // field decodes one field's value into dst; a wrong type is a problem at the

@@ -56,14 +56,19 @@ func (m *Manager) AddServer(ctx context.Context, name string, cfg ServerConfig) 
 
 // UpdateServer replaces a server's entry; a changed command line needs a new
 // approval, any other change restarts it.
+//
+// A header value given as [REDACTED] (as Status shows it) keeps the value the
+// entry has, so an edit form never needs to see the secret.
 func (m *Manager) UpdateServer(ctx context.Context, name string, cfg ServerConfig) (Status, error) {
-	raw, err := checkEntry(name, cfg)
-	if err != nil {
-		return Status{}, fmt.Errorf("update server %q: %w", name, err)
-	}
-	err = m.edit(func(names []string, entries map[string]json.RawMessage) ([]string, error) {
-		if _, ok := entries[name]; !ok {
+	err := m.edit(func(names []string, entries map[string]json.RawMessage) ([]string, error) {
+		old, ok := entries[name]
+		if !ok {
 			return nil, ErrUnknownServer
+		}
+		cfg = keepRedacted(cfg, old)
+		raw, err := checkEntry(name, cfg)
+		if err != nil {
+			return nil, err
 		}
 		entries[name] = raw
 		return names, nil
@@ -75,6 +80,27 @@ func (m *Manager) UpdateServer(ctx context.Context, name string, cfg ServerConfi
 		return Status{}, fmt.Errorf("update server %q: %w", name, err)
 	}
 	return m.Server(name)
+}
+
+// keepRedacted puts back the header values an edit left as [REDACTED], from
+// the entry as written (old).
+func keepRedacted(cfg ServerConfig, old json.RawMessage) ServerConfig {
+	var prev struct {
+		Headers map[string]string `json:"headers"`
+	}
+	_ = json.Unmarshal(old, &prev) // an unreadable old entry keeps nothing
+	cfg = cfg.clone()
+	for k, v := range cfg.Headers {
+		if v != Redacted {
+			continue
+		}
+		if pv, ok := prev.Headers[k]; ok {
+			cfg.Headers[k] = pv
+		} else {
+			delete(cfg.Headers, k) // nothing to keep: a new header needs a value
+		}
+	}
+	return cfg
 }
 
 // RemoveServer deletes a server's entry and its approval, and stops it.

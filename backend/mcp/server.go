@@ -131,7 +131,10 @@ func (s *server) loop(ctx context.Context, cfg ServerConfig, done chan struct{})
 			failures, attempt = 0, 0
 		}
 		failures++
-		if failures >= o.MaxFastCrashes {
+		// A remote server that is away (a LAN box asleep, a restart) is tried
+		// again at the longest backoff without end; a local one that keeps
+		// crashing waits for the user.
+		if failures >= o.MaxFastCrashes && !cfg.Remote() {
 			s.setState(StateCrashed, fmt.Sprintf("%v (gave up after %d failures in a row; fix the server or its config, then restart it)", err, failures))
 			return
 		}
@@ -170,17 +173,31 @@ func (s *server) setState(st State, errMsg string) {
 // connect starts the process, initializes it and registers what it offers.
 func (s *server) connect(ctx context.Context, cfg ServerConfig) (*session, error) {
 	o := s.m.opts
-	env, missing := childEnv(o.Environ(), cfg.Env)
-	sess, err := openSession(ctx, sessionConfig{
-		launch: launch{command: cfg.Command, args: cfg.Args, env: env, dir: expandHome(cfg.Cwd, o.Environ())},
+	sc := sessionConfig{
 		stderr: s.stderr, maxMessage: o.MaxMessageBytes, initTimeout: o.InitTimeout,
 		requestTimeout: s.requestTimeout(cfg), stopTimeout: o.StopTimeout,
-	})
+	}
+	var missing []string
+	if cfg.Remote() {
+		r, err := newRemote(cfg, o.Environ())
+		if err != nil {
+			return nil, err
+		}
+		sc.remote = r
+	} else {
+		var env []string
+		env, missing = childEnv(o.Environ(), cfg.Env)
+		sc.launch = launch{command: cfg.Command, args: cfg.Args, env: env, dir: expandHome(cfg.Cwd, o.Environ())}
+	}
+	sess, err := openSession(ctx, sc)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
-	s.sess, s.pid, s.startedAt = sess, sess.proc.pid, sess.proc.started
+	s.sess, s.pid, s.startedAt = sess, 0, time.Now()
+	if sess.proc != nil {
+		s.pid, s.startedAt = sess.proc.pid, sess.proc.started
+	}
 	s.info = sess.init.ServerInfo
 	s.instructions = cleanText(sess.init.Instructions, 8<<10)
 	s.warnings = nil
@@ -250,8 +267,10 @@ func (s *server) warn(w string) {
 
 // detach forgets a session that ended.
 func (s *server) detach(sess *session) {
-	if over, last, _, _ := sess.framer.stats(); over > 0 {
-		s.warn(fmt.Sprintf("%d oversized message(s) dropped; last: %s", over, last))
+	if sess.framer != nil {
+		if over, last, _, _ := sess.framer.stats(); over > 0 {
+			s.warn(fmt.Sprintf("%d oversized message(s) dropped; last: %s", over, last))
+		}
 	}
 	s.mu.Lock()
 	if s.sess == sess {
@@ -271,7 +290,7 @@ func (s *server) serve(ctx context.Context, sess *session) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-sess.proc.exited:
+		case <-sess.exited():
 			return fmt.Errorf("the server exited (%s)%s", sess.proc.exitDescription(), sess.hints())
 		case err := <-sess.fatal:
 			return err

@@ -13,7 +13,8 @@ func (s *server) status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := Status{
-		Name: s.name, State: s.state, Error: s.lastErr, Config: s.next.cfg.clone(), Command: CommandLine(s.cfg),
+		Name: s.name, State: s.state, Error: s.lastErr, Config: s.next.cfg.redacted(), Command: CommandLine(s.cfg),
+		Transport: s.cfg.Transport(), HeaderNames: s.cfg.HeaderNames(), Internet: s.cfg.internetHost(),
 		Approved: approved && approval.CommandHash == CommandHash(s.cfg), Disabled: s.cfg.Disabled,
 		PID: s.pid, Restarts: s.restarts, RetryAt: s.retryAt,
 		ServerName: StripInvisible(s.info.Name), Version: StripInvisible(s.info.Version), Instructions: s.instructions,
@@ -22,11 +23,14 @@ func (s *server) status() Status {
 	if s.cfgErr != "" {
 		st.Error = s.cfgErr
 	}
+	if s.cfg.Remote() {
+		st.URL = displayURL(s.cfg.URL)
+	}
 	if s.pid != 0 {
 		st.StartedAt = s.startedAt
 	}
 	st.Warnings = append(slices.Clone(s.cfgWarnings), s.warnings...)
-	if s.sess != nil {
+	if s.sess != nil && s.sess.framer != nil {
 		over, lastOver, noise, lastNoise := s.sess.framer.stats()
 		if over > 0 {
 			st.Warnings = append(st.Warnings, fmt.Sprintf("%d oversized message(s) dropped; last: %s", over, lastOver))

@@ -38,9 +38,11 @@ func (e *RPCError) Error() string {
 	return fmt.Sprintf("%s: the server answered with error %d: %s", e.Method, e.Code, e.Message)
 }
 
-// sessionConfig is what one run of a server needs.
+// sessionConfig is what one run of a server needs: a process to launch, or a
+// remote server to connect to.
 type sessionConfig struct {
 	launch         launch
+	remote         *remote // set for a remote server: nothing is launched
 	stderr         *ring
 	maxMessage     int
 	initTimeout    time.Duration
@@ -49,11 +51,14 @@ type sessionConfig struct {
 }
 
 // session is one run of a server: its process and the mcp-go client speaking
-// over the process's pipes (through the framer).
+// over the process's pipes (through the framer), or one connection to a remote
+// server (proc and framer are nil).
 type session struct {
 	proc   *process
 	framer *framer
-	tr     *transport.Stdio
+	remote *remote
+	legacy bool // a remote server reached over the legacy HTTP+SSE transport
+	tr     transport.Interface
 	client *client.Client
 	init   *mcp.InitializeResult
 	cfg    sessionConfig
@@ -64,7 +69,7 @@ type session struct {
 	toolsChanged     chan struct{} // 1-buffered signals from notifications
 	promptsChanged   chan struct{}
 	resourcesChanged chan struct{}
-	fatal            chan error // the connection cannot go on (stdin stalled)
+	fatal            chan error // the connection cannot go on (stdin stalled, remote session lost)
 
 	nextID   atomic.Int64
 	progMu   sync.Mutex
@@ -81,28 +86,54 @@ type session struct {
 // server counts as hung.
 const stdinStall = 10 * time.Second
 
-// openSession starts the process and initializes it. On error the process is
-// already stopped.
+func newSession(ctx context.Context, cfg sessionConfig) *session {
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	return &session{
+		cfg: cfg, ctx: sctx, cancel: cancel,
+		toolsChanged: make(chan struct{}, 1), promptsChanged: make(chan struct{}, 1), resourcesChanged: make(chan struct{}, 1),
+		fatal: make(chan error, 1), progress: map[string]func(Progress){},
+	}
+}
+
+// openSession starts the process (or connects to the remote server) and
+// initializes it. On error the process is already stopped.
 func openSession(ctx context.Context, cfg sessionConfig) (*session, error) {
+	if cfg.remote != nil {
+		return openRemote(ctx, cfg)
+	}
 	proc, err := startProcess(cfg.launch, cfg.stderr)
 	if err != nil {
 		return nil, err
 	}
-	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &session{
-		proc: proc, framer: newFramer(proc.output(), cfg.maxMessage), cfg: cfg, ctx: sctx, cancel: cancel,
-		toolsChanged: make(chan struct{}, 1), promptsChanged: make(chan struct{}, 1), resourcesChanged: make(chan struct{}, 1),
-		fatal: make(chan error, 1), progress: map[string]func(Progress){},
-	}
+	s := newSession(ctx, cfg)
+	s.proc, s.framer = proc, newFramer(proc.output(), cfg.maxMessage)
 	s.tr = transport.NewIO(s.framer, &stdinWriter{s: s}, nil)
+	if err := s.initialize(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// initialize starts the client over s.tr and runs the initialize handshake;
+// on error the session is closed.
+func (s *session) initialize(ctx context.Context) error {
 	s.client = client.NewClient(s.tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
-	if err := s.client.Start(sctx); err != nil {
+	// A transport's start may hold a stream open for the session's life (legacy
+	// SSE), so it runs under the session's context, bounded here by the
+	// initialize timeout.
+	stop := context.AfterFunc(ctx, s.cancel)
+	defer stop()
+	timer := time.AfterFunc(s.cfg.initTimeout, s.cancel)
+	err := s.client.Start(s.ctx)
+	timer.Stop()
+	if err != nil {
+		err = s.startError(ctx, err)
 		s.close()
-		return nil, fmt.Errorf("initialize: %w", err)
+		return err
 	}
 	s.client.OnNotification(s.onNotification)
 
-	ictx, icancel := context.WithTimeout(ctx, cfg.initTimeout)
+	ictx, icancel := context.WithTimeout(ctx, s.cfg.initTimeout)
 	defer icancel()
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
@@ -111,10 +142,23 @@ func openSession(ctx context.Context, cfg sessionConfig) (*session, error) {
 	if err != nil {
 		err = s.initError(ctx, ictx, err)
 		s.close()
-		return nil, err
+		return err
 	}
 	s.init = res
-	return s, nil
+	return nil
+}
+
+// startError explains why the transport could not start.
+func (s *session) startError(ctx context.Context, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("initialize: %w", ctx.Err())
+	case s.ctx.Err() != nil:
+		return fmt.Errorf("initialize: the server did not open its event stream within %s", s.cfg.initTimeout)
+	case s.remote != nil:
+		return fmt.Errorf("initialize: %s", s.remote.explain(err))
+	}
+	return fmt.Errorf("initialize: %w", err)
 }
 
 // initError explains why initialize failed, in the user's terms.
@@ -123,6 +167,10 @@ func (s *session) initError(ctx, ictx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("initialize: %w", ctx.Err())
+	case s.remote != nil && ictx.Err() != nil:
+		reason = fmt.Sprintf("the server did not answer initialize within %s", s.cfg.initTimeout)
+	case s.remote != nil:
+		reason = s.remote.explain(err)
 	case ictx.Err() != nil && s.proc.running():
 		reason = fmt.Sprintf("the server did not answer initialize within %s", s.cfg.initTimeout)
 	case s.proc.wait(time.Second):
@@ -139,6 +187,9 @@ func (s *session) initError(ctx, ictx context.Context, err error) error {
 // that was not JSON-RPC and the end of its stderr.
 func (s *session) hints() string {
 	var b strings.Builder
+	if s.framer == nil {
+		return ""
+	}
 	if _, _, noise, last := s.framer.stats(); noise > 0 {
 		fmt.Fprintf(&b, "; it wrote %d line(s) to stdout that are not JSON-RPC, e.g. %q (MCP servers must log to stderr)", noise, last)
 	}
@@ -154,6 +205,15 @@ func lastLine(s string) string {
 		s = s[i+1:]
 	}
 	return capText(s, 300)
+}
+
+// exited is closed when the server's process ends; a remote session has none
+// (nil: never ready).
+func (s *session) exited() <-chan struct{} {
+	if s.proc == nil {
+		return nil
+	}
+	return s.proc.exited
 }
 
 // stdinWriter writes to the server's stdin with a deadline, so a server that
@@ -251,6 +311,9 @@ func (s *session) request(ctx context.Context, timeout time.Duration, method str
 		if errors.Is(err, transport.ErrTransportClosed) {
 			return nil, s.closedError(method)
 		}
+		if s.remote != nil {
+			return nil, s.remoteFailed(method, err)
+		}
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	if resp.Error != nil {
@@ -283,7 +346,7 @@ func (s *session) cancelled(id mcp.RequestId, cause error) {
 
 // closedError explains a request that ended because the connection closed.
 func (s *session) closedError(method string) error {
-	if s.proc.wait(time.Second) {
+	if s.proc != nil && s.proc.wait(time.Second) {
 		return fmt.Errorf("%s: %w (%s)%s", method, ErrExited, s.proc.exitDescription(), s.hints())
 	}
 	select {
@@ -303,8 +366,10 @@ func (s *session) close() error {
 		s.closing = true
 		s.wgMu.Unlock()
 		s.cancel()
-		_ = s.tr.Close() // in-flight requests end; closes stdin
-		s.closeErr = s.proc.stop(s.cfg.stopTimeout)
+		_ = s.tr.Close() // in-flight requests end; closes stdin (ends a remote session)
+		if s.proc != nil {
+			s.closeErr = s.proc.stop(s.cfg.stopTimeout)
+		}
 		s.wg.Wait()
 	})
 	return s.closeErr

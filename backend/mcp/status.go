@@ -35,9 +35,18 @@ type Status struct {
 	// Config is the server's entry in mcp.json as last read (for the edit form).
 	Config ServerConfig `json:"config"`
 	// Command is the exact command line, shell-quoted, as the user approves it.
-	Command  string `json:"command"`
-	Approved bool   `json:"approved"`
-	Disabled bool   `json:"disabled"`
+	Command string `json:"command"`
+	// Transport is "stdio", "http" (Streamable HTTP) or "sse" (legacy HTTP+SSE).
+	Transport string `json:"transport"`
+	// URL is a remote server's address (without any user:password part).
+	URL string `json:"url,omitempty"`
+	// HeaderNames are the names (never the values) of a remote entry's headers.
+	HeaderNames []string `json:"header_names,omitempty"`
+	// Internet is set for a remote server outside loopback and the private LAN
+	// (its entry sets allow_internet); the approval dialog says so.
+	Internet bool `json:"internet,omitempty"`
+	Approved bool `json:"approved"`
+	Disabled bool `json:"disabled"`
 	// ToolsChanged is set when a tool's definition differs from the one the user
 	// approved (a "rug pull"); those tools are off until AcceptToolChanges.
 	ToolsChanged bool         `json:"tools_changed"`

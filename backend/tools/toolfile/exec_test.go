@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"hermes/backend/llm"
+	"hermes/backend/netguard"
 	"hermes/backend/tools"
 )
 
@@ -107,7 +108,7 @@ func TestHTTPExecutor(t *testing.T) {
 		{"error status", "missing", `{}`, false, "404 Not Found: no such station", nil},
 		{"response too large", "huge", `{}`, false, "larger than", nil},
 		{"timeout", "slow", `{}`, false, "did not finish within 50ms", nil},
-		{"redirect off the network is refused", "away", `{}`, false, "not on the local network", nil},
+		{"redirect off the network is refused", "away", `{}`, false, "not on this machine or the local network", nil},
 		{"POST sends the arguments as JSON", "post", `{"note":"buy milk"}`, true, "", func(t *testing.T, s seen) {
 			if s.method != "POST" || s.body != `{"note":"buy milk"}` || s.ctype != "application/json" {
 				t.Fatalf("request = %+v", s)
@@ -141,7 +142,9 @@ func TestDialControl(t *testing.T) {
 		{"172.16.0.1:80", true},
 		{"192.168.1.10:8080", true},
 		{"[fd00::1]:80", true},
-		{"169.254.10.1:80", true},
+		{"169.254.10.1:80", false},
+		{"169.254.169.254:80", false},
+		{"[fd00:ec2::254]:80", false},
 		{"[::ffff:192.168.0.1]:80", true},
 		{"8.8.8.8:53", false},
 		{"93.184.216.34:80", false},
@@ -151,7 +154,7 @@ func TestDialControl(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.addr, func(t *testing.T) {
-			if err := dialControl("tcp", tt.addr, nil); (err == nil) != tt.ok {
+			if err := netguard.Control(false, "allow_internet")("tcp", tt.addr, nil); (err == nil) != tt.ok {
 				t.Fatalf("dialControl(%s) = %v; want ok=%v", tt.addr, err, tt.ok)
 			}
 		})
@@ -168,7 +171,7 @@ func TestCheckHost(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.host, func(t *testing.T) {
-			if err := checkHost(tt.host); (err == nil) != tt.ok {
+			if err := netguard.CheckHost(tt.host, false, "allow_internet"); (err == nil) != tt.ok {
 				t.Fatalf("checkHost(%s) = %v", tt.host, err)
 			}
 		})

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"hermes/backend/netguard"
 )
 
 // maxResponse caps what is read of a response or a command's output.
@@ -28,10 +30,7 @@ type httpExec struct {
 }
 
 func newHTTPExec(method string, u template, headers http.Header, allowInternet bool) *httpExec {
-	dialer := &net.Dialer{Timeout: 5 * time.Second}
-	if !allowInternet {
-		dialer.Control = dialControl
-	}
+	dialer := &net.Dialer{Timeout: 5 * time.Second, Control: netguard.Control(allowInternet, "allow_internet: true in tools.yaml")}
 	transport := &http.Transport{
 		Proxy:                 nil, // never through a proxy: the host check must see the real address
 		DialContext:           dialer.DialContext,

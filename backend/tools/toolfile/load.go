@@ -23,6 +23,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"hermes/backend/netguard"
 	"hermes/backend/tools"
 )
 
@@ -533,10 +534,8 @@ func (p *loader) checkURL(n *yaml.Node, tool, raw string, allowInternet bool) {
 		p.fail(n, tool, "http.url", "must not contain a user name or password; put secrets in headers with ${VAR}")
 		return
 	}
-	if !allowInternet {
-		if err := checkHost(u.Hostname()); err != nil {
-			p.fail(n, tool, "http.url", "%v", err)
-		}
+	if err := netguard.CheckHost(u.Hostname(), allowInternet, "allow_internet: true"); err != nil {
+		p.fail(n, tool, "http.url", "%v", err)
 	}
 }
 
