@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -400,5 +401,58 @@ func TestSessionShowListsToolCalls(t *testing.T) {
 	r = runCLI(t, env, "", "session", "show", id)
 	if r.code != 0 || !strings.Contains(r.stdout, `tool calculator {"expression":"2+3*4"} [ok, `) || !strings.Contains(r.stdout, "assistant:\nIt is 14.") {
 		t.Fatalf("session show: %+v", r)
+	}
+}
+
+// TestMCPRemoteCommands: a VS Code style config with a Streamable HTTP server
+// (the real server-everything on a loopback port) is imported, listed,
+// approved and called from the command line; the header's secret never shows.
+func TestMCPRemoteCommands(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+	script, _ := filepath.Abs("../../backend/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	port := closedPort(t)
+	_, portNum, _ := net.SplitHostPort(port)
+	srv := exec.Command("node", script, "streamableHttp")
+	srv.Env = append(os.Environ(), "PORT="+portNum)
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if c, err := net.Dial("tcp", port); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("server-everything did not listen")
+		}
+	}
+	t.Setenv("HERMES_TEST_MCP_KEY", "key-31337-secret")
+	vscode := filepath.Join(dir, "vscode-mcp.json")
+	cfg, _ := json.Marshal(map[string]any{"servers": map[string]any{"remote": map[string]any{
+		"type": "http", "url": "http://" + port + "/mcp", "headers": map[string]string{"X-Api-Key": "${env:HERMES_TEST_MCP_KEY}"}}}})
+	os.WriteFile(vscode, cfg, 0o600)
+	if r := runCLI(t, env, "", "mcp", "import", vscode); r.code != 0 || !strings.Contains(r.stdout, "added 1") {
+		t.Fatalf("import: %+v", r)
+	}
+	if r := runCLI(t, env, "", "mcp", "list"); r.code != 0 || !strings.Contains(r.stdout, "awaiting approval") || !strings.Contains(r.stdout, "http") || !strings.Contains(r.stdout, "http://"+port+"/mcp") {
+		t.Fatalf("list before approval: %+v", r)
+	}
+	r := runCLI(t, env, "", "mcp", "approve", "remote", "--yes")
+	if r.code != 0 || !strings.Contains(r.stderr, "connects to:\n    Streamable HTTP http://"+port+"/mcp with headers X-Api-Key") {
+		t.Fatalf("approve: %+v", r)
+	}
+	if r = runCLI(t, env, "", "mcp", "call", "remote", "echo", `{"message":"over the LAN"}`); r.code != 0 || !strings.Contains(r.stdout, "Echo: over the LAN") {
+		t.Fatalf("call: %+v", r)
+	}
+	r = runCLI(t, env, "", "--json", "mcp", "list")
+	if r.code != 0 || !strings.Contains(r.stdout, `"X-Api-Key": "[REDACTED]"`) || !strings.Contains(r.stdout, `"transport": "http"`) {
+		t.Fatalf("list --json: %+v", r)
+	}
+	for _, args := range [][]string{{"--json", "mcp", "list"}, {"tools", "log", "--json"}, {"mcp", "tools", "remote"}} {
+		if r := runCLI(t, env, "", args...); strings.Contains(r.stdout+r.stderr, "key-31337-secret") {
+			t.Errorf("%v shows the secret: %s %s", args, r.stdout, r.stderr)
+		}
 	}
 }

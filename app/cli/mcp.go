@@ -61,9 +61,16 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 		if err != nil {
 			return usagef("mcp approve: %v; see `hermes mcp list`", err)
 		}
-		fmt.Fprintf(env.Stderr, "Server %s runs:\n    %s\n", st.Name, st.Command)
+		verb, question := "runs", "Allow Hermes to start it?"
+		if st.Transport != mcp.TransportStdio {
+			verb, question = "connects to", "Allow Hermes to connect to it?"
+		}
+		fmt.Fprintf(env.Stderr, "Server %s %s:\n    %s\n", st.Name, verb, st.Command)
+		if st.Internet {
+			fmt.Fprintln(env.Stderr, "    Warning: this server is on the internet; your messages and tool arguments leave this computer.")
+		}
 		if !g.yes {
-			ok, err := confirm(env, "Allow Hermes to start it?", "this needs confirmation")
+			ok, err := confirm(env, question, "this needs confirmation")
 			if err != nil {
 				return err
 			}
@@ -86,12 +93,12 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 			return printJSON(env.Stdout, list)
 		}
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "SERVER\tSTATE\tTOOLS\tCOMMAND\tERROR")
+		fmt.Fprintln(tw, "SERVER\tSTATE\tTRANSPORT\tTOOLS\tCOMMAND OR URL\tERROR")
 		for _, s := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.Name, s.State, len(s.Tools), s.Command, s.Error)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.Name, s.State, s.Transport, len(s.Tools), s.Command, s.Error)
 		}
 		if len(list) == 0 {
-			fmt.Fprintf(env.Stderr, "no MCP servers in %s; add one there (Claude Desktop's format) or run `hermes mcp import`\n", m.ConfigPath())
+			fmt.Fprintf(env.Stderr, "no MCP servers in %s; add one there (Claude Desktop's format: a command, or a url) or run `hermes mcp import`\n", m.ConfigPath())
 		}
 		return tw.Flush()
 	case "tools":

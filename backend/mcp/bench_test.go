@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -11,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"hermes/backend/llm"
 	"hermes/backend/store"
@@ -34,6 +37,20 @@ func reportPercentiles(b *testing.B, samples []time.Duration, unit string, scale
 func BenchmarkEchoEngine(b *testing.B) {
 	h := newHarness(b, map[string]ServerConfig{"everything": everything(b)}, func(o *Options) { o.InitTimeout = 20 * time.Second })
 	h.waitState("everything", StateReady, 20*time.Second)
+	benchEchoEngine(b, h, "everything__echo")
+}
+
+// BenchmarkEchoEngineHTTP is the same round trip to server-everything over
+// Streamable HTTP on loopback.
+func BenchmarkEchoEngineHTTP(b *testing.B) {
+	port := freePort(b)
+	startEverythingHTTP(b, "streamableHttp", port)
+	h := newHarness(b, map[string]ServerConfig{"web": {URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}}, remoteOptions)
+	h.waitState("web", StateReady, 20*time.Second)
+	benchEchoEngine(b, h, "web__echo")
+}
+
+func benchEchoEngine(b *testing.B, h *harness, tool string) {
 	db, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "hermes.db"))
 	if err != nil {
 		b.Fatal(err)
@@ -42,7 +59,7 @@ func BenchmarkEchoEngine(b *testing.B) {
 	exec := tools.NewExecutor(h.reg, tools.Config{})
 	exec.Audit = tools.NewAuditLog(db)
 	ctx := context.Background()
-	c := llm.ToolCall{ID: "call", Name: "everything__echo", Arguments: json.RawMessage(`{"message":"ping"}`)}
+	c := llm.ToolCall{ID: "call", Name: tool, Arguments: json.RawMessage(`{"message":"ping"}`)}
 	for range 50 { // warm up node's JIT and the database
 		exec.NewTurn(tools.TurnInfo{SessionID: "bench"}).Run(ctx, c)
 	}
@@ -89,7 +106,69 @@ func BenchmarkEchoSupervised(b *testing.B) {
 // BenchmarkEchoBareClient is the echo round trip with mcp-go's own stdio
 // client and nothing of Hermes, for comparison.
 func BenchmarkEchoBareClient(b *testing.B) {
-	tr := transport.NewStdio("node", nil, npmServer(b, "server-everything"), "stdio")
+	benchBareClient(b, transport.NewStdio("node", nil, npmServer(b, "server-everything"), "stdio"))
+}
+
+// BenchmarkStartInitialize is starting server-everything (node) and
+// initializing it, until tools/list has answered; stopping is not timed.
+func BenchmarkStartInitialize(b *testing.B) {
+	script := npmServer(b, "server-everything")
+	env, _ := childEnv(testOptions("").withDefaults().Environ(), nil)
+	cfg := sessionConfig{
+		launch: launch{command: "node", args: []string{script, "stdio"}, env: env}, stderr: newRing(0),
+		maxMessage: 4 << 20, initTimeout: 20 * time.Second, requestTimeout: 20 * time.Second, stopTimeout: 6 * time.Second,
+	}
+	benchConnect(b, cfg)
+}
+
+// BenchmarkConnectHTTP is connecting to server-everything over Streamable HTTP
+// on loopback (the server already runs) and initializing, until tools/list
+// has answered; closing the session is not timed.
+func BenchmarkConnectHTTP(b *testing.B) {
+	port := freePort(b)
+	startEverythingHTTP(b, "streamableHttp", port)
+	r, err := newRemote(ServerConfig{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchConnect(b, sessionConfig{remote: r, stderr: newRing(0), initTimeout: 20 * time.Second, requestTimeout: 20 * time.Second})
+}
+
+func benchConnect(b *testing.B, cfg sessionConfig) {
+	ctx := context.Background()
+	samples := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		s, err := openSession(ctx, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.listTools(ctx); err != nil {
+			b.Fatal(err)
+		}
+		samples = append(samples, time.Since(start))
+		b.StopTimer()
+		s.close()
+		b.StartTimer()
+	}
+	b.StopTimer()
+	reportPercentiles(b, samples, "ms", 1e6)
+}
+
+// BenchmarkEchoBareClientHTTP is the echo round trip with mcp-go's own
+// Streamable HTTP client and nothing of Hermes, for comparison.
+func BenchmarkEchoBareClientHTTP(b *testing.B) {
+	port := freePort(b)
+	startEverythingHTTP(b, "streamableHttp", port)
+	tr, err := transport.NewStreamableHTTP(fmt.Sprintf("http://127.0.0.1:%d/mcp", port))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchBareClient(b, tr)
+}
+
+func benchBareClient(b *testing.B, tr transport.Interface) {
 	c := client.NewClient(tr)
 	ctx := context.Background()
 	if err := c.Start(ctx); err != nil {
@@ -122,32 +201,18 @@ func BenchmarkEchoBareClient(b *testing.B) {
 	reportPercentiles(b, samples, "µs", 1e3)
 }
 
-// BenchmarkStartInitialize is starting server-everything (node) and
-// initializing it, until tools/list has answered; stopping is not timed.
-func BenchmarkStartInitialize(b *testing.B) {
-	script := npmServer(b, "server-everything")
-	env, _ := childEnv(testOptions("").withDefaults().Environ(), nil)
-	cfg := sessionConfig{
-		launch: launch{command: "node", args: []string{script, "stdio"}, env: env}, stderr: newRing(0),
-		maxMessage: 4 << 20, initTimeout: 20 * time.Second, requestTimeout: 20 * time.Second, stopTimeout: 6 * time.Second,
-	}
-	ctx := context.Background()
-	samples := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for range b.N {
-		start := time.Now()
-		s, err := openSession(ctx, cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := s.listTools(ctx); err != nil {
-			b.Fatal(err)
-		}
-		samples = append(samples, time.Since(start))
-		b.StopTimer()
-		s.close()
-		b.StartTimer()
-	}
-	b.StopTimer()
-	reportPercentiles(b, samples, "ms", 1e6)
+// BenchmarkEchoEngineHTTPGoServer is the engine round trip over Streamable
+// HTTP to an in-process mcp-go server, which answers in microseconds: what is
+// left is Hermes's own cost plus the HTTP transport's.
+func BenchmarkEchoEngineHTTPGoServer(b *testing.B) {
+	s := mcpserver.NewMCPServer("echo", "1.0.0", mcpserver.WithToolCapabilities(false))
+	s.AddTool(mcp.NewTool("echo", mcp.WithString("message"), mcp.WithReadOnlyHintAnnotation(true), mcp.WithOpenWorldHintAnnotation(false)),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("Echo: " + r.GetString("message", "")), nil
+		})
+	srv := httptest.NewServer(mcpserver.NewStreamableHTTPServer(s))
+	defer srv.Close()
+	h := newHarness(b, map[string]ServerConfig{"go": {URL: srv.URL + "/mcp", AutoApprove: []string{"echo"}}}, remoteOptions)
+	h.waitState("go", StateReady, 20*time.Second)
+	benchEchoEngine(b, h, "go__echo")
 }

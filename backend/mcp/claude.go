@@ -26,8 +26,9 @@ type ImportResult struct {
 	Skipped   []Problem `json:"skipped"`   // entries of the source with errors
 }
 
-// ImportClaudeConfig merges the servers of a Claude Desktop config file (from)
-// into Hermes's config file (into). Entries are copied as written; an entry
+// ImportClaudeConfig merges the servers of a Claude Desktop config file (from;
+// VS Code's mcp.json, whose servers are under "servers", too) into Hermes's
+// config file (into). Entries are copied as written; an entry
 // Hermes already has is never overwritten. Imported servers still need the
 // user's approval before they start.
 func ImportClaudeConfig(from, into string) (ImportResult, error) {
@@ -35,7 +36,7 @@ func ImportClaudeConfig(from, into string) (ImportResult, error) {
 	if _, err := os.Stat(from); errors.Is(err, os.ErrNotExist) {
 		return res, fmt.Errorf("import Claude Desktop config: %s does not exist", from)
 	}
-	src, err := LoadConfig(from)
+	src, err := loadSource(from)
 	if err != nil {
 		return res, fmt.Errorf("import Claude Desktop config: %w", err)
 	}
@@ -69,6 +70,20 @@ func ImportClaudeConfig(from, into string) (ImportResult, error) {
 		return res, fmt.Errorf("import Claude Desktop config: %w", err)
 	}
 	return res, nil
+}
+
+// loadSource reads a config to import: Claude Desktop's mcpServers, or VS
+// Code's servers when there is no mcpServers.
+func loadSource(file string) (Config, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return Config{}, fmt.Errorf("read MCP config: %w", err)
+	}
+	cfg, err := ParseConfig(file, data)
+	if err != nil || len(cfg.Names) > 0 {
+		return cfg, err
+	}
+	return parseConfig(file, data, "servers")
 }
 
 // wrapEntry makes a one-entry config document, to parse a raw entry alone.

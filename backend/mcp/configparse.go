@@ -34,6 +34,12 @@ func LoadConfig(file string) (Config, error) {
 // ParseConfig parses the mcpServers shape of Claude Desktop's config. file names
 // the file in problems. Positions are 1-based lines and columns (in bytes).
 func ParseConfig(file string, data []byte) (Config, error) {
+	return parseConfig(file, data, "mcpServers")
+}
+
+// parseConfig parses the servers under key (VS Code's mcp.json calls them
+// "servers").
+func parseConfig(file string, data []byte, key string) (Config, error) {
 	p := &configParser{file: filepath.Base(file), data: data, lines: newLineIndex(data)}
 	cfg := Config{Servers: map[string]ServerConfig{}, raw: map[string]json.RawMessage{}}
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -48,9 +54,9 @@ func ParseConfig(file string, data []byte) (Config, error) {
 	}
 	var servers *member
 	for i := range top {
-		if top[i].key == "mcpServers" {
+		if top[i].key == key {
 			if servers != nil {
-				p.warn(&cfg, "", "mcpServers", top[i].keyOff, "mcpServers appears twice; the later one is used")
+				p.warn(&cfg, "", key, top[i].keyOff, key+" appears twice; the later one is used")
 			}
 			servers = &top[i]
 		}
@@ -61,7 +67,7 @@ func ParseConfig(file string, data []byte) (Config, error) {
 	entries, err := p.object(servers.value, servers.valueOff)
 	if err != nil {
 		if errors.As(err, new(errNotObject)) {
-			return Config{}, p.problem("", "mcpServers", servers.valueOff, "must be an object of servers by name")
+			return Config{}, p.problem("", key, servers.valueOff, "must be an object of servers by name")
 		}
 		return Config{}, err
 	}
