@@ -168,6 +168,31 @@ func (a *App) MCPGetPrompt(server, name, argsJSON string) (mcp.PromptResult, err
 	return r, nil
 }
 
+// MCPResources lists the resources a ready server offers, fresh from the server.
+func (a *App) MCPResources(server string) ([]mcp.ResourceInfo, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	list, err := a.core.mcp.Resources(ctx, server)
+	if err != nil {
+		return nil, &UserError{Message: err.Error(), Err: err}
+	}
+	if list == nil {
+		list = []mcp.ResourceInfo{}
+	}
+	return list, nil
+}
+
+// MCPReadResource reads one resource of a ready server (binary parts are described, not shown).
+func (a *App) MCPReadResource(server, uri string) (mcp.ResourceContent, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := a.core.mcp.ReadResource(ctx, server, uri)
+	if err != nil {
+		return mcp.ResourceContent{}, &UserError{Message: err.Error(), Err: err}
+	}
+	return r, nil
+}
+
 func (a *App) mcpDo(name string, fn func(context.Context) error) (mcp.Status, error) {
 	ctx := context.Background()
 	if err := fn(ctx); err != nil {
