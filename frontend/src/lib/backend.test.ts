@@ -229,6 +229,37 @@ describe('session methods', () => {
   });
 });
 
+describe('MCP resource methods', () => {
+  it('post the server and the URI as strings in web mode and read a null list as empty', async () => {
+    const content = { server: 'everything', uri: 'demo://a b', mime_type: 'text/plain', text: 'hi' };
+    const { api, fetchMock } = setup((url) =>
+      jsonResponse(200, url.endsWith('/MCPResources') ? null : content),
+    );
+    expect(await api.MCPResources('everything')).toEqual([]);
+    expect(await api.MCPReadResource('everything', 'demo://a b')).toEqual(content);
+    const calls = fetchMock.mock.calls.map((c) => {
+      const [url, init] = c as [string, RequestInit];
+      return [url.replace('/api/call/', ''), JSON.parse(String(init.body))];
+    });
+    expect(calls).toEqual([
+      ['MCPResources', ['everything']],
+      ['MCPReadResource', ['everything', 'demo://a b']],
+    ]);
+  });
+
+  it('call the bound methods in the desktop window and keep the server’s error', async () => {
+    const MCPResources = vi.fn(async () => [{ server: 'everything', uri: 'demo://x', name: 'x' }]);
+    const MCPReadResource = vi.fn(async () => {
+      throw 'read resource demo://x of everything: not found';
+    });
+    const api = createApi(wailsTransport({ go: { app: { App: { MCPResources, MCPReadResource } } } }));
+    expect(await api.MCPResources('everything')).toEqual([{ server: 'everything', uri: 'demo://x', name: 'x' }]);
+    expect(MCPResources).toHaveBeenCalledWith('everything');
+    await expect(api.MCPReadResource('everything', 'demo://x')).rejects.toThrow('read resource demo://x of everything: not found');
+    expect(MCPReadResource).toHaveBeenCalledWith('everything', 'demo://x');
+  });
+});
+
 describe('toError', () => {
   it('keeps the message of every shape', () => {
     expect(toError('boom').message).toBe('boom');

@@ -243,12 +243,32 @@ export const MCP_STATES = [
 ] as const;
 export type McpState = (typeof MCP_STATES)[number];
 
-/** One entry of mcpServers in mcp.json, as the form edits it. */
+/** How Hermes talks to a server: a local program (stdio), Streamable HTTP or legacy HTTP+SSE. */
+export type McpTransport = 'stdio' | 'http' | 'sse';
+
+/** The value the backend shows instead of a stored header value (sending it back keeps the value). */
+export const MCP_REDACTED = '[REDACTED]';
+
+/**
+ * One entry of mcpServers in mcp.json, as the form edits it: a local program (command, args,
+ * env, cwd) or a remote server (url, type, headers, allow_internet, ca_file).
+ */
 export interface McpServerConfig {
-  command: string;
+  /** Absent for a remote entry. */
+  command?: string;
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /** A remote server's address (http:// or https://). */
+  url?: string;
+  /** "http" (Streamable HTTP, the default with a url) or "sse" (legacy HTTP+SSE). */
+  type?: 'http' | 'sse' | 'stdio' | string;
+  /** Sent with every request; values may be ${VAR}. Stored values come back as MCP_REDACTED. */
+  headers?: Record<string, string>;
+  /** Lets a remote entry reach a host outside loopback and the private LAN. */
+  allow_internet?: boolean;
+  /** A PEM file of the CA that signed a LAN server's certificate. */
+  ca_file?: string;
   disabled?: boolean;
   /** A duration such as "30s". */
   timeout?: string;
@@ -319,8 +339,19 @@ export interface McpStatus {
   error?: string;
   warnings?: string[] | null;
   config: McpServerConfig;
-  /** The exact command line, shell-quoted, as the user approves it. */
+  /**
+   * The exact command line, shell-quoted, as the user approves it; for a remote server a
+   * one-line description of what is approved (transport, URL, header names).
+   */
   command: string;
+  /** "stdio", "http" or "sse" (older backends leave it out: stdio). */
+  transport?: McpTransport | string;
+  /** A remote server's address. */
+  url?: string;
+  /** The names (never the values) of a remote entry's headers. */
+  header_names?: string[] | null;
+  /** A remote server outside loopback and the private LAN: messages leave this computer. */
+  internet?: boolean;
   approved: boolean;
   disabled: boolean;
   /** Some tool definitions changed since approval (a "rug pull"): those tools are off. */
@@ -337,6 +368,26 @@ export interface McpStatus {
   has_resources: boolean;
   resources: number;
   stderr_tail?: string;
+}
+
+/** One resource a server lists (see backend/mcp/resources.go). */
+export interface McpResource {
+  server: string;
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mime_type?: string;
+}
+
+/** A resource read for the user: its text; binary parts are only described. */
+export interface McpResourceContent {
+  server: string;
+  uri: string;
+  mime_type?: string;
+  text: string;
+  /** A part was binary and is only described in text. */
+  binary?: boolean;
 }
 
 /** A mistake in mcp.json. */
@@ -721,6 +772,9 @@ export function createApi(t: Transport) {
     /** Fetches a prompt template filled in with args (a JSON object of strings). */
     MCPGetPrompt: (server: string, name: string, argsJSON: string) =>
       call<McpPromptResult>('MCPGetPrompt', server, name, argsJSON),
+    /** The resources a ready server lists, fresh from the server. */
+    MCPResources: (server: string) => call<McpResource[] | null>('MCPResources', server).then((l) => l ?? []),
+    MCPReadResource: (server: string, uri: string) => call<McpResourceContent>('MCPReadResource', server, uri),
     /** filterJSON: see buildMemoryFilter in memory.svelte.ts ("" lists everything). */
     MemoryList: (filterJSON: string) => call<Memory[] | null>('MemoryList', filterJSON).then((l) => l ?? []),
     MemoryShow: (id: string) => call<MemoryDetail>('MemoryShow', id),
