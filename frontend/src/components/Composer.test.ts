@@ -24,4 +24,29 @@ describe('Composer', () => {
     await fireEvent.click(getByTestId('stop'));
     expect(onstop).toHaveBeenCalledTimes(1);
   });
+
+  it('shows attached resources as chips that can be removed, and can send with only an attachment', async () => {
+    const onsend = vi.fn();
+    const ondetach = vi.fn();
+    const doc = { server: 'everything', uri: 'demo://resource/static/document/architecture.md', name: 'architecture.md', text: 'x'.repeat(1500) };
+    const { getByTestId, getAllByTestId } = render(Composer, { value: '', streaming: false, onsend, onstop: vi.fn(), attachments: [doc], ondetach });
+    const chip = getByTestId('attachment-chip');
+    expect(chip.textContent).toContain('architecture.md');
+    expect(chip.textContent).toContain('everything · 1.5k characters');
+    expect(chip.getAttribute('title')).toBe(doc.uri);
+    expect((getByTestId('send') as HTMLButtonElement).disabled).toBe(false);
+    expect(getByTestId('composer').getAttribute('placeholder')).toBe('Ask about the attached resource…');
+    const remove = getAllByTestId('attachment-remove')[0];
+    expect(remove.getAttribute('aria-label')).toBe('Remove architecture.md from the message');
+    await fireEvent.click(remove);
+    expect(ondetach).toHaveBeenCalledWith(doc);
+    await fireEvent.click(getByTestId('send'));
+    expect(onsend).toHaveBeenCalledTimes(1);
+  });
+
+  it('disables send with neither text nor attachments', () => {
+    const { getByTestId, queryByTestId } = render(Composer, { value: ' ', streaming: false, onsend: vi.fn(), onstop: vi.fn() });
+    expect((getByTestId('send') as HTMLButtonElement).disabled).toBe(true);
+    expect(queryByTestId('attachments')).toBeNull();
+  });
 });

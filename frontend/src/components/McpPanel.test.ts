@@ -4,7 +4,8 @@ import McpPanel from './McpPanel.svelte';
 import McpServerCard from './McpServerCard.svelte';
 import { MCP_STATES } from '../lib/backend';
 import { McpStore } from '../lib/mcp.svelte';
-import { fakeApi, status, tool } from '../lib/mcp.fixture';
+import { content, fakeApi, remote, status, tool } from '../lib/mcp.fixture';
+import { ChatStore, type ChatApi } from '../lib/chat.svelte';
 
 const noop = () => {};
 
@@ -120,6 +121,165 @@ describe('McpServerCard', () => {
     expect((d.getByTestId('mcp-restart') as HTMLButtonElement).disabled).toBe(true);
     await fireEvent.click(d.getByTestId('mcp-enable'));
     expect(api.MCPSetDisabled).toHaveBeenCalledWith('everything', false);
+  });
+});
+
+describe('McpServerCard transports', () => {
+  it('shows stdio and the command line for a local program', () => {
+    const { getByTestId, queryByTestId } = render(McpServerCard, {
+      server: status({ pid: 4242 }),
+      store: new McpStore(fakeApi()),
+      onedit: noop,
+      onremove: noop,
+      onapprove: noop,
+    });
+    expect(getByTestId('mcp-transport').textContent).toBe('stdio');
+    expect(getByTestId('mcp-transport').dataset.transport).toBe('stdio');
+    expect(getByTestId('mcp-command').textContent).toBe('node /srv/everything.js stdio');
+    expect(getByTestId('mcp-meta').textContent).toContain('process 4242');
+    expect(queryByTestId('mcp-url')).toBeNull();
+    expect(queryByTestId('mcp-internet')).toBeNull();
+    expect(queryByTestId('mcp-stderr')).not.toBeNull();
+  });
+
+  it('shows HTTP or SSE and the URL for a remote server, its header names, and an internet badge', () => {
+    const store = new McpStore(fakeApi());
+    const r = render(McpServerCard, { server: remote({ state: 'ready', approved: true }), store, onedit: noop, onremove: noop, onapprove: noop });
+    expect(r.getByTestId('mcp-transport').textContent).toBe('HTTP');
+    expect(r.getByTestId('mcp-url').textContent).toBe('https://mcp.example.com/mcp');
+    expect(r.queryByTestId('mcp-command')).toBeNull();
+    expect(r.getByTestId('mcp-header-names').textContent).toBe('headers: Authorization');
+    expect(r.getByTestId('mcp-internet').textContent).toBe('internet');
+    // No process, so no pid and no stderr.
+    expect(r.queryByTestId('mcp-stderr')).toBeNull();
+    expect(r.container.textContent).not.toContain('[REDACTED]');
+    r.unmount();
+    const sse = render(McpServerCard, {
+      server: remote({ transport: 'sse', internet: false, url: 'http://192.168.1.9:8000/sse', header_names: [] }),
+      store,
+      onedit: noop,
+      onremove: noop,
+      onapprove: noop,
+    });
+    expect(sse.getByTestId('mcp-transport').textContent).toBe('SSE');
+    expect(sse.getByTestId('mcp-url').textContent).toBe('http://192.168.1.9:8000/sse');
+    expect(sse.queryByTestId('mcp-internet')).toBeNull();
+    expect(sse.queryByTestId('mcp-header-names')).toBeNull();
+  });
+});
+
+/** The chat's store as the attach target (its attachments are reactive), with spies. */
+function target() {
+  const chat = new ChatStore({ api: {} as ChatApi, on: () => () => {} });
+  vi.spyOn(chat, 'attach');
+  vi.spyOn(chat, 'detach');
+  return chat;
+}
+
+describe('the resources browser', () => {
+  const ready = () => status({ has_resources: true, resources: 2 });
+
+  it('lists a ready server’s resources, previews one and attaches it to the next message', async () => {
+    const api = fakeApi();
+    const store = new McpStore(api);
+    const attach = target();
+    const { getByTestId, getAllByTestId, queryByTestId } = render(McpServerCard, {
+      server: ready(),
+      store,
+      attach,
+      onedit: noop,
+      onremove: noop,
+      onapprove: noop,
+    });
+    const toggle = getByTestId('mcp-resources-toggle');
+    expect(toggle.textContent).toContain('Resources: 2');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(api.MCPResources).not.toHaveBeenCalled();
+    await fireEvent.click(toggle);
+    expect(api.MCPResources).toHaveBeenCalledWith('everything');
+    await waitFor(() => expect(getAllByTestId('mcp-resource')).toHaveLength(2));
+    const [first] = getAllByTestId('mcp-resource');
+    expect(first.textContent).toContain('architecture.md');
+    expect(first.textContent).toContain('demo://resource/static/document/architecture.md');
+    expect(first.querySelector('[data-testid="mcp-resource-mime"]')!.textContent).toBe('text/markdown');
+
+    await fireEvent.click(first);
+    expect(api.MCPReadResource).toHaveBeenCalledWith('everything', 'demo://resource/static/document/architecture.md');
+    await waitFor(() => expect(getByTestId('mcp-resource-text').textContent).toContain('# Architecture'));
+    expect(first.getAttribute('aria-current')).toBe('true');
+    expect(getByTestId('mcp-resource-preview').dataset.uri).toBe('demo://resource/static/document/architecture.md');
+
+    await fireEvent.click(getByTestId('mcp-resource-attach'));
+    expect(attach.attach).toHaveBeenCalledWith({
+      server: 'everything',
+      uri: 'demo://resource/static/document/architecture.md',
+      name: 'architecture.md',
+      mimeType: 'text/markdown',
+      text: content().text,
+    });
+    await waitFor(() => expect(queryByTestId('mcp-resource-attached')).not.toBeNull());
+    await fireEvent.click(getByTestId('mcp-resource-detach'));
+    expect(attach.detach).toHaveBeenCalledWith({ server: 'everything', uri: 'demo://resource/static/document/architecture.md' });
+
+    await fireEvent.click(getByTestId('mcp-resource-close'));
+    expect(queryByTestId('mcp-resource-preview')).toBeNull();
+  });
+
+  it('caps a long text, describes binary content and cannot attach it', async () => {
+    const long = 'x'.repeat(9000);
+    const api = fakeApi({
+      MCPReadResource: vi.fn(async (server: string, uri: string) =>
+        uri.endsWith('features.md')
+          ? content({ server, uri, mime_type: 'image/png', text: '[binary image/png, 1024 bytes]', binary: true })
+          : content({ server, uri, text: long }),
+      ),
+    });
+    const store = new McpStore(api);
+    const { getByTestId, getAllByTestId, queryByTestId } = render(McpServerCard, {
+      server: ready(),
+      store,
+      attach: target(),
+      onedit: noop,
+      onremove: noop,
+      onapprove: noop,
+    });
+    await fireEvent.click(getByTestId('mcp-resources-toggle'));
+    await waitFor(() => expect(getAllByTestId('mcp-resource')).toHaveLength(2));
+    await fireEvent.click(getAllByTestId('mcp-resource')[0]);
+    await waitFor(() => expect(getByTestId('mcp-resource-cut').textContent).toContain('8,000 of 9,000'));
+    expect(getByTestId('mcp-resource-text').textContent).toHaveLength(8000);
+    expect(queryByTestId('mcp-resource-attach')).not.toBeNull();
+    await fireEvent.click(getAllByTestId('mcp-resource')[1]);
+    await waitFor(() => expect(getByTestId('mcp-resource-binary').textContent).toContain('Binary content'));
+    expect(queryByTestId('mcp-resource-attach')).toBeNull();
+  });
+
+  it('shows the server’s error, the empty state, and nothing for a server that is not ready', async () => {
+    const api = fakeApi({ MCPResources: vi.fn(async () => Promise.reject(new Error('list resources of everything: method not found'))) });
+    const store = new McpStore(api);
+    const r = render(McpServerCard, { server: ready(), store, onedit: noop, onremove: noop, onapprove: noop });
+    await fireEvent.click(r.getByTestId('mcp-resources-toggle'));
+    await waitFor(() => expect(r.getByTestId('mcp-resources-error').textContent).toBe('Could not list the resources: list resources of everything: method not found'));
+    api.MCPResources.mockResolvedValueOnce([]);
+    await fireEvent.click(r.getByTestId('mcp-resources-refresh'));
+    await waitFor(() => expect(r.getByTestId('mcp-resources-empty')).not.toBeNull());
+    expect(r.queryByTestId('mcp-resources-error')).toBeNull();
+    r.unmount();
+    for (const s of [status({ state: 'starting', has_resources: true }), status({ has_resources: false })]) {
+      const c = render(McpServerCard, { server: s, store, onedit: noop, onremove: noop, onapprove: noop });
+      expect(c.queryByTestId('mcp-resources')).toBeNull();
+      c.unmount();
+    }
+  });
+
+  it('shows a read error with the server’s message', async () => {
+    const api = fakeApi({ MCPReadResource: vi.fn(async () => Promise.reject(new Error('read resource demo://x of everything: not found'))) });
+    const store = new McpStore(api);
+    const { getByTestId, getAllByTestId } = render(McpServerCard, { server: ready(), store, onedit: noop, onremove: noop, onapprove: noop });
+    await fireEvent.click(getByTestId('mcp-resources-toggle'));
+    await waitFor(() => expect(getAllByTestId('mcp-resource')).toHaveLength(2));
+    await fireEvent.click(getAllByTestId('mcp-resource')[0]);
+    await waitFor(() => expect(getByTestId('mcp-resource-error').textContent).toContain('not found'));
   });
 });
 

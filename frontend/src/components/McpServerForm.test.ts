@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, waitFor } from '@testing-library/svelte';
 import McpServerForm from './McpServerForm.svelte';
 import { McpStore } from '../lib/mcp.svelte';
-import { fakeApi, status } from '../lib/mcp.fixture';
+import { fakeApi, remote, status } from '../lib/mcp.fixture';
 
 async function fill(getByTestId: (id: string) => HTMLElement, values: Record<string, string>) {
   for (const [k, v] of Object.entries(values)) {
@@ -144,5 +144,120 @@ describe('McpServerForm', () => {
     await fireEvent.click(getByTestId('mcp-approve-cancel'));
     expect(onclose).toHaveBeenCalled();
     expect(api.MCPRemove).not.toHaveBeenCalled();
+  });
+
+  it('adds a URL server: the kind switch, the headers editor, and an approval that shows the address, header names and the internet warning', async () => {
+    const api = fakeApi({
+      MCPServers: vi.fn(async () => []),
+      MCPAddServer: vi.fn(async (name: string, cfg: string) => {
+        const c = JSON.parse(cfg);
+        return remote({ name, url: c.url, config: { ...c, headers: { Authorization: '[REDACTED]', 'X-Team': '[REDACTED]' } }, header_names: ['Authorization', 'X-Team'] });
+      }),
+    });
+    const store = new McpStore(api);
+    const onclose = vi.fn();
+    const { getByTestId, queryByTestId, getAllByTestId } = render(McpServerForm, { store, onclose });
+    // A command entry by default.
+    expect((getByTestId('mcp-kind-command') as HTMLInputElement).checked).toBe(true);
+    expect(queryByTestId('mcp-field-url')).toBeNull();
+    await fireEvent.click(getByTestId('mcp-kind-url'));
+    expect((getByTestId('mcp-kind-url') as HTMLInputElement).checked).toBe(true);
+    expect(queryByTestId('mcp-field-command')).toBeNull();
+    expect(queryByTestId('mcp-field-args')).toBeNull();
+    expect((getByTestId('mcp-field-transport') as HTMLSelectElement).value).toBe('http');
+
+    await fill(getByTestId, { name: 'remote', url: 'http://mcp.example.com/mcp' });
+    // An internet address needs the box ticked; nothing is sent before.
+    await fireEvent.click(getByTestId('mcp-form-submit'));
+    expect(getByTestId('mcp-error-url').textContent).toContain('mcp.example.com is on the internet');
+    expect(api.MCPAddServer).not.toHaveBeenCalled();
+    await fireEvent.click(getByTestId('mcp-field-allowInternet'));
+    expect(getByTestId('mcp-internet-warning').textContent).toContain('leave your computer');
+    // Plain http to it is pointed out; https is not.
+    expect(getByTestId('mcp-url-plain-http')).not.toBeNull();
+    await fill(getByTestId, { url: 'https://mcp.example.com/mcp' });
+    expect(queryByTestId('mcp-url-plain-http')).toBeNull();
+
+    await fireEvent.click(getByTestId('mcp-header-add'));
+    await fireEvent.click(getByTestId('mcp-header-add'));
+    await fireEvent.click(getByTestId('mcp-header-add'));
+    expect(document.activeElement).toBe(getAllByTestId('mcp-header-name')[2]);
+    const names = getAllByTestId('mcp-header-name');
+    const values = getAllByTestId('mcp-header-value');
+    await fireEvent.input(names[0], { target: { value: 'Authorization' } });
+    await fireEvent.input(values[0], { target: { value: 'Bearer ${TOKEN}' } });
+    await fireEvent.input(names[1], { target: { value: 'X-Team' } });
+    await fireEvent.input(values[1], { target: { value: 'hermes' } });
+    await fireEvent.click(getAllByTestId('mcp-header-remove')[2]);
+    expect(getAllByTestId('mcp-header')).toHaveLength(2);
+    await fireEvent.change(getByTestId('mcp-field-transport'), { target: { value: 'sse' } });
+
+    await fireEvent.click(getByTestId('mcp-form-submit'));
+    await waitFor(() => expect(api.MCPAddServer).toHaveBeenCalledTimes(1));
+    const [name, json] = api.MCPAddServer.mock.calls[0] as [string, string];
+    expect(name).toBe('remote');
+    expect(JSON.parse(json)).toEqual({
+      url: 'https://mcp.example.com/mcp',
+      type: 'sse',
+      headers: { Authorization: 'Bearer ${TOKEN}', 'X-Team': 'hermes' },
+      allow_internet: true,
+    });
+    for (const k of ['command', 'args', 'env', 'cwd']) expect(json).not.toContain(`"${k}"`);
+
+    await waitFor(() => expect(queryByTestId('mcp-approve')).not.toBeNull());
+    expect(getByTestId('mcp-approve').querySelector('h2')!.textContent).toBe('Connect to “remote”?');
+    expect(getByTestId('mcp-approve-url').textContent).toBe('https://mcp.example.com/mcp');
+    expect(getAllByTestId('mcp-approve-header-name').map((e) => e.textContent)).toEqual(['Authorization', 'X-Team']);
+    // Names only: no value reaches the dialog.
+    expect(getByTestId('mcp-approve').textContent).not.toContain('Bearer');
+    expect(getByTestId('mcp-approve').textContent).not.toContain('hermes');
+    expect(getByTestId('mcp-approve-internet').textContent).toContain('will leave this computer');
+    expect(queryByTestId('mcp-approve-command')).toBeNull();
+    expect(getByTestId('mcp-approve-ok').textContent).toContain('Approve and connect');
+    expect(document.activeElement?.getAttribute('data-testid')).toBe('mcp-approve-cancel');
+    await fireEvent.click(getByTestId('mcp-approve-ok'));
+    await waitFor(() => expect(api.MCPApprove).toHaveBeenCalledWith('remote'));
+  });
+
+  it('checks a URL entry before sending it', async () => {
+    const api = fakeApi();
+    const store = new McpStore(api);
+    const { getByTestId, getAllByTestId, queryByTestId } = render(McpServerForm, { store, onclose: vi.fn() });
+    await fireEvent.click(getByTestId('mcp-kind-url'));
+    await fill(getByTestId, { name: 'x', url: 'localhost:3001/mcp' });
+    await fireEvent.click(getByTestId('mcp-header-add'));
+    await fireEvent.input(getAllByTestId('mcp-header-name')[0], { target: { value: 'Authorization' } });
+    await fireEvent.click(getByTestId('mcp-form-submit'));
+    expect(api.MCPAddServer).not.toHaveBeenCalled();
+    expect(getByTestId('mcp-error-url').textContent).toContain('http:// or https://');
+    expect(getByTestId('mcp-error-headers').textContent).toBe('Give the header Authorization a value.');
+    expect(queryByTestId('mcp-error-command')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(getByTestId('mcp-field-url')));
+  });
+
+  it('edits a remote entry: stored header values stay hidden and go back as [REDACTED]', async () => {
+    const server = remote({ state: 'ready', approved: true });
+    const api = fakeApi({ MCPAddServer: vi.fn(async (name: string, cfg: string) => remote({ name, state: 'ready', approved: true, config: JSON.parse(cfg) })) });
+    const store = new McpStore(api);
+    const onclose = vi.fn();
+    const { getByTestId, getAllByTestId, queryByTestId } = render(McpServerForm, { store, edit: server, onclose });
+    expect((getByTestId('mcp-kind-url') as HTMLInputElement).checked).toBe(true);
+    expect((getByTestId('mcp-field-url') as HTMLInputElement).value).toBe('https://mcp.example.com/mcp');
+    expect((getByTestId('mcp-field-allowInternet') as HTMLInputElement).checked).toBe(true);
+    const value = getAllByTestId('mcp-header-value')[0] as HTMLInputElement;
+    expect(value.value).toBe('');
+    expect(value.placeholder).toBe('[REDACTED]');
+    expect(getAllByTestId('mcp-header')[0].dataset.kept).toBe('true');
+    await fill(getByTestId, { timeout: '45s' });
+    await fireEvent.click(getByTestId('mcp-form-submit'));
+    await waitFor(() => expect(onclose).toHaveBeenCalled());
+    expect(JSON.parse(api.MCPAddServer.mock.calls[0][1] as string)).toEqual({
+      url: 'https://mcp.example.com/mcp',
+      type: 'http',
+      headers: { Authorization: '[REDACTED]' },
+      allow_internet: true,
+      timeout: '45s',
+    });
+    expect(queryByTestId('mcp-approve')).toBeNull();
   });
 });

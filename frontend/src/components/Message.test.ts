@@ -18,6 +18,20 @@ describe('Message', () => {
     expect(el.querySelector('.body')!.textContent).toBe(text);
   });
 
+  it('shows attached resources folded above the typed text, as text', async () => {
+    const content =
+      '<resource server="everything" uri="demo://a.md" name="a.md" mime_type="text/markdown">\n<b>raw</b> text\n</resource>\n\nWhat is this?';
+    const { getByTestId, getAllByTestId } = render(Message, { message: m({ content }) });
+    const [res] = getAllByTestId('message-resource');
+    expect(res.tagName).toBe('DETAILS');
+    expect(res.dataset.uri).toBe('demo://a.md');
+    expect(res.querySelector('summary')!.textContent).toContain('a.md');
+    expect(res.querySelector('summary')!.textContent).toContain('resource from everything');
+    expect(res.querySelector('pre')!.textContent).toBe('<b>raw</b> text');
+    expect(res.querySelector('b')).toBeNull();
+    expect(getByTestId('message-body').textContent).toBe('What is this?');
+  });
+
   it('renders assistant Markdown sanitized', () => {
     const { getByTestId } = render(Message, {
       message: m({ role: 'assistant', content: '**hi** <img src=x onerror=alert(1)>\n\n```\ncode\n```' }),

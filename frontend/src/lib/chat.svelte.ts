@@ -11,6 +11,7 @@ import {
   type Unsubscribe,
 } from './backend';
 import { toToolCall } from './tools.svelte';
+import { attachmentKey, composeMessage, type Attachment } from './attachment';
 
 export type UIStatus = 'ok' | 'cancelled' | 'failed' | 'streaming';
 
@@ -169,6 +170,8 @@ export class ChatStore {
   messages = $state<UIMessage[]>([]);
   /** The composer's text; kept here so a failed send can put it back. */
   draft = $state('');
+  /** Resources that go with the next message (sent before the typed text). */
+  attachments = $state<Attachment[]>([]);
   /** Inline error about the last send (shown next to the composer). */
   sendError = $state('');
   /** Error about loading the list or a conversation. */
@@ -305,28 +308,62 @@ export class ChatStore {
     };
   }
 
+  /** Attaches a resource to the next message (again: its text is replaced). */
+  attach(a: Attachment): void {
+    const key = attachmentKey(a);
+    const i = this.attachments.findIndex((x) => attachmentKey(x) === key);
+    if (i >= 0) this.attachments[i] = a;
+    else this.attachments.push(a);
+  }
+
+  /** Takes a resource off the next message. */
+  detach(a: Pick<Attachment, 'server' | 'uri'>): void {
+    const key = attachmentKey(a);
+    this.attachments = this.attachments.filter((x) => attachmentKey(x) !== key);
+  }
+
+  isAttached(server: string, uri: string): boolean {
+    const key = attachmentKey({ server, uri });
+    return this.attachments.some((x) => attachmentKey(x) === key);
+  }
+
+  /** Whether the draft can be sent: it has text or attachments. */
+  get canSend(): boolean {
+    return this.draft.trim() !== '' || this.attachments.length > 0;
+  }
+
   /**
    * Sends text (the draft when omitted). Resolves true when the backend answered (even with a
    * cancelled or failed reply) and false when nothing was sent or the call failed.
    */
   async send(text?: string): Promise<boolean> {
     const fromDraft = text === undefined;
-    const body = fromDraft ? this.draft : text;
+    const typed = fromDraft ? this.draft : text;
+    // The attachments go with the draft (a text given here is sent as it is).
+    const attached = fromDraft ? [...this.attachments] : [];
+    const body = composeMessage(typed, attached);
     if (!body.trim() || this.active) return false;
 
     const requestId = this.#uuid();
     const sessionId = this.currentId;
     const view = this.#view;
     const now = new Date().toISOString();
-    if (fromDraft) this.draft = '';
+    if (fromDraft) {
+      this.draft = '';
+      this.attachments = [];
+    }
     this.sendError = '';
     this.messages.push(
       { id: `local-user-${requestId}`, role: 'user', content: body, status: 'ok', createdAt: now, requestId },
       { id: `local-assistant-${requestId}`, role: 'assistant', content: '', status: 'streaming', createdAt: now, requestId },
     );
     return this.#stream(requestId, sessionId, view, () => this.#deps.api.SendMessage(requestId, sessionId, body), () => {
-      // Nothing typed is lost: put the text back unless the user already typed something new.
-      if (this.draft.trim() === '') this.draft = body;
+      // Nothing typed is lost: put the text (and the attachments) back unless the user already
+      // started a new message.
+      if (this.draft.trim() === '' && this.attachments.length === 0) {
+        this.draft = typed;
+        this.attachments = attached;
+      }
     });
   }
 

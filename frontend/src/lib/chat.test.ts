@@ -148,6 +148,41 @@ describe('ChatStore.send', () => {
     expect(h.store.sendError).toBe('boom');
   });
 
+  it('sends attached resources as blocks before the typed text and clears them', async () => {
+    const h = harness();
+    const a = { server: 'everything', uri: 'demo://a.md', name: 'a.md', mimeType: 'text/markdown', text: 'AAA' };
+    const b = { server: 'everything', uri: 'demo://b.md', name: 'b.md', text: 'BBB' };
+    h.store.attach(a);
+    h.store.attach(b);
+    h.store.attach({ ...a, text: 'AAA v2' });
+    expect(h.store.attachments.map((x) => x.text)).toEqual(['AAA v2', 'BBB']);
+    expect(h.store.isAttached('everything', 'demo://b.md')).toBe(true);
+    h.store.detach(b);
+    expect(h.store.isAttached('everything', 'demo://b.md')).toBe(false);
+    h.store.draft = 'What does it say?';
+    expect(h.store.canSend).toBe(true);
+    void h.store.send();
+    const sent = h.api.SendMessage.mock.calls[0][2];
+    expect(sent).toBe(
+      '<resource server="everything" uri="demo://a.md" name="a.md" mime_type="text/markdown">\nAAA v2\n</resource>\n\nWhat does it say?',
+    );
+    expect(sent).not.toContain('BBB');
+    expect(h.store.attachments).toEqual([]);
+    expect(h.store.messages[0].content).toBe(sent);
+  });
+
+  it('sends an attachment without typed text, and puts both back when the send fails', async () => {
+    const h = harness();
+    h.store.attach({ server: 's', uri: 'demo://x', name: 'x', text: 'X' });
+    expect(h.store.canSend).toBe(true);
+    const done = h.store.send();
+    expect(h.api.SendMessage.mock.calls[0][2]).toBe('<resource server="s" uri="demo://x" name="x">\nX\n</resource>');
+    h.pending.reject(new Error('boom'));
+    await done;
+    expect(h.store.draft).toBe('');
+    expect(h.store.attachments.map((x) => x.uri)).toEqual(['demo://x']);
+  });
+
   it('refuses empty text and a second send while streaming', async () => {
     const h = harness();
     expect(await h.store.send('   ')).toBe(false);

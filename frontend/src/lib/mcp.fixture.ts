@@ -1,6 +1,6 @@
 // Test data for the MCP tests (not part of the app).
 import { vi, type Mock } from 'vitest';
-import type { McpStatus, McpTool } from './backend';
+import type { McpResource, McpResourceContent, McpStatus, McpTool } from './backend';
 import type { McpApi } from './mcp.svelte';
 
 export function tool(over: Partial<McpTool> = {}): McpTool {
@@ -24,6 +24,7 @@ export function status(over: Partial<McpStatus> = {}): McpStatus {
     state: 'ready',
     config: { command: 'node', args: ['/srv/everything.js', 'stdio'] },
     command: 'node /srv/everything.js stdio',
+    transport: 'stdio',
     approved: true,
     disabled: false,
     tools_changed: false,
@@ -31,6 +32,44 @@ export function status(over: Partial<McpStatus> = {}): McpStatus {
     tools: [tool()],
     has_resources: false,
     resources: 0,
+    ...over,
+  };
+}
+
+/** A remote server entry with a header whose value the backend keeps hidden. */
+export function remote(over: Partial<McpStatus> = {}): McpStatus {
+  return status({
+    name: 'remote',
+    state: 'awaiting approval',
+    approved: false,
+    transport: 'http',
+    url: 'https://mcp.example.com/mcp',
+    header_names: ['Authorization'],
+    internet: true,
+    config: { url: 'https://mcp.example.com/mcp', type: 'http', headers: { Authorization: '[REDACTED]' }, allow_internet: true },
+    command: 'http https://mcp.example.com/mcp (headers: Authorization; on the internet)',
+    tools: [],
+    ...over,
+  });
+}
+
+export function resource(over: Partial<McpResource> = {}): McpResource {
+  return {
+    server: 'everything',
+    uri: 'demo://resource/static/document/architecture.md',
+    name: 'architecture.md',
+    description: 'Static document file exposed from /docs: architecture.md',
+    mime_type: 'text/markdown',
+    ...over,
+  };
+}
+
+export function content(over: Partial<McpResourceContent> = {}): McpResourceContent {
+  return {
+    server: 'everything',
+    uri: 'demo://resource/static/document/architecture.md',
+    mime_type: 'text/markdown',
+    text: '# Architecture\n\nThe server is split into tools, resources and prompts.',
     ...over,
   };
 }
@@ -56,6 +95,11 @@ export function fakeApi(over: Partial<McpApi> = {}): FakeMcpApi {
     MCPStderr: vi.fn(async () => 'full log'),
     MCPPrompts: vi.fn(async () => []),
     MCPGetPrompt: vi.fn(async () => ({ messages: [{ role: 'user', text: 'hello' }] })),
+    MCPResources: vi.fn(async (server: string) => [
+      resource({ server }),
+      resource({ server, uri: 'demo://resource/static/document/features.md', name: 'features.md' }),
+    ]),
+    MCPReadResource: vi.fn(async (server: string, uri: string) => content({ server, uri })),
     ...over,
   };
   return api as unknown as FakeMcpApi;

@@ -2,16 +2,20 @@
 // config entry (and back), client-side checks, server errors mapped to form fields, and prompt
 // templates. Pure helpers first, then the stores.
 import {
+  MCP_REDACTED,
   MCP_STATES,
   errorMessage,
   type Api,
   type McpPrompt,
   type McpProblem,
   type McpPromptResult,
+  type McpResource,
+  type McpResourceContent,
   type McpServerConfig,
   type McpState,
   type McpStatus,
   type McpTool,
+  type McpTransport,
   type Unsubscribe,
 } from './backend';
 import type { MessageKey } from './i18n.svelte';
@@ -109,15 +113,36 @@ export function canToggle(t: Pick<McpTool, 'changed' | 'skipped'>): boolean {
 // ---------------------------------------------------------------------------------------------
 // The add/edit form
 
-/** The form's fields, all plain text (lists one item per line). */
+/** A local program (stdio) or a remote server (an http(s) URL). */
+export type ServerKind = 'command' | 'url';
+
+/** One header of a remote entry, as the form edits it. */
+export interface HeaderRow {
+  name: string;
+  /** The new value; empty keeps a stored one (see kept). */
+  value: string;
+  /**
+   * The header's name in the stored entry when its value is stored (the backend shows it as
+   * [REDACTED]); an empty value keeps that value while the name stays the same.
+   */
+  kept: string;
+}
+
+/** The form's fields: plain text (lists one item per line) and, for a remote entry, its choices. */
 export interface ServerForm {
   name: string;
+  kind: ServerKind;
   command: string;
   /** One argument per line. */
   args: string;
   /** KEY=VALUE lines. */
   env: string;
   cwd: string;
+  url: string;
+  transport: 'http' | 'sse';
+  headers: HeaderRow[];
+  allowInternet: boolean;
+  caFile: string;
   timeout: string;
   /** Globs, one per line (or separated by commas). */
   include: string;
@@ -127,10 +152,33 @@ export interface ServerForm {
 }
 
 export type FormField = keyof ServerForm;
+/** The fields edited in a text box. */
+export type TextField = 'name' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'caFile' | 'timeout' | 'include' | 'exclude' | 'autoApprove';
 export type FormErrors = Partial<Record<FormField | 'general', string>>;
 
 export function emptyForm(): ServerForm {
-  return { name: '', command: '', args: '', env: '', cwd: '', timeout: '', include: '', exclude: '', autoApprove: '' };
+  return {
+    name: '',
+    kind: 'command',
+    command: '',
+    args: '',
+    env: '',
+    cwd: '',
+    url: '',
+    transport: 'http',
+    headers: [],
+    allowInternet: false,
+    caFile: '',
+    timeout: '',
+    include: '',
+    exclude: '',
+    autoApprove: '',
+  };
+}
+
+/** An empty header row. */
+export function emptyHeader(): HeaderRow {
+  return { name: '', value: '', kept: '' };
 }
 
 function lines(text: string): string[] {
@@ -239,15 +287,40 @@ export function validGlob(p: string): boolean {
   return true;
 }
 
-/** The config entry a form describes (empty fields are left out). */
+/** A header row with neither a name nor a value is left out. */
+function headerRows(rows: HeaderRow[] | undefined): HeaderRow[] {
+  return (rows ?? []).filter((h) => h.name.trim() !== '' || h.value !== '');
+}
+
+/** Whether a row keeps its stored value (left empty, its name unchanged). */
+export function keepsStored(h: HeaderRow): boolean {
+  return h.kept !== '' && h.value === '' && h.name.trim() === h.kept;
+}
+
+/**
+ * The config entry a form describes (empty fields are left out). A command entry has no
+ * url, type or headers; a URL entry has no command, args, env or cwd. A header whose stored
+ * value is kept is sent as [REDACTED], which the backend reads as "keep the stored value".
+ */
 export function formToConfig(f: ServerForm, base: Pick<McpServerConfig, 'disabled'> = {}): McpServerConfig {
-  const cfg: McpServerConfig = { command: f.command.trim() };
-  const args = parseArgs(f.args);
-  if (args.length) cfg.args = args;
-  const env = parseEnv(f.env).env;
-  if (Object.keys(env).length) cfg.env = env;
-  const cwd = f.cwd.trim();
-  if (cwd) cfg.cwd = cwd;
+  let cfg: McpServerConfig;
+  if (f.kind === 'url') {
+    cfg = { url: f.url.trim(), type: f.transport === 'sse' ? 'sse' : 'http' };
+    const headers: Record<string, string> = {};
+    for (const h of headerRows(f.headers)) headers[h.name.trim()] = keepsStored(h) ? MCP_REDACTED : h.value.trim();
+    if (Object.keys(headers).length) cfg.headers = headers;
+    if (f.allowInternet) cfg.allow_internet = true;
+    const ca = f.caFile.trim();
+    if (ca) cfg.ca_file = ca;
+  } else {
+    cfg = { command: f.command.trim() };
+    const args = parseArgs(f.args);
+    if (args.length) cfg.args = args;
+    const env = parseEnv(f.env).env;
+    if (Object.keys(env).length) cfg.env = env;
+    const cwd = f.cwd.trim();
+    if (cwd) cfg.cwd = cwd;
+  }
   if (base.disabled) cfg.disabled = true;
   const timeout = f.timeout.trim();
   if (timeout) cfg.timeout = timeout;
@@ -268,23 +341,93 @@ export function configJSON(cfg: McpServerConfig): string {
   return JSON.stringify(cfg);
 }
 
-/** A form filled in from an entry (for editing). */
+/** Whether an entry is a remote server. */
+export function isRemoteConfig(c: McpServerConfig | null | undefined): boolean {
+  return !!c && (!!c.url || c.type === 'http' || c.type === 'sse');
+}
+
+/** A form filled in from an entry (for editing); stored header values stay hidden. */
 export function configToForm(name: string, c: McpServerConfig | null | undefined): ServerForm {
-  const cfg = c ?? { command: '' };
+  const cfg = c ?? {};
   return {
+    ...emptyForm(),
     name,
+    kind: isRemoteConfig(cfg) ? 'url' : 'command',
     command: cfg.command ?? '',
     args: (cfg.args ?? []).join('\n'),
     env: Object.entries(cfg.env ?? {})
       .map(([k, v]) => `${k}=${v}`)
       .join('\n'),
     cwd: cfg.cwd ?? '',
+    url: cfg.url ?? '',
+    transport: cfg.type === 'sse' ? 'sse' : 'http',
+    headers: Object.entries(cfg.headers ?? {})
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => (v === MCP_REDACTED ? { name: k, value: '', kept: k } : { name: k, value: v, kept: '' })),
+    allowInternet: cfg.allow_internet === true,
+    caFile: cfg.ca_file ?? '',
     timeout: cfg.timeout ?? '',
     include: (cfg.tools?.include ?? []).join('\n'),
     exclude: (cfg.tools?.exclude ?? []).join('\n'),
     autoApprove: (cfg.autoApprove ?? []).join('\n'),
   };
 }
+
+/** The URL as a URL when it is an http:// or https:// address with a host, else null. */
+export function parseServerURL(text: string): URL | null {
+  const s = text.trim();
+  if (!/^https?:\/\//i.test(s)) return null;
+  try {
+    const u = new URL(s);
+    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) return null;
+    return u;
+  } catch {
+    return null;
+  }
+}
+
+/** Where a host is, by its look: as backend/netguard classifies it. */
+export type HostClass = 'local' | 'internet' | 'refused' | 'unknown';
+
+function classifyV4(a: number[]): HostClass {
+  const [x, y] = a;
+  if (a.join('.') === '100.100.100.200') return 'refused'; // cloud metadata
+  if (x === 0 || (x === 169 && y === 254) || (x >= 224 && x <= 239) || a.join('.') === '255.255.255.255') return 'refused';
+  if (x === 127 || x === 10 || (x === 172 && y >= 16 && y <= 31) || (x === 192 && y === 168)) return 'local';
+  return 'internet';
+}
+
+/**
+ * Where a URL's host is, by its look alone, following backend/netguard: loopback, the private
+ * ranges and local names (localhost, a single label, .local, .lan, .home.arpa, .internal) are
+ * local; link-local, multicast, unspecified and cloud-metadata addresses are refused; other
+ * addresses and names are on the internet. An IPv6 form this does not know is "unknown" (the
+ * backend decides).
+ */
+export function classifyHost(host: string): HostClass {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  if (v4) return classifyV4(v4.slice(1).map(Number));
+  if (h.includes(':')) {
+    if (h === '::1') return 'local';
+    if (h === '::' || h === 'fd00:ec2::254' || /^ff/.test(h) || /^fe[89ab]/.test(h)) return 'refused';
+    if (/^f[cd]/.test(h)) return 'local';
+    if (h.startsWith('::ffff:') || h.startsWith('::')) return 'unknown';
+    return 'internet';
+  }
+  if (h === 'localhost' || !h.includes('.')) return 'local';
+  return /\.(localhost|local|lan|home\.arpa|internal)$/.test(h) ? 'local' : 'internet';
+}
+
+/** An http:// URL to an internet host (allowed, but unencrypted). */
+export function plainHttpToInternet(f: Pick<ServerForm, 'kind' | 'url' | 'allowInternet'>): boolean {
+  if (f.kind !== 'url' || !f.allowInternet) return false;
+  const u = parseServerURL(f.url);
+  return !!u && u.protocol === 'http:' && classifyHost(u.hostname) === 'internet';
+}
+
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
@@ -293,11 +436,50 @@ export function validateForm(f: ServerForm, t: Translate): FormErrors {
   const errs: FormErrors = {};
   if (f.name.trim() === '') errs.name = t('mcp.form.err.name');
   else if (/[\u0000-\u001f]/.test(f.name)) errs.name = t('mcp.form.err.nameChars');
-  if (f.command.trim() === '') errs.command = t('mcp.form.err.command');
-  const env = parseEnv(f.env);
-  if (env.error) errs.env = t(env.error.key, { line: env.error.line, name: env.error.name ?? '' });
-  const cwd = f.cwd.trim();
-  if (cwd && !cwd.startsWith('/') && !cwd.startsWith('~/')) errs.cwd = t('mcp.form.err.cwd');
+  if (f.kind === 'url') {
+    const u = parseServerURL(f.url);
+    if (f.url.trim() === '') errs.url = t('mcp.form.err.url');
+    else if (!u) errs.url = t('mcp.form.err.urlScheme');
+    else if (u.username || u.password) errs.url = t('mcp.form.err.urlUser');
+    else {
+      const where = classifyHost(u.hostname);
+      if (where === 'refused') errs.url = t('mcp.form.err.urlRefused', { host: u.hostname });
+      else if (where === 'internet' && !f.allowInternet) errs.url = t('mcp.form.err.urlInternet', { host: u.hostname });
+    }
+    const seen = new Set<string>();
+    for (const h of headerRows(f.headers)) {
+      const name = h.name.trim();
+      if (name === '') {
+        errs.headers = t('mcp.form.err.headerName');
+        break;
+      }
+      if (!HEADER_NAME.test(name)) {
+        errs.headers = t('mcp.form.err.headerChars', { name });
+        break;
+      }
+      if (seen.has(name.toLowerCase())) {
+        errs.headers = t('mcp.form.err.headerTwice', { name });
+        break;
+      }
+      seen.add(name.toLowerCase());
+      if (/[\r\n\u0000]/.test(h.value)) {
+        errs.headers = t('mcp.form.err.headerValueChars', { name });
+        break;
+      }
+      if (h.value.trim() === '' && !keepsStored(h)) {
+        errs.headers = t(h.kept ? 'mcp.form.err.headerRenamed' : 'mcp.form.err.headerValue', { name });
+        break;
+      }
+    }
+    const ca = f.caFile.trim();
+    if (ca && !ca.startsWith('/') && !ca.startsWith('~/')) errs.caFile = t('mcp.form.err.cwd');
+  } else {
+    if (f.command.trim() === '') errs.command = t('mcp.form.err.command');
+    const env = parseEnv(f.env);
+    if (env.error) errs.env = t(env.error.key, { line: env.error.line, name: env.error.name ?? '' });
+    const cwd = f.cwd.trim();
+    if (cwd && !cwd.startsWith('/') && !cwd.startsWith('~/')) errs.cwd = t('mcp.form.err.cwd');
+  }
   const timeout = f.timeout.trim();
   if (timeout) {
     const ns = parseDuration(timeout);
@@ -321,6 +503,11 @@ const FIELD_OF: Record<string, FormField> = {
   'tools.include': 'include',
   'tools.exclude': 'exclude',
   autoApprove: 'autoApprove',
+  url: 'url',
+  type: 'transport',
+  headers: 'headers',
+  allow_internet: 'allowInternet',
+  ca_file: 'caFile',
 };
 
 /**
@@ -338,7 +525,8 @@ export function errorsByField(message: string): FormErrors {
     if (!line) continue;
     const m = /field "([^"]+)": (.*)$/.exec(line);
     if (m) {
-      const field = FIELD_OF[m[1]];
+      // A header is named like headers.Authorization.
+      const field = FIELD_OF[m[1]] ?? FIELD_OF[m[1].replace(/\..*$/, '')];
       if (field) {
         add(field, m[2]);
         continue;
@@ -354,6 +542,76 @@ export function errorsByField(message: string): FormErrors {
 /** The variable names an entry declares (sorted), for the approval step. */
 export function envNames(cfg: McpServerConfig | null | undefined): string[] {
   return Object.keys(cfg?.env ?? {}).sort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transports
+
+/** How Hermes talks to a server (older backends say nothing: read it from the entry). */
+export function serverTransport(s: Pick<McpStatus, 'transport' | 'config'>): McpTransport {
+  if (s.transport === 'stdio' || s.transport === 'http' || s.transport === 'sse') return s.transport;
+  if (!isRemoteConfig(s.config)) return 'stdio';
+  return s.config?.type === 'sse' ? 'sse' : 'http';
+}
+
+/** Whether a server is remote (reached over HTTP). */
+export function isRemote(s: Pick<McpStatus, 'transport' | 'config'>): boolean {
+  return serverTransport(s) !== 'stdio';
+}
+
+/** A remote server's address. */
+export function serverURL(s: Pick<McpStatus, 'url' | 'config'>): string {
+  return s.url || s.config?.url || '';
+}
+
+/** The names of a remote server's headers (never their values), sorted. */
+export function headerNames(s: Pick<McpStatus, 'header_names' | 'config'>): string[] {
+  if (Array.isArray(s.header_names)) return [...s.header_names];
+  return Object.keys(s.config?.headers ?? {}).sort();
+}
+
+/** The badge text of a transport. */
+export function transportKey(tr: McpTransport): MessageKey {
+  return tr === 'http' ? 'mcp.transport.http' : tr === 'sse' ? 'mcp.transport.sse' : 'mcp.transport.stdio';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resources
+
+/** The most characters a resource preview shows (the whole text is attached). */
+export const PREVIEW_CHARS = 8000;
+
+/** The start of a resource's text for the preview, and whether it was cut. */
+export function previewText(text: string, max = PREVIEW_CHARS): { text: string; cut: boolean; total: number } {
+  const all = [...text];
+  if (all.length <= max) return { text, cut: false, total: all.length };
+  return { text: all.slice(0, max).join(''), cut: true, total: all.length };
+}
+
+/** What the list shows for a resource: its title, else its name, else its URI. */
+export function resourceLabel(r: Pick<McpResource, 'title' | 'name' | 'uri'>): string {
+  return r.title || r.name || r.uri;
+}
+
+/** Whether a read resource can be attached to a message (it has text, and not only a binary description). */
+export function canAttach(c: McpResourceContent | null | undefined): boolean {
+  return !!c && !c.binary && c.text.trim() !== '';
+}
+
+/** A server's resource list as the panel shows it. */
+export interface ResourceList {
+  loading: boolean;
+  error: string;
+  /** null until loaded. */
+  items: McpResource[] | null;
+}
+
+/** The resource being previewed in a server's card. */
+export interface ResourcePreview {
+  resource: McpResource;
+  loading: boolean;
+  error: string;
+  content: McpResourceContent | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -413,6 +671,8 @@ export type McpApi = Pick<
   | 'MCPStderr'
   | 'MCPPrompts'
   | 'MCPGetPrompt'
+  | 'MCPResources'
+  | 'MCPReadResource'
 >;
 
 function isStatus(d: unknown): d is McpStatus {
@@ -433,6 +693,10 @@ export class McpStore {
   errors = $state<Record<string, string>>({});
   /** Per server and tool ("server\u0000tool"): a switch is being changed. */
   toolBusy = $state<Record<string, boolean>>({});
+  /** Per server: its resources, once asked for. */
+  resources = $state<Record<string, ResourceList>>({});
+  /** Per server: the resource being previewed. */
+  previews = $state<Record<string, ResourcePreview | null>>({});
 
   readonly api: McpApi;
   #seq = 0;
@@ -440,6 +704,8 @@ export class McpStore {
   /** Per server: the number of the last mcp:status event applied to its row. */
   #eventOf = new Map<string, number>();
   #events = 0;
+  /** Per server: the number of the last resource read asked for. */
+  #reads = new Map<string, number>();
 
   constructor(api: McpApi) {
     this.api = api;
@@ -581,6 +847,37 @@ export class McpStore {
     this.apply(st);
     void this.loadProblems();
     return st;
+  }
+
+  /** Lists a server's resources (again), keeping the old list on screen while it loads. */
+  async loadResources(server: string): Promise<void> {
+    const cur = this.resources[server];
+    this.resources[server] = { loading: true, error: '', items: cur?.items ?? null };
+    try {
+      const items = await this.api.MCPResources(server);
+      this.resources[server] = { loading: false, error: '', items };
+    } catch (e) {
+      this.resources[server] = { loading: false, error: errorMessage(e), items: cur?.items ?? null };
+    }
+  }
+
+  /** Reads a resource into the server's preview; a later pick wins over an earlier one still loading. */
+  async readResource(server: string, resource: McpResource): Promise<void> {
+    const seq = (this.#reads.get(server) ?? 0) + 1;
+    this.#reads.set(server, seq);
+    this.previews[server] = { resource, loading: true, error: '', content: null };
+    const mine = () => this.#reads.get(server) === seq;
+    try {
+      const content = await this.api.MCPReadResource(server, resource.uri);
+      if (mine()) this.previews[server] = { resource, loading: false, error: '', content };
+    } catch (e) {
+      if (mine()) this.previews[server] = { resource, loading: false, error: errorMessage(e), content: null };
+    }
+  }
+
+  closePreview(server: string): void {
+    this.#reads.set(server, (this.#reads.get(server) ?? 0) + 1);
+    this.previews[server] = null;
   }
 
   /** The end of a server's stderr (the full ring buffer). */

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MCP_STATES } from './backend';
-import { fakeApi, status, tool } from './mcp.fixture';
+import { MCP_STATES, type McpResourceContent } from './backend';
+import { content, fakeApi, remote, resource, status, tool } from './mcp.fixture';
 import { dictionaries, t } from './i18n.svelte';
 import {
   McpStore,
@@ -11,7 +11,13 @@ import {
   emptyForm,
   errorsByField,
   formToConfig,
+  headerNames,
   insertTemplate,
+  classifyHost,
+  plainHttpToInternet,
+  parseServerURL,
+  previewText,
+  serverTransport,
   missingArgs,
   parseDuration,
   parseEnv,
@@ -24,6 +30,7 @@ import {
   toolChips,
   validGlob,
   validateForm,
+  type ServerForm,
 } from './mcp.svelte';
 
 describe('server states', () => {
@@ -70,6 +77,7 @@ describe('tools', () => {
 describe('the server form', () => {
   it('builds the config entry: args one per line, env KEY=VALUE lines, globs and names', () => {
     const cfg = formToConfig({
+      ...emptyForm(),
       name: 'fs',
       command: '  npx ',
       args: '-y\n  @modelcontextprotocol/server-filesystem \r\n\n/home/me/my notes\n',
@@ -169,6 +177,130 @@ describe('the server form', () => {
   });
 });
 
+describe('the server form for a URL', () => {
+  const urlForm = (over: Partial<ServerForm> = {}): ServerForm => ({
+    ...emptyForm(),
+    name: 'notes',
+    kind: 'url',
+    url: ' http://127.0.0.1:3001/mcp ',
+    headers: [{ name: ' Authorization ', value: 'Bearer ${TOKEN}', kept: '' }],
+    ...over,
+  });
+
+  it('sends url, type and headers and none of command, args, env or cwd', () => {
+    // Fields of the other kind, typed before switching, are left out.
+    const f = urlForm({ command: 'node', args: 'x.js', env: 'A=1', cwd: '/tmp', timeout: '20s', autoApprove: 'search', caFile: '/etc/ca.pem' });
+    expect(formToConfig(f)).toEqual({
+      url: 'http://127.0.0.1:3001/mcp',
+      type: 'http',
+      headers: { Authorization: 'Bearer ${TOKEN}' },
+      ca_file: '/etc/ca.pem',
+      timeout: '20s',
+      autoApprove: ['search'],
+    });
+    expect(formToConfig(urlForm({ transport: 'sse', headers: [], allowInternet: true }), { disabled: true })).toEqual({
+      url: 'http://127.0.0.1:3001/mcp',
+      type: 'sse',
+      allow_internet: true,
+      disabled: true,
+    });
+    // Empty header rows are left out.
+    expect(formToConfig(urlForm({ headers: [{ name: ' ', value: '', kept: '' }] }))).toEqual({ url: 'http://127.0.0.1:3001/mcp', type: 'http' });
+  });
+
+  it('sends a command entry without url, type or headers, whatever the URL fields hold', () => {
+    const f = urlForm({ kind: 'command', command: 'node', allowInternet: true, caFile: '/ca.pem' });
+    const cfg = formToConfig(f);
+    expect(cfg).toEqual({ command: 'node' });
+    expect(JSON.parse(configJSON(cfg))).not.toHaveProperty('url');
+  });
+
+  it('keeps a stored header value hidden: [REDACTED] goes back unless the value is changed', () => {
+    const entry = remote().config;
+    const f = configToForm('remote', entry);
+    expect(f.kind).toBe('url');
+    expect(f.url).toBe('https://mcp.example.com/mcp');
+    expect(f.allowInternet).toBe(true);
+    expect(f.headers).toEqual([{ name: 'Authorization', value: '', kept: 'Authorization' }]);
+    expect(validateForm(f, t)).toEqual({});
+    expect(formToConfig(f)).toEqual(entry);
+    // A new value replaces it.
+    f.headers[0].value = 'Bearer ${NEW}';
+    expect(formToConfig(f).headers).toEqual({ Authorization: 'Bearer ${NEW}' });
+    // A renamed header must be given its value again.
+    f.headers[0] = { name: 'X-Api-Key', value: '', kept: 'Authorization' };
+    expect(validateForm(f, t).headers).toBe('Enter the value of X-Api-Key again: a renamed header does not keep its saved value.');
+    // An SSE entry reads back as SSE.
+    expect(configToForm('x', { url: 'http://10.0.0.2/sse', type: 'sse' }).transport).toBe('sse');
+  });
+
+  it('takes only http:// and https:// addresses', () => {
+    for (const u of ['http://127.0.0.1:3001/mcp', 'https://nas.lan/mcp', 'HTTP://[::1]:8080/']) expect(parseServerURL(u), u).not.toBeNull();
+    for (const u of ['ftp://x/mcp', 'localhost:3001/mcp', '127.0.0.1:3001', 'http://', 'file:///tmp/x', 'javascript:alert(1)']) {
+      expect(parseServerURL(u), u).toBeNull();
+    }
+    expect(validateForm(urlForm({ url: '' }), t)).toEqual({ url: 'Enter the server’s address.' });
+    expect(validateForm(urlForm({ url: 'localhost:3001/mcp' }), t).url).toContain('http:// or https://');
+    // The command is not asked for.
+    expect(validateForm(urlForm(), t)).toEqual({});
+  });
+
+  it('checks the headers', () => {
+    const row = (name: string, value: string) => ({ name, value, kept: '' });
+    const headerError = (...rows: ReturnType<typeof row>[]) => validateForm(urlForm({ headers: rows }), t).headers;
+    expect(headerError(row('', 'x'))).toBe('Every header needs a name.');
+    expect(headerError(row('Bad Name', 'x'))).toContain('Bad Name');
+    expect(headerError(row('X-A', '1'), row('x-a', '2'))).toBe('The header x-a is set twice.');
+    expect(headerError(row('X-A', 'a\nb'))).toBe('The value of X-A must be on one line.');
+    expect(headerError(row('X-A', ' '))).toBe('Give the header X-A a value.');
+    expect(validateForm(urlForm({ caFile: 'ca.pem' }), t).caFile).toBeTruthy();
+  });
+
+  it('sorts hosts as the backend’s network rule does: local, internet, refused', () => {
+    const cases: Record<string, string[]> = {
+      local: ['localhost', '127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.5', '[::1]', 'fd12::1', 'nas', 'nas.local', 'pi.lan', 'x.home.arpa', 'db.internal'],
+      internet: ['mcp.example.com', '8.8.8.8', '172.32.0.1', '100.64.0.1', '2001:db8::1'],
+      refused: ['169.254.169.254', '0.0.0.0', '224.0.0.1', 'fe80::1', '[fd00:ec2::254]', '100.100.100.200'],
+    };
+    for (const [want, hosts] of Object.entries(cases)) for (const h of hosts) expect(classifyHost(h), h).toBe(want);
+    const err = (url: string, allowInternet = false) => validateForm(urlForm({ url, allowInternet }), t).url;
+    expect(err('https://mcp.example.com/mcp')).toBe('mcp.example.com is on the internet. Tick “Allow internet hosts” below to connect to it.');
+    expect(err('https://mcp.example.com/mcp', true)).toBeUndefined();
+    expect(err('http://169.254.169.254/latest', true)).toContain('never connects to 169.254.169.254');
+    expect(err('http://me:secret@127.0.0.1:3001/mcp')).toContain('user name and password');
+    expect(err('http://[::1]:3001/mcp')).toBeUndefined();
+    // Plain http to the internet is allowed, with a warning.
+    expect(plainHttpToInternet({ kind: 'url', url: 'http://mcp.example.com/mcp', allowInternet: true })).toBe(true);
+    expect(plainHttpToInternet({ kind: 'url', url: 'https://mcp.example.com/mcp', allowInternet: true })).toBe(false);
+    expect(plainHttpToInternet({ kind: 'url', url: 'http://192.168.1.2/mcp', allowInternet: true })).toBe(false);
+  });
+
+  it('puts the backend’s errors about remote fields next to them', () => {
+    expect(
+      errorsByField(
+        'entry:1:9: server "r": field "url": host mcp.example.com is on the internet; set allow_internet\n' +
+          'entry:1:40: server "r": field "headers.Authorization": ${TOKEN} is not set',
+      ),
+    ).toEqual({ url: 'host mcp.example.com is on the internet; set allow_internet', headers: '${TOKEN} is not set' });
+  });
+
+  it('reads the transport and header names of a status, also from older backends', () => {
+    expect(serverTransport(status())).toBe('stdio');
+    expect(serverTransport(remote())).toBe('http');
+    expect(serverTransport({ config: { url: 'http://x/sse', type: 'sse' } })).toBe('sse');
+    expect(serverTransport({ config: { command: 'node' } })).toBe('stdio');
+    expect(headerNames(remote())).toEqual(['Authorization']);
+    expect(headerNames({ config: { url: 'u', headers: { b: '[REDACTED]', a: '[REDACTED]' } } })).toEqual(['a', 'b']);
+  });
+});
+
+describe('resource previews', () => {
+  it('caps the text by characters, not UTF-16 units', () => {
+    expect(previewText('abc', 5)).toEqual({ text: 'abc', cut: false, total: 3 });
+    expect(previewText('😀😀😀', 2)).toEqual({ text: '😀😀', cut: true, total: 3 });
+  });
+});
+
 describe('prompt templates', () => {
   it('lists the prompts of ready servers only', () => {
     const p = { server: 'everything', name: 'simple-prompt' };
@@ -254,6 +386,41 @@ describe('McpStore', () => {
     // The stopped status of the removed server does not bring it back.
     store.apply(status({ state: 'stopped' }));
     expect(store.servers).toEqual([]);
+  });
+
+  it('lists a server’s resources and keeps the old list when a refresh fails', async () => {
+    const api = fakeApi();
+    const store = new McpStore(api);
+    await store.loadResources('everything');
+    expect(api.MCPResources).toHaveBeenCalledWith('everything');
+    expect(store.resources.everything.items?.map((r) => r.name)).toEqual(['architecture.md', 'features.md']);
+    api.MCPResources.mockRejectedValueOnce(new Error('list resources: server everything is not ready'));
+    await store.loadResources('everything');
+    expect(store.resources.everything.error).toBe('list resources: server everything is not ready');
+    expect(store.resources.everything.items).toHaveLength(2);
+    expect(store.resources.everything.loading).toBe(false);
+  });
+
+  it('previews the resource picked last, even when an earlier read answers later', async () => {
+    const slow: Array<(c: McpResourceContent) => void> = [];
+    const api = fakeApi({
+      MCPReadResource: vi.fn((server: string, uri: string) =>
+        uri.endsWith('architecture.md') ? new Promise<McpResourceContent>((r) => slow.push(r)) : Promise.resolve(content({ server, uri, text: 'features' })),
+      ),
+    });
+    const store = new McpStore(api);
+    const first = store.readResource('everything', resource());
+    expect(store.previews.everything?.loading).toBe(true);
+    await store.readResource('everything', resource({ uri: 'demo://resource/static/document/features.md', name: 'features.md' }));
+    slow[0](content());
+    await first;
+    expect(store.previews.everything?.resource.name).toBe('features.md');
+    expect(store.previews.everything?.content?.text).toBe('features');
+    api.MCPReadResource.mockRejectedValueOnce(new Error('read resource demo://x of everything: not found'));
+    await store.readResource('everything', resource({ uri: 'demo://x' }));
+    expect(store.previews.everything?.error).toBe('read resource demo://x of everything: not found');
+    store.closePreview('everything');
+    expect(store.previews.everything).toBeNull();
   });
 
   it('reads the list again when a server stops (it may have been removed from mcp.json)', async () => {

@@ -1,0 +1,93 @@
+// Resources attached to a message: how their text goes into the message the model reads (and
+// the conversation stores), and how a stored message is split again for display.
+//
+// Each resource becomes one block before the typed text:
+//
+//   <resource server="everything" uri="demo://resource/static/document/a.md" name="a.md" mime_type="text/markdown">
+//   …the resource's text…
+//   </resource>
+//
+// Attribute values escape & " < >; a "</resource" inside the text is written "<\/resource" so
+// that the block cannot be closed early.
+
+export interface Attachment {
+  server: string;
+  uri: string;
+  name: string;
+  mimeType?: string;
+  text: string;
+}
+
+/** Identifies an attachment: one per server and URI. */
+export function attachmentKey(a: Pick<Attachment, 'server' | 'uri'>): string {
+  return `${a.server}\u0000${a.uri}`;
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function unescapeAttr(s: string): string {
+  return s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** One resource as a delimited block. */
+export function resourceBlock(a: Attachment): string {
+  const attrs = [`server="${escapeAttr(a.server)}"`, `uri="${escapeAttr(a.uri)}"`];
+  if (a.name) attrs.push(`name="${escapeAttr(a.name)}"`);
+  if (a.mimeType) attrs.push(`mime_type="${escapeAttr(a.mimeType)}"`);
+  const body = a.text
+    .replace(/\r\n?/g, '\n')
+    .replace(/^\n+|\s+$/g, '')
+    .replace(/<\/(resource)/gi, '<\\/$1');
+  return `<resource ${attrs.join(' ')}>\n${body}\n</resource>`;
+}
+
+/** The message sent: the resource blocks first, then what the user typed. */
+export function composeMessage(text: string, attachments: readonly Attachment[]): string {
+  const parts = attachments.map(resourceBlock);
+  if (text.trim() !== '') parts.push(text);
+  return parts.join('\n\n');
+}
+
+/** A part of a stored message: typed text, or an attached resource. */
+export type MessagePart =
+  | { kind: 'text'; text: string }
+  | { kind: 'resource'; server: string; uri: string; name: string; mimeType: string; text: string };
+
+const BLOCK = /<resource((?:\s+[a-z_]+="[^"]*")*)>\n([\s\S]*?)\n<\/resource>/g;
+const ATTR = /([a-z_]+)="([^"]*)"/g;
+
+/** Splits a message into its typed text and its resource blocks, in order. */
+export function splitMessage(content: string): MessagePart[] {
+  const out: MessagePart[] = [];
+  const pushText = (s: string) => {
+    const text = s.replace(/^\n+|\n+$/g, '');
+    if (text.trim() !== '') out.push({ kind: 'text', text });
+  };
+  let last = 0;
+  for (const m of content.matchAll(BLOCK)) {
+    const attrs: Record<string, string> = {};
+    for (const a of m[1].matchAll(ATTR)) attrs[a[1]] = unescapeAttr(a[2]);
+    if (!attrs.uri) continue;
+    pushText(content.slice(last, m.index));
+    out.push({
+      kind: 'resource',
+      server: attrs.server ?? '',
+      uri: attrs.uri,
+      name: attrs.name ?? '',
+      mimeType: attrs.mime_type ?? '',
+      text: m[2].replace(/<\\\/(resource)/gi, '</$1'),
+    });
+    last = (m.index ?? 0) + m[0].length;
+  }
+  pushText(content.slice(last));
+  return out;
+}
+
+/** Where the MCP panel attaches resources: the chat's next message (ChatStore has these). */
+export interface AttachTarget {
+  attach(a: Attachment): void;
+  detach(a: Pick<Attachment, 'server' | 'uri'>): void;
+  isAttached(server: string, uri: string): boolean;
+}
