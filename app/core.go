@@ -113,6 +113,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	c.Agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.Sessions, Classifier: intentClassifier{c.intent},
 		Prompt: c.Prompt, Budget: c.budget, Calibration: c.Calib, AfterTurn: c.afterTurn, Tools: c.tools,
 		Memory: agentMemory{c}}
+	c.retryScrubs(ctx) // every door: an erasure a reader held up is finished by the next open
 	return c, nil
 }
 

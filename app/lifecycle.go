@@ -68,16 +68,26 @@ func (c *Core) Sweep(ctx context.Context) (int, error) {
 	return lc.Sweep(ctx, c.Sessions.Now())
 }
 
-// RunMaintenance sweeps now and then every interval until ctx ends (desktop and web mode).
+// RunMaintenance sweeps now and then every interval until ctx ends (desktop and
+// web mode), and scrubs the file after erasures that could not be checkpointed
+// at once (another process was reading): "scrub:done" tells the UI.
 func (c *Core) RunMaintenance(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		_, _ = c.Sweep(ctx)
+		c.retryScrubs(ctx)
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
+	}
+}
+
+// retryScrubs completes erasures that wait for a checkpoint.
+func (c *Core) retryScrubs(ctx context.Context) {
+	if ids, err := c.DB.RetryScrubs(ctx); err == nil && len(ids) > 0 {
+		c.emitEvent("scrub:done", ids)
 	}
 }

@@ -95,26 +95,28 @@ func (a *App) SaveExport(id, format string) (string, error) {
 	return path, nil
 }
 
-// DeleteSession deletes a conversation for good (the UI confirms first).
-func (a *App) DeleteSession(id string) error {
+// DeleteSession deletes a conversation for good (the UI confirms first); the
+// receipt says whether its text is gone from the files yet.
+func (a *App) DeleteSession(id string) (session.DeleteReceipt, error) {
 	ctx := context.Background()
 	s, err := a.core.Sessions.Get(ctx, id)
 	if err != nil {
-		return a.mapErr(ctx, err)
+		return session.DeleteReceipt{}, a.mapErr(ctx, err)
 	}
 	// Memories derived from the conversation go with it.
 	if m, err := a.core.Memory(); err == nil {
 		if _, err := m.ForgetSession(ctx, s.ID); err != nil {
-			return memErr(err)
+			return session.DeleteReceipt{}, memErr(err)
 		}
 	}
-	if err := a.core.Sessions.Delete(ctx, s.ID); err != nil {
-		return a.mapErr(ctx, err)
+	r, err := a.core.Sessions.Delete(ctx, s.ID)
+	if err != nil {
+		return session.DeleteReceipt{}, a.mapErr(ctx, err)
 	}
 	a.mu.Lock()
 	delete(a.contexts, id)
 	a.mu.Unlock()
-	return nil
+	return r, nil
 }
 
 // ExportSession returns a conversation as Markdown ("md") or JSON ("json") text.

@@ -158,8 +158,7 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 		if g.json {
 			return printJSON(env.Stdout, r)
 		}
-		fmt.Fprintf(env.Stdout, "forgot %d memories (receipt %s): a new search finds %d lexical and %d vector matches of the erased text\n",
-			r.Count, r.TombstoneID, r.LexicalMatches, r.VectorMatches)
+		fmt.Fprintln(env.Stdout, r.Summary())
 		return nil
 	case "import":
 		fs := newFlags("memory import")

@@ -217,10 +217,19 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 				return nil
 			}
 		}
+		var receipts []session.DeleteReceipt
 		for _, id := range args {
-			if err := a.DeleteSession(id); err != nil { // with the memories derived from it
+			r, err := a.DeleteSession(id) // with the memories derived from it
+			if err != nil {
 				return sessionErr("session delete", id, err)
 			}
+			receipts = append(receipts, r)
+		}
+		if g.json {
+			return printJSON(env.Stdout, receipts)
+		}
+		for _, r := range receipts {
+			fmt.Fprintf(env.Stdout, "%s: %s\n", r.SessionID, r.Summary())
 		}
 		fmt.Fprintf(env.Stderr, "deleted %d session(s)\n", len(args))
 		return nil

@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
-
-	"golang.org/x/text/unicode/norm"
 
 	"hermes/backend/session"
 )
@@ -29,9 +26,21 @@ type Receipt struct {
 	Count       int       `json:"count"` // memories erased, older versions included
 	// LexicalMatches and VectorMatches are what a search for the erased texts still
 	// finds of them afterwards: 0 when the erase is complete.
-	LexicalMatches int  `json:"lexical_matches"`
-	VectorMatches  int  `json:"vector_matches"`
-	Checkpointed   bool `json:"checkpointed"`
+	LexicalMatches int `json:"lexical_matches"`
+	VectorMatches  int `json:"vector_matches"`
+	// Checkpointed is false when another process held the database open for
+	// reading and the WAL could not be emptied yet: the text is gone from every
+	// table and index, and a background retry scrubs the file and records it.
+	Checkpointed bool `json:"checkpointed"`
+}
+
+// Summary says in one line what the receipt proves.
+func (r Receipt) Summary() string {
+	s := fmt.Sprintf("forgot %d memories (receipt %s): a new search finds %d lexical and %d vector matches of the erased text", r.Count, r.TombstoneID, r.LexicalMatches, r.VectorMatches)
+	if !r.Checkpointed {
+		s += "; erased from the index, waiting to scrub the file (another Hermes process is reading the database; it is retried in the background)"
+	}
+	return s
 }
 
 // Tombstone is what remains of an erase.
@@ -194,7 +203,9 @@ func (s *Store) erase(ctx context.Context, kind string, sc eraseScope) (Receipt,
 	if sc.profile != "" {
 		idx.dropProfile(sc.profile)
 	}
-	r.Checkpointed = s.checkpoint(ctx)
+	if r.Checkpointed, err = s.db.Scrub(ctx, r.TombstoneID, "memory"); err != nil {
+		s.cfg.Logf("memory: %v", err)
+	}
 	r.LexicalMatches, r.VectorMatches = s.verify(ctx, gone, idx)
 	for p, ids := range byProfile {
 		s.emit(Change{Kind: "forgotten", IDs: ids, Profile: p, SessionID: sc.session})
@@ -301,81 +312,7 @@ func (s *Store) remove(ctx context.Context, tx *sql.Tx, gone []erased, sc eraseS
 			return err
 		}
 	}
-	return purgeTerms(ctx, tx, texts)
-}
-
-// purgeTerms merges the lexical index when an erased text leaves a term that no
-// document has any more: secure-delete removes the erased entries, but the
-// term's own bytes stay in its segment until a merge.
-func purgeTerms(ctx context.Context, tx *sql.Tx, texts []string) error {
-	if len(texts) == 0 {
-		return nil
-	}
-	terms := map[string]bool{}
-	for _, text := range texts {
-		for _, t := range ftsTokens(session.Segment(text)) {
-			terms[t] = true
-		}
-	}
-	orphan := len(terms) > 500 // too many to look up: merge
-	for t := range terms {
-		if orphan {
-			break
-		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories_fts_vocab WHERE term = ?`, t).Scan(&n); err != nil {
-			return err
-		}
-		orphan = n == 0
-	}
-	if !orphan {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO memories_fts(memories_fts) VALUES ('optimize')`)
-	return err
-}
-
-// ftsTokens approximates the unicode61 tokenizer (remove_diacritics 2). It splits
-// only where unicode61 surely splits (spaces, punctuation, symbols, controls); where
-// it differs, its token is not in the index's vocabulary, which counts as an
-// orphan and so merges: the safe side.
-func ftsTokens(text string) []string {
-	text = strings.ToLower(text)
-	var out []string
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
-		return unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.IsControl(r)
-	}) {
-		var b strings.Builder
-		for _, r := range norm.NFD.String(f) {
-			if !unicode.Is(unicode.Mn, r) {
-				b.WriteRune(r)
-			}
-		}
-		if b.Len() > 0 {
-			out = append(out, b.String())
-		}
-	}
-	return out
-}
-
-// checkpoint copies the WAL into the database file and truncates it.
-func (s *Store) checkpoint(ctx context.Context) bool {
-	for attempt := 0; attempt < 5; attempt++ {
-		var busy, logPages, done int
-		err := s.db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &done)
-		if err == nil && busy == 0 {
-			return true
-		}
-		if err != nil {
-			s.cfg.Logf("memory: checkpoint after erase: %v", err)
-		}
-		select {
-		case <-ctx.Done():
-			return false
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	return false
+	return session.PurgeTerms(ctx, tx, "memories_fts", texts)
 }
 
 // verify searches for the erased texts again: lexically (every word of the text)

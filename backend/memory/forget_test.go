@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"hermes/backend/store"
 )
 
 // dbHolds reports which of the database, -wal and -shm files hold s.
@@ -75,7 +77,7 @@ func TestForgetLeavesNoBytes(t *testing.T) {
 			if len(ids) != 2 {
 				t.Fatalf("setup: %d canary memories active", len(ids))
 			}
-			e.s.checkpoint(ctx)
+			e.db.Checkpoint(ctx)
 			for _, c := range canaries {
 				if len(dbHolds(t, e.path, c)) == 0 {
 					t.Fatalf("setup: canary %s not on disk", c)
@@ -203,5 +205,59 @@ func TestUndoRestoresWhatWasReplaced(t *testing.T) {
 	ms := e.list(Filter{})
 	if len(ms) != 1 || ms[0].ID != old.ID || ms[0].Status != StatusActive || ms[0].SupersededBy != "" || !ms[0].ValidUntil.IsZero() {
 		t.Fatalf("after undo: %+v", ms)
+	}
+}
+
+// TestForgetWhileAnotherProcessReads: a reader elsewhere (another Hermes
+// process, here a second connection pool on the file) holds a read transaction,
+// so the WAL cannot be emptied: the receipt says so instead of claiming a clean
+// erase, the erase waits as a pending scrub, and once the reader is gone the
+// retry scrubs the file and records it.
+func TestForgetWhileAnotherProcessReads(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, nil)
+	m := e.add("My bank PIN hint is zqxpendingcanary")
+	other, err := store.Open(ctx, e.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	reader, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	if _, err := reader.ExecContext(ctx, `BEGIN DEFERRED`); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := reader.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories`).Scan(&n); err != nil { // takes the read snapshot
+		t.Fatal(err)
+	}
+	r, err := e.s.Forget(ctx, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Checkpointed || r.LexicalMatches != 0 || !strings.Contains(r.Summary(), "waiting to scrub the file") {
+		t.Fatalf("receipt with a reader holding the WAL = %+v (%s)", r, r.Summary())
+	}
+	if pending, err := e.db.ScrubPending(ctx, r.TombstoneID); err != nil || !pending {
+		t.Fatalf("pending = %v, %v", pending, err)
+	}
+	if ids, _ := e.db.RetryScrubs(ctx); len(ids) != 0 {
+		t.Fatalf("scrubbed %v while the reader still reads", ids)
+	}
+	if _, err := reader.ExecContext(ctx, `ROLLBACK`); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := e.db.RetryScrubs(ctx)
+	if err != nil || len(ids) != 1 || ids[0] != r.TombstoneID {
+		t.Fatalf("retry = %v, %v", ids, err)
+	}
+	if pending, _ := e.db.ScrubPending(ctx, r.TombstoneID); pending {
+		t.Error("still pending after the retry")
+	}
+	if files := dbHolds(t, e.path, "zqxpendingcanary"); len(files) > 0 {
+		t.Errorf("canary still in %v after the scrub", files)
 	}
 }

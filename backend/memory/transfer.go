@@ -386,7 +386,7 @@ func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions
 			}
 		}
 		if len(purge) > 0 {
-			return purgeTerms(ctx, tx, purge)
+			return session.PurgeTerms(ctx, tx, "memories_fts", purge)
 		}
 		return nil
 	})

@@ -185,25 +185,104 @@ func (st *Store) SetSummary(ctx context.Context, id, summary, kind string, upto 
 		`UPDATE sessions SET summary = ?, summary_kind = ?, summary_upto = ? WHERE id = ? OR ref = ?`, summary, kind, upto)
 }
 
-// Delete removes a session for good: its messages, their search rows and its summary.
-func (st *Store) Delete(ctx context.Context, id string) error {
+// DeleteReceipt proves a conversation's deletion reached the disk.
+type DeleteReceipt struct {
+	ID        string    `json:"id"` // the receipt's id
+	SessionID string    `json:"session_id"`
+	At        time.Time `json:"at"`
+	Messages  int       `json:"messages"`
+	// LexicalMatches is what a search for the deleted messages' texts still
+	// finds of them afterwards: 0 when the erase is complete.
+	LexicalMatches int `json:"lexical_matches"`
+	// Checkpointed is false when another process held the database open for
+	// reading: the text is gone from every table and index, and a background
+	// retry scrubs the WAL file and records it.
+	Checkpointed bool `json:"checkpointed"`
+}
+
+// Summary says in one line what the receipt proves.
+func (r DeleteReceipt) Summary() string {
+	s := fmt.Sprintf("deleted %d messages (receipt %s): a new search finds %d of them", r.Messages, r.ID, r.LexicalMatches)
+	if !r.Checkpointed {
+		s += "; waiting to scrub the file (another Hermes process is reading the database; it is retried in the background)"
+	}
+	return s
+}
+
+// Delete deletes a session for good: its messages, their search-index entries
+// (secure-delete, and a merge when a word is left without documents), its tool
+// calls and prompt recipes (cascades); then the WAL is checkpointed so none of
+// its text stays in the files.
+func (st *Store) Delete(ctx context.Context, id string) (DeleteReceipt, error) {
 	s, err := st.Get(ctx, id)
 	if err != nil {
-		return fmt.Errorf("delete session: %w", err)
+		return DeleteReceipt{}, fmt.Errorf("delete session: %w", err)
 	}
+	r := DeleteReceipt{ID: st.NewID(), SessionID: s.ID, At: st.Now().UTC()}
+	var texts []string
+	rowids := map[int64]bool{}
 	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT rowid, content FROM messages WHERE session_id = ?`, s.ID)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var rowid int64
+			var c string
+			if err := rows.Scan(&rowid, &c); err != nil {
+				rows.Close()
+				return err
+			}
+			rowids[rowid] = true
+			texts = append(texts, c)
+		}
+		rows.Close()
+		texts = append(texts, s.Title, s.Summary)
 		if _, err := tx.ExecContext(ctx, `DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM messages WHERE session_id = ?)`, s.ID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, s.ID); err != nil {
+		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, s.ID)
+		if err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, s.ID)
-		return err
+		n, _ := res.RowsAffected()
+		r.Messages = int(n)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, s.ID); err != nil {
+			return err
+		}
+		return PurgeTerms(ctx, tx, "messages_fts", texts)
 	})
 	st.hist.forget(s.ID)
 	if err != nil {
-		return fmt.Errorf("delete session %s: %w", id, err)
+		return DeleteReceipt{}, fmt.Errorf("delete session %s: %w", id, err)
 	}
-	return nil
+	r.LexicalMatches = st.stillFound(ctx, texts, rowids)
+	if r.Checkpointed, err = st.db.Scrub(ctx, r.ID, "session"); err != nil {
+		return r, fmt.Errorf("delete session %s: %w", id, err)
+	}
+	return r, nil
+}
+
+// stillFound searches the index for each deleted text again and counts hits
+// on the deleted rows.
+func (st *Store) stillFound(ctx context.Context, texts []string, rowids map[int64]bool) int {
+	n := 0
+	for _, text := range texts {
+		expr := MatchExpr(text)
+		if expr == "" {
+			continue
+		}
+		rows, err := st.db.QueryContext(ctx, `SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?`, expr)
+		if err != nil {
+			continue
+		}
+		for rows.Next() {
+			var id int64
+			if rows.Scan(&id) == nil && rowids[id] {
+				n++
+			}
+		}
+		rows.Close()
+	}
+	return n
 }

@@ -131,7 +131,7 @@ func TestRenamePinDelete(t *testing.T) {
 	if list, _ := st.List(ctx); list[0].ID != b.ID || !list[0].Pinned {
 		t.Fatalf("pinned session not first: %+v", list)
 	}
-	if err := st.Delete(ctx, a.ID); err != nil {
+	if _, err := st.Delete(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.Get(ctx, a.ID); !errors.Is(err, ErrNotFound) {
@@ -147,7 +147,7 @@ func TestRenamePinDelete(t *testing.T) {
 	if ftsRows != 1 || msgRows != 1 {
 		t.Fatalf("left behind: %d index rows, %d messages", ftsRows, msgRows)
 	}
-	if err := st.Delete(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := st.Delete(ctx, "nope"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("delete unknown: %v", err)
 	}
 }

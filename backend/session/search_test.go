@@ -192,7 +192,7 @@ func TestUserMessageSearchRowIsWrittenWithTheReplyOrBeforeASearch(t *testing.T) 
 	if _, err := st.Append(ctx, Message{SessionID: gone.ID, Role: "user", Content: "forget this violin"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Delete(ctx, gone.ID); err != nil {
+	if _, err := st.Delete(ctx, gone.ID); err != nil {
 		t.Fatal(err)
 	}
 	if backlog() != 0 {

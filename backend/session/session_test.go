@@ -261,7 +261,7 @@ func TestDeletingASessionDropsItsCachedHistory(t *testing.T) {
 	if _, ok := st.hist.entries[s.ID]; !ok {
 		t.Fatal("the history was not cached")
 	}
-	if err := st.Delete(ctx, s.ID); err != nil {
+	if _, err := st.Delete(ctx, s.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := st.hist.entries[s.ID]; ok || st.hist.bytes != 0 {
@@ -293,7 +293,7 @@ func TestTurnContextIsTheNewestReplysAndGoesWithItsSession(t *testing.T) {
 	if r, _, err := st.TurnContext(ctx, "other-session", first.ID); err != nil || r != "" {
 		t.Fatalf("a reply of another session = %q, %v", r, err)
 	}
-	if err := st.Delete(ctx, s.ID); err != nil {
+	if _, err := st.Delete(ctx, s.ID); err != nil {
 		t.Fatal(err)
 	}
 	var n int

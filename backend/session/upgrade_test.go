@@ -76,7 +76,7 @@ func TestUpgradeFromSchema4KeepsConversations(t *testing.T) {
 	if err != nil || len(hits) != 2 {
 		t.Fatalf("search over old and new messages = %+v, %v", hits, err)
 	}
-	if err := st.Delete(ctx, "s1"); err != nil {
+	if _, err := st.Delete(ctx, "s1"); err != nil {
 		t.Fatal(err)
 	}
 	var left int

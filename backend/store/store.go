@@ -35,6 +35,10 @@ var ErrNewerSchema = errors.New("database schema is newer than this build")
 // ErrNotDatabase means the file at the path is not a readable SQLite database.
 var ErrNotDatabase = errors.New("not a SQLite database")
 
+// BusyTimeout is how long a write waits for another writer (another Hermes
+// process importing, say) before it fails with "database is locked".
+const BusyTimeout = 30 * time.Second
+
 // DB is an open Hermes database.
 type DB struct {
 	*sql.DB
@@ -124,7 +128,7 @@ func Open(ctx context.Context, file string) (*DB, error) {
 		return nil, err
 	}
 	q := url.Values{}
-	q.Set("_busy_timeout", "5000")
+	q.Set("_busy_timeout", strconv.FormatInt(BusyTimeout.Milliseconds(), 10))
 	q.Set("_foreign_keys", "on")
 	q.Set("_journal_mode", "WAL")
 	q.Set("_secure_delete", "on")

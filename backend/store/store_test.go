@@ -34,7 +34,7 @@ func TestOpen(t *testing.T) {
 		if err := db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
 			t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
 		}
-		for pragma, want := range map[string]int{"foreign_keys": 1, "secure_delete": 1, "busy_timeout": 5000} {
+		for pragma, want := range map[string]int{"foreign_keys": 1, "secure_delete": 1, "busy_timeout": int(BusyTimeout.Milliseconds())} {
 			var got int
 			if err := db.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil || got != want {
 				t.Errorf("PRAGMA %s = %d, %v; want %d", pragma, got, err, want)
