@@ -29,7 +29,9 @@ type httpExec struct {
 	client  *http.Client
 }
 
-func newHTTPExec(method string, u template, headers http.Header, allowInternet bool) *httpExec {
+// newHTTPExec prepares the calls; secret names the headers whose values come
+// from ${VAR}: they are dropped when a redirect leaves the URL's origin.
+func newHTTPExec(method string, u template, headers http.Header, secret []string, allowInternet bool) *httpExec {
 	dialer := &net.Dialer{Timeout: 5 * time.Second, Control: netguard.Control(allowInternet, "allow_internet: true in tools.yaml")}
 	transport := &http.Transport{
 		Proxy:                 nil, // never through a proxy: the host check must see the real address
@@ -43,6 +45,19 @@ func newHTTPExec(method string, u template, headers http.Header, allowInternet b
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= 3 {
 				return errors.New("too many redirects")
+			}
+			// Go's client drops Authorization and Cookie on a redirect to another
+			// domain, but not other headers, and keeps them for another port or
+			// plain http: a secret from ${VAR} goes only to the origin it was
+			// written for, even if the chain comes back to it.
+			left := !sameOrigin(via[0].URL, req.URL)
+			for _, r := range via[1:] {
+				left = left || !sameOrigin(via[0].URL, r.URL)
+			}
+			if left {
+				for _, h := range secret {
+					req.Header.Del(h)
+				}
 			}
 			return nil
 		},
@@ -105,6 +120,21 @@ func (h *httpExec) run(ctx context.Context, args map[string]json.RawMessage) (js
 		return nil, fmt.Errorf("the server answered %s: %s", resp.Status, firstLine(data, 200))
 	}
 	return result(data), nil
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port.
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && portOf(a) == portOf(b)
+}
+
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if strings.EqualFold(u.Scheme, "https") {
+		return "443"
+	}
+	return "80"
 }
 
 func firstLine(b []byte, max int) string {

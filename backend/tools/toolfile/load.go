@@ -1,8 +1,9 @@
 // Package toolfile reads tools.yaml, the file in the data dir where a user who is
 // not a developer declares tools: a name, a description, a JSON Schema of the
 // parameters, and an executor that calls a local HTTP endpoint or runs a program
-// (never through a shell). A mistake disables only the tool it is in, and is
-// reported with its line and field.
+// (never through a shell: a shell given the model's text as a script is refused
+// unless the tool says allow_shell: true). A mistake disables only the tool it
+// is in, and is reported with its line and field.
 package toolfile
 
 import (
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"os/exec"
@@ -272,8 +274,11 @@ func (p *loader) tool(i int, n *yaml.Node) *Tool {
 		p.fail(n, label, "", "each tool is a mapping with name, description, parameters, and http or command")
 		return nil
 	}
-	f := p.fields(n, label, "", []string{"name", "description", "parameters", "result_schema", "timeout", "annotations", "http", "command"})
+	f := p.fields(n, label, "", []string{"name", "description", "parameters", "result_schema", "timeout", "annotations", "auto_approve", "http", "command", "allow_shell"})
 	t := &Tool{line: n.Line}
+	if sn := f["allow_shell"]; sn != nil {
+		p.fail(sn, label, "allow_shell", "goes under command: (command: {argv: [...], allow_shell: true})")
+	}
 
 	// name
 	name, ok := p.str(f["name"], n, label, "name", true)
@@ -365,6 +370,18 @@ func (p *loader) tool(i int, n *yaml.Node) *Tool {
 	if cn != nil {
 		t.annotations.Command = true // always asks
 		t.annotations.ReadOnly = false
+	}
+	if an := f["auto_approve"]; an != nil {
+		if v, ok := p.boolean(an, label, "auto_approve"); ok && v {
+			if cn != nil {
+				p.fail(an, label, "auto_approve", "a command always asks before it runs; remove auto_approve")
+			} else {
+				t.autoApprove = true
+			}
+		}
+	}
+	if t.shell {
+		t.description = ShellNote + " " + t.description
 	}
 	if len(p.errs) > before {
 		return nil
@@ -458,16 +475,18 @@ func (p *loader) http(n *yaml.Node, tool string, props map[string]bool, t *Tool)
 	}
 	allowInternet, _ := p.boolean(f["allow_internet"], tool, "http.allow_internet")
 	var u template
+	var host string
 	un := f["url"]
 	if raw, ok := p.str(un, n, tool, "http.url", true); ok {
 		var err error
 		if u, err = parseTemplate(raw); err != nil {
 			p.fail(un, tool, "http.url", "%v", err)
 		} else if p.placeholders(un, tool, "http.url", u, props) {
-			p.checkURL(un, tool, raw, allowInternet)
+			host = p.checkURL(un, tool, raw, allowInternet)
 		}
 	}
 	headers := http.Header{}
+	var secret []string // headers whose value comes from ${VAR}
 	if hn := f["headers"]; hn != nil {
 		if hn.Kind != yaml.MappingNode {
 			p.fail(hn, tool, "http.headers", "must be a mapping of header names to values")
@@ -488,13 +507,18 @@ func (p *loader) http(n *yaml.Node, tool string, props map[string]bool, t *Tool)
 						p.fail(v, tool, field, "the value contains a line break")
 					} else {
 						headers.Add(k.Value, expanded)
+						if envRef.MatchString(val) {
+							secret = append(secret, k.Value)
+						}
 					}
 				}
 			}
 		}
 	}
-	t.annotations = tools.Annotations{ReadOnly: method == "GET" || method == "HEAD", Destructive: method != "GET" && method != "HEAD", OpenWorld: allowInternet}
-	t.run = newHTTPExec(method, u, headers, allowInternet).run
+	// Anything beyond this machine asks first (open world), even a GET on the LAN.
+	t.annotations = tools.Annotations{ReadOnly: method == "GET" || method == "HEAD", Destructive: method != "GET" && method != "HEAD",
+		OpenWorld: allowInternet || !loopbackHost(host)}
+	t.run = newHTTPExec(method, u, headers, secret, allowInternet).run
 }
 
 func validHeaderName(s string) bool {
@@ -509,13 +533,22 @@ func validHeaderName(s string) bool {
 	return true
 }
 
+// loopbackHost reports whether host (from a URL, without port) is this machine:
+// localhost or a loopback address.
+func loopbackHost(host string) bool {
+	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return a.Unmap().IsLoopback()
+	}
+	return strings.EqualFold(strings.TrimSuffix(host, "."), "localhost")
+}
+
 // checkURL checks the scheme and host of a URL template; placeholders may not
-// choose where the request goes.
-func (p *loader) checkURL(n *yaml.Node, tool, raw string, allowInternet bool) {
+// choose where the request goes. It returns the host when it is allowed.
+func (p *loader) checkURL(n *yaml.Node, tool, raw string, allowInternet bool) string {
 	scheme, rest, found := strings.Cut(raw, "://")
 	if !found || (scheme != "http" && scheme != "https") {
 		p.fail(n, tool, "http.url", "must start with http:// or https://")
-		return
+		return ""
 	}
 	authority := rest
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
@@ -523,29 +556,34 @@ func (p *loader) checkURL(n *yaml.Node, tool, raw string, allowInternet bool) {
 	}
 	if strings.Contains(authority, "{{") {
 		p.fail(n, tool, "http.url", "placeholders may not be in the host: the model must not choose where requests go")
-		return
+		return ""
 	}
 	u, err := url.Parse(scheme + "://" + authority)
 	if err != nil || u.Hostname() == "" {
 		p.fail(n, tool, "http.url", "%q has no valid host", raw)
-		return
+		return ""
 	}
 	if u.User != nil {
 		p.fail(n, tool, "http.url", "must not contain a user name or password; put secrets in headers with ${VAR}")
-		return
+		return ""
 	}
 	if err := netguard.CheckHost(u.Hostname(), allowInternet, "allow_internet: true"); err != nil {
 		p.fail(n, tool, "http.url", "%v", err)
+		return ""
 	}
+	return u.Hostname()
 }
 
 func (p *loader) command(n *yaml.Node, tool string, props map[string]bool, t *Tool) {
 	if n.Kind != yaml.MappingNode {
-		p.fail(n, tool, "command", "must be a mapping with argv (and optionally env, dir)")
+		p.fail(n, tool, "command", "must be a mapping with argv (and optionally env, dir, allow_shell)")
 		return
 	}
-	f := p.fields(n, tool, "command", []string{"argv", "env", "dir"})
+	f := p.fields(n, tool, "command", []string{"argv", "env", "dir", "allow_shell"})
 	c := &commandExec{}
+	var raw []string       // argv as written
+	var fromModel []string // placeholders in argv
+	complete := true       // every item of argv was read
 	an := f["argv"]
 	switch {
 	case an == nil:
@@ -556,7 +594,9 @@ func (p *loader) command(n *yaml.Node, tool string, props map[string]bool, t *To
 		for i, item := range an.Content {
 			field := fmt.Sprintf("command.argv[%d]", i)
 			s, ok := p.str(item, an, tool, field, true)
+			raw = append(raw, s)
 			if !ok {
+				complete = false
 				continue
 			}
 			tm, err := parseTemplate(s)
@@ -582,9 +622,23 @@ func (p *loader) command(n *yaml.Node, tool string, props map[string]bool, t *To
 				c.path = path
 				continue
 			}
+			fromModel = append(fromModel, tm.args()...)
 			if p.placeholders(item, tool, field, tm, props) {
 				c.argv = append(c.argv, tm)
 			}
+		}
+	}
+	allowShell, _ := p.boolean(f["allow_shell"], tool, "command.allow_shell")
+	if shellAt, shell, flag := shellScript(raw); complete && shellAt >= 0 && len(fromModel) > 0 {
+		if allowShell {
+			t.shell = true
+		} else {
+			p.fail(an.Content[shellAt], tool, fmt.Sprintf("command.argv[%d]", shellAt),
+				"%q runs its text as a shell script, and this command puts the model's {{%s}} into it: the model could make it run "+
+					"any command (shell injection). Give the arguments to the program itself, without a shell "+
+					"(argv: [/path/to/program, \"{{%s}}\"]), or, if you accept the risk, add allow_shell: true under command: "+
+					"(every call then asks first, and the approval says it runs a shell)",
+				shell+" "+flag, fromModel[0], fromModel[0])
 		}
 	}
 	// a minimal environment: these few, then what the entry declares

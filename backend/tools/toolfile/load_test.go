@@ -19,8 +19,13 @@ func fakeEnv(vars map[string]string) Options {
 	return Options{
 		LookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
 		LookPath: func(p string) (string, error) {
-			if p == "/bin/echo" || p == "echo" {
+			switch p {
+			case "/bin/echo", "echo":
 				return "/bin/echo", nil
+			case "sh", "bash", "dash", "zsh", "fish", "ksh", "cmd", "cmd.exe", "powershell", "pwsh", "env", "nice", "busybox", "python3":
+				return "/usr/bin/" + p, nil
+			case "/bin/sh", "/usr/bin/env", `C:\Windows\System32\cmd.exe`:
+				return p, nil
 			}
 			return "", errors.New("executable file not found in $PATH")
 		},
@@ -72,9 +77,9 @@ func TestParseValidFile(t *testing.T) {
 		line  int
 		annot tools.Annotations
 	}{
-		{ts[0], "weather", 3, tools.Annotations{ReadOnly: true}},
+		{ts[0], "weather", 3, tools.Annotations{ReadOnly: true, OpenWorld: true}}, // on the LAN: asks
 		{ts[1], "say", 17, tools.Annotations{Command: true}},
-		{ts[2], "post_note", 25, tools.Annotations{}},
+		{ts[2], "post_note", 25, tools.Annotations{OpenWorld: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,7 +94,7 @@ func TestParseValidFile(t *testing.T) {
 			t.Fatal(errs)
 		}
 		in, _ := reg.Info("weather")
-		if in.Timeout.String() != "5s" || in.NeedsApproval {
+		if in.Timeout.String() != "5s" || !in.NeedsApproval {
 			t.Fatalf("info = %+v", in)
 		}
 		if in, _ := reg.Info("say"); !in.NeedsApproval {
@@ -160,6 +165,31 @@ func TestParseMistakes(t *testing.T) {
 		{"bad env name", head + "    command: {argv: [echo], env: {'A-B': x}}\n", 5, "command.env.A-B", "not a valid environment variable name"},
 		{"relative dir", head + "    command: {argv: [echo], dir: tmp}\n", 5, "command.dir", "absolute path"},
 		{"bad annotation", head + "    annotations: {readonly: true}\n    command: {argv: [echo]}\n", 5, "annotations.readonly", `did you mean "read_only"`},
+
+		// a shell given the model's text as a script
+		{"sh -c with a placeholder", head + "    command: {argv: [sh, -c, 'echo {{q}}']}\n", 5, "command.argv[0]", `"sh -c" runs its text as a shell script, and this command puts the model's {{q}} into it`},
+		{"says how to allow it", head + "    command: {argv: [/bin/sh, -c, 'echo {{q}}']}\n", 5, "command.argv[0]", "add allow_shell: true under command:"},
+		{"the placeholder as a positional parameter", head + "    command: {argv: [bash, -c, 'echo \"$1\"', _, '{{q}}']}\n", 5, "command.argv[0]", "shell injection"},
+		{"through /usr/bin/env", head + "    command:\n      argv:\n        - /usr/bin/env\n        - bash\n        - -c\n        - 'grep {{q}} notes'\n", 8, "command.argv[1]", `"bash -c"`},
+		{"env with options", head + "    command: {argv: [env, -i, LANG=C, dash, -c, '{{q}}']}\n", 5, "command.argv[3]", `"dash -c"`},
+		{"env -S splits one item", head + "    command: {argv: [env, -S, 'sh -c \"echo {{q}}\"']}\n", 5, "command.argv[2]", `"sh -c"`},
+		{"behind a wrapper", head + "    command: {argv: [nice, -n, '5', zsh, -c, 'echo {{q}}']}\n", 5, "command.argv[3]", `"zsh -c"`},
+		{"busybox", head + "    command: {argv: [busybox, sh, -c, '{{q}}']}\n", 5, "command.argv[0]", "shell injection"},
+		{"a cluster with c", head + "    command: {argv: [bash, -lc, 'ls {{q}}']}\n", 5, "command.argv[0]", `"bash -lc"`},
+		{"fish", head + "    command: {argv: [fish, --command, 'ls {{q}}']}\n", 5, "command.argv[0]", `"fish --command"`},
+		{"ksh", head + "    command: {argv: [ksh, -c, 'ls {{q}}']}\n", 5, "command.argv[0]", `"ksh -c"`},
+		{"cmd /c", head + "    command: {argv: [cmd, /c, 'dir {{q}}']}\n", 5, "command.argv[0]", `"cmd /c"`},
+		{"cmd.exe /C by path", head + "    command: {argv: ['C:\\Windows\\System32\\cmd.exe', /C, 'dir {{q}}']}\n", 5, "command.argv[0]", `"cmd /C"`},
+		{"powershell -Command", head + "    command: {argv: [powershell, -NoProfile, -Command, 'Get-Item {{q}}']}\n", 5, "command.argv[0]", `"powershell -Command"`},
+		{"powershell without a flag", head + "    command: {argv: [powershell, 'Get-Item {{q}}']}\n", 5, "command.argv[0]", "shell injection"},
+		{"pwsh -c", head + "    command: {argv: [pwsh, -c, 'Get-Item {{q}}']}\n", 5, "command.argv[0]", `"pwsh -c"`},
+		{"pwsh -EncodedCommand", head + "    command: {argv: [pwsh, -EncodedCommand, '{{q}}']}\n", 5, "command.argv[0]", "shell injection"},
+		{"allow_shell is not a boolean", head + "    command: {argv: [sh, -c, 'echo {{q}}'], allow_shell: yes please}\n", 5, "command.allow_shell", "true or false"},
+		{"allow_shell on the tool", head + "    allow_shell: true\n    command: {argv: [sh, -c, 'echo {{q}}']}\n", 5, "allow_shell", "goes under command:"},
+		{"auto_approve on a command", head + "    auto_approve: true\n    command: {argv: [echo, '{{q}}']}\n", 5, "auto_approve", "a command always asks"},
+		{"auto_approve is not a boolean", head + "    auto_approve: often\n    http: {url: 'http://nas.local/'}\n", 5, "auto_approve", "true or false"},
+		{"link-local host", head + "    http: {url: 'http://169.254.169.254/latest/meta-data/', allow_internet: true}\n", 5, "http.url", "never reached"},
+		{"IPv6 metadata host", head + "    http: {url: 'http://[fd00:ec2::254]/', allow_internet: true}\n", 5, "http.url", "never reached"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,7 +288,7 @@ func TestExampleFile(t *testing.T) {
 		t.Fatalf("tools %d, errors %v", len(ts), errs)
 	}
 	want := map[string]tools.Annotations{
-		"home_temperature": {ReadOnly: true},
+		"home_temperature": {ReadOnly: true, OpenWorld: true}, // on the LAN: asks first
 		"public_holidays":  {ReadOnly: true, OpenWorld: true},
 		"disk_usage":       {Command: true},
 	}
@@ -270,7 +300,7 @@ func TestExampleFile(t *testing.T) {
 	t.Run("without the secret only that tool is disabled", func(t *testing.T) {
 		ts, errs := Load(filepath.Join("testdata", "example.tools.yaml"), Options{LookPath: func(p string) (string, error) { return "/usr/bin/" + p, nil },
 			LookupEnv: func(string) (string, bool) { return "", false }})
-		if len(ts) != 2 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "example.tools.yaml:28: tool \"home_temperature\": http.headers.Authorization: environment variable SENSOR_HUB_TOKEN is not set") {
+		if len(ts) != 2 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "example.tools.yaml:30: tool \"home_temperature\": http.headers.Authorization: environment variable SENSOR_HUB_TOKEN is not set") {
 			t.Fatalf("tools %d, errors %v", len(ts), errs)
 		}
 	})

@@ -18,6 +18,8 @@ type Tool struct {
 	annotations tools.Annotations
 	timeout     time.Duration
 	line        int
+	shell       bool // runs a shell with the model's arguments (allow_shell: true)
+	autoApprove bool // the user lets it run without asking (auto_approve: true)
 	run         func(ctx context.Context, args map[string]json.RawMessage) (json.RawMessage, error)
 }
 
@@ -30,12 +32,22 @@ func (t *Tool) Annotations() tools.Annotations { return t.annotations }
 // Line is where the tool is declared in the file.
 func (t *Tool) Line() int { return t.line }
 
-// Options are the registration options the file asks for (its timeout).
+// Shell reports whether the tool runs a shell with the model's arguments (the
+// user set allow_shell: true): its approval should say so prominently. Its
+// description starts with ShellNote too.
+func (t *Tool) Shell() bool { return t.shell }
+
+// Options are the registration options the file asks for (its timeout, and
+// auto_approve).
 func (t *Tool) Options() []tools.Option {
+	var opts []tools.Option
 	if t.timeout > 0 {
-		return []tools.Option{tools.WithTimeout(t.timeout)}
+		opts = append(opts, tools.WithTimeout(t.timeout))
 	}
-	return nil
+	if t.autoApprove {
+		opts = append(opts, tools.WithAutoApprove())
+	}
+	return opts
 }
 
 // Execute runs the tool with validated arguments.
