@@ -20,7 +20,7 @@ describe('Message', () => {
 
   it('shows attached resources folded above the typed text, as text', async () => {
     const content =
-      '<resource server="everything" uri="demo://a.md" name="a.md" mime_type="text/markdown">\n<b>raw</b> text\n</resource>\n\nWhat is this?';
+      'What is this?\n\n<resource server="everything" uri="demo://a.md" name="a.md" mime_type="text/markdown">\n<b>raw</b> text\n</resource>';
     const { getByTestId, getAllByTestId } = render(Message, { message: m({ content }) });
     const [res] = getAllByTestId('message-resource');
     expect(res.tagName).toBe('DETAILS');

@@ -10,12 +10,13 @@ const doc: Attachment = {
 };
 
 describe('resource attachments', () => {
-  it('puts each resource in a delimited block before the typed text', () => {
+  it('puts each resource in a delimited block after the typed text', () => {
     const sent = composeMessage('Summarise this.', [doc]);
     expect(sent).toBe(
-      '<resource server="everything" uri="demo://resource/static/document/architecture.md" name="architecture.md" mime_type="text/markdown">\n' +
+      'Summarise this.\n\n' +
+        '<resource server="everything" uri="demo://resource/static/document/architecture.md" name="architecture.md" mime_type="text/markdown">\n' +
         '# Architecture\n\nTools, resources and prompts.\n' +
-        '</resource>\n\nSummarise this.',
+        '</resource>',
     );
     expect(composeMessage('just text', [])).toBe('just text');
     expect(composeMessage('  ', [doc])).toBe(resourceBlock(doc));
@@ -26,6 +27,7 @@ describe('resource attachments', () => {
     const block = resourceBlock(odd);
     expect(block).toBe('<resource server="s&quot;1" uri="x://a?b=1&amp;c=&lt;2&gt;">\nbefore <\\/resource> after\n</resource>');
     expect(splitMessage(composeMessage('question?', [odd, doc]))).toEqual([
+      { kind: 'text', text: 'question?' },
       { kind: 'resource', server: 's"1', uri: 'x://a?b=1&c=<2>', name: '', mimeType: '', text: 'before </resource> after' },
       {
         kind: 'resource',
@@ -35,7 +37,6 @@ describe('resource attachments', () => {
         mimeType: 'text/markdown',
         text: '# Architecture\n\nTools, resources and prompts.',
       },
-      { kind: 'text', text: 'question?' },
     ]);
   });
 

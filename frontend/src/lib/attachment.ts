@@ -1,7 +1,10 @@
 // Resources attached to a message: how their text goes into the message the model reads (and
 // the conversation stores), and how a stored message is split again for display.
 //
-// Each resource becomes one block before the typed text:
+// The typed text comes first (so the conversation's first-words title, search snippets and the
+// intent read what the user wrote), then each resource as one block:
+//
+//   What are the main parts?
 //
 //   <resource server="everything" uri="demo://resource/static/document/a.md" name="a.md" mime_type="text/markdown">
 //   …the resource's text…
@@ -43,10 +46,10 @@ export function resourceBlock(a: Attachment): string {
   return `<resource ${attrs.join(' ')}>\n${body}\n</resource>`;
 }
 
-/** The message sent: the resource blocks first, then what the user typed. */
+/** The message sent: what the user typed, then the resource blocks. */
 export function composeMessage(text: string, attachments: readonly Attachment[]): string {
-  const parts = attachments.map(resourceBlock);
-  if (text.trim() !== '') parts.push(text);
+  const parts = text.trim() !== '' ? [text.replace(/\s+$/, '')] : [];
+  parts.push(...attachments.map(resourceBlock));
   return parts.join('\n\n');
 }
 

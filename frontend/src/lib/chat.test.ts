@@ -148,7 +148,7 @@ describe('ChatStore.send', () => {
     expect(h.store.sendError).toBe('boom');
   });
 
-  it('sends attached resources as blocks before the typed text and clears them', async () => {
+  it('sends attached resources as blocks after the typed text and clears them', async () => {
     const h = harness();
     const a = { server: 'everything', uri: 'demo://a.md', name: 'a.md', mimeType: 'text/markdown', text: 'AAA' };
     const b = { server: 'everything', uri: 'demo://b.md', name: 'b.md', text: 'BBB' };
@@ -164,7 +164,7 @@ describe('ChatStore.send', () => {
     void h.store.send();
     const sent = h.api.SendMessage.mock.calls[0][2];
     expect(sent).toBe(
-      '<resource server="everything" uri="demo://a.md" name="a.md" mime_type="text/markdown">\nAAA v2\n</resource>\n\nWhat does it say?',
+      'What does it say?\n\n<resource server="everything" uri="demo://a.md" name="a.md" mime_type="text/markdown">\nAAA v2\n</resource>',
     );
     expect(sent).not.toContain('BBB');
     expect(h.store.attachments).toEqual([]);
