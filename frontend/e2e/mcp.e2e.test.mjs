@@ -1,7 +1,8 @@
 // Browser end-to-end test of the MCP panel: add the real server-everything through the form,
 // approve its exact command, see it become ready with its tools, switch a tool off and see that
-// the model is no longer offered it, restart / disable / enable, mcp.json problems, and a prompt
-// template put into the message box. Runs `hermes serve` against the fake Ollama in its
+// the model is no longer offered it, restart / disable / enable, mcp.json problems, a prompt
+// template put into the message box, the form's URL kind (a remote server's address, headers
+// and approval), and the resources browser (preview a resource, attach it, send it). Runs `hermes serve` against the fake Ollama in its
 // `--script tools --which-tools` mode: a message containing "which tools" is answered with the
 // names of the tools offered in the request.
 //
@@ -205,6 +206,89 @@ describe('MCP servers in the web UI', { timeout: 300_000 }, () => {
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'composer');
     assert.equal((await lastAssistant(page)).count, before, 'nothing was sent');
     await page.getByTestId('composer').fill('');
+  });
+
+  it('adds a remote server with the URL kind: address, headers, and an approval that shows them', async () => {
+    await openPanel(page);
+    await page.getByTestId('mcp-add').click();
+    await page.getByTestId('mcp-form').waitFor();
+    // The kind switch is a radio group: the arrow keys move between the kinds.
+    await page.getByTestId('mcp-kind-command').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.getByTestId('mcp-kind-url').isChecked(), true);
+    assert.equal(await page.getByTestId('mcp-field-command').count(), 0);
+    assert.equal(await page.getByTestId('mcp-field-transport').inputValue(), 'http');
+
+    // An internet host needs "Allow internet hosts"; nothing is sent before.
+    await page.getByTestId('mcp-field-name').fill('remote');
+    await page.getByTestId('mcp-field-url').fill('https://mcp.example.com/mcp');
+    await page.getByTestId('mcp-form-submit').click();
+    assert.match(await page.getByTestId('mcp-error-url').textContent(), /mcp\.example\.com is on the internet/);
+
+    // A loopback address (nothing listens there: it is only added and shown, never approved).
+    await page.getByTestId('mcp-field-url').fill('http://127.0.0.1:9/mcp');
+    await page.getByTestId('mcp-header-add').click();
+    await page.getByTestId('mcp-header-name').fill('Authorization');
+    await page.getByTestId('mcp-header-value').fill('Bearer ${HERMES_E2E_TOKEN}');
+    await shot(page, 'mcp-9-form-url.png');
+    await page.getByTestId('mcp-form-submit').click();
+
+    const approve = page.getByTestId('mcp-approve');
+    await approve.waitFor({ timeout: 10_000 });
+    assert.equal(await page.getByTestId('mcp-approve-url').textContent(), 'http://127.0.0.1:9/mcp');
+    assert.deepEqual(await page.getByTestId('mcp-approve-header-name').allTextContents(), ['Authorization']);
+    assert.ok(!(await approve.textContent()).includes('HERMES_E2E_TOKEN'), 'a header value is never shown');
+    assert.equal(await page.getByTestId('mcp-approve-internet').count(), 0);
+    const card = page.locator(server('remote'));
+    await waitState(page, 'remote', 'awaiting approval', 5_000);
+    assert.equal(await card.getByTestId('mcp-transport').textContent(), 'HTTP');
+    assert.equal(await card.getByTestId('mcp-url').textContent(), 'http://127.0.0.1:9/mcp');
+    const entry = JSON.parse(readFileSync(join(dataDir, 'mcp.json'), 'utf8')).mcpServers.remote;
+    assert.deepEqual(entry, { url: 'http://127.0.0.1:9/mcp', type: 'http', headers: { Authorization: 'Bearer ${HERMES_E2E_TOKEN}' } });
+    await shot(page, 'mcp-10-approve-url.png');
+
+    // Cancel takes the new entry back.
+    await page.getByTestId('mcp-approve-cancel').click();
+    await approve.waitFor({ state: 'detached', timeout: 10_000 });
+    await card.waitFor({ state: 'detached', timeout: 10_000 });
+    assert.ok(!JSON.parse(readFileSync(join(dataDir, 'mcp.json'), 'utf8')).mcpServers.remote, 'the entry is gone from mcp.json');
+  });
+
+  it('previews a resource of server-everything and attaches it to the next message', async () => {
+    await openPanel(page);
+    const card = page.locator(server('everything'));
+    await card.getByTestId('mcp-resources-toggle').click();
+    const doc = card.locator('[data-testid="mcp-resource"][data-uri="demo://resource/static/document/architecture.md"]');
+    await doc.waitFor({ timeout: 10_000 });
+    assert.equal(await doc.getByTestId('mcp-resource-mime').textContent(), 'text/markdown');
+    await doc.click();
+    await card.getByTestId('mcp-resource-text').waitFor({ timeout: 10_000 });
+    assert.match(await card.getByTestId('mcp-resource-text').textContent(), /# Everything Server/);
+    await card.getByTestId('mcp-resource-attach').click();
+    await card.getByTestId('mcp-resource-attached').waitFor();
+    await shot(page, 'mcp-11-resource.png');
+
+    // The chip in the composer; removing it takes it off the message.
+    const chip = page.locator('[data-testid="attachment-chip"][data-uri="demo://resource/static/document/architecture.md"]');
+    await chip.waitFor();
+    await chip.getByTestId('attachment-remove').click();
+    await chip.waitFor({ state: 'detached' });
+    assert.equal(await card.getByTestId('mcp-resource-attach').count(), 1);
+    await card.getByTestId('mcp-resource-attach').click();
+    await chip.waitFor();
+
+    // Sent: the model gets the resource's text in a <resource> block (the fake echoes it), and
+    // the stored message shows the resource folded above the typed text.
+    const reply = await sendAndWait(page, 'What are the main parts?');
+    assert.equal(reply.status, 'ok', reply.text);
+    assert.match(reply.text, /<resource server="everything" uri="demo:\/\/resource\/static\/document\/architecture\.md"/);
+    assert.match(reply.text, /# Everything Server/);
+    assert.equal(await page.getByTestId('attachment-chip').count(), 0, 'the chip goes with the message');
+    const user = page.locator('[data-testid="message"][data-role="user"]').last();
+    await user.getByTestId('message-resource').waitFor();
+    assert.equal(await user.getByTestId('message-resource').getAttribute('data-uri'), 'demo://resource/static/document/architecture.md');
+    assert.equal((await user.getByTestId('message-body').textContent()).trim(), 'What are the main parts?');
+    await card.getByTestId('mcp-resource-close').click();
   });
 
   it('lists mistakes in mcp.json with line and column, and removes a server after confirmation', async () => {
