@@ -113,7 +113,13 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	c.Agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.Sessions, Classifier: intentClassifier{c.intent},
 		Prompt: c.Prompt, Budget: c.budget, Calibration: c.Calib, AfterTurn: c.afterTurn, Tools: c.tools,
 		Memory: agentMemory{c}}
-	c.retryScrubs(ctx) // every door: an erasure a reader held up is finished by the next open
+	// Every door finishes what a dead or busy process left: an import it never
+	// published is rolled back, an erasure a reader held up is scrubbed.
+	if _, err := c.Sessions.RecoverImports(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	c.retryScrubs(ctx)
 	return c, nil
 }
 

@@ -171,8 +171,7 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		if err != nil {
 			return usagef("session import: %s: %s", *file, strings.ReplaceAll(err.Error(), "\n", "; "))
 		}
-		fmt.Fprintf(env.Stderr, "importing %d messages…\n", len(lines))
-		res, err := st.Import(ctx, lines)
+		res, err := st.Import(ctx, lines, progressPrinter(env, "importing messages"))
 		if err != nil {
 			return err
 		}
@@ -262,6 +261,30 @@ func confirm(env Env, question, refusal string) (bool, error) {
 	}
 	a := strings.ToLower(strings.TrimSpace(line))
 	return a == "y" || a == "yes", nil
+}
+
+// progressPrinter reports long work on stderr: one line redrawn on a terminal,
+// a line per tenth otherwise.
+func progressPrinter(env Env, what string) func(done, total int) {
+	f, ok := env.Stderr.(*os.File)
+	tty := ok && isTerminal(f)
+	last := -1
+	return func(done, total int) {
+		pct := 100
+		if total > 0 {
+			pct = done * 100 / total
+		}
+		switch {
+		case tty:
+			fmt.Fprintf(env.Stderr, "\r%s: %d/%d (%d%%)", what, done, total, pct)
+			if done == total {
+				fmt.Fprintln(env.Stderr)
+			}
+		case pct/10 != last/10 || done == total:
+			fmt.Fprintf(env.Stderr, "%s: %d/%d (%d%%)\n", what, done, total, pct)
+		}
+		last = pct
+	}
 }
 
 func isTerminal(f *os.File) bool {

@@ -189,7 +189,7 @@ func TestContextEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Import(ctx, lines); err != nil {
+	if _, err := st.Import(ctx, lines, nil); err != nil {
 		t.Fatal(err)
 	}
 	qs := readQuestions(t, filepath.Join(dir, "eval_questions.jsonl"))

@@ -61,7 +61,7 @@ func benchStore(b *testing.B, sessions, perSession int) *Store {
 				Content: benchText(rng, 8+rng.IntN(40)), CreatedAt: time.Date(2026, 1, 1, 0, 0, m, 0, time.UTC).Format(time.RFC3339)})
 		}
 	}
-	if _, err := st.Import(context.Background(), lines); err != nil {
+	if _, err := st.Import(context.Background(), lines, nil); err != nil {
 		b.Fatal(err)
 	}
 	return st

@@ -47,13 +47,13 @@ func (st *Store) queryMessages(ctx context.Context, op, q string, args ...any) (
 // Messages returns a session's messages in order.
 func (st *Store) Messages(ctx context.Context, sessionID string) ([]Message, error) {
 	return st.queryMessages(ctx, "load messages of "+sessionID,
-		`SELECT `+messageCols+` FROM messages WHERE session_id = ? ORDER BY seq`, sessionID)
+		`SELECT `+messageCols+` FROM messages WHERE session_id = ? AND import_id IS NULL ORDER BY seq`, sessionID)
 }
 
 // Recent returns the newest n messages of a session, oldest first.
 func (st *Store) Recent(ctx context.Context, sessionID string, n int) ([]Message, error) {
 	msgs, err := st.queryMessages(ctx, "load recent messages of "+sessionID,
-		`SELECT `+messageCols+` FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?`, sessionID, n)
+		`SELECT `+messageCols+` FROM messages WHERE session_id = ? AND import_id IS NULL ORDER BY seq DESC LIMIT ?`, sessionID, n)
 	for i, j := 0, len(msgs)-1; i < j; i, j = i+1, j-1 {
 		msgs[i], msgs[j] = msgs[j], msgs[i]
 	}

@@ -93,12 +93,12 @@ func TestImportExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := st.Import(ctx, lines)
+	res, err := st.Import(ctx, lines, nil)
 	if err != nil || res != (ImportResult{Sessions: 2, Messages: 3}) {
 		t.Fatalf("import = %+v, %v", res, err)
 	}
 	// Importing again skips what is there.
-	res, _ = st.Import(ctx, lines)
+	res, _ = st.Import(ctx, lines, nil)
 	if res != (ImportResult{Skipped: 3}) {
 		t.Fatalf("re-import = %+v", res)
 	}

@@ -108,7 +108,7 @@ func (st *Store) Create(ctx context.Context, title string) (Session, error) {
 }
 
 const sessionCols = `s.id, COALESCE(s.ref, ''), s.title, s.profile, s.created_at, s.updated_at,
-	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id), s.state, s.pinned, s.summary, s.summary_upto, s.summary_kind, s.rev`
+	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.import_id IS NULL), s.state, s.pinned, s.summary, s.summary_upto, s.summary_kind, s.rev`
 
 func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var s Session
@@ -139,7 +139,7 @@ func (st *Store) Get(ctx context.Context, id string) (Session, error) {
 
 // List returns sessions, most recently active first.
 func (st *Store) List(ctx context.Context) ([]Session, error) {
-	rows, err := st.db.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions s ORDER BY s.pinned DESC, s.updated_at DESC, s.id DESC`)
+	rows, err := st.db.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions s WHERE s.import_id IS NULL ORDER BY s.pinned DESC, s.updated_at DESC, s.id DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}

@@ -61,54 +61,89 @@ func ParseImport(r io.Reader) ([]ImportLine, error) {
 	return lines, nil
 }
 
-// Import writes validated lines in one transaction: all of it or nothing. Sessions are
-// found or created by ref; a message whose ref is already in its session is skipped.
-func (st *Store) Import(ctx context.Context, lines []ImportLine) (ImportResult, error) {
-	var res ImportResult
+// An import writes in transactions of at most importSlice (or importChunk
+// lines) and pauses importGap between them. A writer elsewhere waits in
+// SQLite's busy handler, which retries at most every 100 ms; a gap of 40 ms
+// in a 140 ms cycle drifts into one of its retries within four of them, so no
+// writer waits much more than half a second, while the import runs ~70% of
+// the time.
+const (
+	importChunk = 2000
+	importSlice = 100 * time.Millisecond
+	importGap   = 40 * time.Millisecond
+)
+
+// staleImport is how long an import may go without a chunk before it counts as
+// abandoned (its process died) and is rolled back.
+const staleImport = 2 * time.Minute
+
+// Import writes validated lines, all of them or nothing, in short transactions:
+// the rows carry the import's id and stay invisible (lists, history, search)
+// until one short final transaction publishes them; a failure rolls them back,
+// and so does the next open after a crash (RecoverImports). Sessions are found
+// or created by ref; a message whose ref is already in its session is skipped.
+// progress (optional) hears the lines done so far.
+func (st *Store) Import(ctx context.Context, lines []ImportLine, progress func(done, total int)) (res ImportResult, err error) {
+	job := st.NewID()
+	now := ts(st.Now())
+	if _, err := st.db.ExecContext(ctx, `INSERT INTO imports(id, started_at, heartbeat_at) VALUES (?, ?, ?)`, job, now, now); err != nil {
+		return ImportResult{}, fmt.Errorf("import: nothing was imported: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			if rerr := st.rollbackImport(context.WithoutCancel(ctx), job); rerr != nil {
+				err = fmt.Errorf("%w (and rolling back: %v; it is retried at the next start)", err, rerr)
+			}
+			res = ImportResult{}
+		}
+	}()
 	sessions := map[string]string{}  // ref -> id
 	firstUser := map[string]string{} // id -> first user message imported
-	err := st.db.Tx(ctx, func(tx *sql.Tx) error {
-		for _, l := range lines {
-			id, ok := sessions[l.Session]
-			if !ok {
-				err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE ref = ?`, l.Session).Scan(&id)
-				if errors.Is(err, sql.ErrNoRows) {
-					id = st.NewID()
-					now := ts(st.Now())
-					if _, err := tx.ExecContext(ctx, `INSERT INTO sessions(id, ref, title, created_at, updated_at, state) VALUES (?, ?, '', ?, ?, 'idle')`,
-						id, l.Session, now, now); err != nil {
-						return err
-					}
-					res.Sessions++
-				} else if err != nil {
-					return err
-				}
-				sessions[l.Session] = id
-			}
-			var exists int
-			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE session_id = ? AND ref = ?`, id, l.ID).Scan(&exists); err != nil {
-				return err
-			}
-			if exists > 0 {
-				res.Skipped++
-				continue
-			}
-			m := Message{ID: st.NewID(), SessionID: id, Ref: l.ID, Role: l.Role, Content: l.Content, CreatedAt: st.Now().UTC()}
-			if l.CreatedAt != "" {
-				m.CreatedAt, _ = time.Parse(time.RFC3339Nano, l.CreatedAt)
-			}
-			if _, err := st.insert(ctx, tx, &m, false); err != nil {
-				return err
-			}
-			res.Messages++
-			if _, seen := firstUser[id]; !seen && l.Role == "user" {
-				firstUser[id] = l.Content
+	for done := 0; done < len(lines); {
+		if done > 0 {
+			select {
+			case <-ctx.Done():
+				return ImportResult{}, fmt.Errorf("import: nothing was imported: %w", ctx.Err())
+			case <-time.After(importGap): // let writers elsewhere in
 			}
 		}
+		n := 0
+		err := st.db.Tx(ctx, func(tx *sql.Tx) error {
+			var before int64
+			if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(rowid), 0) FROM messages`).Scan(&before); err != nil {
+				return err
+			}
+			began := time.Now()
+			for _, l := range lines[done:] {
+				if err := st.importLine(ctx, tx, job, l, sessions, firstUser, &res); err != nil {
+					return err
+				}
+				n++
+				if n >= importChunk || time.Since(began) >= importSlice {
+					break
+				}
+			}
+			// The transaction holds the write lock: the rows after before are ours.
+			if _, err := tx.ExecContext(ctx, `UPDATE messages SET import_id = ? WHERE rowid > ?`, job, before); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `UPDATE imports SET heartbeat_at = ? WHERE id = ?`, ts(st.Now()), job)
+			return err
+		})
+		if err != nil {
+			return ImportResult{}, fmt.Errorf("import: nothing was imported: %w", err)
+		}
+		done += n
+		if progress != nil {
+			progress(done, len(lines))
+		}
+	}
+	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
 		for _, id := range sessions {
 			if _, err := tx.ExecContext(ctx, `UPDATE sessions SET
 				created_at = COALESCE((SELECT MIN(created_at) FROM messages WHERE session_id = ?), created_at),
-				updated_at = COALESCE((SELECT MAX(created_at) FROM messages WHERE session_id = ?), updated_at)
+				updated_at = COALESCE((SELECT MAX(created_at) FROM messages WHERE session_id = ?), updated_at),
+				rev = rev + 1
 				WHERE id = ?`, id, id, id); err != nil {
 				return err
 			}
@@ -118,12 +153,114 @@ func (st *Store) Import(ctx context.Context, lines []ImportLine) (ImportResult, 
 				}
 			}
 		}
+		for _, q := range []string{`UPDATE messages SET import_id = NULL WHERE import_id = ?`, `UPDATE sessions SET import_id = NULL WHERE import_id = ?`, `DELETE FROM imports WHERE id = ?`} {
+			if _, err := tx.ExecContext(ctx, q, job); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import: nothing was imported: %w", err)
 	}
 	return res, nil
+}
+
+// importLine writes one line inside a chunk's transaction.
+func (st *Store) importLine(ctx context.Context, tx *sql.Tx, job string, l ImportLine, sessions, firstUser map[string]string, res *ImportResult) error {
+	id, ok := sessions[l.Session]
+	if !ok {
+		err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE ref = ?`, l.Session).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			id = st.NewID()
+			now := ts(st.Now())
+			if _, err := tx.ExecContext(ctx, `INSERT INTO sessions(id, ref, title, created_at, updated_at, state, import_id) VALUES (?, ?, '', ?, ?, 'idle', ?)`,
+				id, l.Session, now, now, job); err != nil {
+				return err
+			}
+			res.Sessions++
+		} else if err != nil {
+			return err
+		}
+		sessions[l.Session] = id
+	}
+	var exists int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE session_id = ? AND ref = ?`, id, l.ID).Scan(&exists); err != nil {
+		return err
+	}
+	if exists > 0 {
+		res.Skipped++
+		return nil
+	}
+	m := Message{ID: st.NewID(), SessionID: id, Ref: l.ID, Role: l.Role, Content: l.Content, CreatedAt: st.Now().UTC()}
+	if l.CreatedAt != "" {
+		m.CreatedAt, _ = time.Parse(time.RFC3339Nano, l.CreatedAt)
+	}
+	if _, err := st.insert(ctx, tx, &m, false); err != nil {
+		return err
+	}
+	res.Messages++
+	if _, seen := firstUser[id]; !seen && l.Role == "user" {
+		firstUser[id] = l.Content
+	}
+	return nil
+}
+
+// rollbackImport removes what an unpublished import wrote, in short
+// transactions.
+func (st *Store) rollbackImport(ctx context.Context, job string) error {
+	for {
+		var n int64
+		err := st.db.Tx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM messages WHERE import_id = ? LIMIT ?)`, job, importChunk); err != nil {
+				return err
+			}
+			r, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE rowid IN (SELECT rowid FROM messages WHERE import_id = ? LIMIT ?)`, job, importChunk)
+			if err != nil {
+				return err
+			}
+			n, _ = r.RowsAffected()
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("roll back import %s: %w", job, err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return st.db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE import_id = ?`, job); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM imports WHERE id = ?`, job)
+		return err
+	})
+}
+
+// RecoverImports rolls back imports whose process stopped before publishing
+// them (no chunk for staleImport); it returns how many.
+func (st *Store) RecoverImports(ctx context.Context) (int, error) {
+	rows, err := st.db.QueryContext(ctx, `SELECT id FROM imports WHERE heartbeat_at < ?`, ts(st.Now().Add(-staleImport)))
+	if err != nil {
+		return 0, fmt.Errorf("recover imports: %w", err)
+	}
+	var jobs []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("recover imports: %w", err)
+		}
+		jobs = append(jobs, id)
+	}
+	rows.Close()
+	for _, job := range jobs {
+		if err := st.rollbackImport(ctx, job); err != nil {
+			return 0, err
+		}
+	}
+	return len(jobs), nil
 }
 
 // Export is a session as JSON.
