@@ -237,7 +237,11 @@ describe('McpServerForm', () => {
 
   it('edits a remote entry: stored header values stay hidden and go back as [REDACTED]', async () => {
     const server = remote({ state: 'ready', approved: true });
-    const api = fakeApi({ MCPAddServer: vi.fn(async (name: string, cfg: string) => remote({ name, state: 'ready', approved: true, config: JSON.parse(cfg) })) });
+    const api = fakeApi({
+      // The same address and header names: nothing new to approve.
+      MCPCommandLine: vi.fn(async () => server.command),
+      MCPAddServer: vi.fn(async (name: string, cfg: string) => remote({ name, state: 'ready', approved: true, config: JSON.parse(cfg) })),
+    });
     const store = new McpStore(api);
     const onclose = vi.fn();
     const { getByTestId, getAllByTestId, queryByTestId } = render(McpServerForm, { store, edit: server, onclose });
@@ -259,5 +263,43 @@ describe('McpServerForm', () => {
       timeout: '45s',
     });
     expect(queryByTestId('mcp-approve')).toBeNull();
+  });
+
+  it('approves an edit of an entry with hidden header values before writing it, so that cancel leaves the entry untouched', async () => {
+    const server = remote({ state: 'ready', approved: true });
+    const api = fakeApi({
+      MCPCommandLine: vi.fn(async () => 'http https://mcp.example.com/v2 (headers: Authorization, X-Key; on the internet)'),
+      MCPAddServer: vi.fn(async (name: string, cfg: string) => remote({ name, config: JSON.parse(cfg) })),
+    });
+    const store = new McpStore(api);
+    const onclose = vi.fn();
+    const { getByTestId, getAllByTestId, unmount } = render(McpServerForm, { store, edit: server, onclose });
+    await fill(getByTestId, { url: 'https://mcp.example.com/v2' });
+    await fireEvent.click(getByTestId('mcp-header-add'));
+    await fireEvent.input(getAllByTestId('mcp-header-name')[1], { target: { value: 'X-Key' } });
+    await fireEvent.input(getAllByTestId('mcp-header-value')[1], { target: { value: '${KEY}' } });
+    await fireEvent.click(getByTestId('mcp-form-submit'));
+    await waitFor(() => expect(getByTestId('mcp-approve-url').textContent).toBe('https://mcp.example.com/v2'));
+    expect(getAllByTestId('mcp-approve-header-name').map((e) => e.textContent)).toEqual(['Authorization', 'X-Key']);
+    expect(getByTestId('mcp-approve-internet')).not.toBeNull();
+    // Nothing is written before the approval; cancel writes nothing either.
+    expect(api.MCPAddServer).not.toHaveBeenCalled();
+    await fireEvent.click(getByTestId('mcp-approve-back'));
+    await fireEvent.click(getByTestId('mcp-form-submit'));
+    await waitFor(() => expect(getByTestId('mcp-approve')).not.toBeNull());
+    await fireEvent.click(getByTestId('mcp-approve-ok'));
+    await waitFor(() => expect(api.MCPApprove).toHaveBeenCalledWith('remote'));
+    expect(JSON.parse(api.MCPAddServer.mock.calls[0][1] as string).headers).toEqual({ Authorization: '[REDACTED]', 'X-Key': '${KEY}' });
+    await waitFor(() => expect(onclose).toHaveBeenCalled());
+    unmount();
+
+    const again = render(McpServerForm, { store, edit: server, onclose: vi.fn() });
+    api.MCPAddServer.mockClear();
+    await fill(again.getByTestId, { url: 'https://mcp.example.com/v2' });
+    await fireEvent.click(again.getByTestId('mcp-form-submit'));
+    await waitFor(() => expect(again.getByTestId('mcp-approve')).not.toBeNull());
+    await fireEvent.click(again.getByTestId('mcp-approve-cancel'));
+    expect(api.MCPAddServer).not.toHaveBeenCalled();
+    expect(api.MCPRemove).not.toHaveBeenCalled();
   });
 });
