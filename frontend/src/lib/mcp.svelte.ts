@@ -738,6 +738,11 @@ export class McpStore {
   apply(d: unknown): void {
     if (!isStatus(d)) return;
     this.#eventOf.set(d.name, ++this.#events);
+    // A server that is no longer ready may list other resources when it is back.
+    if (d.state !== 'ready' && (this.resources[d.name] || this.previews[d.name])) {
+      delete this.resources[d.name];
+      this.closePreview(d.name);
+    }
     const i = this.servers.findIndex((s) => s.name === d.name);
     if (i >= 0) this.servers[i] = d;
     else if (d.state !== 'stopped') this.servers.push(d);

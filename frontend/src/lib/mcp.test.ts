@@ -423,6 +423,17 @@ describe('McpStore', () => {
     expect(store.previews.everything).toBeNull();
   });
 
+  it('forgets a server’s resources when it stops being ready (a restart may change them)', async () => {
+    const store = new McpStore(fakeApi());
+    await store.loadResources('everything');
+    await store.readResource('everything', resource());
+    store.apply(status({ state: 'ready' }));
+    expect(store.resources.everything.items).toHaveLength(2);
+    store.apply(status({ state: 'starting' }));
+    expect(store.resources.everything).toBeUndefined();
+    expect(store.previews.everything).toBeNull();
+  });
+
   it('reads the list again when a server stops (it may have been removed from mcp.json)', async () => {
     vi.useFakeTimers();
     try {
