@@ -58,6 +58,8 @@ func describe(err error, host, model string) string {
 		return "Ollama is busy with other requests. Try again in a moment."
 	case errors.Is(err, store.ErrNotDatabase), errors.Is(err, store.ErrNewerSchema):
 		return err.Error()
+	case store.IsBusy(err):
+		return fmt.Sprintf("Another Hermes process kept the database busy for more than %s (a long import or forget?). Nothing was changed; try again when it has finished.", store.BusyTimeout)
 	}
 	return "Something went wrong: " + err.Error()
 }
@@ -68,6 +70,12 @@ func cause(err error) string {
 		return s[i+2:]
 	}
 	return s
+}
+
+// IsBadInput reports whether err is the user's input being refused (exit 2 on
+// the command line), as opposed to a failure to do what was asked (exit 1).
+func IsBadInput(err error) bool {
+	return errors.Is(err, config.ErrInvalid) || errors.Is(err, session.ErrInvalid) || errors.Is(err, agent.ErrEmptyMessage)
 }
 
 // DescribeError turns a backend error into one a user can act on.

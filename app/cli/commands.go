@@ -232,7 +232,10 @@ func settingsCmd(core *app.Core, g globals, args []string, env Env) error {
 		return nil
 	case args[0] == "set" && len(args) == 3:
 		if _, err := a.SetSetting(args[1], args[2]); err != nil {
-			return usagef("settings set: %v", err)
+			if app.IsBadInput(err) {
+				return usagef("settings set: %v", err) // bad input: exit 2
+			}
+			return fmt.Errorf("settings set: %w", err) // could not store it (e.g. the database stayed locked): exit 1
 		}
 		v, _ := core.Settings.Get(context.Background(), args[1])
 		fmt.Fprintf(env.Stderr, "%s = %s\n", args[1], v)

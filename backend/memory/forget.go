@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,8 +65,18 @@ func (s *Store) Forget(ctx context.Context, ids ...string) (Receipt, error) {
 		}
 		rids = append(rids, m.rid)
 	}
-	return s.erase(ctx, "id", eraseScope{where: `rid IN (` + placeholders(len(rids)) + `)`, args: rids})
+	// Many ids are erased in batches, each its own short transaction, under one
+	// receipt: another process's writes get in between.
+	var scopes []eraseScope
+	for start := 0; start < len(rids); start += forgetBatch {
+		batch := rids[start:min(start+forgetBatch, len(rids))]
+		scopes = append(scopes, eraseScope{where: `rid IN (` + placeholders(len(batch)) + `)`, args: batch})
+	}
+	return s.erase(ctx, "id", scopes...)
 }
+
+// forgetBatch is how many memories one transaction of a bulk forget erases.
+const forgetBatch = 100
 
 // ForgetMatches is the first step of forgetting by query: it returns what matches
 // (active memories found by the hybrid search above the recall threshold, and
@@ -171,26 +182,47 @@ type erased struct {
 	vec      []float32
 }
 
-func (s *Store) erase(ctx context.Context, kind string, sc eraseScope) (Receipt, error) {
+// erase erases the scopes, each in its own transaction, under one receipt and
+// tombstone. A batch that fails stops the erase; what earlier batches erased
+// stays erased and the error says how many.
+func (s *Store) erase(ctx context.Context, kind string, scopes ...eraseScope) (Receipt, error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	now := s.now()
 	r := Receipt{TombstoneID: s.cfg.NewID(), At: now, Kind: kind}
 	var gone []erased
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		if gone, err = s.collect(ctx, tx, sc); err != nil {
+	var sc eraseScope
+	var err error
+	for i, scope := range scopes {
+		sc = scope
+		err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+			batch, err := s.collect(ctx, tx, sc)
+			if err != nil {
+				return err
+			}
+			if err := s.remove(ctx, tx, batch, sc); err != nil {
+				return err
+			}
+			if i == 0 {
+				_, err = tx.ExecContext(ctx, `INSERT INTO memory_tombstones(id, at, count, kind) VALUES (?, ?, ?, ?)`, r.TombstoneID, ts(now), len(batch), kind)
+			} else {
+				_, err = tx.ExecContext(ctx, `UPDATE memory_tombstones SET count = count + ? WHERE id = ?`, len(batch), r.TombstoneID)
+			}
+			if err == nil {
+				gone = append(gone, batch...)
+			}
 			return err
+		})
+		if err != nil {
+			break
 		}
-		if err := s.remove(ctx, tx, gone, sc); err != nil {
-			return err
-		}
-		r.Count = len(gone)
-		_, err = tx.ExecContext(ctx, `INSERT INTO memory_tombstones(id, at, count, kind) VALUES (?, ?, ?, ?)`, r.TombstoneID, ts(now), r.Count, kind)
-		return err
-	})
-	if err != nil {
+	}
+	r.Count = len(gone)
+	if err != nil && len(gone) == 0 {
 		return Receipt{}, fmt.Errorf("forget: %w", err)
+	}
+	if err != nil {
+		err = fmt.Errorf("forget: stopped after erasing %d memories (receipt %s): %w", len(gone), r.TombstoneID, err)
 	}
 	_, idx := s.current()
 	byProfile := map[string][]string{}
@@ -203,14 +235,15 @@ func (s *Store) erase(ctx context.Context, kind string, sc eraseScope) (Receipt,
 	if sc.profile != "" {
 		idx.dropProfile(sc.profile)
 	}
-	if r.Checkpointed, err = s.db.Scrub(ctx, r.TombstoneID, "memory"); err != nil {
-		s.cfg.Logf("memory: %v", err)
+	var serr error
+	if r.Checkpointed, serr = s.db.Scrub(ctx, r.TombstoneID, "memory"); serr != nil {
+		s.cfg.Logf("memory: %v", serr)
 	}
 	r.LexicalMatches, r.VectorMatches = s.verify(ctx, gone, idx)
 	for p, ids := range byProfile {
 		s.emit(Change{Kind: "forgotten", IDs: ids, Profile: p, SessionID: sc.session})
 	}
-	return r, nil
+	return r, err
 }
 
 // collect reads the memories in scope and all their older versions.
@@ -221,7 +254,7 @@ func (s *Store) collect(ctx context.Context, tx *sql.Tx, sc eraseScope) ([]erase
 			UNION SELECT m.id FROM memories m JOIN gone g ON m.superseded_by = g.id)
 		SELECT m.rid, m.id, m.profile, m.text, m.key, m.norm_hash, m.status, e.vec, e.dim
 		FROM memories m JOIN gone g ON g.id = m.id
-		LEFT JOIN memory_embeddings e ON e.memory_rid = m.rid AND e.embedder = ?`, append(sc.args, emb.Name())...)
+		LEFT JOIN memory_embeddings e ON e.memory_rid = m.rid AND e.embedder = ?`, append(slices.Clip(sc.args), emb.Name())...)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -259,5 +260,45 @@ func TestForgetWhileAnotherProcessReads(t *testing.T) {
 	}
 	if files := dbHolds(t, e.path, "zqxpendingcanary"); len(files) > 0 {
 		t.Errorf("canary still in %v after the scrub", files)
+	}
+}
+
+// TestBulkForgetIsBatchedUnderOneReceipt: 240-odd memories are erased in
+// three transactions under one receipt and one tombstone counting all of them.
+func TestBulkForgetIsBatchedUnderOneReceipt(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, nil)
+	seen := map[string]bool{}
+	var ids []string
+	for i := range 250 {
+		id := e.add(fmt.Sprintf("My storage box %d holds winter coat number %d", i, i*3)).ID
+		if !seen[id] { // a near-duplicate reinforces the memory it repeats
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) <= 2*forgetBatch {
+		t.Fatalf("setup: only %d distinct memories", len(ids))
+	}
+	keep := e.add("I am allergic to peanuts")
+	r, err := e.s.Forget(ctx, ids...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := 0
+	for _, id := range ids {
+		if _, err := e.s.Get(ctx, id); err == nil {
+			left++
+		}
+	}
+	if left > 0 {
+		t.Errorf("%d of %d memories are still there", left, len(ids))
+	}
+	ts, _ := e.s.Tombstones(ctx, 10)
+	if r.Count < len(ids) || r.LexicalMatches != 0 || r.VectorMatches != 0 || !r.Checkpointed || len(ts) != 1 || ts[0].Count != r.Count || ts[0].ID != r.TombstoneID {
+		t.Fatalf("receipt %+v, tombstones %+v", r, ts)
+	}
+	if _, err := e.s.Get(ctx, keep.ID); err != nil {
+		t.Errorf("the memory not named is gone: %v", err)
 	}
 }

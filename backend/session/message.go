@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"hermes/backend/store"
 )
 
 const messageCols = `id, session_id, COALESCE(ref, ''), seq, role, content, status, error, model,
@@ -89,20 +91,31 @@ func (st *Store) Prepare(m Message) (Message, error) {
 	return m, nil
 }
 
+// appendAttempts is how often Append tries a write the database kept busy.
+const appendAttempts = 3
+
 // Append stores a message at the end of its session and returns it with its id
 // (kept when Prepare gave it one), sequence number and time. It is acknowledged
 // only after COMMIT. A message to an idle or archived session resumes it.
+// When another process holds the database longer than the busy timeout, the
+// write is tried again (appendAttempts in all), so a streamed reply is not
+// lost to a long import or forget elsewhere.
 func (st *Store) Append(ctx context.Context, m Message) (Message, error) {
 	m, err := st.Prepare(m)
 	if err != nil {
 		return Message{}, err
 	}
 	var rev int64
-	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		rev, err = st.insert(ctx, tx, &m, true)
-		return err
-	})
+	for attempt := 1; ; attempt++ {
+		err = st.db.Tx(ctx, func(tx *sql.Tx) error {
+			var err error
+			rev, err = st.insert(ctx, tx, &m, true)
+			return err
+		})
+		if err == nil || !store.IsBusy(err) || attempt == appendAttempts || ctx.Err() != nil {
+			break
+		}
+	}
 	if err != nil {
 		return Message{}, fmt.Errorf("append message: %w", err)
 	}

@@ -20,7 +20,7 @@ import (
 	"sync"
 	"time"
 
-	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver (build with -tags sqlite_fts5)
+	"github.com/mattn/go-sqlite3" // the "sqlite3" driver (build with -tags sqlite_fts5)
 )
 
 //go:embed migrations/*.sql
@@ -38,6 +38,13 @@ var ErrNotDatabase = errors.New("not a SQLite database")
 // BusyTimeout is how long a write waits for another writer (another Hermes
 // process importing, say) before it fails with "database is locked".
 const BusyTimeout = 30 * time.Second
+
+// IsBusy reports whether err is SQLite's "database is locked": another writer
+// (another Hermes process) held the database for longer than BusyTimeout.
+func IsBusy(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
+}
 
 // DB is an open Hermes database.
 type DB struct {

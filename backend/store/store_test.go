@@ -170,3 +170,34 @@ func checkpointed(t *testing.T, file string) []byte {
 	}
 	return b
 }
+
+func TestIsBusy(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "hermes.db")
+	a, err := Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	holder, _ := a.Conn(ctx)
+	defer holder.Close()
+	if _, err := holder.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	waiter, _ := b.Conn(ctx)
+	defer waiter.Close()
+	waiter.ExecContext(ctx, `PRAGMA busy_timeout = 10`)
+	_, err = waiter.ExecContext(ctx, `CREATE TABLE t(x)`)
+	if !IsBusy(err) {
+		t.Fatalf("a write while another holds the lock: %v (IsBusy false)", err)
+	}
+	holder.ExecContext(ctx, `ROLLBACK`)
+	if IsBusy(errors.New("database is locked")) {
+		t.Error("IsBusy matches text, not the SQLite code")
+	}
+}
