@@ -36,6 +36,10 @@ type Options struct {
 	// MCPNoStart starts none (commands that only read or edit mcp.json).
 	MCPOnly    []string
 	MCPNoStart bool
+	// OnDBWait hears when a write waits for another Hermes process (true) and
+	// when it goes on (false); the CLI says so on stderr. Without it, an attached
+	// UI gets the "db:waiting" event.
+	OnDBWait func(waiting bool)
 }
 
 // Core is everything wired together: the composition root.
@@ -85,6 +89,10 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		Sessions:  session.NewStore(db),
 		transport: llm.NewTransport(5 * time.Second),
 		ctxLen:    map[string]int{},
+	}
+	db.OnWait = opts.OnDBWait
+	if db.OnWait == nil {
+		db.OnWait = func(w bool) { c.emitEvent("db:waiting", w) }
 	}
 	modelDir := getenv("HERMES_INTENT_MODEL_DIR")
 	model := opts.IntentModel

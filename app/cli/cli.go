@@ -155,6 +155,13 @@ func run(g globals, args []string, env Env) error {
 		return usagef("unknown command %q", cmd)
 	}
 	opts := app.Options{DataDir: dir, Getenv: env.Getenv, IntentModel: env.IntentModel}
+	if cmd != "" && cmd != "serve" { // the window and web mode show it in the status bar
+		opts.OnDBWait = func(waiting bool) {
+			if waiting {
+				fmt.Fprintln(env.Stderr, "waiting for another Hermes process (an import or forget?) to finish writing…")
+			}
+		}
+	}
 	if cmd == "mcp" && len(args) >= 2 && (args[0] == "call" || args[0] == "tools") {
 		opts.MCPOnly = []string{args[1]} // start only the server the command talks to
 	}

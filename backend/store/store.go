@@ -52,7 +52,17 @@ type DB struct {
 	Path string
 
 	stmts sync.Map // query text -> *sql.Stmt
+
+	// OnWait, when set (by the composition root, before use), hears true when a
+	// transaction has waited WaitNotice for the write lock (another process is
+	// writing) and false once it has it: the UI says "waiting for another Hermes
+	// process".
+	OnWait func(waiting bool)
 }
+
+// WaitNotice is how long a transaction waits for the write lock before OnWait
+// hears of it.
+const WaitNotice = 500 * time.Millisecond
 
 // Stmt returns query prepared once for the life of the database (database/sql keeps
 // it prepared on each connection that runs it). For the hot paths: preparing costs
@@ -230,7 +240,19 @@ func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 
 // Tx runs fn in one immediate transaction; it commits when fn returns nil.
 func (db *DB) Tx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := db.BeginTx(ctx, nil)
+	var tx *sql.Tx
+	var err error
+	if db.OnWait == nil {
+		tx, err = db.BeginTx(ctx, nil)
+	} else {
+		told := make(chan struct{})
+		t := time.AfterFunc(WaitNotice, func() { db.OnWait(true); close(told) })
+		tx, err = db.BeginTx(ctx, nil)
+		if !t.Stop() {
+			<-told
+			db.OnWait(false)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}

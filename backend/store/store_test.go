@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestOpen(t *testing.T) {
@@ -199,5 +201,42 @@ func TestIsBusy(t *testing.T) {
 	holder.ExecContext(ctx, `ROLLBACK`)
 	if IsBusy(errors.New("database is locked")) {
 		t.Error("IsBusy matches text, not the SQLite code")
+	}
+}
+
+// TestTxSaysWhenItWaits: a transaction held up by another process's write lock
+// tells OnWait, and again when it goes on.
+func TestTxSaysWhenItWaits(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "hermes.db")
+	a, err := Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var mu sync.Mutex
+	var heard []bool
+	b.OnWait = func(w bool) { mu.Lock(); heard = append(heard, w); mu.Unlock() }
+	if err := b.Tx(ctx, func(*sql.Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	holder, _ := a.Conn(ctx)
+	defer holder.Close()
+	if _, err := holder.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(WaitNotice+300*time.Millisecond, func() { holder.ExecContext(ctx, `ROLLBACK`) })
+	if err := b.Tx(ctx, func(tx *sql.Tx) error { _, err := tx.ExecContext(ctx, `CREATE TABLE w(x)`); return err }); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(heard) != 2 || !heard[0] || heard[1] {
+		t.Errorf("OnWait heard %v; want [true false] (and nothing for the unhindered transaction)", heard)
 	}
 }
