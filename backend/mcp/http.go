@@ -39,6 +39,14 @@ type remote struct {
 // headerRef is a ${VAR} (or VS Code's ${env:VAR}) reference in a header value.
 var headerRef = regexp.MustCompile(`\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}`)
 
+// needsUser is a failure that no retry can mend (an unset variable, an
+// unreadable CA file): the server waits for the user instead of backing off.
+type needsUser struct{ msg string }
+
+func (e *needsUser) Error() string { return e.msg }
+
+func needUser(format string, args ...any) error { return &needsUser{fmt.Sprintf(format, args...)} }
+
 // newRemote prepares a connection to cfg's server; a ${VAR} that the
 // environment does not define is an error (a header without its secret would
 // only be refused by the server).
@@ -67,10 +75,10 @@ func newRemote(cfg ServerConfig, environ []string) (*remote, error) {
 			return val
 		})
 		if len(missing) > 0 {
-			return nil, fmt.Errorf("connect: header %s uses ${%s}, which is not set in Hermes's environment; set it and restart Hermes (or the server)", name, strings.Join(missing, "}, ${"))
+			return nil, needUser("connect: header %s uses ${%s}, which is not set in Hermes's environment; set it, restart Hermes, then restart the server", name, strings.Join(missing, "}, ${"))
 		}
 		if strings.ContainsAny(val, "\r\n\x00") {
-			return nil, fmt.Errorf("connect: the value of header %s holds a line break or NUL byte", name)
+			return nil, needUser("connect: the value of header %s holds a line break or NUL byte", name)
 		}
 		r.headers[name] = val
 		if len(val) >= 4 {
@@ -85,10 +93,10 @@ func newRemote(cfg ServerConfig, environ []string) (*remote, error) {
 		}
 		pem, err := os.ReadFile(cfg.CAFile)
 		if err != nil {
-			return nil, fmt.Errorf("connect: read ca_file: %w", err)
+			return nil, needUser("connect: read ca_file: %v", err)
 		}
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("connect: ca_file %s holds no PEM certificate", cfg.CAFile)
+			return nil, needUser("connect: ca_file %s holds no PEM certificate", cfg.CAFile)
 		}
 		tlsConf.RootCAs = pool
 	}

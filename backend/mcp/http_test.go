@@ -240,9 +240,9 @@ func TestRemoteBearerToken(t *testing.T) {
 	})
 	t.Run("a missing variable is a clear error", func(t *testing.T) {
 		h := newHarness(t, map[string]ServerConfig{"auth": entry}, withEnv())
-		st := h.waitFor("auth", "an error", 10*time.Second, func(st Status) bool { return st.Error != "" })
-		if !strings.Contains(st.Error, "header Authorization uses ${HERMES_MCP_TOKEN}, which is not set in Hermes's environment") {
-			t.Errorf("error = %q", st.Error)
+		st := h.waitState("auth", StateCrashed, 10*time.Second) // no retry can help: it waits for the user
+		if !strings.Contains(st.Error, "header Authorization uses ${HERMES_MCP_TOKEN}, which is not set in Hermes's environment") || st.Restarts != 0 {
+			t.Errorf("status = %q, %d restarts", st.Error, st.Restarts)
 		}
 	})
 	t.Run("a wrong token names the header", func(t *testing.T) {

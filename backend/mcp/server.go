@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -125,6 +126,11 @@ func (s *server) loop(ctx context.Context, cfg ServerConfig, done chan struct{})
 			s.detach(sess)
 		}
 		if ctx.Err() != nil {
+			return
+		}
+		var fix *needsUser
+		if errors.As(err, &fix) { // trying again cannot help until the user acts
+			s.setState(StateCrashed, err.Error())
 			return
 		}
 		if time.Since(began) >= o.StableAfter {
