@@ -7,9 +7,11 @@ set -euo pipefail
 # pkg-config + gcc: cgo (SQLite, WebKit, ONNX Runtime)
 # xvfb + xauth + imagemagick: the desktop smoke test (virtual display, screenshot)
 # chromium: browser end-to-end tests (driven by playwright-core; no browser download)
-packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth imagemagick chromium)
+# fonts-noto-cjk + fonts-noto-color-emoji: Chinese text and emoji render as glyphs, not
+# boxes, in the window, the browser tests and their screenshots
+packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth imagemagick chromium fonts-noto-cjk fonts-noto-color-emoji)
 if [[ "${1:-}" == "--runtime" ]]; then
-  packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev)
+  packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev fonts-noto-cjk fonts-noto-color-emoji)
 fi
 
 if ! command -v dpkg-query >/dev/null; then
