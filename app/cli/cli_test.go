@@ -456,3 +456,33 @@ func TestMCPRemoteCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestBadInputExitsTwo: an over-long message (one-shot or piped into the REPL)
+// and an import with a NUL character or invalid UTF-8 are refused with exit 2
+// and a reason; nothing is stored.
+func TestBadInputExitsTwo(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+	long := strings.Repeat("a", 260<<10)
+	if r := runCLI(t, env, "", "chat", long); r.code != 2 || !strings.Contains(r.stderr, "the limit is 256 KiB") {
+		t.Fatalf("one-shot over-long message: code %d, %q", r.code, r.stderr)
+	}
+	if r := runCLI(t, env, "hello\n"+long+"\n", "chat"); r.code != 2 || !strings.Contains(r.stderr, "the limit is 256 KiB") {
+		t.Fatalf("piped over-long message: code %d, %q", r.code, r.stderr)
+	}
+	for name, content := range map[string]string{
+		"nul.jsonl":  `{"session":"s","id":"1","role":"user","content":"cut\u0000here"}` + "\n",
+		"utf8.jsonl": "{\"session\":\"s\",\"id\":\"1\",\"role\":\"user\",\"content\":\"caf\xe9\"}\n",
+	} {
+		file := filepath.Join(dir, name)
+		os.WriteFile(file, []byte(content), 0o600)
+		if r := runCLI(t, env, "", "session", "import", "--jsonl", file); r.code != 2 || !strings.Contains(r.stderr, "line 1") {
+			t.Errorf("%s: code %d, %q", name, r.code, r.stderr)
+		}
+	}
+	r := runCLI(t, env, "", "--json", "session", "list")
+	var list []map[string]any
+	if json.Unmarshal([]byte(r.stdout), &list); len(list) != 1 { // the piped "hello"
+		t.Errorf("sessions after refused input: %s", r.stdout)
+	}
+}

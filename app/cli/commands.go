@@ -3,11 +3,13 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -155,7 +157,11 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 			if *model != "" {
 				s.ChatModel = *model
 			}
-			return res, app.DescribeError(err, s.OllamaHost, s.ChatModel)
+			err = app.DescribeError(err, s.OllamaHost, s.ChatModel)
+			if app.IsBadInput(err) {
+				return res, usagef("%v", err) // exit 2: the message itself was refused
+			}
+			return res, err
 		}
 		if g.json {
 			printJSON(env.Stdout, app.ToTurnResult(res))
@@ -176,16 +182,26 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 		}
 		return err
 	}
-	// REPL: one turn per line until EOF.
+	// REPL: one turn per line until EOF. Read from a script (not a terminal),
+	// the run exits with the worst failure: 2 if a line was refused, else 1.
 	id := *sessionID
+	f, isFile := env.Stdin.(*os.File)
+	interactive := isFile && isTerminal(f)
+	var worst error
 	sc := bufio.NewScanner(env.Stdin)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	sc.Buffer(make([]byte, 64*1024), 2*session.MaxMessageBytes)
 	fmt.Fprintln(env.Stderr, "Type a message and press Enter; Ctrl+C stops a reply, Ctrl+D quits.")
 	for {
 		fmt.Fprint(env.Stderr, "> ")
 		if !sc.Scan() {
 			fmt.Fprintln(env.Stderr)
-			return sc.Err()
+			if errors.Is(sc.Err(), bufio.ErrTooLong) {
+				return usagef("chat: a line is over %d KiB; the limit for a message is %d KiB", 2*session.MaxMessageBytes>>10, session.MaxMessageBytes>>10)
+			}
+			if sc.Err() != nil || interactive {
+				return sc.Err()
+			}
+			return worst
 		}
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
@@ -197,6 +213,10 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "hermes: %v\n", oneLine(err))
+			var ue usageError
+			if worst == nil || (errors.As(err, &ue) && !errors.As(worst, &ue)) {
+				worst = err
+			}
 		}
 	}
 }

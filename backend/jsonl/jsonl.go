@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"unicode/utf8"
 )
 
 // LineError is a bad line, by its 1-based number.
@@ -32,6 +34,9 @@ func Lines(r io.Reader, maxLine int, fn func(n int, line []byte) error) error {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
+		if !utf8.Valid(sc.Bytes()) {
+			return &LineError{Line: n, Err: errors.New("is not valid UTF-8; save the file as UTF-8")}
+		}
 		if err := fn(n, sc.Bytes()); err != nil {
 			return err
 		}
@@ -43,6 +48,24 @@ func Lines(r io.Reader, maxLine int, fn func(n int, line []byte) error) error {
 		return &LineError{Line: n + 1, Err: err}
 	}
 	return nil
+}
+
+// hasNUL reports whether a string in the JSON line holds U+0000 (written as
+// \u0000): SQLite and the UI would cut the text there.
+func hasNUL(line []byte) bool {
+	if !bytes.Contains(line, []byte(`\u0000`)) {
+		return false // the only way a valid JSON line can hold one
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if s, ok := tok.(string); ok && strings.ContainsRune(s, 0) {
+			return true
+		}
+	}
 }
 
 // Options shape Decode.
@@ -83,6 +106,10 @@ func Decode[T any](r io.Reader, o Options, check func(n int, v T) error) ([]T, e
 		}
 		if _, err := dec.Token(); err != io.EOF {
 			fail(n, fmt.Errorf("not %s: more follows the object on the same line (one object per line)", o.Shape))
+			return nil
+		}
+		if hasNUL(line) {
+			fail(n, errors.New(`a text holds a NUL character (\u0000); remove it`))
 			return nil
 		}
 		if err := check(n, v); err != nil {

@@ -71,3 +71,28 @@ func TestLinesNamesALineThatIsTooLong(t *testing.T) {
 		t.Fatalf("err = %v, seen %v", err, seen)
 	}
 }
+
+func TestDecodeRefusesNULAndInvalidUTF8(t *testing.T) {
+	ok := func(int, row) error { return nil }
+	cases := []struct {
+		name, in, want string
+	}{
+		{"NUL escape in a text", "{\"id\":\"a\",\"text\":\"fine\"}\n{\"id\":\"b\",\"text\":\"cut\\u0000here\"}\n", `line 2: a text holds a NUL character`},
+		{"escaped backslash is no NUL", "{\"id\":\"a\",\"text\":\"C:\\\\u0000dir\"}\n", ""},
+		{"invalid UTF-8", "{\"id\":\"a\",\"text\":\"fine\"}\n{\"id\":\"b\",\"text\":\"caf\xe9\"}\n", `line 2: is not valid UTF-8`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := Decode(strings.NewReader(c.in), Options{MaxLine: 1 << 10, Shape: "a row"}, ok)
+			if c.want == "" {
+				if err != nil || len(got) != 1 || got[0].Text != `C:\u0000dir` {
+					t.Fatalf("got %+v, %v", got, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) || got != nil {
+				t.Fatalf("got %+v, %v; want an error with %q and nothing decoded", got, err, c.want)
+			}
+		})
+	}
+}
