@@ -57,10 +57,11 @@ func New(reg *tools.Registry, opts Options) (*Manager, error) {
 // ConfigPath is the mcp.json the manager reads.
 func (m *Manager) ConfigPath() string { return m.opts.ConfigPath }
 
-// Start loads the approvals and the config, starts every approved, enabled
-// server and watches the config file. A config with errors is not an error of
-// Start: the broken entries (or the whole file) show in List and Problems, and
-// a fixed file is picked up by the watcher.
+// Start stops the servers a Hermes that died left running (see
+// orphan_linux.go), loads the approvals and the config, starts every approved,
+// enabled server and watches the config file. A config with errors is not an
+// error of Start: the broken entries (or the whole file) show in List and
+// Problems, and a fixed file is picked up by the watcher.
 func (m *Manager) Start(ctx context.Context) error {
 	approvals, err := m.opts.Approvals.LoadApprovals()
 	if err != nil {
@@ -74,6 +75,7 @@ func (m *Manager) Start(ctx context.Context) error {
 	m.approvals = approvals
 	m.ctx, m.cancel = context.WithCancel(ctx)
 	m.mu.Unlock()
+	attachRecords(filepath.Dir(m.opts.ConfigPath), m.opts.Logger) // stops what a Hermes that died left running
 	if err := m.Reload(ctx); err != nil {
 		m.opts.Logger.Warn("mcp: config not loaded", "file", m.opts.ConfigPath, "err", err)
 	}
@@ -87,7 +89,7 @@ func (m *Manager) Start(ctx context.Context) error {
 }
 
 // Close stops every server (in parallel, each within Options.StopTimeout) and
-// the watcher.
+// the watcher, and kills what the servers left (double-forked descendants).
 func (m *Manager) Close() error {
 	m.reloadMu.Lock() // let a reload or approval in progress finish: nothing starts after this
 	m.mu.Lock()
@@ -107,6 +109,7 @@ func (m *Manager) Close() error {
 	if done != nil {
 		<-done
 	}
+	detachRecords(filepath.Dir(m.opts.ConfigPath)) // kills what the stopped servers left
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,6 +31,7 @@ type process struct {
 	stdout  *os.File // our end of the child's stdout
 	pid     int
 	started time.Time
+	run     string // the marker its descendants carry (HERMES_MCP_RUN); "" off Linux
 
 	stderrDone chan struct{} // the stderr drain ended
 	stdoutDone chan struct{} // the stdout reader saw the end of the stream
@@ -43,7 +46,9 @@ type process struct {
 // before the pipes are closed (a grandchild may hold them open).
 const pipeGrace = 500 * time.Millisecond
 
-// startProcess starts the server in a new process group with exactly l.env.
+// startProcess starts the server in a new process group with exactly l.env,
+// plus the marker of its run (see orphan_linux.go). On Linux it gets SIGKILL
+// when Hermes dies.
 func startProcess(l launch, stderr io.Writer) (*process, error) {
 	path := l.command
 	if !strings.ContainsRune(path, filepath.Separator) {
@@ -56,12 +61,17 @@ func startProcess(l launch, stderr io.Writer) (*process, error) {
 	}
 	cmd := exec.Command(path, l.args...)
 	cmd.Args[0] = l.command
-	cmd.Env = l.env
+	cmd.Env = slices.Clip(l.env)
 	if cmd.Env == nil {
 		cmd.Env = []string{} // never the parent's environment
 	}
+	run := newRun()
+	if run != "" {
+		cmd.Env = append(cmd.Env, markerVar+"="+run)
+	}
 	cmd.Dir = l.dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setParentDeath(cmd.SysProcAttr)
 
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -78,20 +88,41 @@ func startProcess(l launch, stderr io.Writer) (*process, error) {
 		return nil, fmt.Errorf("start server: %w", err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
+	p := &process{cmd: cmd, stdin: inW, stdout: outR, run: run,
+		stderrDone: make(chan struct{}), stdoutDone: make(chan struct{}), exited: make(chan struct{})}
+	started := make(chan error, 1)
+	go p.runAndReap(started, errR)
+	if err := <-started; err != nil {
 		closeAll(inR, inW, outR, outW, errR, errW)
 		return nil, fmt.Errorf("start server: %w", err)
 	}
 	closeAll(inR, outW, errW) // the child holds its ends now
-
-	p := &process{cmd: cmd, stdin: inW, stdout: outR, pid: cmd.Process.Pid, started: time.Now(),
-		stderrDone: make(chan struct{}), stdoutDone: make(chan struct{}), exited: make(chan struct{})}
 	go func() {
 		defer close(p.stderrDone)
 		_, _ = io.Copy(stderr, errR) // the ring never fails; ends at EOF or when closed
 	}()
-	go p.reap(errR)
 	return p, nil
+}
+
+// runAndReap starts the child and reaps it, on one locked OS thread. The
+// kernel's parent-death signal fires when the thread that forked the child
+// exits, not the process, and Go ends a thread whenever a goroutine that locked
+// it returns without unlocking (any code in the process may do that); holding
+// the forking thread until the child is reaped rules that out, and costs
+// nothing, since waiting for the child blocks a thread anyway.
+func (p *process) runAndReap(started chan<- error, errR *os.File) {
+	runtime.LockOSThread()
+	if err := p.cmd.Start(); err != nil {
+		runtime.UnlockOSThread()
+		started <- err
+		return
+	}
+	p.pid, p.started = p.cmd.Process.Pid, time.Now()
+	trackStart(p)
+	started <- nil
+	p.waitErr = p.cmd.Wait()
+	runtime.UnlockOSThread()
+	p.reap(errR)
 }
 
 func closeAll(fs ...*os.File) {
@@ -100,11 +131,13 @@ func closeAll(fs ...*os.File) {
 	}
 }
 
-// reap waits for the child, kills what is left of its group, lets the pipes
-// drain for a moment and closes our ends, so no goroutine reading them is left.
+// reap runs after the child is reaped: it kills what is left of its group and
+// of its descendants elsewhere (double-forked ones, by their marker), lets the
+// pipes drain for a moment and closes our ends, so no goroutine reading them
+// is left.
 func (p *process) reap(errR *os.File) {
-	p.waitErr = p.cmd.Wait()
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL) // stragglers of the group; ESRCH when none
+	trackEnd(p)
 	grace := time.NewTimer(pipeGrace)
 	defer grace.Stop()
 	expired := false

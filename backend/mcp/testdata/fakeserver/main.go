@@ -11,6 +11,11 @@
 //	stderr-flood  writes -size bytes to stderr before it answers initialize
 //	garbage       writes lines that are not JSON to stdout, at start and before every answer
 //	ignore-term   ignores SIGTERM and stays up after stdin closes
+//	double-fork   before it serves, starts a grandchild that leaves it (the
+//	              middle process exits; with -setsid, the default, the grandchild
+//	              also starts a new session, as a daemon does) and sleeps -sleep;
+//	              the grandchild's pid goes to -pid-file
+//	sleeper       sleeps -sleep and exits (no MCP at all)
 //
 // The tool "big" answers with one line of {"size": N} bytes (the id first, or
 // last with {"id_last": true}).
@@ -22,7 +27,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -35,6 +42,9 @@ var (
 	size     = flag.Int("size", 1<<20, "bytes for stderr-flood")
 	once     = flag.String("once", "", "crash-call crashes only while this file does not exist (and creates it)")
 	descFile = flag.String("desc-file", "", "file holding the description of the echo tool")
+	pidFile  = flag.String("pid-file", "", "double-fork: where the grandchild's pid goes")
+	sleepFor = flag.Duration("sleep", time.Hour, "how long the grandchild (or sleeper) sleeps")
+	setsid   = flag.Bool("setsid", true, "double-fork: the grandchild starts a new session")
 )
 
 var (
@@ -105,6 +115,21 @@ func main() {
 		outMu.Unlock()
 	case "ignore-term":
 		signal.Ignore(syscall.SIGTERM)
+	case "sleeper":
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP) // only SIGKILL ends it early
+		time.Sleep(*sleepFor)
+		os.Exit(0)
+	case "fork-middle":
+		forkMiddle()
+		os.Exit(0)
+	case "double-fork":
+		mid := exec.Command(os.Args[0], "-mode", "fork-middle", "-pid-file", *pidFile, "-sleep", sleepFor.String(),
+			fmt.Sprintf("-setsid=%v", *setsid))
+		mid.Stderr = os.Stderr
+		if err := mid.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "double-fork:", err)
+			os.Exit(1)
+		}
 	}
 	echoDesc := "Echo the text back."
 	if *descFile != "" {
@@ -331,6 +356,22 @@ func bigLine(id json.RawMessage, n int, idLast bool) {
 		out.WriteString(`"}]}}` + "\n")
 	}
 	out.Flush()
+}
+
+// forkMiddle starts the grandchild, writes its pid and returns (the process then
+// exits, leaving the grandchild an orphan).
+func forkMiddle() {
+	gc := exec.Command(os.Args[0], "-mode", "sleeper", "-sleep", sleepFor.String())
+	gc.SysProcAttr = &syscall.SysProcAttr{Setsid: *setsid}
+	if err := gc.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "fork-middle:", err)
+		os.Exit(1)
+	}
+	tmp := *pidFile + ".tmp"
+	if err := os.WriteFile(tmp, []byte(strconv.Itoa(gc.Process.Pid)), 0o600); err != nil || os.Rename(tmp, *pidFile) != nil {
+		fmt.Fprintln(os.Stderr, "fork-middle: cannot write", *pidFile)
+		os.Exit(1)
+	}
 }
 
 func exists(path string) bool {
