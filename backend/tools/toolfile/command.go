@@ -52,7 +52,7 @@ func (c *commandExec) run(ctx context.Context, args map[string]json.RawMessage) 
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = 2 * time.Second
 	setProcessGroup(cmd)
-	err := cmd.Run()
+	err := runTied(cmd)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
