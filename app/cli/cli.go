@@ -147,7 +147,7 @@ func run(g globals, args []string, env Env) error {
 		cmd, args = args[0], args[1:]
 	}
 	if cmd == "doctor" {
-		return doctor(context.Background(), g, dir, env)
+		return doctor(context.Background(), g, dir, args, env)
 	}
 	switch cmd {
 	case "", "serve", "chat", "session", "settings", "intent", "tools", "mcp", "memory":

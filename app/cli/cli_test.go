@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -484,5 +485,58 @@ func TestBadInputExitsTwo(t *testing.T) {
 	var list []map[string]any
 	if json.Unmarshal([]byte(r.stdout), &list); len(list) != 1 { // the piped "hello"
 		t.Errorf("sessions after refused input: %s", r.stdout)
+	}
+}
+
+// TestDamagedDatabaseIsRefusedAndRecovered: a damaged page after an unclean
+// stop makes every command refuse the file (exit 1, the fix named), doctor
+// says so, and `doctor --recover` copies the readable rows into a new file
+// that Hermes then uses, searchable.
+func TestDamagedDatabaseIsRefusedAndRecovered(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+	var lines []string
+	for i := range 600 {
+		lines = append(lines, fmt.Sprintf(`{"session":"s%d","id":"m%d","role":"user","content":"note %d about the %s orchard, row %d"}`, i/100, i, i, strings.Repeat("apple ", 60), i))
+	}
+	file := filepath.Join(dir, "in.jsonl")
+	os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	if r := runCLI(t, env, "", "session", "import", "--jsonl", file); r.code != 0 {
+		t.Fatalf("import: %+v", r)
+	}
+	db := filepath.Join(dir, "hermes.db")
+	info, _ := os.Stat(db)
+	f, _ := os.OpenFile(db, os.O_RDWR, 0)
+	pages := info.Size() / 4096
+	for _, at := range []int64{pages * 4 / 10, pages / 2, pages * 6 / 10} { // pages amid the data
+		f.WriteAt(bytes.Repeat([]byte{0x5A}, 4096), at*4096)
+	}
+	f.Close()
+	os.WriteFile(db+"-wal", []byte("left by a killed process"), 0o600)
+
+	r := runCLI(t, env, "", "session", "list")
+	if r.code != 1 || !strings.Contains(r.stderr, "damaged") {
+		t.Fatalf("a command on the damaged file: %+v", r)
+	}
+	r = runCLI(t, env, "", "doctor")
+	if !strings.Contains(r.stdout, "hermes doctor --recover") {
+		t.Fatalf("doctor: %+v", r)
+	}
+	r = runCLI(t, env, "", "doctor", "--recover")
+	if r.code != 0 || !strings.Contains(r.stdout, "recovered into") {
+		t.Fatalf("recover: %+v", r)
+	}
+	os.Rename(db, filepath.Join(dir, "hermes.damaged.db")) // as doctor says
+	for _, side := range []string{"-wal", "-shm", "-check"} {
+		os.Remove(db + side)
+	}
+	os.Rename(filepath.Join(dir, "hermes.recovered.db"), db)
+	r = runCLI(t, env, "", "--json", "session", "list")
+	var list []map[string]any
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &list) != nil || len(list) == 0 {
+		t.Fatalf("recovered sessions: %+v", r)
+	}
+	if r = runCLI(t, env, "", "session", "search", "orchard"); r.code != 0 || !strings.Contains(r.stdout, "orchard") {
+		t.Fatalf("search in the recovered file: %+v", r)
 	}
 }

@@ -19,8 +19,18 @@ type Check struct {
 	Fix    string `json:"fix,omitempty"`
 }
 
-// doctor checks every part Hermes needs and says how to fix each failure.
-func doctor(ctx context.Context, g globals, dir string, env Env) error {
+// doctor checks every part Hermes needs and says how to fix each failure;
+// `doctor --recover` copies what can be read of a damaged database into a new
+// file.
+func doctor(ctx context.Context, g globals, dir string, args []string, env Env) error {
+	fs := newFlags("doctor")
+	recoverFlag := fs.Bool("recover", false, "copy what can still be read of a damaged database into a new file beside it")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *recoverFlag {
+		return recoverCmd(ctx, g, dir, env)
+	}
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	var checks []Check
@@ -41,14 +51,18 @@ func doctor(ctx context.Context, g globals, dir string, env Env) error {
 	if err == nil {
 		core, err = app.Open(ctx, app.Options{DataDir: dir, Getenv: env.Getenv, IntentModel: env.IntentModel, MCPNoStart: true})
 		if err != nil {
-			add(Check{"database", "fail", err.Error(), fmt.Sprintf("Move %s aside (keep it as a backup) or use another --data-dir; Hermes will create a new database.", filepath.Base(file))})
+			kind, fix := app.DatabaseProblem(err, file)
+			if kind == "" {
+				fix = "See the message; run `hermes doctor` again once it is fixed. The file was not changed."
+			}
+			add(Check{"database", "fail", err.Error(), fix})
 		} else {
 			defer core.Close()
 			res, ierr := core.DB.Integrity(ctx)
 			v, _ := core.DB.SchemaVersion(ctx)
 			switch {
 			case ierr != nil || res != "ok":
-				add(Check{"database", "fail", fmt.Sprintf("%s: integrity check: %s %v", file, res, ierr), "Restore a backup of " + file + ", or move it aside to start fresh."})
+				add(Check{"database", "fail", fmt.Sprintf("%s: integrity check: %s %v", file, res, ierr), app.DamagedFix(file)})
 			default:
 				add(Check{"database", "ok", fmt.Sprintf("%s (schema %d, integrity ok)", file, v), ""})
 			}
@@ -127,5 +141,32 @@ func doctor(ctx context.Context, g globals, dir string, env Env) error {
 		}
 		return codeError{exitFail}
 	}
+	return nil
+}
+
+// recoverCmd runs `hermes doctor --recover`.
+func recoverCmd(ctx context.Context, g globals, dir string, env Env) error {
+	file := filepath.Join(dir, "hermes.db")
+	if _, err := os.Stat(file); err != nil {
+		return usagef("doctor --recover: %s does not exist", file)
+	}
+	fmt.Fprintf(env.Stderr, "copying what can be read of %s…\n", file)
+	rep, err := app.RecoverDatabase(ctx, file)
+	if err != nil {
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, rep)
+	}
+	for _, t := range rep.Tables {
+		line := fmt.Sprintf("%-22s %d rows", t.Table, t.Rows)
+		if t.Failed != "" {
+			line += "; the rest could not be read: " + t.Failed
+		}
+		fmt.Fprintln(env.Stdout, line)
+	}
+	damaged := filepath.Join(dir, "hermes.damaged.db")
+	fmt.Fprintf(env.Stdout, "recovered into %s (the damaged file was not changed). To use it, with Hermes closed:\n  mv %s %s && rm -f %s-wal %s-shm %s-check && mv %s %s\n",
+		rep.Into, file, damaged, file, file, file, rep.Into, file)
 	return nil
 }

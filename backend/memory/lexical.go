@@ -8,6 +8,7 @@ import (
 
 	"hermes/backend/embed"
 	"hermes/backend/session"
+	"hermes/backend/store"
 )
 
 // The lexical index (memories_fts) holds the active memories: body is the text
@@ -158,4 +159,38 @@ func (s *Store) lexicalQuery(ctx context.Context, q string, args ...any) ([]lexH
 		out = append(out, h)
 	}
 	return out, rows.Err()
+}
+
+// RebuildLexical indexes the active memories again (after a recovery, which
+// copies the memories but not their index).
+func RebuildLexical(ctx context.Context, db *store.DB) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM memories_fts`); err != nil {
+			return fmt.Errorf("rebuild memory index: %w", err)
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT rid, profile, text, key FROM memories WHERE status = 'active'`)
+		if err != nil {
+			return fmt.Errorf("rebuild memory index: %w", err)
+		}
+		type row struct {
+			rid                int64
+			profile, text, key string
+		}
+		var all []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.rid, &r.profile, &r.text, &r.key); err != nil {
+				rows.Close()
+				return fmt.Errorf("rebuild memory index: %w", err)
+			}
+			all = append(all, r)
+		}
+		rows.Close()
+		for _, r := range all {
+			if err := ftsInsert(ctx, tx, r.rid, r.profile, r.text, r.key); err != nil {
+				return fmt.Errorf("rebuild memory index: %w", err)
+			}
+		}
+		return nil
+	})
 }

@@ -100,3 +100,18 @@ func SnippetText(frags []Fragment) string {
 	}
 	return b.String()
 }
+
+// RebuildSearch indexes every message again (after a recovery, which copies
+// the messages but not their index): they go to the search backlog, which is
+// written out here.
+func (st *Store) RebuildSearch(ctx context.Context) error {
+	return st.db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM messages_fts`); err != nil {
+			return fmt.Errorf("rebuild search: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO search_backlog(message_rowid) SELECT rowid FROM messages WHERE content <> ''`); err != nil {
+			return fmt.Errorf("rebuild search: %w", err)
+		}
+		return st.drainSearch(ctx, tx)
+	})
+}

@@ -35,6 +35,14 @@ var ErrNewerSchema = errors.New("database schema is newer than this build")
 // ErrNotDatabase means the file at the path is not a readable SQLite database.
 var ErrNotDatabase = errors.New("not a SQLite database")
 
+// ErrReadOnly means the database or its directory cannot be written (a
+// read-only disk or folder, or another user's file): nothing was changed.
+var ErrReadOnly = errors.New("the data dir is read-only")
+
+// ErrDamaged means SQLite's quick check found damage after an unclean stop:
+// Hermes does not write to the file until the user restores or recovers it.
+var ErrDamaged = errors.New("the database file is damaged")
+
 // BusyTimeout is how long a write waits for another writer (another Hermes
 // process importing, say) before it fails with "database is locked".
 const BusyTimeout = 30 * time.Second
@@ -144,6 +152,18 @@ func Open(ctx context.Context, file string) (*DB, error) {
 	if err := checkHeader(file); err != nil {
 		return nil, err
 	}
+	// A WAL left behind means the last process did not close the file (it
+	// crashed, or it still runs): check the pages before writing to them.
+	// A damage found before is remembered beside the file (closing the file
+	// removes the WAL), until a check finds the file sound again.
+	unclean := false
+	if fi, err := os.Stat(file + "-wal"); err == nil && fi.Size() > 0 {
+		unclean = true
+	}
+	marker := file + "-check" // beside -wal and -shm
+	if _, err := os.Stat(marker); err == nil {
+		unclean = true
+	}
 	q := url.Values{}
 	q.Set("_busy_timeout", strconv.FormatInt(BusyTimeout.Milliseconds(), 10))
 	q.Set("_foreign_keys", "on")
@@ -162,13 +182,59 @@ func Open(ctx context.Context, file string) (*DB, error) {
 	db := &DB{DB: sdb, Path: file}
 	if err := db.PingContext(ctx); err != nil {
 		sdb.Close()
+		if readOnly(err) {
+			return nil, readOnlyError(file, err)
+		}
 		return nil, fmt.Errorf("open database %s: %w: %v", file, ErrNotDatabase, err)
+	}
+	if unclean {
+		res, err := db.quickCheck(ctx)
+		if err != nil {
+			res = err.Error()
+		}
+		if res != "ok" {
+			_ = os.WriteFile(marker, []byte(res+"\n"), 0o600)
+			sdb.Close()
+			return nil, fmt.Errorf("open database %s: %w (quick check: %s); it was not changed: run `hermes doctor` for what to do", file, ErrDamaged, res)
+		}
+		_ = os.Remove(marker)
 	}
 	if err := db.migrate(ctx); err != nil {
 		sdb.Close()
+		if readOnly(err) {
+			return nil, readOnlyError(file, err)
+		}
 		return nil, err
 	}
 	return db, nil
+}
+
+// readOnly reports whether err is SQLite refusing to write or create the file.
+func readOnly(err error) bool {
+	var se sqlite3.Error
+	return errors.Is(err, os.ErrPermission) || errors.As(err, &se) && (se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrCantOpen || se.Code == sqlite3.ErrPerm)
+}
+
+func readOnlyError(file string, err error) error {
+	return fmt.Errorf("open database %s: %w or not writable by this user (%v); fix its permissions, or choose a writable --data-dir; the file was not changed", file, ErrReadOnly, err)
+}
+
+// quickCheck runs SQLite's quick check; "ok" when no damage is found.
+func (db *DB) quickCheck(ctx context.Context) (string, error) {
+	rows, err := db.QueryContext(ctx, `PRAGMA quick_check(5)`)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var lines []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return "", err
+		}
+		lines = append(lines, s)
+	}
+	return strings.Join(lines, "; "), rows.Err()
 }
 
 // checkHeader refuses an existing non-empty file that is not SQLite, before the
@@ -177,6 +243,9 @@ func checkHeader(file string) error {
 	f, err := os.Open(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
+	}
+	if errors.Is(err, os.ErrPermission) {
+		return readOnlyError(file, err)
 	}
 	if err != nil {
 		return fmt.Errorf("open database %s: %w", file, err)

@@ -5,12 +5,15 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mattn/go-sqlite3"
 )
 
 func TestOpen(t *testing.T) {
@@ -238,5 +241,52 @@ func TestTxSaysWhenItWaits(t *testing.T) {
 	defer mu.Unlock()
 	if len(heard) != 2 || !heard[0] || heard[1] {
 		t.Errorf("OnWait heard %v; want [true false] (and nothing for the unhindered transaction)", heard)
+	}
+}
+
+// TestDamageIsNoticedAfterAnUncleanStop: a page of the file is overwritten and
+// the WAL of a process that did not close the file is still there; Open runs
+// the quick check and refuses the file, unchanged.
+func TestDamageIsNoticedAfterAnUncleanStop(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "hermes.db")
+	db, err := Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `CREATE TABLE filler(x TEXT)`); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 400 {
+		db.ExecContext(ctx, `INSERT INTO filler VALUES (?)`, strings.Repeat(string(rune('a'+i%26)), 500))
+	}
+	db.Close()
+	f, err := os.OpenFile(file, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteAt(bytes.Repeat([]byte{0xA5}, 4096), 4096*20)
+	f.Close()
+	before, _ := os.ReadFile(file)
+	os.WriteFile(file+"-wal", []byte("left by a process that was killed"), 0o600)
+
+	_, err = Open(ctx, file)
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "hermes doctor") {
+		t.Fatalf("open of a damaged file after an unclean stop: %v", err)
+	}
+	if after, _ := os.ReadFile(file); !bytes.Equal(before, after) {
+		t.Error("the damaged file was changed")
+	}
+}
+
+// TestReadOnlyIsSaid: a file SQLite may not write is reported as read-only,
+// not as "not a SQLite database".
+func TestReadOnlyIsSaid(t *testing.T) {
+	err := readOnlyError("/x/hermes.db", sqlite3.Error{Code: sqlite3.ErrReadonly})
+	if !errors.Is(err, ErrReadOnly) || errors.Is(err, ErrNotDatabase) || !strings.Contains(err.Error(), "choose a writable --data-dir") {
+		t.Fatalf("%v", err)
+	}
+	if !readOnly(sqlite3.Error{Code: sqlite3.ErrCantOpen}) || !readOnly(fmt.Errorf("x: %w", os.ErrPermission)) || readOnly(errors.New("disk I/O error")) {
+		t.Error("readOnly misclassifies")
 	}
 }
