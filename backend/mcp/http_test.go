@@ -320,3 +320,16 @@ func TestRemoteRefusals(t *testing.T) {
 		t.Errorf("the other host received %d request(s)", n)
 	}
 }
+
+// TestEntryTimeoutBoundsInitialize: a server that never answers initialize
+// fails at its entry's own timeout, with a message that says so.
+func TestEntryTimeoutBoundsInitialize(t *testing.T) {
+	cfg := fake("-mode", "hang-init")
+	cfg.Timeout = Duration(300 * time.Millisecond)
+	start := time.Now()
+	h := newHarness(t, map[string]ServerConfig{"hung": cfg}, func(o *Options) { o.InitTimeout = 20 * time.Second })
+	st := h.waitFor("hung", "an error", 5*time.Second, func(st Status) bool { return st.Error != "" })
+	if !strings.Contains(st.Error, "did not answer initialize within 300ms") || time.Since(start) > 3*time.Second {
+		t.Errorf("after %s: %q", time.Since(start), st.Error)
+	}
+}

@@ -183,6 +183,9 @@ func (s *server) connect(ctx context.Context, cfg ServerConfig) (*session, error
 		stderr: s.stderr, maxMessage: o.MaxMessageBytes, initTimeout: o.InitTimeout,
 		requestTimeout: s.requestTimeout(cfg), stopTimeout: o.StopTimeout,
 	}
+	if cfg.Timeout > 0 { // the entry's own timeout bounds its start too
+		sc.initTimeout = time.Duration(cfg.Timeout)
+	}
 	var missing []string
 	if cfg.Remote() {
 		r, err := newRemote(cfg, o.Environ())
