@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"database/sql"
+	"os/exec"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"hermes/backend/procid"
 	"hermes/backend/store"
 )
 
@@ -131,11 +133,14 @@ func TestImportFailureAndCrashLeaveNothing(t *testing.T) {
 	assertOnly("after a cancelled import")
 
 	// A crash: a chunk was written as Import writes it, and the process died
-	// before publishing.
+	// before publishing (a child process stands for the importer).
 	clock := time.Now()
 	st.Now = func() time.Time { return clock }
 	job := "dead-import"
-	st.db.ExecContext(ctx, `INSERT INTO imports(id, started_at, heartbeat_at) VALUES (?, ?, ?)`, job, ts(clock), ts(clock))
+	dead := exec.Command("sleep", "30")
+	dead.Start()
+	owner := procid.Of(dead.Process.Pid)
+	st.db.ExecContext(ctx, `INSERT INTO imports(id, owner, started_at, heartbeat_at) VALUES (?, ?, ?, ?)`, job, owner.String(), ts(clock), ts(clock))
 	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
 		var res ImportResult
 		for _, l := range importLines(3, 100) {
@@ -155,9 +160,10 @@ func TestImportFailureAndCrashLeaveNothing(t *testing.T) {
 		t.Fatal("setup: the crashed import left nothing to recover")
 	}
 	if n, err := st.RecoverImports(ctx); err != nil || n != 0 {
-		t.Fatalf("a fresh import was rolled back: %d, %v", n, err)
+		t.Fatalf("the import of a running process was rolled back: %d, %v", n, err)
 	}
-	clock = clock.Add(staleImport + time.Second)
+	dead.Process.Kill() // the importer dies
+	dead.Wait()
 	if n, err := st.RecoverImports(ctx); err != nil || n != 1 {
 		t.Fatalf("recover = %d, %v", n, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hermes/backend/jsonl"
+	"hermes/backend/procid"
 )
 
 // ImportLine is one line of a JSONL import (DESIGN.md section 7): "session" is the
@@ -86,7 +87,7 @@ const staleImport = 2 * time.Minute
 func (st *Store) Import(ctx context.Context, lines []ImportLine, progress func(done, total int)) (res ImportResult, err error) {
 	job := st.NewID()
 	now := ts(st.Now())
-	if _, err := st.db.ExecContext(ctx, `INSERT INTO imports(id, started_at, heartbeat_at) VALUES (?, ?, ?)`, job, now, now); err != nil {
+	if _, err := st.db.ExecContext(ctx, `INSERT INTO imports(id, owner, started_at, heartbeat_at) VALUES (?, ?, ?, ?)`, job, procid.Self().String(), now, now); err != nil {
 		return ImportResult{}, fmt.Errorf("import: nothing was imported: %w", err)
 	}
 	defer func() {
@@ -239,20 +240,25 @@ func (st *Store) rollbackImport(ctx context.Context, job string) error {
 }
 
 // RecoverImports rolls back imports whose process stopped before publishing
-// them (no chunk for staleImport); it returns how many.
+// them (it no longer runs, or wrote no chunk for staleImport); it returns how
+// many. Hermes runs it whenever it opens a data dir, so a re-import after a
+// crash never meets the dead import's rows.
 func (st *Store) RecoverImports(ctx context.Context) (int, error) {
-	rows, err := st.db.QueryContext(ctx, `SELECT id FROM imports WHERE heartbeat_at < ?`, ts(st.Now().Add(-staleImport)))
+	rows, err := st.db.QueryContext(ctx, `SELECT id, owner, heartbeat_at FROM imports`)
 	if err != nil {
 		return 0, fmt.Errorf("recover imports: %w", err)
 	}
 	var jobs []string
+	stale := ts(st.Now().Add(-staleImport))
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
+		var id, owner, heartbeat string
+		if err := rows.Scan(&id, &owner, &heartbeat); err != nil {
 			rows.Close()
 			return 0, fmt.Errorf("recover imports: %w", err)
 		}
-		jobs = append(jobs, id)
+		if p, ok := procid.Parse(owner); !ok || !p.Alive() || heartbeat < stale {
+			jobs = append(jobs, id)
+		}
 	}
 	rows.Close()
 	for _, job := range jobs {

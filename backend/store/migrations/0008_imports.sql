@@ -9,8 +9,9 @@ CREATE INDEX sessions_by_import ON sessions(import_id) WHERE import_id IS NOT NU
 
 CREATE TABLE imports (
     id           TEXT PRIMARY KEY,
+    owner        TEXT NOT NULL,  -- the importing process (backend/procid): a dead owner's import is rolled back
     started_at   TEXT NOT NULL,
-    heartbeat_at TEXT NOT NULL   -- renewed by every chunk; a stale one is an abandoned import
+    heartbeat_at TEXT NOT NULL   -- renewed by every chunk; a stale one is abandoned too
 );
 
 -- Publishing an import changes only import_id: the publish bumps each session's
