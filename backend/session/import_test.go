@@ -3,9 +3,9 @@ package session
 import (
 	"context"
 	"database/sql"
-	"os/exec"
 	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
