@@ -82,4 +82,55 @@ describe('ApprovalDialog', () => {
     // Wraps to the first focusable element: the scrollable arguments.
     expect(document.activeElement).toBe(getByTestId('approval-args'));
   });
+
+  describe('web mode: a tool that runs a program needs the one-time code', () => {
+    it('says so before the first Allow, then asks for the code the terminal shows', async () => {
+      const onanswer = vi.fn();
+      const { getByTestId, queryByTestId, rerender } = render(ApprovalDialog, { prompt: prompt(), needsCode: true, onanswer });
+      expect(getByTestId('approval-code-hint').textContent).toContain('hermes serve');
+      expect(queryByTestId('approval-code')).toBeNull();
+      await fireEvent.click(getByTestId('approval-session'));
+      expect(onanswer).toHaveBeenCalledWith(true, 'session');
+      // The server printed a code: the field appears, takes the focus, and the button confirms.
+      await rerender({ prompt: prompt(), needsCode: true, code: { reason: 'required', triesLeft: null, scope: 'session' }, onanswer });
+      const input = getByTestId('approval-code') as HTMLInputElement;
+      await Promise.resolve();
+      await new Promise((r) => setTimeout(r, 0));
+      expect(document.activeElement).toBe(input);
+      expect(getByTestId('approval-code-message').textContent).toContain('6-digit code');
+      expect(queryByTestId('approval-once')).toBeNull();
+      // An empty code is not sent (it would only print a new one).
+      await fireEvent.click(getByTestId('approval-code-ok'));
+      expect(getByTestId('approval-code-empty')).toBeTruthy();
+      expect(onanswer).toHaveBeenCalledTimes(1);
+      await fireEvent.input(input, { target: { value: '123 456' } });
+      await fireEvent.keyDown(input, { key: 'Enter' });
+      expect(onanswer).toHaveBeenLastCalledWith(true, 'session', '123456');
+    });
+
+    it('shows a wrong code with the tries left, and locks the confirm button when locked', async () => {
+      const onanswer = vi.fn();
+      const { getByTestId, queryByTestId, rerender } = render(ApprovalDialog, {
+        prompt: prompt(),
+        needsCode: true,
+        code: { reason: 'wrong', triesLeft: 2, scope: 'once' },
+        onanswer,
+      });
+      expect(getByTestId('approval-code-message').textContent).toContain('2 tries left');
+      expect(getByTestId('approval-code-message').getAttribute('role')).toBe('alert');
+      await rerender({ prompt: prompt(), needsCode: true, code: { reason: 'locked', triesLeft: null, scope: 'once' }, onanswer });
+      expect(getByTestId('approval-code-message').textContent).toContain('hermes mcp approve NAME');
+      expect(queryByTestId('approval-code')).toBeNull();
+      expect((getByTestId('approval-code-ok') as HTMLButtonElement).disabled).toBe(true);
+      // Deny still works.
+      await fireEvent.click(getByTestId('approval-deny'));
+      expect(onanswer).toHaveBeenCalledWith(false, 'once');
+    });
+
+    it('needs no code in the desktop window', () => {
+      const { queryByTestId } = render(ApprovalDialog, { prompt: prompt(), onanswer: vi.fn() });
+      expect(queryByTestId('approval-code-hint')).toBeNull();
+      expect(queryByTestId('approval-code')).toBeNull();
+    });
+  });
 });

@@ -3,6 +3,7 @@ import { fireEvent, render, waitFor } from '@testing-library/svelte';
 import McpServerForm from './McpServerForm.svelte';
 import { McpStore } from '../lib/mcp.svelte';
 import { fakeApi, remote, status } from '../lib/mcp.fixture';
+import { ConfirmError } from '../lib/backend';
 
 async function fill(getByTestId: (id: string) => HTMLElement, values: Record<string, string>) {
   for (const [k, v] of Object.entries(values)) {
@@ -301,5 +302,41 @@ describe('McpServerForm', () => {
     await fireEvent.click(again.getByTestId('mcp-approve-cancel'));
     expect(api.MCPAddServer).not.toHaveBeenCalled();
     expect(api.MCPRemove).not.toHaveBeenCalled();
+  });
+
+  it('in web mode asks for the one-time code the terminal shows, and sends it with the approval', async () => {
+    let answer: 'code' | 'wrong' | 'ok' = 'code';
+    const api = fakeApi({
+      needsCode: vi.fn(() => true),
+      MCPApprove: vi.fn(async (name: string, _code?: string) => {
+        if (answer === 'code') throw new ConfirmError('Type the code', 'required');
+        if (answer === 'wrong') throw new ConfirmError('not right', 'wrong', 2);
+        return status({ name, state: 'starting' });
+      }),
+    });
+    const store = new McpStore(api);
+    const onclose = vi.fn();
+    const server = status({ state: 'awaiting approval', approved: false, command: 'node /x.js', config: { command: 'node', args: ['/x.js'] } });
+    const { getByTestId, queryByTestId } = render(McpServerForm, { store, approve: server, onclose });
+    expect(getByTestId('mcp-approve-code-hint').textContent).toContain('hermes serve');
+    await fireEvent.click(getByTestId('mcp-approve-ok'));
+    await waitFor(() => expect(queryByTestId('mcp-approve-code')).not.toBeNull());
+    expect(api.MCPApprove).toHaveBeenCalledWith('everything');
+    expect(queryByTestId('mcp-approve-error')).toBeNull();
+    expect(getByTestId('mcp-approve-ok').textContent).toBe('Approve with code');
+
+    answer = 'wrong';
+    await fireEvent.input(getByTestId('mcp-approve-code'), { target: { value: '111-111' } });
+    await fireEvent.click(getByTestId('mcp-approve-ok'));
+    await waitFor(() => expect(getByTestId('mcp-approve-code-message').textContent).toContain('2 tries left'));
+    expect(api.MCPApprove).toHaveBeenLastCalledWith('everything', '111111');
+    expect(onclose).not.toHaveBeenCalled();
+
+    answer = 'ok';
+    await fireEvent.input(getByTestId('mcp-approve-code'), { target: { value: '482913' } });
+    await fireEvent.keyDown(getByTestId('mcp-approve-code'), { key: 'Enter' });
+    await waitFor(() => expect(onclose).toHaveBeenCalled());
+    expect(api.MCPApprove).toHaveBeenLastCalledWith('everything', '482913');
+    expect(store.codes.everything).toBeUndefined();
   });
 });

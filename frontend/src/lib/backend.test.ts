@@ -1,23 +1,50 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createApi, readToken, toError, wailsTransport, webTransport } from './backend';
+import {
+  ConfirmError,
+  EventStreamParser,
+  TOKEN_KEY,
+  adoptToken,
+  createApi,
+  isConfirmError,
+  readToken,
+  toError,
+  wailsTransport,
+  webTransport,
+} from './backend';
 
-class FakeEventSource {
-  static last: FakeEventSource | null = null;
-  url: string;
-  onopen: ((ev: Event) => void) | null = null;
-  onmessage: ((ev: MessageEvent) => void) | null = null;
-  constructor(url: string) {
-    this.url = url;
-    FakeEventSource.last = this;
+/** The server side of the event stream: open() answers the fetch, emit() sends an event. */
+class FakeEvents {
+  calls: Array<[string, RequestInit]> = [];
+  #ctrl: ReadableStreamDefaultController<Uint8Array> | null = null;
+  #answer: ((r: Response) => void) | null = null;
+  #enc = new TextEncoder();
+  fetch(url: string, init: RequestInit): Promise<Response> {
+    this.calls.push([url, init]);
+    return new Promise((resolve) => (this.#answer = resolve));
   }
-  open() {
-    this.onopen?.(new Event('open'));
+  open(status = 200) {
+    if (status !== 200) {
+      this.#answer?.(new Response('{"error":"unauthorized"}', { status }));
+      return;
+    }
+    const body = new ReadableStream<Uint8Array>({ start: (c) => void (this.#ctrl = c) });
+    this.#answer?.(new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } }));
+    this.send(': connected\n\n');
+  }
+  send(text: string) {
+    this.#ctrl?.enqueue(this.#enc.encode(text));
   }
   emit(data: string) {
-    this.onmessage?.(new MessageEvent('message', { data }));
+    this.send(`data: ${data}\n\n`);
   }
-  close() {}
+  end() {
+    this.#ctrl?.close();
+  }
 }
+
+const flush = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+};
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(body === undefined ? '' : JSON.stringify(body), {
@@ -26,15 +53,18 @@ function jsonResponse(status: number, body: unknown): Response {
   });
 }
 
-function setup(respond: (url: string, init: RequestInit) => Response | Promise<Response>) {
+function setup(respond: (url: string, init: RequestInit) => Response | Promise<Response>, retryMs = 1000) {
+  const es = new FakeEvents();
   const fetchMock = vi.fn(async (url: string | URL | Request, init?: RequestInit) => respond(String(url), init ?? {}));
+  const router = (url: string | URL | Request, init?: RequestInit) =>
+    String(url).endsWith('/api/events') ? es.fetch(String(url), init ?? {}) : fetchMock(url, init);
   const t = webTransport({
     token: 'tok en/1',
-    fetch: fetchMock as unknown as typeof fetch,
-    EventSource: FakeEventSource as unknown as typeof EventSource,
+    fetch: router as unknown as typeof fetch,
     eventsReadyTimeoutMs: 50,
+    retryMs,
   });
-  return { api: createApi(t), t, fetchMock, es: FakeEventSource.last! };
+  return { api: createApi(t), t, fetchMock, es };
 }
 
 describe('web transport', () => {
@@ -88,20 +118,79 @@ describe('web transport', () => {
     expect(await api.ListSessions()).toEqual([]);
   });
 
-  it('opens the event stream with the token and dispatches by name', async () => {
+  it('reads the event stream with the token in a header, never in the URL, and dispatches by name', async () => {
     const { t, es } = setup(() => jsonResponse(200, null));
-    expect(es.url).toBe('/api/events?token=tok%20en%2F1');
+    expect(es.calls.length).toBe(1);
+    const [url, init] = es.calls[0];
+    expect(url).toBe('/api/events');
+    expect(new Headers(init.headers).get('X-Hermes-Token')).toBe('tok en/1');
+    expect(init.credentials).toBe('omit');
+    es.open();
     const got: unknown[] = [];
     const other: unknown[] = [];
     const off = t.on('chat:delta:r1', (d) => got.push(d));
     t.on('chat:delta:r2', (d) => other.push(d));
     es.emit(JSON.stringify({ name: 'chat:delta:r1', data: { text: 'He' } }));
     es.emit('not json');
-    es.emit(JSON.stringify({ name: 'chat:delta:r1', data: { text: 'llo' } }));
+    es.send(': ping\n\n');
+    // An event split across chunks, with CRLF line ends split too.
+    es.send('data: {"name":"chat:delta:r1",');
+    es.send('"data":{"text":"llo"}}\r');
+    es.send('\n\r\n');
+    await flush();
     off();
     es.emit(JSON.stringify({ name: 'chat:delta:r1', data: { text: '!' } }));
+    await flush();
     expect(got).toEqual([{ text: 'He' }, { text: 'llo' }]);
     expect(other).toEqual([]);
+  });
+
+  it('reconnects the event stream when it ends or is refused', async () => {
+    const { es } = setup(() => jsonResponse(200, null), 5);
+    es.open();
+    await flush();
+    es.end();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(es.calls.length).toBe(2);
+    es.open(401);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(es.calls.length).toBe(3);
+    expect(new Headers(es.calls[2][1].headers).get('X-Hermes-Token')).toBe('tok en/1');
+  });
+
+  it('sends the one-time code in a header and turns a code request into a ConfirmError', async () => {
+    let answer: Response = jsonResponse(428, { error: 'Type the code', confirm: 'required', expires_in: 300 });
+    const { api, fetchMock } = setup(() => answer);
+    const err = await api.MCPApprove('files').catch((e) => e);
+    expect(err).toBeInstanceOf(ConfirmError);
+    expect(err.reason).toBe('required');
+    expect(err.message).toBe('Type the code');
+    expect(new Headers((fetchMock.mock.calls[0] as [string, RequestInit])[1].headers).get('X-Hermes-Code')).toBeNull();
+
+    answer = jsonResponse(403, { error: 'not right', confirm: 'wrong', tries_left: 2 });
+    const wrong = await api.MCPApprove('files', '000000').catch((e) => e);
+    expect(isConfirmError(wrong)).toBe(true);
+    expect(wrong.triesLeft).toBe(2);
+    expect(new Headers((fetchMock.mock.calls[1] as [string, RequestInit])[1].headers).get('X-Hermes-Code')).toBe('000000');
+
+    answer = jsonResponse(200, { name: 'files', state: 'starting' });
+    await api.ResolveApproval('ap1', true, 'once', '123456');
+    const [url, init] = fetchMock.mock.calls[2] as [string, RequestInit];
+    expect(url).toBe('/api/call/ResolveApproval');
+    expect(JSON.parse(String(init.body))).toEqual(['ap1', 'true', 'once']);
+    expect(new Headers(init.headers).get('X-Hermes-Code')).toBe('123456');
+
+    // An error without "confirm" stays a plain Error.
+    answer = jsonResponse(422, { error: 'no such server' });
+    const plain = await api.MCPApprove('nope', '1').catch((e) => e);
+    expect(isConfirmError(plain)).toBe(false);
+    expect(api.needsCode()).toBe(true);
+  });
+
+  it('never sends credentials (no cookie carries the token)', async () => {
+    const { api, fetchMock } = setup(() => jsonResponse(200, null));
+    await api.ListSessions();
+    expect((fetchMock.mock.calls[0] as [string, RequestInit])[1].credentials).toBe('omit');
   });
 
   it('waits for the event stream before posting a message', async () => {
@@ -151,6 +240,68 @@ describe('web transport', () => {
   it('reads the token from the query string', () => {
     expect(readToken('?token=abc123&x=1')).toBe('abc123');
     expect(readToken('')).toBe('');
+  });
+});
+
+describe('adoptToken', () => {
+  function place(search: string, stored: string | null = null, opts: { storageFails?: boolean } = {}) {
+    const store = new Map<string, string>();
+    if (stored !== null) store.set(TOKEN_KEY, stored);
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => {
+        if (opts.storageFails) throw new Error('QuotaExceededError');
+        store.set(k, v);
+      },
+    };
+    const replaced: string[] = [];
+    const history = { state: { keep: 1 }, replaceState: vi.fn((_s: unknown, _t: string, url: string) => void replaced.push(url)) };
+    return { p: { location: { search, pathname: '/', hash: '#x' }, storage, history }, store, replaced, history };
+  }
+
+  it('moves the token from the URL into session storage and cleans the address', () => {
+    const { p, store, replaced, history } = place('?token=abc&lang=zh');
+    expect(adoptToken(p)).toBe('abc');
+    expect(store.get(TOKEN_KEY)).toBe('abc');
+    expect(replaced).toEqual(['/?lang=zh#x']);
+    expect(history.replaceState.mock.calls[0][0]).toEqual({ keep: 1 });
+  });
+
+  it('leaves no "?" when the token was the only parameter', () => {
+    const { p, replaced } = place('?token=abc');
+    adoptToken(p);
+    expect(replaced).toEqual(['/#x']);
+  });
+
+  it('reads the stored token after a reload and does not touch the address', () => {
+    const { p, replaced } = place('', 'stored');
+    expect(adoptToken(p)).toBe('stored');
+    expect(replaced).toEqual([]);
+  });
+
+  it('prefers a new token in the URL (a new run of hermes serve)', () => {
+    const { p, store } = place('?token=new', 'old');
+    expect(adoptToken(p)).toBe('new');
+    expect(store.get(TOKEN_KEY)).toBe('new');
+  });
+
+  it('still cleans the address when storage refuses the token', () => {
+    const { p, replaced } = place('?token=abc', null, { storageFails: true });
+    expect(adoptToken(p)).toBe('abc');
+    expect(replaced).toEqual(['/#x']);
+  });
+
+  it('has no token without either', () => {
+    expect(adoptToken(place('').p)).toBe('');
+  });
+});
+
+describe('EventStreamParser', () => {
+  it('joins data lines, skips comments and other fields', () => {
+    const p = new EventStreamParser();
+    expect(p.push(': connected\n\n')).toEqual([]);
+    expect(p.push('event: x\ndata: a\ndata:b\n\ndata: c')).toEqual(['a\nb']);
+    expect(p.push('\n\n')).toEqual(['c']);
   });
 });
 

@@ -3,7 +3,12 @@
 // Two transports:
 //  - Wails desktop: bound methods at window.go.app.App.<Method>(...args), events via window.runtime.
 //  - Web mode (`hermes serve`): POST /api/call/<Method> with a JSON array of positional arguments
-//    and the per-run token in X-Hermes-Token; events over SSE at /api/events?token=...
+//    and the per-run token in X-Hermes-Token; events as a server-sent event stream read with
+//    fetch from /api/events (EventSource cannot send the header). The token arrives once in the
+//    URL printed by `hermes serve`: adoptToken moves it into session storage and out of the
+//    address bar and the history. No cookie carries it, so no other local server receives it.
+//    Approving a new MCP command or a call of a tool that runs a program also needs a one-time
+//    code printed in the terminal that runs `hermes serve` (ConfirmError tells the UI).
 //
 // Every failure is normalised to an Error carrying the backend's message.
 
@@ -469,6 +474,29 @@ export interface MemoryReceipt {
   checkpointed: boolean;
 }
 
+/** What deleting a conversation leaves: a content-free receipt (DeleteSession). */
+export interface DeleteReceipt {
+  id: string;
+  session_id: string;
+  at: string;
+  messages: number;
+  /** What a search for the deleted texts still finds: 0 when the erase is complete. */
+  lexical_matches: number;
+  /**
+   * False when another Hermes process was reading the database: the text is gone from every
+   * table and index, and the file is scrubbed in the background (scrub:done names the id).
+   */
+  checkpointed: boolean;
+}
+
+/**
+ * The receipt ids in a scrub:done payload: erasures whose file was scrubbed by the background
+ * retry after another Hermes process stopped reading the database.
+ */
+export function scrubbedIds(payload: unknown): string[] {
+  return Array.isArray(payload) ? payload.filter((x): x is string => typeof x === 'string') : [];
+}
+
 export interface MemoryTombstone {
   id: string;
   at: string;
@@ -519,10 +547,43 @@ export interface DeltaEvent {
 export type Unsubscribe = () => void;
 export type EventHandler = (data: unknown) => void;
 
+export interface CallOptions {
+  /** The one-time approval code the user typed (web mode). */
+  code?: string;
+}
+
 export interface Transport {
-  call(method: string, args: unknown[]): Promise<unknown>;
+  call(method: string, args: unknown[], opts?: CallOptions): Promise<unknown>;
   on(name: string, cb: EventHandler): Unsubscribe;
   openExternal(url: string): void;
+  /** Approving a program needs the one-time code from the terminal (web mode only). */
+  approvalCodes?: boolean;
+}
+
+/**
+ * Why the web server wants a one-time code: "required" (one was just printed), "expired" (the
+ * code typed was old or used; a new one was printed), "wrong" (tries left, or a new one was
+ * printed), "locked" (too many wrong codes: approve in the terminal or restart `hermes serve`),
+ * "busy" (too many codes asked for; wait).
+ */
+export type ConfirmReason = 'required' | 'expired' | 'wrong' | 'locked' | 'busy';
+
+/** A call that needs the one-time code printed in the terminal that runs `hermes serve`. */
+export class ConfirmError extends Error {
+  readonly reason: ConfirmReason;
+  readonly triesLeft: number | null;
+  constructor(message: string, reason: ConfirmReason, triesLeft: number | null = null) {
+    super(message);
+    this.name = 'ConfirmError';
+    this.reason = reason;
+    this.triesLeft = triesLeft;
+  }
+}
+
+const CONFIRM_REASONS: ReadonlySet<string> = new Set(['required', 'expired', 'wrong', 'locked', 'busy']);
+
+export function isConfirmError(e: unknown): e is ConfirmError {
+  return e instanceof ConfirmError;
 }
 
 /** Turns anything a transport can throw into an Error with a readable message. */
@@ -590,10 +651,11 @@ export interface WebOptions {
   token: string;
   base?: string;
   fetch?: typeof fetch;
-  EventSource?: typeof EventSource;
   open?: (url: string) => void;
   /** How long a SendMessage waits for the event stream to connect before it posts anyway. */
   eventsReadyTimeoutMs?: number;
+  /** The wait before the event stream reconnects (doubles up to 10 s). */
+  retryMs?: number;
 }
 
 /** Reads the per-run token from a query string such as "?token=abc". */
@@ -605,51 +667,156 @@ export function readToken(search: string): string {
   }
 }
 
+/** Where the page keeps the token: this tab's session storage (never a cookie). */
+export const TOKEN_KEY = 'hermes.token';
+
+interface TokenPlace {
+  location: Pick<Location, 'search' | 'pathname' | 'hash'>;
+  storage?: Pick<Storage, 'getItem' | 'setItem'> | null;
+  history?: Pick<History, 'replaceState' | 'state'> | null;
+}
+
+/**
+ * Takes the token out of the URL the first time the page loads: it goes into session storage
+ * and the address (and its history entry) is replaced by one without it. Later loads of the tab
+ * (a reload) read it from session storage.
+ */
+export function adoptToken(place: TokenPlace): string {
+  const { location: loc } = place;
+  let storage = place.storage ?? null;
+  const fromURL = readToken(loc.search);
+  if (fromURL) {
+    try {
+      storage?.setItem(TOKEN_KEY, fromURL);
+    } catch {
+      storage = null; // storage refused (a private window with it off): the token lives in memory
+    }
+    const q = new URLSearchParams(loc.search);
+    q.delete('token');
+    const rest = q.toString();
+    try {
+      place.history?.replaceState(place.history.state, '', `${loc.pathname}${rest ? `?${rest}` : ''}${loc.hash}`);
+    } catch {
+      // the address stays as it was; calls still work
+    }
+    return fromURL;
+  }
+  try {
+    return storage?.getItem(TOKEN_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Splits a server-sent event stream into the data of its events. */
+export class EventStreamParser {
+  #buf = '';
+  #data: string[] = [];
+
+  /** Feeds text; returns the data of every event it completed. */
+  push(chunk: string): string[] {
+    this.#buf += chunk;
+    const out: string[] = [];
+    for (;;) {
+      const nl = this.#buf.search(/\r\n|\r|\n/);
+      if (nl < 0 || (nl === this.#buf.length - 1 && this.#buf[nl] === '\r')) break; // "\r\n" may be split
+      const line = this.#buf.slice(0, nl);
+      this.#buf = this.#buf.slice(nl + (this.#buf.startsWith('\r\n', nl) ? 2 : 1));
+      if (line === '') {
+        if (this.#data.length) out.push(this.#data.join('\n'));
+        this.#data = [];
+      } else if (line.startsWith('data:')) {
+        this.#data.push(line.slice(line[5] === ' ' ? 6 : 5));
+      }
+      // comments (": ping") and other fields are ignored
+    }
+    return out;
+  }
+}
+
 /** Methods whose progress arrives as events: they wait for the event stream first. */
 const STREAMING: ReadonlySet<string> = new Set(['SendMessage', 'ContinueTurn']);
 
 export function webTransport(opts: WebOptions): Transport {
   const base = opts.base ?? '';
   const doFetch = opts.fetch ?? ((...a: Parameters<typeof fetch>) => globalThis.fetch(...a));
-  const ES = opts.EventSource ?? (globalThis.EventSource as typeof EventSource | undefined);
   const readyTimeout = opts.eventsReadyTimeoutMs ?? 3000;
+  const firstRetry = opts.retryMs ?? 1000;
   const handlers = new Map<string, Set<EventHandler>>();
-  let source: EventSource | null = null;
+  let started = false;
   let opened = false;
   let openWaiters: Array<() => void> = [];
 
-  function connect() {
-    if (source || !ES) return;
-    source = new ES(`${base}/api/events?token=${encodeURIComponent(opts.token)}`);
-    source.onopen = () => {
-      opened = true;
-      const w = openWaiters;
-      openWaiters = [];
-      w.forEach((f) => f());
-    };
-    source.onmessage = (ev: MessageEvent) => {
-      let msg: { name?: unknown; data?: unknown };
+  function dispatch(raw: string) {
+    let msg: { name?: unknown; data?: unknown };
+    try {
+      msg = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if (!msg || typeof msg.name !== 'string') return;
+    const set = handlers.get(msg.name);
+    if (!set) return;
+    for (const cb of [...set]) {
       try {
-        msg = JSON.parse(String(ev.data));
-      } catch {
-        return;
+        cb(msg.data);
+      } catch (err) {
+        console.error(`event handler for ${msg.name} failed`, err);
       }
-      if (!msg || typeof msg.name !== 'string') return;
-      const set = handlers.get(msg.name);
-      if (!set) return;
-      for (const cb of [...set]) {
-        try {
-          cb(msg.data);
-        } catch (err) {
-          console.error(`event handler for ${msg.name} failed`, err);
+    }
+  }
+
+  function markOpen() {
+    opened = true;
+    const w = openWaiters;
+    openWaiters = [];
+    w.forEach((f) => f());
+  }
+
+  /** Reads the event stream, with the token in a header; reconnects when it ends. */
+  async function stream() {
+    let wait = firstRetry;
+    for (;;) {
+      try {
+        const res = await doFetch(`${base}/api/events`, {
+          method: 'GET',
+          headers: { 'X-Hermes-Token': opts.token, Accept: 'text/event-stream' },
+          credentials: 'omit',
+          cache: 'no-store',
+        });
+        if (res.ok && res.body) {
+          markOpen();
+          wait = firstRetry;
+          const reader = res.body.getReader();
+          const decoder = new TextDecoder();
+          const parser = new EventStreamParser();
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            for (const d of parser.push(decoder.decode(value, { stream: true }))) dispatch(d);
+          }
+        } else {
+          // Read the refusal so the connection is released.
+          await res.text().catch(() => '');
         }
+      } catch {
+        // the server went away: try again below
       }
-    };
+      opened = false;
+      await new Promise((r) => setTimeout(r, wait));
+      wait = Math.min(wait * 2, 10_000);
+    }
+  }
+
+  function connect() {
+    if (started) return;
+    started = true;
+    void stream();
   }
 
   function eventsReady(): Promise<void> {
     connect();
-    if (opened || !source) return Promise.resolve();
+    if (opened) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, readyTimeout);
       openWaiters.push(() => {
@@ -663,16 +830,19 @@ export function webTransport(opts: WebOptions): Transport {
   connect();
 
   return {
-    async call(method, args) {
+    approvalCodes: true,
+    async call(method, args, callOpts) {
       // Deltas are pushed only to connected listeners: wait briefly for the stream before a send.
       if (STREAMING.has(method)) await eventsReady();
+      const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Hermes-Token': opts.token };
+      if (callOpts?.code) headers['X-Hermes-Code'] = callOpts.code;
       let res: Response;
       try {
         res = await doFetch(`${base}/api/call/${encodeURIComponent(method)}`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'X-Hermes-Token': opts.token },
+          headers,
           body: JSON.stringify(args),
-          credentials: 'same-origin',
+          credentials: 'omit',
         });
       } catch (e) {
         throw new Error(`cannot reach the Hermes backend: ${toError(e).message}`);
@@ -689,7 +859,11 @@ export function webTransport(opts: WebOptions): Transport {
       }
       if (!res.ok) {
         if (parsedOK && parsed && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string') {
-          throw new Error((parsed as { error: string }).error);
+          const o = parsed as { error: string; confirm?: unknown; tries_left?: unknown };
+          if (typeof o.confirm === 'string' && CONFIRM_REASONS.has(o.confirm)) {
+            throw new ConfirmError(o.error, o.confirm as ConfirmReason, typeof o.tries_left === 'number' ? o.tries_left : null);
+          }
+          throw new Error(o.error);
         }
         const detail = body.trim() || res.statusText;
         throw new Error(`${method} failed (HTTP ${res.status})${detail ? `: ${detail}` : ''}`);
@@ -720,7 +894,12 @@ export function webTransport(opts: WebOptions): Transport {
 
 export function createApi(t: Transport) {
   const call = <T>(method: string, ...args: unknown[]) => t.call(method, args) as Promise<T>;
+  /** A call that may need the one-time approval code (web mode); code "" sends none. */
+  const confirmed = <T>(code: string, method: string, ...args: unknown[]) =>
+    (code ? t.call(method, args, { code }) : t.call(method, args)) as Promise<T>;
   return {
+    /** Whether approving a program needs the one-time code printed by `hermes serve` (web mode). */
+    needsCode: () => t.approvalCodes === true,
     SendMessage: (requestId: string, sessionId: string, text: string) =>
       call<TurnResult>('SendMessage', requestId, sessionId, text),
     CancelMessage: (requestId: string) => call<void>('CancelMessage', requestId),
@@ -737,15 +916,16 @@ export function createApi(t: Transport) {
     RenameSession: (id: string, title: string) => call<SessionInfo>('RenameSession', id, title),
     PinSession: (id: string, pinned: boolean) => call<SessionInfo>('PinSession', id, pinned ? 'true' : 'false'),
     ArchiveSession: (id: string) => call<SessionInfo>('ArchiveSession', id),
-    DeleteSession: (id: string) => call<void>('DeleteSession', id),
+    DeleteSession: (id: string) => call<DeleteReceipt>('DeleteSession', id),
     ExportSession: (id: string, format: ExportFormat) => call<string>('ExportSession', id, format),
     PinMessage: (messageId: string, pinned: boolean) =>
       call<void>('PinMessage', messageId, pinned ? 'true' : 'false'),
     LastContext: (sessionId: string) => call<ContextReport>('LastContext', sessionId),
     ReplyContext: (sessionId: string, replyId: string) => call<ContextReport>('ReplyContext', sessionId, replyId),
     ContinueTurn: (requestId: string, sessionId: string) => call<TurnResult>('ContinueTurn', requestId, sessionId),
-    ResolveApproval: (id: string, allow: boolean, scope: 'once' | 'session') =>
-      call<void>('ResolveApproval', id, allow ? 'true' : 'false', scope),
+    /** code: the one-time code (web mode, allowing a tool that runs a program); "" for none. */
+    ResolveApproval: (id: string, allow: boolean, scope: 'once' | 'session', code = '') =>
+      confirmed<void>(code, 'ResolveApproval', id, allow ? 'true' : 'false', scope),
     ListTools: () => call<ToolInfo[] | null>('ListTools').then((l) => l ?? []),
     SetToolEnabled: (name: string, enabled: boolean) => call<void>('SetToolEnabled', name, enabled ? 'true' : 'false'),
     ResetBreaker: (name: string) => call<void>('ResetBreaker', name),
@@ -758,7 +938,8 @@ export function createApi(t: Transport) {
     MCPCommandLine: (configJSON: string) => call<string>('MCPCommandLine', configJSON),
     /** Adds or replaces an entry of mcp.json; a new command waits for MCPApprove. */
     MCPAddServer: (name: string, configJSON: string) => call<McpStatus>('MCPAddServer', name, configJSON),
-    MCPApprove: (name: string) => call<McpStatus>('MCPApprove', name),
+    /** code: the one-time code printed by `hermes serve` (web mode); "" for none. */
+    MCPApprove: (name: string, code = '') => confirmed<McpStatus>(code, 'MCPApprove', name),
     MCPRestart: (name: string) => call<McpStatus>('MCPRestart', name),
     MCPSetDisabled: (name: string, disabled: boolean) =>
       call<McpStatus>('MCPSetDisabled', name, disabled ? 'true' : 'false'),
@@ -809,16 +990,42 @@ function transport(): Transport {
   if (isWails()) {
     chosen = wailsTransport();
   } else {
-    const search = typeof location !== 'undefined' ? location.search : '';
-    chosen = webTransport({ token: readToken(search) });
+    chosen = webTransport({ token: startToken() });
   }
   return chosen;
 }
 
+let tabToken: string | null = null;
+
+/** The token of this tab, taken out of the URL on first use (see adoptToken). */
+function startToken(): string {
+  if (tabToken !== null) return tabToken;
+  if (typeof location === 'undefined') return '';
+  let storage: Storage | null = null;
+  try {
+    storage = globalThis.sessionStorage ?? null;
+  } catch {
+    storage = null;
+  }
+  tabToken = adoptToken({ location, storage, history: typeof history !== 'undefined' ? history : null });
+  return tabToken;
+}
+
+/**
+ * In web mode, takes the token out of the address bar at once, before anything else runs;
+ * main.ts calls it first. (The transport itself is still picked on first use.)
+ */
+export function startBackend(): void {
+  if (!isWails()) startToken();
+}
+
 const lazy: Transport = {
-  call: (m, a) => transport().call(m, a),
+  call: (m, a, o) => transport().call(m, a, o),
   on: (n, cb) => transport().on(n, cb),
   openExternal: (u) => transport().openExternal(u),
+  get approvalCodes() {
+    return transport().approvalCodes === true;
+  },
 };
 
 /** The app's backend. The transport is picked on first use. */

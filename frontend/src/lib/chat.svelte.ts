@@ -1,7 +1,9 @@
 // Chat state: the session list, the open conversation and the reply being streamed.
 import {
   errorMessage,
+  scrubbedIds,
   type Api,
+  type DeleteReceipt,
   type ExportFormat,
   type GuardStop,
   type Message,
@@ -182,6 +184,12 @@ export class ChatStore {
   highlightId = $state('');
   /** Counts finished sends (answered or failed), so views can refresh after each turn. */
   turns = $state(0);
+
+  /**
+   * The last deletion whose file waits to be scrubbed (another Hermes process was reading the
+   * database), until dismissed; checkpointed turns true when scrub:done names it.
+   */
+  deleteReceipt = $state<DeleteReceipt | null>(null);
 
   #deps: ChatDeps;
   #uuid: () => string;
@@ -479,9 +487,25 @@ export class ChatStore {
     this.upsertSession(await this.#deps.api.ArchiveSession(id));
   }
 
+  /**
+   * Listens for scrub:done, which says that the file of a deletion was scrubbed after all;
+   * returns the unsubscribe function.
+   */
+  listen(): Unsubscribe {
+    return this.#deps.on('scrub:done', (d) => this.scrubDone(d));
+  }
+
+  /** Marks the shown deletion scrubbed when scrub:done names its receipt. */
+  scrubDone(payload: unknown): void {
+    const r = this.deleteReceipt;
+    if (r && !r.checkpointed && scrubbedIds(payload).includes(r.id)) this.deleteReceipt = { ...r, checkpointed: true };
+  }
+
   /** Deletes a session for good. The UI must have asked the user first. */
   async remove(id: string): Promise<void> {
-    await this.#deps.api.DeleteSession(id);
+    const receipt = await this.#deps.api.DeleteSession(id);
+    // Older backends return nothing; a receipt whose file waits for a scrub is shown.
+    this.deleteReceipt = receipt && typeof receipt === 'object' && receipt.checkpointed === false ? receipt : null;
     this.sessions = this.sessions.filter((s) => s.id !== id);
     if (this.currentId === id) {
       ++this.#view;

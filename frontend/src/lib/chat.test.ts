@@ -32,7 +32,7 @@ function harness() {
     RenameSession: vi.fn(async (id: string, title: string) => ({ ...session(id), title })),
     PinSession: vi.fn(async (id: string, pinned: boolean) => ({ ...session(id), pinned })),
     ArchiveSession: vi.fn(async (id: string) => ({ ...session(id), state: 'archived' as const })),
-    DeleteSession: vi.fn(async (_id: string) => {}),
+    DeleteSession: vi.fn(async (id: string) => ({ id: `del-${id}`, session_id: id, at: "2025-05-01T12:00:00Z", messages: 2, lexical_matches: 0, checkpointed: true })),
     ExportSession: vi.fn(async (id: string, format: string) => `${format}:${id}`),
     PinMessage: vi.fn(async (_id: string, _pinned: boolean) => {}),
     ContinueTurn: vi.fn((_r: string, _s: string) => pending.promise),
@@ -209,6 +209,30 @@ describe('ChatStore.send', () => {
 });
 
 describe('ChatStore sessions', () => {
+  it('shows a deletion whose file waits to be scrubbed until scrub:done names it', async () => {
+    const { store, api, handlers } = harness();
+    const off = store.listen();
+    api.DeleteSession.mockResolvedValueOnce({
+      id: 'del-1', session_id: 's1', at: '2025-05-01T12:00:00Z', messages: 3, lexical_matches: 0, checkpointed: false,
+    });
+    await store.remove('s1');
+    expect(store.deleteReceipt?.id).toBe('del-1');
+    expect(store.deleteReceipt?.checkpointed).toBe(false);
+    handlers.get('scrub:done')?.(['other']);
+    expect(store.deleteReceipt?.checkpointed).toBe(false);
+    handlers.get('scrub:done')?.(['del-1']);
+    expect(store.deleteReceipt?.checkpointed).toBe(true);
+    // A clean deletion has nothing to say.
+    await store.remove('s2');
+    expect(store.deleteReceipt).toBeNull();
+    // An older backend returned nothing.
+    api.DeleteSession.mockResolvedValueOnce(undefined as never);
+    await store.remove('s3');
+    expect(store.deleteReceipt).toBeNull();
+    off();
+    expect(handlers.has('scrub:done')).toBe(false);
+  });
+
   it('lists newest first and opens the newest on start', async () => {
     const h = harness();
     h.api.ListSessions.mockResolvedValueOnce([

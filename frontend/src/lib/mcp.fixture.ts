@@ -74,7 +74,7 @@ export function content(over: Partial<McpResourceContent> = {}): McpResourceCont
   };
 }
 
-export type FakeMcpApi = { [K in keyof McpApi]: Mock<McpApi[K]> };
+export type FakeMcpApi = { [K in keyof McpApi]-?: Mock<NonNullable<McpApi[K]>> };
 
 export function fakeApi(over: Partial<McpApi> = {}): FakeMcpApi {
   const api = {
@@ -100,6 +100,7 @@ export function fakeApi(over: Partial<McpApi> = {}): FakeMcpApi {
       resource({ server, uri: 'demo://resource/static/document/features.md', name: 'features.md' }),
     ]),
     MCPReadResource: vi.fn(async (server: string, uri: string) => content({ server, uri })),
+    needsCode: vi.fn(() => false),
     ...over,
   };
   return api as unknown as FakeMcpApi;

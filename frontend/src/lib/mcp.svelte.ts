@@ -5,6 +5,7 @@ import {
   MCP_REDACTED,
   MCP_STATES,
   errorMessage,
+  isConfirmError,
   type Api,
   type McpPrompt,
   type McpProblem,
@@ -19,7 +20,7 @@ import {
   type Unsubscribe,
 } from './backend';
 import type { MessageKey } from './i18n.svelte';
-import { needsApproval } from './tools.svelte';
+import { needsApproval, type CodeState } from './tools.svelte';
 
 // ---------------------------------------------------------------------------------------------
 // States
@@ -673,7 +674,8 @@ export type McpApi = Pick<
   | 'MCPGetPrompt'
   | 'MCPResources'
   | 'MCPReadResource'
->;
+> &
+  Partial<Pick<Api, 'needsCode'>>;
 
 function isStatus(d: unknown): d is McpStatus {
   return !!d && typeof d === 'object' && typeof (d as McpStatus).name === 'string' && typeof (d as McpStatus).state === 'string';
@@ -691,6 +693,8 @@ export class McpStore {
   busy = $state<Record<string, boolean>>({});
   /** Per server: the error of the last action. */
   errors = $state<Record<string, string>>({});
+  /** Per server: its approval waits for the one-time code (web mode), and why. */
+  codes = $state<Record<string, CodeState>>({});
   /** Per server and tool ("server\u0000tool"): a switch is being changed. */
   toolBusy = $state<Record<string, boolean>>({});
   /** Per server: its resources, once asked for. */
@@ -803,8 +807,34 @@ export class McpStore {
     }
   }
 
-  approve(name: string): Promise<boolean> {
-    return this.#act(name, () => this.api.MCPApprove(name));
+  /** Whether approving a server needs the one-time code printed by `hermes serve` (web mode). */
+  needsCode(): boolean {
+    return this.api.needsCode?.() === true;
+  }
+
+  /**
+   * Approves a server's command and starts it. In web mode the first try makes the server print
+   * a one-time code (codes[name] then says why it wants one) and the next one sends it.
+   */
+  async approve(name: string, code = ''): Promise<boolean> {
+    this.busy[name] = true;
+    this.errors[name] = '';
+    try {
+      const st = code ? await this.api.MCPApprove(name, code) : await this.api.MCPApprove(name);
+      if (st) this.apply(st);
+      delete this.codes[name];
+      return true;
+    } catch (e) {
+      if (isConfirmError(e)) {
+        this.codes[name] = { reason: e.reason, triesLeft: e.triesLeft };
+      } else {
+        delete this.codes[name];
+        this.errors[name] = errorMessage(e);
+      }
+      return false;
+    } finally {
+      this.busy[name] = false;
+    }
   }
 
   restart(name: string): Promise<boolean> {

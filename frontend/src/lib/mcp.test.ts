@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MCP_STATES, type McpResourceContent } from './backend';
+import { ConfirmError, MCP_STATES, type McpResourceContent } from './backend';
 import { content, fakeApi, remote, resource, status, tool } from './mcp.fixture';
 import { dictionaries, t } from './i18n.svelte';
 import {
@@ -326,6 +326,31 @@ describe('prompt templates', () => {
 });
 
 describe('McpStore', () => {
+  it('asks for the one-time code in web mode, then sends it with the approval', async () => {
+    const api = fakeApi({ needsCode: vi.fn(() => true) });
+    api.MCPApprove.mockRejectedValueOnce(new ConfirmError('type it', 'required'));
+    const s = new McpStore(api);
+    expect(s.needsCode()).toBe(true);
+    expect(await s.approve('everything')).toBe(false);
+    expect(api.MCPApprove).toHaveBeenLastCalledWith('everything');
+    expect(s.codes.everything).toEqual({ reason: 'required', triesLeft: null });
+    expect(s.errors.everything).toBe('');
+    expect(s.busy.everything).toBe(false);
+    expect(await s.approve('everything', '482913')).toBe(true);
+    expect(api.MCPApprove).toHaveBeenLastCalledWith('everything', '482913');
+    expect(s.codes.everything).toBeUndefined();
+  });
+
+  it('shows any other approval failure as the server’s error and needs no code in the desktop window', async () => {
+    const api = fakeApi();
+    api.MCPApprove.mockRejectedValueOnce(new Error('its entry in mcp.json has errors'));
+    const s = new McpStore(api);
+    expect(s.needsCode()).toBe(false);
+    expect(await s.approve('everything')).toBe(false);
+    expect(s.errors.everything).toBe('its entry in mcp.json has errors');
+    expect(s.codes.everything).toBeUndefined();
+  });
+
   it('loads the servers and problems and follows mcp:status events', async () => {
     const api = fakeApi({ MCPProblems: vi.fn(async () => [{ file: 'mcp.json', line: 3, column: 5, message: 'bad' }]) });
     const store = new McpStore(api);

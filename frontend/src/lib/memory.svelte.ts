@@ -2,6 +2,7 @@
 // a receipt, the chat's "memory updated" notice and incognito. Pure helpers are exported for tests.
 import {
   errorMessage,
+  scrubbedIds,
   type Api,
   type ImportKind,
   type ImportMode,
@@ -78,18 +79,37 @@ export function decayLevel(strength: number): 'weak' | 'mid' | 'strong' {
 
 type T = (key: MessageKey, params?: Record<string, string | number>) => string;
 
-/** "Forgot N memories. A new search finds 0 lexical and 0 vector matches." */
-export function receiptText(r: MemoryReceipt, t: T): string {
-  return t(r.count === 1 ? 'memory.receiptOne' : 'memory.receipt', {
+/** A receipt as the panel shows it: scrubbed is set when scrub:done named it later. */
+export type ShownReceipt = MemoryReceipt & { scrubbed?: boolean };
+
+/**
+ * "Forgot N memories. A new search finds 0 lexical and 0 vector matches.", followed by whether
+ * the file still waits to be scrubbed (another Hermes process was reading the database) or was
+ * scrubbed later.
+ */
+export function receiptText(r: ShownReceipt, t: T): string {
+  const base = t(r.count === 1 ? 'memory.receiptOne' : 'memory.receipt', {
     n: r.count,
     lexical: r.lexical_matches,
     vector: r.vector_matches,
   });
+  if (r.checkpointed === false) return `${base} ${t('memory.receiptWaiting')}`;
+  if (r.scrubbed) return `${base} ${t('memory.receiptScrubbed')}`;
+  return base;
 }
 
-/** The receipt proves a complete erase when a fresh search finds nothing. */
+/**
+ * The receipt proves a complete erase when a fresh search finds nothing and the file was
+ * scrubbed (older backends leave checkpointed out: they always scrubbed at once).
+ */
 export function receiptClean(r: MemoryReceipt): boolean {
-  return r.lexical_matches === 0 && r.vector_matches === 0;
+  return r.lexical_matches === 0 && r.vector_matches === 0 && r.checkpointed !== false;
+}
+
+/** The receipt after a scrub:done payload: marked scrubbed when it names the receipt. */
+export function applyScrub<R extends ShownReceipt | null>(r: R, payload: unknown): R {
+  if (!r || r.checkpointed !== false || !scrubbedIds(payload).includes(r.tombstone_id)) return r;
+  return { ...r, checkpointed: true, scrubbed: true };
 }
 
 export interface TimelineDay {
@@ -224,7 +244,7 @@ export class MemoryStore {
   detailError = $state('');
   actionError = $state('');
   /** The last erase's receipt. */
-  receipt = $state<MemoryReceipt | null>(null);
+  receipt = $state<ShownReceipt | null>(null);
   confirmForget = $state<PendingForget | null>(null);
   forgetQuery = $state('');
   forgetPreview = $state<MemoryHit[] | null>(null);
@@ -259,9 +279,12 @@ export class MemoryStore {
       const p = d as MemoryProgress;
       this.progress = p && p.total > 0 && p.done < p.total ? p : null;
     });
+    // The background retry scrubbed the file of an erase that could not do it at once.
+    const c = on('scrub:done', (d) => (this.receipt = applyScrub(this.receipt, d)));
     return () => {
       a();
       b();
+      c();
     };
   }
 

@@ -13,6 +13,7 @@ import {
   emptyFilter,
   foldNotice,
   mergeSearch,
+  applyScrub,
   receiptClean,
   receiptText,
 } from './memory.svelte';
@@ -62,6 +63,56 @@ describe('receipt', () => {
     expect(receiptText(receipt, tZh)).toContain('2');
     expect(receiptClean(receipt)).toBe(true);
     expect(receiptClean({ ...receipt, vector_matches: 1 })).toBe(false);
+  });
+
+  it('is not clean while the file waits to be scrubbed (another Hermes process was reading)', () => {
+    const waiting = { ...receipt, checkpointed: false };
+    expect(receiptClean(waiting)).toBe(false);
+    expect(receiptText(waiting, tEn)).toBe(
+      'Forgot 2 memories. A new search finds 0 lexical and 0 vector matches. ' +
+        'Erased from the index; waiting to scrub the file (another Hermes process is reading the database).',
+    );
+    expect(receiptText(waiting, tZh)).toContain('另一个 Hermes 进程正在读取数据库');
+    // An older backend leaves checkpointed out: it always scrubbed at once.
+    const { checkpointed: _, ...old } = receipt;
+    expect(receiptClean(old as typeof receipt)).toBe(true);
+  });
+
+  it('turns clean when scrub:done names it, and only then', () => {
+    const waiting = { ...receipt, checkpointed: false };
+    expect(applyScrub(waiting, ['other'])).toBe(waiting);
+    expect(applyScrub(waiting, 'tb1')).toBe(waiting);
+    expect(applyScrub(null, ['tb1'])).toBeNull();
+    const done = applyScrub(waiting, ['x', 'tb1']);
+    expect(receiptClean(done)).toBe(true);
+    expect(receiptText(done, tEn)).toBe(
+      'Forgot 2 memories. A new search finds 0 lexical and 0 vector matches. The file has been scrubbed too.',
+    );
+    expect(applyScrub(receipt, ['tb1'])).toBe(receipt);
+  });
+});
+
+describe('MemoryStore scrub:done', () => {
+  it('marks the shown receipt clean when the background retry scrubbed its file', async () => {
+    const api = fakeApi([mem('a', 'A')]);
+    vi.mocked(api.MemoryForget).mockResolvedValueOnce({ ...receipt, tombstone_id: 'tb9', count: 1, checkpointed: false });
+    const s = new MemoryStore(api);
+    const handlers = new Map<string, (d: unknown) => void>();
+    const off = s.listen((name, cb) => {
+      handlers.set(name, cb);
+      return () => handlers.delete(name);
+    });
+    await s.load();
+    s.askForget(['a']);
+    await s.confirmForgetNow();
+    expect(s.receipt && receiptClean(s.receipt)).toBe(false);
+    handlers.get('scrub:done')?.(['tb1']);
+    expect(s.receipt && receiptClean(s.receipt)).toBe(false);
+    handlers.get('scrub:done')?.(['tb9']);
+    expect(s.receipt && receiptClean(s.receipt)).toBe(true);
+    expect(s.receipt?.scrubbed).toBe(true);
+    off();
+    expect(handlers.size).toBe(0);
   });
 });
 

@@ -1,8 +1,8 @@
 // Backend health: polls Status(), keeps the model list, and says in words what to do next.
-import { errorMessage, type Api, type ModelInfo, type Status } from './backend';
+import { errorMessage, type Api, type ModelInfo, type Status, type Unsubscribe } from './backend';
 import type { MessageKey } from './i18n.svelte';
 
-export type StatusState = 'loading' | 'backend-error' | 'unreachable' | 'model-missing' | 'problem' | 'ok';
+export type StatusState = 'loading' | 'backend-error' | 'unreachable' | 'model-missing' | 'problem' | 'ok' | 'db-waiting';
 
 export interface StatusView {
   state: StatusState;
@@ -11,8 +11,12 @@ export interface StatusView {
 
 type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
-/** The status bar's text: the backend's own problem/fix when it sends one, else our guidance. */
-export function describeStatus(s: Status | null, err: string, t: Translate): StatusView {
+/**
+ * The status bar's text: the backend's own problem/fix when it sends one, else our guidance.
+ * While a write waits for another Hermes process (db:waiting) the bar says that first.
+ */
+export function describeStatus(s: Status | null, err: string, t: Translate, dbWaiting = false): StatusView {
+  if (dbWaiting) return { state: 'db-waiting', text: t('status.dbWaiting') };
   if (!s) {
     if (err) return { state: 'backend-error', text: t('status.backendError', { error: err }) };
     return { state: 'loading', text: t('status.loading') };
@@ -40,6 +44,8 @@ export class StatusStore {
   dismissed = $state<string[]>([]);
   /** The intent banner was hidden for this run. */
   intentDismissed = $state(false);
+  /** A write waits for another Hermes process (the db:waiting event). */
+  dbWaiting = $state(false);
 
   #deps: StatusDeps;
   #timer: ReturnType<typeof setInterval> | null = null;
@@ -60,6 +66,11 @@ export class StatusStore {
     const problem = (this.status?.intentProblem ?? '').trim();
     if (!problem || this.intentDismissed) return null;
     return { problem, fix: (this.status?.intentFix ?? '').trim() };
+  }
+
+  /** Follows db:waiting (true while a write waits for another Hermes process). */
+  listen(on: (name: string, cb: (d: unknown) => void) => Unsubscribe): Unsubscribe {
+    return on('db:waiting', (d) => (this.dbWaiting = d === true));
   }
 
   dismissIntent(): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { StatusStore, describeStatus } from './status.svelte';
-import { t } from './i18n.svelte';
+import { dictionaries, t } from './i18n.svelte';
 import type { Status } from './backend';
 
 function st(p: Partial<Status>): Status {
@@ -130,5 +130,32 @@ describe('StatusStore', () => {
     const fine = new StatusStore({ api: { ...fakeApi() } });
     await fine.refresh();
     expect(fine.intentNotice).toBeNull();
+  });
+
+  it('says a write waits for another Hermes process while db:waiting is true', () => {
+    const api = fakeApi();
+    const s = new StatusStore({ api });
+    const handlers = new Map<string, (d: unknown) => void>();
+    const off = s.listen((name, cb) => {
+      handlers.set(name, cb);
+      return () => handlers.delete(name);
+    });
+    const ok = st({});
+    expect(describeStatus(ok, '', t, s.dbWaiting).state).toBe('ok');
+    handlers.get('db:waiting')?.(true);
+    expect(s.dbWaiting).toBe(true);
+    expect(describeStatus(ok, '', t, s.dbWaiting)).toEqual({ state: 'db-waiting', text: 'Waiting for another Hermes process…' });
+    // It says so even before the first Status arrives.
+    expect(describeStatus(null, '', t, true).state).toBe('db-waiting');
+    handlers.get('db:waiting')?.(false);
+    expect(describeStatus(ok, '', t, s.dbWaiting).state).toBe('ok');
+    handlers.get('db:waiting')?.('yes');
+    expect(s.dbWaiting).toBe(false);
+    off();
+    expect(handlers.size).toBe(0);
+  });
+
+  it('has the waiting text in Chinese too', () => {
+    expect(dictionaries.zh['status.dbWaiting']).toBe('正在等待另一个 Hermes 进程…');
   });
 });

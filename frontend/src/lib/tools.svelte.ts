@@ -2,7 +2,9 @@
 // small pure helpers their components share (formatting arguments, status names, filters).
 import {
   errorMessage,
+  isConfirmError,
   type ActivityRow,
+  type ConfirmReason,
   type Api,
   type ApprovalPrompt,
   type ToolAnnotations,
@@ -117,7 +119,42 @@ export function toToolCall(p: unknown): ToolCall | null {
 // ---------------------------------------------------------------------------------------------
 // Approvals
 
-export type ApprovalApi = Pick<Api, 'ResolveApproval'>;
+export type ApprovalApi = Pick<Api, 'ResolveApproval'> & Partial<Pick<Api, 'needsCode'>>;
+
+/** Where a one-time code stands: why the server asked for one (see ConfirmReason). */
+export interface CodeState {
+  reason: ConfirmReason;
+  triesLeft: number | null;
+}
+
+type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
+
+/** What the code field says for the server's last answer. */
+export function codeText(s: CodeState, t: Translate): string {
+  switch (s.reason) {
+    case 'expired':
+      return t('code.expired');
+    case 'wrong':
+      if (s.triesLeft === 1) return t('code.wrongOne');
+      return s.triesLeft && s.triesLeft > 0 ? t('code.wrong', { n: s.triesLeft }) : t('code.wrongNew');
+    case 'locked':
+      return t('code.locked');
+    case 'busy':
+      return t('code.busy');
+    default:
+      return t('code.printed');
+  }
+}
+
+/** Whether the last answer is a problem (shown as an error rather than a hint). */
+export function codeIsProblem(s: CodeState): boolean {
+  return s.reason !== 'required';
+}
+
+/** The digits of what the user typed ("123 456" and "123-456" are both 123456). */
+export function codeDigits(typed: string): string {
+  return typed.replace(/\D+/g, '');
+}
 
 function toPrompt(p: unknown): ApprovalPrompt | null {
   if (!p || typeof p !== 'object') return null;
@@ -141,6 +178,10 @@ export class ApprovalStore {
   queue = $state<ApprovalPrompt[]>([]);
   /** Set when an answer could not be delivered (the prompt had timed out, say). */
   error = $state('');
+  /** The prompt whose allowing waits for the one-time code (web mode), with the scope chosen. */
+  code = $state<(CodeState & { id: string; scope: 'once' | 'session' }) | null>(null);
+  /** An answer that needs the code is on its way. */
+  busy = $state(false);
 
   #api: ApprovalApi;
 
@@ -174,15 +215,48 @@ export class ApprovalStore {
   /** Closes a prompt that was answered elsewhere or timed out. */
   drop(id: string): void {
     this.queue = this.queue.filter((x) => x.id !== id);
+    if (this.code?.id === id) this.code = null;
   }
 
-  async answer(id: string, allow: boolean, scope: 'once' | 'session' = 'once'): Promise<void> {
-    this.drop(id);
+  /**
+   * Whether allowing the prompt needs the one-time code printed by `hermes serve`: web mode,
+   * and a tool that runs a program.
+   */
+  needsCode(p: ApprovalPrompt | null): boolean {
+    return !!p && !!p.annotations?.command && this.#api.needsCode?.() === true;
+  }
+
+  /**
+   * Answers a prompt. Allowing one that needs the code keeps it open until the server accepts
+   * the code: the first try makes the server print a code, `code` then says why it wants one.
+   */
+  async answer(id: string, allow: boolean, scope: 'once' | 'session' = 'once', code = ''): Promise<void> {
+    const p = this.queue.find((x) => x.id === id) ?? null;
+    if (!allow || !this.needsCode(p)) {
+      this.drop(id);
+      this.error = '';
+      try {
+        await this.#api.ResolveApproval(id, allow, scope);
+      } catch (e) {
+        this.error = errorMessage(e);
+      }
+      return;
+    }
+    if (this.busy) return;
+    this.busy = true;
     this.error = '';
     try {
-      await this.#api.ResolveApproval(id, allow, scope);
+      await this.#api.ResolveApproval(id, true, scope, code);
+      this.drop(id);
     } catch (e) {
-      this.error = errorMessage(e);
+      if (isConfirmError(e)) {
+        this.code = { id, scope, reason: e.reason, triesLeft: e.triesLeft };
+      } else {
+        this.drop(id);
+        this.error = errorMessage(e);
+      }
+    } finally {
+      this.busy = false;
     }
   }
 }

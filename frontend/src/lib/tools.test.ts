@@ -3,6 +3,9 @@ import {
   ActivityStore,
   ApprovalStore,
   ToolsStore,
+  codeDigits,
+  codeIsProblem,
+  codeText,
   activityArgs,
   activityEmptyScope,
   approvalReasons,
@@ -14,7 +17,8 @@ import {
   toToolCall,
   toolNames,
 } from './tools.svelte';
-import type { ActivityRow, ToolInfo } from './backend';
+import { ConfirmError, type ActivityRow, type ToolInfo } from './backend';
+import { en, format } from './i18n.svelte';
 
 describe('activity filters', () => {
   it('builds the ToolActivity arguments from the filter', () => {
@@ -119,6 +123,83 @@ describe('ApprovalStore', () => {
     expect(h.handlers.size).toBe(0);
   });
 
+  describe('web mode: allowing a tool that runs a program needs the one-time code', () => {
+    function webSetup() {
+      const h = setup();
+      const api = {
+        ResolveApproval: vi.fn(async (_id: string, _allow: boolean, _scope: 'once' | 'session', _code?: string) => {}),
+        needsCode: vi.fn(() => true),
+      };
+      const store = new ApprovalStore(api);
+      store.listen((n, cb) => {
+        h.handlers.set(n, cb);
+        return () => h.handlers.delete(n);
+      });
+      return { ...h, api, store };
+    }
+
+    it('keeps the prompt open and asks for the code the server printed', async () => {
+      const h = webSetup();
+      h.emit('approval:needed', prompt('a'));
+      expect(h.store.needsCode(h.store.current)).toBe(true);
+      h.api.ResolveApproval.mockRejectedValueOnce(new ConfirmError('type it', 'required'));
+      await h.store.answer('a', true, 'session');
+      expect(h.api.ResolveApproval).toHaveBeenLastCalledWith('a', true, 'session', '');
+      expect(h.store.current?.id).toBe('a');
+      expect(h.store.code).toEqual({ id: 'a', scope: 'session', reason: 'required', triesLeft: null });
+      expect(h.store.error).toBe('');
+
+      h.api.ResolveApproval.mockRejectedValueOnce(new ConfirmError('not right', 'wrong', 2));
+      await h.store.answer('a', true, 'session', '000000');
+      expect(h.store.code).toEqual({ id: 'a', scope: 'session', reason: 'wrong', triesLeft: 2 });
+      expect(h.store.current?.id).toBe('a');
+
+      await h.store.answer('a', true, 'session', '482913');
+      expect(h.api.ResolveApproval).toHaveBeenLastCalledWith('a', true, 'session', '482913');
+      expect(h.store.current).toBeNull();
+      expect(h.store.code).toBeNull();
+      expect(h.store.busy).toBe(false);
+    });
+
+    it('denies without a code, and closes the code step when the prompt ends elsewhere', async () => {
+      const h = webSetup();
+      h.emit('approval:needed', prompt('a'));
+      h.emit('approval:needed', prompt('b'));
+      h.api.ResolveApproval.mockRejectedValueOnce(new ConfirmError('type it', 'required'));
+      await h.store.answer('a', true, 'once');
+      expect(h.store.code?.id).toBe('a');
+      await h.store.answer('a', false, 'once');
+      expect(h.api.ResolveApproval).toHaveBeenLastCalledWith('a', false, 'once');
+      expect(h.store.code).toBeNull();
+      h.api.ResolveApproval.mockRejectedValueOnce(new ConfirmError('type it', 'required'));
+      await h.store.answer('b', true, 'once');
+      h.emit('approval:done', { id: 'b' });
+      expect(h.store.code).toBeNull();
+      expect(h.store.queue).toEqual([]);
+    });
+
+    it('needs no code for a tool that runs no program, nor in the desktop window', async () => {
+      const h = webSetup();
+      h.emit('approval:needed', { ...prompt('a'), annotations: { destructive: true } });
+      expect(h.store.needsCode(h.store.current)).toBe(false);
+      await h.store.answer('a', true, 'once');
+      expect(h.api.ResolveApproval).toHaveBeenLastCalledWith('a', true, 'once');
+      const desk = setup();
+      desk.emit('approval:needed', prompt('c'));
+      expect(desk.store.needsCode(desk.store.current)).toBe(false);
+    });
+
+    it('reports any other failure and closes the prompt', async () => {
+      const h = webSetup();
+      h.emit('approval:needed', prompt('a'));
+      h.api.ResolveApproval.mockRejectedValueOnce(new Error('no longer waiting'));
+      await h.store.answer('a', true, 'once', '123456');
+      expect(h.store.error).toBe('no longer waiting');
+      expect(h.store.queue).toEqual([]);
+      expect(h.store.code).toBeNull();
+    });
+  });
+
   it('reports an answer that did not arrive', async () => {
     const h = setup();
     h.api.ResolveApproval.mockRejectedValueOnce(new Error('no longer waiting'));
@@ -127,6 +208,26 @@ describe('ApprovalStore', () => {
     expect(h.api.ResolveApproval).toHaveBeenCalledWith('a', false, 'once');
     expect(h.store.error).toBe('no longer waiting');
     expect(h.store.queue).toEqual([]);
+  });
+});
+
+describe('one-time code texts', () => {
+  const tEn = (k: keyof typeof en, p?: Record<string, string | number>) => format(en[k], p);
+  it('says why the server wants a code', () => {
+    expect(codeText({ reason: 'required', triesLeft: null }, tEn)).toContain('6-digit code');
+    expect(codeText({ reason: 'expired', triesLeft: null }, tEn)).toContain('expired');
+    expect(codeText({ reason: 'wrong', triesLeft: 1 }, tEn)).toContain('1 try left');
+    expect(codeText({ reason: 'wrong', triesLeft: 2 }, tEn)).toContain('2 tries left');
+    expect(codeText({ reason: 'wrong', triesLeft: null }, tEn)).toContain('can no longer be used');
+    expect(codeText({ reason: 'locked', triesLeft: null }, tEn)).toContain('locked');
+    expect(codeText({ reason: 'busy', triesLeft: null }, tEn)).toContain('Wait a few minutes');
+    expect(codeIsProblem({ reason: 'required', triesLeft: null })).toBe(false);
+    expect(codeIsProblem({ reason: 'wrong', triesLeft: 2 })).toBe(true);
+  });
+  it('keeps only the digits typed', () => {
+    expect(codeDigits(' 482 913 ')).toBe('482913');
+    expect(codeDigits('482-913')).toBe('482913');
+    expect(codeDigits('abc')).toBe('');
   });
 });
 
