@@ -47,8 +47,15 @@ type Server struct {
 	// empty): for benchmarks, where that bookkeeping, in the measured process, would
 	// be the largest thing on its heap — a real Ollama keeps nothing in Hermes.
 	Forgetful bool
+	// Pulls scripts /api/pull per model name (Pullable lists what can be
+	// pulled); Loaded lists what /api/ps reports; DiskFull makes blob uploads fail
+	// as a full disk does.
+	Pullable map[string]PullScript
+	Loaded   []string
+	DiskFull bool
 
 	mu       sync.Mutex
+	blobs    map[string]int64 // digest -> size
 	requests []api.ChatRequest
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -121,6 +128,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.embed(w, r)
 	case r.URL.Path == "/api/chat" && r.Method == http.MethodPost:
 		s.chat(w, r)
+	case r.URL.Path == "/api/ps":
+		s.ps(w)
+	case r.URL.Path == "/api/pull" && r.Method == http.MethodPost:
+		s.pull(w, r)
+	case strings.HasPrefix(r.URL.Path, "/api/blobs/"):
+		s.blob(w, r)
+	case r.URL.Path == "/api/create" && r.Method == http.MethodPost:
+		s.create(w, r)
+	case r.URL.Path == "/api/delete" && r.Method == http.MethodDelete:
+		s.delete(w, r)
+	case r.URL.Path == "/api/copy" && r.Method == http.MethodPost:
+		s.copy(w, r)
 	default:
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "404 page not found"})
 	}
@@ -133,6 +152,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func (s *Server) model(name string) (Model, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for _, m := range s.Models {
 		if m.Name == name || m.Name == strings.TrimSuffix(name, ":latest") {
 			return m, true
@@ -147,6 +168,8 @@ func notFound(w http.ResponseWriter, name string) {
 
 func (s *Server) tags(w http.ResponseWriter) {
 	var resp api.ListResponse
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for i, m := range s.Models {
 		resp.Models = append(resp.Models, api.ListModelResponse{
 			Name: m.Name + ":latest", Model: m.Name + ":latest", Size: int64(1+i) * 2_000_000_000,

@@ -1,0 +1,224 @@
+package llm
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+)
+
+// ErrNotGGUF means a file given for import is not a GGUF model file.
+var ErrNotGGUF = errors.New("not a GGUF model file")
+
+// MinImportVersion is the oldest Ollama that creates a model from an uploaded
+// file (the files field of /api/create).
+const MinImportVersion = "0.5.5"
+
+// CheckGGUF refuses a file that does not start like a GGUF model (the magic
+// "GGUF" and a known version), before anything is uploaded.
+func CheckGGUF(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("check %s: %w", path, err)
+	}
+	defer f.Close()
+	var head [8]byte
+	n, _ := io.ReadFull(f, head[:])
+	if n < 8 || string(head[:4]) != "GGUF" {
+		return fmt.Errorf("%s: %w (a GGUF file starts with \"GGUF\"; this one starts with %q); give the model's .gguf file", filepath.Base(path), ErrNotGGUF, head[:n])
+	}
+	if v := binary.LittleEndian.Uint32(head[4:]); v < 1 || v > 3 {
+		return fmt.Errorf("%s: %w: GGUF version %d is not one Hermes knows (1 to 3)", filepath.Base(path), ErrNotGGUF, v)
+	}
+	return nil
+}
+
+// ImportGGUF makes a model named name from a GGUF file on this computer,
+// without a network: the file is checked, hashed, uploaded to Ollama as a blob
+// (which Ollama verifies against the digest) and a model is created from it;
+// Ollama takes the chat template from the file's metadata. modelfile, when
+// given, may set TEMPLATE, SYSTEM, PARAMETER, LICENSE and MESSAGE.
+func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, fn func(Progress) error) error {
+	if fn == nil {
+		fn = func(Progress) error { return nil }
+	}
+	if strings.TrimSpace(name) == "" {
+		return errors.New("import model: give the new model a name, e.g. --name my-model")
+	}
+	req, err := parseModelfile(modelfile)
+	if err != nil {
+		return fmt.Errorf("import model: %w", err)
+	}
+	if err := CheckGGUF(path); err != nil {
+		return err
+	}
+	if v, err := c.Version(ctx); err != nil {
+		return err
+	} else if CompareVersions(v, MinImportVersion) < 0 {
+		return fmt.Errorf("import model: %w: Ollama %s cannot create a model from a file; update Ollama to %s or newer", ErrTooOld, v, MinImportVersion)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("import model: %w", err)
+	}
+	m := newMeter(time.Now)
+	digest, err := hashFile(ctx, path, info.Size(), func(done int64) error { return fn(m.update("hashing", done, info.Size())) })
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("import model: %w", err)
+	}
+	defer f.Close()
+	up := &progressReader{r: bufio.NewReaderSize(f, 1<<20), fn: func(done int64) error { return fn(m.update("uploading", done, info.Size())) }}
+	if err := c.api.CreateBlob(ctx, digest, up); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("import model %s: cancelled: %w", name, ctx.Err())
+		}
+		return importError("upload "+filepath.Base(path), err)
+	}
+	req.Model = name
+	req.Files = map[string]string{filepath.Base(path): digest}
+	last := ""
+	err = c.api.Create(ctx, req, func(r api.ProgressResponse) error {
+		last = r.Status
+		return fn(m.update(r.Status, r.Completed, r.Total))
+	})
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("import model %s: cancelled: %w", name, ctx.Err())
+	case err != nil:
+		return importError("create model "+name, err)
+	case last != "success":
+		return fmt.Errorf("import model %s: Ollama stopped answering before the model was created (last: %q)", name, last)
+	}
+	return nil
+}
+
+// importError explains a failed upload or create; a full disk says so.
+func importError(op string, err error) error {
+	if strings.Contains(err.Error(), "no space left") {
+		return fmt.Errorf("%s: Ollama's disk is full (%v); free some space (`hermes model rm` removes models you no longer need) and try again", op, err)
+	}
+	return classify(op, err)
+}
+
+// hashFile computes the sha256 digest of a file as Ollama names blobs.
+func hashFile(ctx context.Context, path string, size int64, fn func(int64) error) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("hash %s: %w", path, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	buf := make([]byte, 1<<20)
+	var done int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return "", fmt.Errorf("hash %s: cancelled: %w", path, err)
+		}
+		n, err := f.Read(buf)
+		h.Write(buf[:n])
+		done += int64(n)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", fmt.Errorf("hash %s: %w", path, err)
+		}
+		if err := fn(done); err != nil {
+			return "", err
+		}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// progressReader reports bytes read, at most every 4 MiB.
+type progressReader struct {
+	r        io.Reader
+	fn       func(int64) error
+	done     int64
+	reported int64
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.done += int64(n)
+	if p.done-p.reported >= 4<<20 || err == io.EOF {
+		p.reported = p.done
+		if ferr := p.fn(p.done); ferr != nil {
+			return n, ferr
+		}
+	}
+	return n, err
+}
+
+// parseModelfile reads the few Modelfile directives an import may set. FROM is
+// the file being imported, so it is ignored.
+func parseModelfile(text string) (*api.CreateRequest, error) {
+	req := &api.CreateRequest{}
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimSpace(lines[i])
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		kw, rest, _ := strings.Cut(line, " ")
+		rest = strings.TrimSpace(rest)
+		// A value in triple quotes may span lines.
+		if strings.HasPrefix(rest, `"""`) {
+			val := strings.TrimPrefix(rest, `"""`)
+			for !strings.HasSuffix(val, `"""`) {
+				i++
+				if i >= len(lines) {
+					return nil, fmt.Errorf("Modelfile: the \"\"\" opened for %s is never closed", kw)
+				}
+				val += "\n" + lines[i]
+			}
+			rest = strings.TrimSuffix(val, `"""`)
+		} else {
+			rest = strings.Trim(rest, `"`)
+		}
+		switch strings.ToUpper(kw) {
+		case "FROM":
+		case "TEMPLATE":
+			req.Template = rest
+		case "SYSTEM":
+			req.System = rest
+		case "LICENSE":
+			req.License = rest
+		case "PARAMETER":
+			k, v, ok := strings.Cut(rest, " ")
+			if !ok {
+				return nil, fmt.Errorf("Modelfile line %d: PARAMETER needs a name and a value, e.g. PARAMETER temperature 0.7", i+1)
+			}
+			if req.Parameters == nil {
+				req.Parameters = map[string]any{}
+			}
+			v = strings.Trim(strings.TrimSpace(v), `"`)
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				req.Parameters[k] = f
+			} else {
+				req.Parameters[k] = v
+			}
+		case "MESSAGE":
+			role, content, _ := strings.Cut(rest, " ")
+			req.Messages = append(req.Messages, api.Message{Role: role, Content: content})
+		default:
+			return nil, fmt.Errorf("Modelfile line %d: %s is not a directive an import can set (FROM, TEMPLATE, SYSTEM, PARAMETER, LICENSE, MESSAGE)", i+1, kw)
+		}
+	}
+	return req, nil
+}

@@ -1,0 +1,200 @@
+package llmtest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+)
+
+// PullScript is how /api/pull answers for one model, in Ollama's wire format:
+// "pulling manifest", then Layers progress lines per layer of Size bytes each,
+// "verifying sha256 digest", "writing manifest", "success".
+type PullScript struct {
+	Model  Model         // what is installed once the pull succeeds
+	Size   int64         // bytes of the one layer
+	Steps  int           // progress lines for the layer
+	Delay  time.Duration // before each progress line
+	FailAt int           // >0: after this many progress lines, an {"error"} line, and nothing is installed
+}
+
+func (s *Server) ps(w http.ResponseWriter) {
+	var resp api.ProcessResponse
+	s.mu.Lock()
+	for _, name := range s.Loaded {
+		resp.Models = append(resp.Models, api.ProcessModelResponse{Name: name + ":latest", Model: name + ":latest"})
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// ndjson starts a streamed NDJSON answer; send writes one line.
+func ndjson(w http.ResponseWriter) func(v any) bool {
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.WriteHeader(http.StatusOK)
+	flusher, _ := w.(http.Flusher)
+	enc := json.NewEncoder(w)
+	return func(v any) bool {
+		if err := enc.Encode(v); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return true
+	}
+}
+
+func (s *Server) pull(w http.ResponseWriter, r *http.Request) {
+	var req api.PullRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	name := strings.TrimSuffix(req.Model, ":latest")
+	s.mu.Lock()
+	script, ok := s.Pullable[name]
+	s.mu.Unlock()
+	if !ok {
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "pull model manifest: file does not exist"})
+		return
+	}
+	send := ndjson(w)
+	send(api.ProgressResponse{Status: "pulling manifest"})
+	digest := fmt.Sprintf("sha256:%064x", len(name))
+	steps := max(script.Steps, 1)
+	for i := 1; i <= steps; i++ {
+		select {
+		case <-time.After(script.Delay):
+		case <-r.Context().Done():
+			return // cancelled: nothing installed
+		}
+		if script.FailAt > 0 && i > script.FailAt {
+			send(map[string]string{"error": "max retries exceeded: connection reset by peer"})
+			return
+		}
+		send(api.ProgressResponse{Status: "pulling " + digest[7:19], Digest: digest, Total: script.Size, Completed: script.Size * int64(i) / int64(steps)})
+	}
+	send(api.ProgressResponse{Status: "verifying sha256 digest"})
+	send(api.ProgressResponse{Status: "writing manifest"})
+	s.install(script.Model)
+	send(api.ProgressResponse{Status: "success"})
+}
+
+func (s *Server) install(m Model) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, have := range s.Models {
+		if have.Name == m.Name {
+			s.Models[i] = m
+			return
+		}
+	}
+	s.Models = append(s.Models, m)
+}
+
+// blob answers HEAD (is the blob there?) and POST (upload, checked against the
+// digest in the path, as Ollama does).
+func (s *Server) blob(w http.ResponseWriter, r *http.Request) {
+	digest := strings.TrimPrefix(r.URL.Path, "/api/blobs/")
+	switch r.Method {
+	case http.MethodHead:
+		s.mu.Lock()
+		_, ok := s.blobs[digest]
+		s.mu.Unlock()
+		if !ok {
+			w.WriteHeader(http.StatusNotFound)
+		}
+	case http.MethodPost:
+		h := sha256.New()
+		n, err := io.Copy(h, r.Body)
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+			return
+		}
+		if s.DiskFull {
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "write /root/.ollama/models/blobs/" + strings.ReplaceAll(digest, ":", "-") + "-partial: no space left on device"})
+			return
+		}
+		if got := "sha256:" + hex.EncodeToString(h.Sum(nil)); got != digest {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": fmt.Sprintf("digest mismatch, expected %q, got %q", digest, got)})
+			return
+		}
+		s.mu.Lock()
+		if s.blobs == nil {
+			s.blobs = map[string]int64{}
+		}
+		s.blobs[digest] = n
+		s.mu.Unlock()
+		w.WriteHeader(http.StatusCreated)
+	default:
+		w.WriteHeader(http.StatusMethodNotAllowed)
+	}
+}
+
+func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+	var req api.CreateRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	if len(req.Files) == 0 && req.From == "" {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "neither 'from' or 'files' was specified"})
+		return
+	}
+	s.mu.Lock()
+	for _, d := range req.Files {
+		if _, ok := s.blobs[d]; !ok {
+			s.mu.Unlock()
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid digest " + d})
+			return
+		}
+	}
+	s.mu.Unlock()
+	send := ndjson(w)
+	for _, st := range []string{"parsing GGUF", "using existing layer", "writing manifest", "success"} {
+		send(api.ProgressResponse{Status: st})
+	}
+	s.install(Model{Name: strings.TrimSuffix(req.Model, ":latest"), ContextLength: 4096, Capabilities: []string{"completion"}})
+}
+
+func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
+	var req api.DeleteRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	name := strings.TrimSuffix(req.Model, ":latest")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, m := range s.Models {
+		if m.Name == name {
+			s.Models = append(s.Models[:i], s.Models[i+1:]...)
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+	}
+	writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model '%s' not found", req.Model)})
+}
+
+func (s *Server) copy(w http.ResponseWriter, r *http.Request) {
+	var req api.CopyRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	src, ok := s.model(req.Source)
+	if !ok {
+		notFound(w, req.Source)
+		return
+	}
+	src.Name = strings.TrimSuffix(req.Destination, ":latest")
+	s.install(src)
+	w.WriteHeader(http.StatusOK)
+}
