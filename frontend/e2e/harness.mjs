@@ -120,6 +120,40 @@ export async function startHermes(logs, dataDir, ollamaURL, name = 'hermes') {
   return { child: h.child, url: h.match[1] };
 }
 
+const CODE_LINE = /approval code (\d{3}) (\d{3}) /g;
+
+/** The one-time approval codes a process printed so far (oldest first). */
+export function approvalCodes(logs, name = 'hermes') {
+  return [...(logs[name] ?? '').matchAll(CODE_LINE)].map((m) => m[1] + m[2]);
+}
+
+/**
+ * Waits until `hermes serve` printed more than `seen` approval codes on its terminal and returns
+ * the newest: what a user reads there before typing it into the page.
+ */
+export async function waitForCode(logs, seen, name = 'hermes', timeoutMs = 10_000) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const codes = approvalCodes(logs, name);
+    if (codes.length > seen) return codes[codes.length - 1];
+    await sleep(50);
+  }
+  throw new Error(`${name} printed no new approval code within ${timeoutMs} ms:\n${logs[name]}`);
+}
+
+/**
+ * Answers the code step of an approval dialog (web mode): after a click that asked the server,
+ * reads the code from the terminal, types it into the field with testid and presses Enter.
+ */
+export async function typeCode(page, logs, seen, testid) {
+  const code = await waitForCode(logs, seen);
+  const field = page.getByTestId(testid);
+  await field.waitFor({ timeout: 10_000 });
+  await field.fill(`${code.slice(0, 3)} ${code.slice(3)}`);
+  await field.press('Enter');
+  return code;
+}
+
 export function tempDir(prefix) {
   return mkdtempSync(join(tmpdir(), prefix));
 }

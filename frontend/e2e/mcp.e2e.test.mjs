@@ -16,6 +16,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  approvalCodes,
   cleanup,
   closeApp,
   openApp,
@@ -27,6 +28,7 @@ import {
   startFake,
   startHermes,
   tempDir,
+  typeCode,
   useFakeModel,
 } from './harness.mjs';
 
@@ -107,7 +109,14 @@ describe('MCP servers in the web UI', { timeout: 300_000 }, () => {
     await waitState(page, 'everything', 'awaiting approval', 5_000);
     await shot(page, 'mcp-2-approval.png');
 
+    // Web mode: the page cannot approve a program on its own; the code is on serve's terminal.
+    assert.match(await page.getByTestId('mcp-approve-code-hint').textContent(), /hermes serve/);
+    const seen = approvalCodes(logs).length;
     await page.getByTestId('mcp-approve-ok').click();
+    await page.getByTestId('mcp-approve-code').waitFor({ timeout: 10_000 });
+    assert.match(logs.hermes, /to start the MCP server "everything": env HERMES_E2E=yes node /);
+    await waitState(page, 'everything', 'awaiting approval', 5_000);
+    await typeCode(page, logs, seen, 'mcp-approve-code');
     await approve.waitFor({ state: 'detached', timeout: 10_000 });
     await waitState(page, 'everything', 'ready');
     const card = page.locator(server('everything'));

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  approvalCodes,
   cleanup,
   closeApp,
   openApp,
@@ -23,7 +24,9 @@ import {
   startFake,
   startHermes,
   tempDir,
+  typeCode,
   useFakeModel,
+  waitForCode,
 } from './harness.mjs';
 
 const logs = {};
@@ -118,7 +121,14 @@ describe('tools in the web UI', { timeout: 240_000 }, () => {
     assert.equal((await lastAssistant(page)).status, 'streaming');
     await shot(page, 'tools-1-approval.png');
 
+    // Web mode: allowing a program needs the code printed on serve's terminal.
+    assert.match(await page.getByTestId('approval-code-hint').textContent(), /hermes serve/);
+    const seen = approvalCodes(logs).length;
     await page.getByTestId('approval-once').click();
+    await page.getByTestId('approval-code').waitFor({ timeout: 10_000 });
+    assert.equal(await dialog.count(), 1, 'the dialog stays open until the code is typed');
+    assert.match(logs.hermes, /to let the tool "shout" run its program with /);
+    await typeCode(page, logs, seen, 'approval-code');
     const reply = await waitReply(page, before);
     // The chip arrives with the stored message; a scenario fails when the intent is not task.
     assert.equal(await lastIntent(page), 'task', 'the message should be classified as a task');
@@ -273,6 +283,18 @@ describe('tools in the web UI', { timeout: 240_000 }, () => {
     // Tab moves from Deny to "Allow once"; Enter presses it.
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'approval-once');
+    const seen = approvalCodes(logs).length;
+    await page.keyboard.press('Enter');
+    // The code field takes the focus; a wrong code is refused and says so, in Chinese.
+    await page.getByTestId('approval-code').waitFor({ timeout: 10_000 });
+    const code = await waitForCode(logs, seen);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'approval-code');
+    await page.getByTestId('approval-code').fill(code === '000000' ? '111111' : '000000');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid="approval-code-field"][data-reason="wrong"]', { timeout: 10_000 });
+    assert.match(await page.getByTestId('approval-code-message').textContent(), /验证码不对/);
+    await shot(page, 'tools-9-approval-code-dark-zh.png');
+    await page.getByTestId('approval-code').fill(code);
     await page.keyboard.press('Enter');
     const reply = await waitReply(page, before);
     assert.match(reply.text, /^Done: /);

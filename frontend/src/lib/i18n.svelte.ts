@@ -162,6 +162,7 @@ export const en = {
   'status.ok': 'Ready · Ollama {version} at {host} · model {model}',
   'status.warning': 'Warning',
   'status.dbWaiting': 'Waiting for another Hermes process…',
+  'status.noToken': 'This tab has no access to Hermes: open the URL that `hermes serve` printed (it carries this run’s token).',
 
   'header.model': 'Model',
   'header.settings': 'Settings',
@@ -805,6 +806,7 @@ export const zh: Record<MessageKey, string> = {
   'status.ok': '就绪 · Ollama {version}（{host}）· 模型 {model}',
   'status.warning': '警告',
   'status.dbWaiting': '正在等待另一个 Hermes 进程…',
+  'status.noToken': '此标签页无权访问 Hermes：请打开 `hermes serve` 打印的网址（其中带有本次运行的令牌）。',
 
   'header.model': '模型',
   'header.settings': '设置',

@@ -18,6 +18,8 @@ type Translate = (key: MessageKey, params?: Record<string, string | number>) => 
 export function describeStatus(s: Status | null, err: string, t: Translate, dbWaiting = false): StatusView {
   if (dbWaiting) return { state: 'db-waiting', text: t('status.dbWaiting') };
   if (!s) {
+    // Web mode without the token (a tab opened on the bare address): say how to get in.
+    if (/^unauthorized\b/.test(err)) return { state: 'backend-error', text: t('status.noToken') };
     if (err) return { state: 'backend-error', text: t('status.backendError', { error: err }) };
     return { state: 'loading', text: t('status.loading') };
   }

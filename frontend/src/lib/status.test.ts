@@ -158,4 +158,10 @@ describe('StatusStore', () => {
   it('has the waiting text in Chinese too', () => {
     expect(dictionaries.zh['status.dbWaiting']).toBe('正在等待另一个 Hermes 进程…');
   });
+
+  it('tells a tab without the token to open the printed URL', () => {
+    const v = describeStatus(null, 'unauthorized: open the URL printed by `hermes serve` (it carries the token) in this tab', t);
+    expect(v.state).toBe('backend-error');
+    expect(v.text).toBe(dictionaries.en['status.noToken']);
+  });
 });
