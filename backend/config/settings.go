@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,6 +31,8 @@ type Settings struct {
 	ReplyReserve      int
 	RecentTurns       int
 	IdleTimeout       time.Duration
+	OllamaPath        string // the ollama program Hermes may start; "" searches PATH and the usual places
+	ManageOllama      string // "auto": start ollama serve when nothing answers at a loopback host; "never"
 }
 
 // Models is the chat model followed by its fallbacks, without repeats.
@@ -115,6 +118,30 @@ var specs = []spec{
 			return d.String(), nil
 		},
 		apply: func(s *Settings, v string) { s.IdleTimeout, _ = time.ParseDuration(v) },
+	},
+	{
+		key: "manage_ollama", description: "auto: when nothing answers at a loopback ollama_host and ollama is installed, Hermes starts it (and stops it on exit); never: it does not",
+		def: constant("auto"),
+		parse: func(v string) (string, error) {
+			switch v = strings.ToLower(strings.TrimSpace(v)); v {
+			case "auto", "never":
+				return v, nil
+			}
+			return "", fmt.Errorf("%q is not auto or never", v)
+		},
+		apply: func(s *Settings, v string) { s.ManageOllama = v },
+	},
+	{
+		key: "ollama_path", description: "The ollama program Hermes may start (empty: search PATH and the usual install places)",
+		def: constant(""),
+		parse: func(v string) (string, error) {
+			v = strings.TrimSpace(v)
+			if v != "" && !filepath.IsAbs(v) {
+				return "", fmt.Errorf("%q is not an absolute path, e.g. /usr/local/bin/ollama", v)
+			}
+			return v, nil
+		},
+		apply: func(s *Settings, v string) { s.OllamaPath = v },
 	},
 }
 

@@ -1,0 +1,235 @@
+// Package ollamad looks after the local Ollama server: it says whether one
+// answers, finds the ollama program when none does, starts `ollama serve`
+// bound to the loopback address Hermes uses (output kept in a log in the data
+// dir), and stops it when Hermes exits. An Ollama that Hermes did not start is
+// never stopped.
+package ollamad
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+
+	"hermes/backend/procid"
+)
+
+// States of the local server.
+const (
+	Running     = "running"     // something answers at the host
+	Stopped     = "stopped"     // nothing answers; an ollama program was found (or may not be started)
+	Missing     = "missing"     // nothing answers and no ollama program was found
+	Unreachable = "unreachable" // nothing answers at a host that is not this computer
+)
+
+// Config says where Ollama should answer and what Hermes may do about it.
+type Config struct {
+	Host    string // ollama_host: scheme://host:port
+	Path    string // ollama_path: the program; "" searches
+	Manage  string // manage_ollama: "auto" or "never"
+	LogFile string // where a started server's output goes
+	// Answers reports whether a server answers at Host (Ollama's "/" or version).
+	Answers func(ctx context.Context) bool
+	// Search lists where to look for the program, after PATH; default the usual
+	// install places.
+	Search []string
+	// StartTimeout bounds the wait for a started server to answer; default 20 s.
+	StartTimeout time.Duration
+}
+
+// State is what the status bar, the setup screen and doctor show.
+type State struct {
+	Status  string `json:"status"`
+	Managed bool   `json:"managed"` // Hermes started it and stops it on exit
+	Binary  string `json:"binary,omitempty"`
+	Hint    string `json:"hint,omitempty"` // what the user can do, with the exact command
+}
+
+// Daemon is the local server as Hermes sees it.
+type Daemon struct {
+	cfg Config
+
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	done chan struct{}
+}
+
+// New returns a Daemon for cfg.
+func New(cfg Config) *Daemon {
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = 20 * time.Second
+	}
+	if cfg.Search == nil {
+		home, _ := os.UserHomeDir()
+		cfg.Search = []string{"/usr/local/bin/ollama", "/usr/bin/ollama", filepath.Join(home, ".local/bin/ollama"),
+			"/opt/ollama/bin/ollama", "/Applications/Ollama.app/Contents/Resources/ollama", "/opt/homebrew/bin/ollama"}
+	}
+	return &Daemon{cfg: cfg}
+}
+
+// InstallHint is how to install Ollama on this OS.
+func InstallHint() string {
+	switch runtime.GOOS {
+	case "darwin":
+		return "brew install ollama   (or the app from https://ollama.com/download)"
+	case "windows":
+		return "winget install Ollama.Ollama"
+	}
+	return "curl -fsSL https://ollama.com/install.sh | sh   (or your distribution's ollama package; offline: copy the ollama binary to /usr/local/bin)"
+}
+
+// Find returns the ollama program Hermes would start, or "".
+func (d *Daemon) Find() string {
+	if d.cfg.Path != "" {
+		if isExecutable(d.cfg.Path) {
+			return d.cfg.Path
+		}
+		return ""
+	}
+	if p, err := exec.LookPath("ollama"); err == nil {
+		return p
+	}
+	for _, p := range d.cfg.Search {
+		if isExecutable(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}
+
+// loopback reports whether the host is this computer, and its host:port.
+func (d *Daemon) loopback() (string, bool) {
+	u, err := url.Parse(d.cfg.Host)
+	if err != nil {
+		return "", false
+	}
+	h := u.Hostname()
+	ip := net.ParseIP(h)
+	return u.Host, h == "localhost" || (ip != nil && ip.IsLoopback())
+}
+
+// State says whether a server answers and, if not, what can be done.
+func (d *Daemon) State(ctx context.Context) State {
+	d.mu.Lock()
+	managed := d.cmd != nil
+	d.mu.Unlock()
+	if d.cfg.Answers(ctx) {
+		return State{Status: Running, Managed: managed}
+	}
+	if _, ok := d.loopback(); !ok {
+		return State{Status: Unreachable, Hint: fmt.Sprintf("Nothing answers at %s; start Ollama there, or set ollama_host to http://127.0.0.1:11434.", d.cfg.Host)}
+	}
+	bin := d.Find()
+	switch {
+	case bin == "" && d.cfg.Path != "":
+		return State{Status: Missing, Hint: fmt.Sprintf("ollama_path is %s, which is not an executable program; fix it or clear it (hermes settings set ollama_path \"\").", d.cfg.Path)}
+	case bin == "":
+		return State{Status: Missing, Hint: "Install Ollama: " + InstallHint()}
+	case d.cfg.Manage == "never":
+		return State{Status: Stopped, Binary: bin, Hint: fmt.Sprintf("Start it: %s serve   (Hermes does not, since manage_ollama is never)", bin)}
+	}
+	return State{Status: Stopped, Binary: bin, Hint: "Hermes can start it: " + bin + " serve"}
+}
+
+// Ensure starts the server when nothing answers at a loopback host, an ollama
+// program is found and manage_ollama is auto, and waits until it answers.
+func (d *Daemon) Ensure(ctx context.Context) (State, error) {
+	st := d.State(ctx)
+	if st.Status != Stopped || d.cfg.Manage == "never" {
+		return st, nil
+	}
+	if err := d.start(st.Binary); err != nil {
+		return st, err
+	}
+	deadline := time.Now().Add(d.cfg.StartTimeout)
+	for {
+		if d.cfg.Answers(ctx) {
+			return State{Status: Running, Managed: true, Binary: st.Binary}, nil
+		}
+		d.mu.Lock()
+		done := d.done
+		d.mu.Unlock()
+		select {
+		case <-done:
+			return st, fmt.Errorf("start ollama: %s serve exited at once; see %s", st.Binary, d.cfg.LogFile)
+		case <-ctx.Done():
+			return st, fmt.Errorf("start ollama: %w", ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			d.Stop()
+			return st, fmt.Errorf("start ollama: %s serve did not answer within %s; see %s", st.Binary, d.cfg.StartTimeout, d.cfg.LogFile)
+		}
+	}
+}
+
+func (d *Daemon) start(bin string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.cmd != nil {
+		return nil // started already; waiting for it
+	}
+	hostPort, _ := d.loopback()
+	log, err := os.OpenFile(d.cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("start ollama: log file: %w", err)
+	}
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+hostPort)
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	procid.DieWithParent(cmd.SysProcAttr)
+	fmt.Fprintf(log, "\n--- %s: Hermes starts %s serve on %s ---\n", time.Now().Format(time.RFC3339), bin, hostPort)
+	// The parent-death signal follows the forking thread: fork from a thread
+	// locked for as long as the child runs (it ends with the goroutine).
+	started, done := make(chan error, 1), make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		_ = cmd.Wait()
+		log.Close()
+		close(done)
+	}()
+	if err := <-started; err != nil {
+		log.Close()
+		return fmt.Errorf("start ollama: %w", err)
+	}
+	d.cmd, d.done = cmd, done
+	return nil
+}
+
+// Stop stops the server if Hermes started it (SIGTERM, then SIGKILL after 5 s);
+// an Ollama Hermes did not start is left alone.
+func (d *Daemon) Stop() error {
+	d.mu.Lock()
+	cmd, done := d.cmd, d.done
+	d.cmd, d.done = nil, nil
+	d.mu.Unlock()
+	if cmd == nil {
+		return nil
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+	}
+	return nil
+}

@@ -1,0 +1,179 @@
+package ollamad
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"hermes/backend/llm/llmtest"
+)
+
+var fakeOllama string // the fake-ollama program, built by TestMain
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "hermes-ollamad-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fakeOllama = filepath.Join(dir, "fake-ollama")
+	build := exec.Command("go", "build", "-o", fakeOllama, "hermes/backend/llm/llmtest/cmd/fake-ollama")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build fake-ollama:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// standIn writes an executable named ollama that, given "serve", runs the fake
+// Ollama on $OLLAMA_HOST, as the real one does.
+func standIn(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ollama")
+	script := "#!/bin/sh\n[ \"$1\" = serve ] || { echo \"usage: ollama serve\" >&2; exit 2; }\nexec " + fakeOllama + " --addr \"$OLLAMA_HOST\"\n"
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func freeHost(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return "http://" + l.Addr().String()
+}
+
+func answers(host string) func(context.Context) bool {
+	return func(ctx context.Context) bool {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, host+"/api/version", nil)
+		resp, err := (&http.Client{Timeout: time.Second}).Do(req)
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}
+}
+
+func TestStartsAndStopsItsOwnOllama(t *testing.T) {
+	host := freeHost(t)
+	logFile := filepath.Join(t.TempDir(), "ollama.log")
+	d := New(Config{Host: host, Path: standIn(t), Manage: "auto", LogFile: logFile, Answers: answers(host)})
+	ctx := context.Background()
+	if st := d.State(ctx); st.Status != Stopped || !strings.Contains(st.Hint, "Hermes can start it") {
+		t.Fatalf("before: %+v", st)
+	}
+	st, err := d.Ensure(ctx)
+	if err != nil || st.Status != Running || !st.Managed {
+		t.Fatalf("ensure = %+v, %v", st, err)
+	}
+	if !answers(host)(ctx) {
+		t.Fatal("nothing answers after the start")
+	}
+	if b, _ := os.ReadFile(logFile); !strings.Contains(string(b), "FAKE_OLLAMA_URL") || !strings.Contains(string(b), "Hermes starts") {
+		t.Errorf("log = %q", b)
+	}
+	d.Stop()
+	if answers(host)(ctx) {
+		t.Error("the Ollama Hermes started still answers after Stop")
+	}
+}
+
+func TestNeverStopsAForeignOllama(t *testing.T) {
+	fake := llmtest.New()
+	srv := fake.Start()
+	defer func() { fake.Close(); srv.Close() }()
+	d := New(Config{Host: srv.URL, Path: standIn(t), Manage: "auto", LogFile: filepath.Join(t.TempDir(), "l"), Answers: answers(srv.URL)})
+	st, err := d.Ensure(context.Background())
+	if err != nil || st.Status != Running || st.Managed {
+		t.Fatalf("ensure = %+v, %v", st, err)
+	}
+	d.Stop()
+	if !answers(srv.URL)(context.Background()) {
+		t.Error("Stop stopped an Ollama Hermes did not start")
+	}
+}
+
+func TestWhenItMayNotStart(t *testing.T) {
+	ctx := context.Background()
+	host := freeHost(t)
+	cases := []struct {
+		name   string
+		cfg    Config
+		status string
+		hint   string
+	}{
+		{"manage_ollama never", Config{Host: host, Path: standIn(t), Manage: "never"}, Stopped, "manage_ollama is never"},
+		{"no program", Config{Host: host, Manage: "auto", Search: []string{"/nonexistent/ollama"}}, Missing, "Install Ollama: "},
+		{"ollama_path wrong", Config{Host: host, Path: "/nonexistent/ollama", Manage: "auto"}, Missing, "ollama_path is /nonexistent/ollama"},
+		{"another computer", Config{Host: "http://192.168.1.50:11434", Path: standIn(t), Manage: "auto"}, Unreachable, "set ollama_host"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.name == "no program" {
+				t.Setenv("PATH", t.TempDir()) // no ollama on PATH either
+			}
+			c.cfg.LogFile = filepath.Join(t.TempDir(), "l")
+			c.cfg.Answers = answers(c.cfg.Host)
+			d := New(c.cfg)
+			st, err := d.Ensure(ctx)
+			if err != nil || st.Status != c.status || st.Managed || !strings.Contains(st.Hint, c.hint) {
+				t.Fatalf("state = %+v, %v", st, err)
+			}
+		})
+	}
+}
+
+// TestOllamaDiesWithHermes: a helper process (this test binary) starts Ollama
+// and is killed with SIGKILL; the Ollama it started goes with it.
+func TestOllamaDiesWithHermes(t *testing.T) {
+	if os.Getenv("HERMES_OLLAMAD_CHILD") != "" {
+		d := New(Config{Host: os.Getenv("HERMES_OLLAMAD_HOST"), Path: os.Getenv("HERMES_OLLAMAD_BIN"), Manage: "auto",
+			LogFile: os.Getenv("HERMES_OLLAMAD_LOG"), Answers: answers(os.Getenv("HERMES_OLLAMAD_HOST"))})
+		if _, err := d.Ensure(context.Background()); err != nil {
+			fmt.Println("ERR", err)
+			os.Exit(1)
+		}
+		fmt.Println("STARTED")
+		time.Sleep(time.Minute)
+		return
+	}
+	host := freeHost(t)
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestOllamaDiesWithHermes$")
+	cmd.Env = append(os.Environ(), "HERMES_OLLAMAD_CHILD=1", "HERMES_OLLAMAD_HOST="+host, "HERMES_OLLAMAD_BIN="+standIn(t),
+		"HERMES_OLLAMAD_LOG="+filepath.Join(t.TempDir(), "l"))
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	n, _ := out.Read(buf)
+	if !strings.Contains(string(buf[:n]), "STARTED") || !answers(host)(context.Background()) {
+		t.Fatalf("child: %q", buf[:n])
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	deadline := time.Now().Add(3 * time.Second)
+	for answers(host)(context.Background()) {
+		if time.Now().After(deadline) {
+			t.Fatal("the Ollama started by a killed Hermes still answers")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
