@@ -135,7 +135,7 @@ type recordDir struct {
 
 var procs = sync.OnceValue(func() *tracker {
 	t := &tracker{live: map[string]procRecord{}, livePID: map[int]bool{}, dirs: map[string]*recordDir{},
-		adopted: map[int]uint64{}, groups: map[int]bool{}, sweepEvery: 2 * time.Second}
+		adopted: map[int]uint64{}, groups: map[int]bool{}, sweepEvery: 500 * time.Millisecond}
 	t.self.PID = os.Getpid()
 	if st, err := readStat(t.self.PID); err == nil {
 		t.self.Start = st.start
@@ -429,6 +429,11 @@ func (t *tracker) killRuns(match func(run string) bool) {
 // reapKilled waits (briefly) for processes we just killed that are our
 // children; the others are someone else's to reap.
 func (t *tracker) reapKilled(pids []int) {
+	t.mu.Lock()
+	for _, pid := range pids {
+		delete(t.adopted, pid)
+	}
+	t.mu.Unlock()
 	deadline := time.Now().Add(time.Second)
 	for len(pids) > 0 && time.Now().Before(deadline) {
 		left := pids[:0]
@@ -444,11 +449,6 @@ func (t *tracker) reapKilled(pids []int) {
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
-	t.mu.Lock()
-	for _, pid := range pids {
-		delete(t.adopted, pid)
-	}
-	t.mu.Unlock()
 }
 
 // reapGroup, for a subreaper, kills and reaps the members of an ended server's
@@ -526,13 +526,25 @@ func (t *tracker) sweepLoop() {
 
 // sweep learns the orphans of our servers re-parented to us while they live
 // (by their marker) and reaps those that exited, and those of a server's
-// group. A child it cannot place is left alone.
+// group. A child it cannot place is left alone. It reads only our children
+// (/proc/self/task/*/children) unless groups of ended servers are to be
+// checked or the kernel does not list children.
 func (t *tracker) sweep() {
 	self := os.Getpid()
 	prefix := t.self.prefix()
+	t.mu.Lock()
+	ended := false
+	for pgid := range t.groups {
+		ended = ended || !t.livePID[pgid]
+	}
+	t.mu.Unlock()
+	pids, children := listChildren()
+	if !children || ended {
+		pids = listPIDs()
+	}
 	present := map[int]bool{} // pids that exist
 	groupsSeen := map[int]bool{}
-	for _, pid := range listPIDs() {
+	for _, pid := range pids {
 		st, err := readStat(pid)
 		if err != nil {
 			continue
@@ -568,15 +580,40 @@ func (t *tracker) sweep() {
 	t.mu.Lock()
 	for pid := range t.adopted {
 		if !present[pid] {
-			delete(t.adopted, pid)
+			delete(t.adopted, pid) // an adopted process is our child until reaped
 		}
 	}
 	for pgid := range t.groups {
-		if !groupsSeen[pgid] && !t.livePID[pgid] {
-			delete(t.groups, pgid)
+		if ended && !groupsSeen[pgid] && !t.livePID[pgid] {
+			delete(t.groups, pgid) // only a full scan tells a group is empty
 		}
 	}
 	t.mu.Unlock()
+}
+
+// listChildren lists this process's children from /proc/self/task/*/children;
+// ok is false when the kernel does not provide those files.
+func listChildren() (pids []int, ok bool) {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil, false
+	}
+	for _, task := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + task.Name() + "/children")
+		if errors.Is(err, os.ErrNotExist) {
+			continue // the thread ended, or no CONFIG_PROC_CHILDREN
+		}
+		if err != nil {
+			continue
+		}
+		ok = true
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids, ok
 }
 
 // procStat is what Hermes reads of /proc/PID/stat.

@@ -77,9 +77,18 @@ func asSubreaper(t *testing.T) {
 	})
 }
 
-// killAtEnd kills pid when the test ends, whatever happened.
+// killAtEnd kills pid when the test ends, whatever happened (if it is still
+// the same process).
 func killAtEnd(t *testing.T, pid int) {
-	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	st, err := readStat(pid)
+	if err != nil {
+		return
+	}
+	t.Cleanup(func() {
+		if now, err := readStat(pid); err == nil && now.start == st.start {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
 }
 
 func TestDoubleForkedGrandchildIsStoppedOnClose(t *testing.T) {
@@ -149,7 +158,7 @@ func TestSubreaperReapsOrphansThatExitOnTheirOwn(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			asSubreaper(t)
 			pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
-			h := newHarness(t, map[string]ServerConfig{"df": fake(append([]string{"-mode", "double-fork", "-pid-file", pidFile, "-sleep", "400ms"}, tc.args...)...)}, nil)
+			h := newHarness(t, map[string]ServerConfig{"df": fake(append([]string{"-mode", "double-fork", "-pid-file", pidFile, "-sleep", "1500ms"}, tc.args...)...)}, nil)
 			h.waitState("df", StateReady, 10*time.Second)
 			gc := readPIDFile(t, pidFile)
 			killAtEnd(t, gc)
@@ -415,18 +424,21 @@ func TestKilledHermes(t *testing.T) {
 			t.Skip("the grandchild is gone already: another Hermes started meanwhile?")
 		}
 	})
+	records := func() []string {
+		names, _ := filepath.Glob(filepath.Join(dir, recordDirName, "[0-9]*.json")) // not temporary files
+		return names
+	}
 	t.Run("the next Hermes stops it and removes the record", func(t *testing.T) {
-		ents, _ := os.ReadDir(filepath.Join(dir, recordDirName))
-		if len(ents) != 1 {
-			t.Fatalf("records of the killed Hermes: %v", ents)
+		if r := records(); len(r) != 1 {
+			t.Fatalf("records of the killed Hermes: %v", r)
 		}
 		// The next Hermes on the same data dir (which would start the servers
 		// again; here it only looks, as `hermes mcp list` does).
 		newHarness(t, map[string]ServerConfig{}, func(o *Options) { o.DataDir, o.NoAutoStart = dir, true })
 		waitDead(t, gc, false, 3*time.Second)
-		if ents, _ := os.ReadDir(filepath.Join(dir, recordDirName)); len(ents) != 0 {
-			b, _ := os.ReadFile(filepath.Join(dir, recordDirName, ents[0].Name()))
-			t.Fatalf("records left: %v: %s (we are %d, the helper was %d)", ents, b, os.Getpid(), helper.Process.Pid)
+		if r := records(); len(r) != 0 {
+			b, _ := os.ReadFile(r[0])
+			t.Fatalf("records left: %v: %s (we are %d, the helper was %d)", r, b, os.Getpid(), helper.Process.Pid)
 		}
 	})
 }
