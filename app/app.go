@@ -28,8 +28,10 @@ type App struct {
 	throttle time.Duration
 
 	approvals *uiApprover
-	// saveDialog asks where to save a file (desktop only); nil elsewhere.
+	// saveDialog asks where to save a file, openDialog for a file to open
+	// (desktop only); nil elsewhere.
 	saveDialog func(defaultName string) (string, error)
+	openDialog func(title, pattern string) (string, error)
 
 	mu        sync.Mutex
 	incognito bool
@@ -240,21 +242,17 @@ func sameModel(installed, wanted string) bool {
 	return installed == wanted || strings.TrimSuffix(installed, ":latest") == strings.TrimSuffix(wanted, ":latest")
 }
 
-// ListModels returns the installed models.
+// ListModels returns the installed models that can chat, for the picker.
 func (a *App) ListModels() ([]ModelInfo, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	client, _, err := a.core.LLM(ctx)
+	models, err := a.ListModelDetails()
 	if err != nil {
-		return nil, a.mapErr(ctx, err)
-	}
-	models, err := client.Models(ctx)
-	if err != nil {
-		return nil, a.mapErr(ctx, err)
+		return nil, err
 	}
 	out := make([]ModelInfo, 0, len(models))
 	for _, m := range models {
-		out = append(out, ModelInfo{Name: strings.TrimSuffix(m.Name, ":latest"), Size: m.Size, ModifiedAt: stamp(m.ModifiedAt)})
+		if m.Can(llm.CapChat) {
+			out = append(out, ModelInfo{Name: m.Name, Size: m.Size, ModifiedAt: m.ModifiedAt, ParameterSize: m.ParameterSize})
+		}
 	}
 	return out, nil
 }

@@ -19,6 +19,7 @@ import (
 	"hermes/backend/llm"
 	"hermes/backend/mcp"
 	"hermes/backend/memory/memtool"
+	"hermes/backend/ollamad"
 	"hermes/backend/prompt"
 	"hermes/backend/session"
 	"hermes/backend/store"
@@ -63,6 +64,9 @@ type Core struct {
 
 	transport *http.Transport
 	mu        sync.Mutex
+	ollama    *ollamad.Daemon   // the local Ollama for the current settings
+	ollamaKey string            // the settings it was made for
+	retired   []*ollamad.Daemon // earlier ones, stopped at Close if Hermes started them
 	clientKey string
 	client    *llm.Client
 	ctxLen    map[string]int // model -> context length reported by the server
@@ -151,6 +155,7 @@ func (c *Core) Close() error {
 	case <-time.After(10 * time.Second):
 	}
 	c.mcp.Close()
+	c.stopOllama()
 	c.intent.close()
 	c.transport.CloseIdleConnections()
 	return c.DB.Close()
@@ -163,6 +168,12 @@ func (c *Core) LLM(ctx context.Context) (*llm.Client, config.Settings, error) {
 		return nil, s, err
 	}
 	key := fmt.Sprint(s.OllamaHost, s.ConnectTimeout, s.FirstTokenTimeout, s.TokenGapTimeout)
+	c.mu.Lock()
+	fresh := c.client == nil || c.clientKey != key
+	c.mu.Unlock()
+	if fresh && s.ManageOllama != "never" {
+		_, _ = c.daemon(s).Ensure(ctx) // the first use starts a local Ollama if it may; errors show as unreachable
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.client == nil || c.clientKey != key {

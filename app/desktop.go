@@ -54,6 +54,10 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 			app.saveDialog = func(name string) (string, error) {
 				return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{DefaultFilename: name, Title: "Export conversation"})
 			}
+			app.openDialog = func(title, pattern string) (string, error) {
+				return runtime.OpenFileDialog(ctx, runtime.OpenDialogOptions{Title: title,
+					Filters: []runtime.FileFilter{{DisplayName: "GGUF model files (" + pattern + ")", Pattern: pattern}}})
+			}
 		},
 		Bind: []interface{}{app},
 	})

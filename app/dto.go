@@ -77,9 +77,10 @@ type Status struct {
 
 // ModelInfo is an installed model for the picker.
 type ModelInfo struct {
-	Name       string `json:"name"`
-	Size       int64  `json:"size"`
-	ModifiedAt string `json:"modifiedAt"`
+	Name          string `json:"name"`
+	Size          int64  `json:"size"`
+	ModifiedAt    string `json:"modifiedAt"`
+	ParameterSize string `json:"parameter_size"`
 }
 
 // Setting is one editable setting.

@@ -406,6 +406,13 @@ func (w *Web) gate(method string, args []string) (guarded, bool) {
 		}
 		return guarded{key: "ResolveApproval\x00" + p.ID, fingerprint: p.DefinitionHash,
 			what: fmt.Sprintf("let the tool %q run its program with %s", p.Tool, callArgs)}, true
+	case "SetSetting":
+		// ollama_path names the program Hermes starts as Ollama.
+		if len(args) != 2 || args[0] != "ollama_path" {
+			return guarded{}, false
+		}
+		return guarded{key: "SetSetting\x00ollama_path", fingerprint: args[1],
+			what: fmt.Sprintf("let Hermes start %q as Ollama", args[1])}, true
 	}
 	return guarded{}, false
 }

@@ -486,3 +486,24 @@ func TestWebCommandToolApprovalNeedsTheTerminalCode(t *testing.T) {
 		}
 	})
 }
+
+// TestWebOllamaPathNeedsTheTerminalCode: ollama_path names a program Hermes
+// starts, so setting it from the browser needs the printed code; other
+// settings do not.
+func TestWebOllamaPathNeedsTheTerminalCode(t *testing.T) {
+	rig := startWebRig(t)
+	if res := rig.call(t, "SetSetting", "", "recent_turns", "5"); res.status != http.StatusOK {
+		t.Fatalf("an ordinary setting = %d %v", res.status, res.body)
+	}
+	res := rig.call(t, "SetSetting", "", "ollama_path", "/tmp/evil")
+	if res.status != http.StatusPreconditionRequired || !strings.Contains(rig.terminal.String(), `let Hermes start "/tmp/evil" as Ollama`) {
+		t.Fatalf("ollama_path without a code = %d %v", res.status, res.body)
+	}
+	if v, _ := rig.core.Settings.Get(context.Background(), "ollama_path"); v != "" {
+		t.Fatalf("ollama_path was set to %q without a code", v)
+	}
+	code := rig.terminal.lastCode(t)
+	if res := rig.call(t, "SetSetting", code, "ollama_path", "/usr/local/bin/ollama"); res.status == http.StatusOK {
+		t.Fatal("a code printed for one path set another")
+	}
+}

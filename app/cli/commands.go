@@ -82,6 +82,7 @@ func serve(core *app.Core, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	web.Notices = env.Stderr // the one-time approval codes
 	fmt.Fprintf(env.Stdout, "Hermes is serving on %s\n", web.URL(ln))
 	mctx, stopMaintenance := context.WithCancel(context.Background())
 	defer stopMaintenance()

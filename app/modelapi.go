@@ -1,0 +1,159 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"hermes/backend/llm"
+)
+
+// Setup says what stands between the user and a working chat, and the next step.
+func (a *App) Setup() (SetupState, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, err := a.core.Setup(ctx)
+	if err != nil {
+		return SetupState{}, a.mapErr(ctx, err)
+	}
+	return st, nil
+}
+
+// StartOllama starts the local Ollama (when it may) and returns the new state.
+func (a *App) StartOllama() (SetupState, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := a.core.EnsureOllama(ctx); err != nil {
+		return SetupState{}, &UserError{Message: err.Error(), Err: err}
+	}
+	return a.setupChanged(ctx)
+}
+
+// setupChanged tells the UI the new setup state after a change.
+func (a *App) setupChanged(ctx context.Context) (SetupState, error) {
+	st, err := a.core.Setup(ctx)
+	if err != nil {
+		return SetupState{}, a.mapErr(ctx, err)
+	}
+	a.emitEvent("setup:changed", st)
+	return st, nil
+}
+
+// ListModelDetails lists the installed models with what each can do.
+func (a *App) ListModelDetails() ([]ModelDetail, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	client, s, err := a.core.LLM(ctx)
+	if err != nil {
+		return nil, a.mapErr(ctx, err)
+	}
+	models, err := client.ModelDetails(ctx)
+	if err != nil {
+		return nil, a.mapErr(ctx, err)
+	}
+	return details(models, s), nil
+}
+
+// PullModel downloads a model, with model:progress:<requestID> events;
+// CancelModelJob stops it.
+func (a *App) PullModel(requestID, name string) (ModelDetail, error) {
+	name = strings.TrimSpace(name)
+	err := a.modelJob(requestID, func(ctx context.Context, progress func(llm.Progress) error) error {
+		client, _, err := a.core.LLM(ctx)
+		if err != nil {
+			return err
+		}
+		return client.Pull(ctx, name, progress)
+	})
+	return a.finishModelJob(name, err)
+}
+
+// ImportModel makes a model from a GGUF file on this computer, offline, with
+// model:progress:<requestID> events; CancelModelJob stops it.
+func (a *App) ImportModel(requestID, path, name, modelfile string) (ModelDetail, error) {
+	name = strings.TrimSpace(name)
+	err := a.modelJob(requestID, func(ctx context.Context, progress func(llm.Progress) error) error {
+		client, _, err := a.core.LLM(ctx)
+		if err != nil {
+			return err
+		}
+		return client.ImportGGUF(ctx, strings.TrimSpace(path), name, modelfile, progress)
+	})
+	return a.finishModelJob(name, err)
+}
+
+// finishModelJob returns the new model and tells the UI the setup changed.
+func (a *App) finishModelJob(name string, err error) (ModelDetail, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err != nil {
+		var ue *UserError
+		if errors.As(err, &ue) {
+			return ModelDetail{}, err
+		}
+		return ModelDetail{}, modelErr(err)
+	}
+	st, _ := a.setupChanged(ctx)
+	for _, m := range st.Models {
+		if llm.SameModel(m.Name, name) {
+			return m, nil
+		}
+	}
+	return ModelDetail{ModelDetail: llm.ModelDetail{Name: name}}, nil
+}
+
+// modelErr keeps the backend's message for model work: it already says what to do.
+func modelErr(err error) error {
+	if errors.Is(err, llm.ErrUnreachable) {
+		return userError(err, "", "")
+	}
+	return &UserError{Message: strings.ToUpper(err.Error()[:1]) + err.Error()[1:], Err: err}
+}
+
+// CancelModelJob stops a running PullModel or ImportModel.
+func (a *App) CancelModelJob(requestID string) error { return a.CancelMessage(requestID) }
+
+// PickModelFile asks for a GGUF file (desktop only; web mode types the path).
+func (a *App) PickModelFile() (string, error) {
+	if a.openDialog == nil {
+		return "", &UserError{Message: "Type the path of the .gguf file on this computer."}
+	}
+	return a.openDialog("Import a GGUF model file", "*.gguf")
+}
+
+// DeleteModel removes an installed model (the UI confirms first).
+func (a *App) DeleteModel(name string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client, _, err := a.core.LLM(ctx)
+	if err == nil {
+		err = client.Delete(ctx, name)
+	}
+	if err != nil {
+		return modelErr(err)
+	}
+	_, _ = a.setupChanged(ctx)
+	return nil
+}
+
+// CopyModel copies a model under a new name.
+func (a *App) CopyModel(src, dst string) (ModelDetail, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client, _, err := a.core.LLM(ctx)
+	if err == nil {
+		err = client.Copy(ctx, src, strings.TrimSpace(dst))
+	}
+	return a.finishModelJob(dst, err)
+}
+
+// UseModel makes a model the chat model (embed "false") or the embedding model ("true").
+func (a *App) UseModel(name, embed string) (SetupState, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := a.core.UseModel(ctx, name, embed == "true"); err != nil {
+		return SetupState{}, a.mapErr(ctx, err)
+	}
+	return a.setupChanged(ctx)
+}

@@ -1,0 +1,239 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"hermes/backend/config"
+	"hermes/backend/llm"
+	"hermes/backend/ollamad"
+)
+
+// ModelDetail is an installed model for the Models panel.
+type ModelDetail struct {
+	llm.ModelDetail
+	ModifiedAt string `json:"modified_at"`
+	IsChat     bool   `json:"is_chat"`  // the chat model now
+	IsEmbed    bool   `json:"is_embed"` // the embedding model now
+}
+
+// Recommendation is a model suggested for this computer.
+type Recommendation struct {
+	Name   string  `json:"name"`
+	Title  string  `json:"title"`
+	SizeGB float64 `json:"size_gb"`
+	Params string  `json:"params"`
+	Why    string  `json:"why"`
+}
+
+// SetupState is what the first-run screen shows: what is missing and the next step.
+type SetupState struct {
+	Ollama      string           `json:"ollama"` // running | stopped | missing | unreachable
+	Managed     bool             `json:"managed"`
+	Host        string           `json:"host"`
+	Version     string           `json:"version"`
+	Binary      string           `json:"binary"`
+	InstallHint string           `json:"install_hint"`
+	ChatModel   string           `json:"chat_model"`
+	ChatReady   bool             `json:"chat_ready"`
+	EmbedModel  string           `json:"embed_model"`
+	EmbedReady  bool             `json:"embed_ready"`
+	Models      []ModelDetail    `json:"models"`
+	Recommended []Recommendation `json:"recommended"`
+	MemoryGB    float64          `json:"memory_gb"`
+	Problem     string           `json:"problem"`
+	Step        string           `json:"step"` // install | start | pull | choose | "" (ready)
+}
+
+// Setup says what stands between the user and a working chat.
+func (c *Core) Setup(ctx context.Context) (SetupState, error) {
+	s, err := c.Settings.Load(ctx)
+	if err != nil {
+		return SetupState{}, err
+	}
+	d := c.daemon(s)
+	st := d.State(ctx)
+	out := SetupState{Ollama: st.Status, Managed: st.Managed, Host: s.OllamaHost, Binary: st.Binary, InstallHint: ollamad.InstallHint(),
+		ChatModel: s.ChatModel, EmbedModel: s.EmbedModel, Models: []ModelDetail{}, MemoryGB: memoryGB()}
+	out.Recommended = recommend(out.MemoryGB)
+	switch st.Status {
+	case ollamad.Missing:
+		out.Problem, out.Step = st.Hint, "install"
+		return out, nil
+	case ollamad.Stopped:
+		out.Problem, out.Step = "Ollama is installed but not running. "+st.Hint, "start"
+		return out, nil
+	case ollamad.Unreachable:
+		out.Problem, out.Step = st.Hint, "start"
+		return out, nil
+	}
+	client, _, err := c.LLM(ctx)
+	if err != nil {
+		return out, err
+	}
+	out.Version, _ = client.Version(ctx)
+	models, err := client.ModelDetails(ctx)
+	if err != nil {
+		out.Problem, out.Step = fmt.Sprintf("Ollama answers but its models could not be listed: %v", err), "start"
+		return out, nil
+	}
+	out.Models = details(models, s)
+	for _, m := range out.Models {
+		out.ChatReady = out.ChatReady || (m.IsChat && m.Can(llm.CapChat))
+		out.EmbedReady = out.EmbedReady || (m.IsEmbed && m.Can(llm.CapEmbedding))
+	}
+	switch {
+	case out.ChatReady:
+	case !hasChatModel(models):
+		out.Problem, out.Step = "No chat model is installed. Pull one (a download) or import a GGUF file you have.", "pull"
+	default:
+		out.Problem, out.Step = fmt.Sprintf("The chat model %s is not installed; choose one of the installed models, or pull it.", s.ChatModel), "choose"
+	}
+	return out, nil
+}
+
+func hasChatModel(models []llm.ModelDetail) bool {
+	for _, m := range models {
+		if m.Can(llm.CapChat) {
+			return true
+		}
+	}
+	return false
+}
+
+// details marks the models' roles under the current settings.
+func details(models []llm.ModelDetail, s config.Settings) []ModelDetail {
+	out := make([]ModelDetail, 0, len(models))
+	for _, m := range models {
+		out = append(out, ModelDetail{ModelDetail: m, ModifiedAt: stamp(m.ModifiedAt),
+			IsChat: llm.SameModel(m.Name, s.ChatModel), IsEmbed: llm.SameModel(m.Name, s.EmbedModel)})
+	}
+	return out
+}
+
+// recommend suggests chat models that fit in memory, the best fit first.
+func recommend(memGB float64) []Recommendation {
+	all := []Recommendation{
+		{"llama3.2:1b", "Llama 3.2 1B", 1.3, "1.2B", "small and quick; for 4–8 GB of memory"},
+		{"qwen2.5:1.5b", "Qwen 2.5 1.5B", 1.0, "1.5B", "small, good at Chinese; for 4–8 GB"},
+		{"llama3.2", "Llama 3.2 3B", 2.0, "3.2B", "a good default; tools; for 8 GB or more"},
+		{"qwen2.5:3b", "Qwen 2.5 3B", 1.9, "3.1B", "English and Chinese; tools; for 8 GB or more"},
+		{"llama3.1:8b", "Llama 3.1 8B", 4.9, "8.0B", "better answers; tools; for 16 GB or more"},
+		{"qwen2.5:7b", "Qwen 2.5 7B", 4.7, "7.6B", "better answers, strong Chinese; tools; for 16 GB or more"},
+	}
+	var fit, small []Recommendation
+	for _, r := range all {
+		switch need := r.SizeGB * 2.5; {
+		case memGB == 0 || need <= memGB/2:
+			fit = append(fit, r)
+		case r.SizeGB < 1.5:
+			small = append(small, r)
+		}
+	}
+	// The largest that fits comfortably first.
+	for i, j := 0, len(fit)-1; i < j; i, j = i+1, j-1 {
+		fit[i], fit[j] = fit[j], fit[i]
+	}
+	out := append(fit, small...)
+	if len(out) > 4 {
+		out = out[:4]
+	}
+	return out
+}
+
+// memoryGB is this computer's memory (0 where unknown).
+func memoryGB() float64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			var kb float64
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), &kb)
+			return float64(int(kb/1024/1024*10)) / 10
+		}
+	}
+	return 0
+}
+
+// UseModel sets the chat model (embed false) or the embedding model; a model
+// that cannot do the job is refused.
+func (c *Core) UseModel(ctx context.Context, name string, embed bool) error {
+	client, _, err := c.LLM(ctx)
+	if err != nil {
+		return err
+	}
+	models, err := client.ModelDetails(ctx)
+	if err != nil {
+		return err
+	}
+	var found *llm.ModelDetail
+	var names []string
+	for i, m := range models {
+		names = append(names, m.Name)
+		if llm.SameModel(m.Name, name) {
+			found = &models[i]
+		}
+	}
+	switch {
+	case found == nil:
+		return fmt.Errorf("%w: %s is not installed (installed: %s); pull it with `hermes model pull %s`", config.ErrInvalid, name, strings.Join(names, ", "), name)
+	case embed && !found.Can(llm.CapEmbedding):
+		return fmt.Errorf("%w: %s cannot make embeddings; choose an embedding model such as nomic-embed-text", config.ErrInvalid, found.Name)
+	case !embed && !found.Can(llm.CapChat):
+		return fmt.Errorf("%w: %s is an embedding model and cannot chat; choose a chat model", config.ErrInvalid, found.Name)
+	}
+	key := "chat_model"
+	if embed {
+		key = "embed_model"
+	}
+	return c.Settings.Set(ctx, key, found.Name)
+}
+
+// ErrJobCancelled marks a pull or import stopped by the user.
+var ErrJobCancelled = errors.New("cancelled")
+
+// modelJob runs long model work under a cancellable request id, with progress
+// as model:progress:<id> events (at most every 100 ms, and the last one).
+func (a *App) modelJob(requestID string, work func(ctx context.Context, progress func(llm.Progress) error) error) error {
+	if requestID == "" {
+		return &UserError{Message: "Internal error: the request has no id."}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a.mu.Lock()
+	if _, dup := a.running[requestID]; dup {
+		a.mu.Unlock()
+		return &UserError{Message: "That request is already running."}
+	}
+	a.running[requestID] = cancel
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(a.running, requestID)
+		a.mu.Unlock()
+	}()
+	var last time.Time
+	err := work(ctx, func(p llm.Progress) error {
+		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.Percent >= 100 || p.Status == "success" {
+			last = now
+			a.emitEvent("model:progress:"+requestID, p)
+		}
+		return nil
+	})
+	if err != nil && ctx.Err() != nil {
+		return &UserError{Message: "Cancelled. What was downloaded is kept; starting again resumes it.", Err: errors.Join(ErrJobCancelled, err)}
+	}
+	return err
+}
+
+func (a *App) emitEvent(name string, data any) {
+	if a.emit != nil {
+		a.emit(name, data)
+	}
+}

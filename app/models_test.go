@@ -1,0 +1,99 @@
+package app
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hermes/backend/llm"
+	"hermes/backend/llm/llmtest"
+)
+
+// TestFirstRunToWorkingChat: Ollama answers but has only an embedding model;
+// the setup says to pull, a pull (with progress events) makes the chat ready,
+// an embedding model is refused as the chat model, and a GGUF import and a
+// delete change the list.
+func TestFirstRunToWorkingChat(t *testing.T) {
+	a, core, fake, ev := newTestApp(t, llmtest.Echo(0, 0))
+	fake.Models = fake.Models[1:] // only nomic-embed-text
+	fake.Pullable = map[string]llmtest.PullScript{"llama3.2": {
+		Model: llmtest.Model{Name: "llama3.2", ContextLength: 8192, Capabilities: []string{"completion", "tools"}},
+		Size:  2 << 30, Steps: 5, Delay: 30 * time.Millisecond}}
+
+	st, err := a.Setup()
+	if err != nil || st.Ollama != "running" || st.Step != "pull" || st.ChatReady || !st.EmbedReady || len(st.Recommended) == 0 {
+		t.Fatalf("setup before = %+v, %v", st, err)
+	}
+	if models, _ := a.ListModels(); len(models) != 0 {
+		t.Errorf("the picker offers %+v (an embedding model cannot chat)", models)
+	}
+	if _, err := a.UseModel("nomic-embed-text", "false"); err == nil || !strings.Contains(err.Error(), "is an embedding model and cannot chat") {
+		t.Errorf("embedder as chat model: %v", err)
+	}
+	m, err := a.PullModel("pull-1", "llama3.2")
+	if err != nil || m.Name != "llama3.2" || !m.IsChat || !m.Can(llm.CapChat) {
+		t.Fatalf("pull = %+v, %v", m, err)
+	}
+	progress, changed := 0, false
+	ev.mu.Lock()
+	for _, e := range ev.got {
+		progress += boolInt(strings.HasPrefix(e, "model:progress:pull-1 "))
+		changed = changed || strings.HasPrefix(e, "setup:changed ")
+	}
+	ev.mu.Unlock()
+	if progress < 3 || !changed {
+		t.Errorf("%d progress events, setup:changed %v", progress, changed)
+	}
+	if st, _ = a.Setup(); st.Step != "" || !st.ChatReady {
+		t.Errorf("setup after the pull = %+v", st)
+	}
+
+	file := filepath.Join(t.TempDir(), "tiny.gguf")
+	if err := llmtest.WriteGGUF(file, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ImportModel("imp-1", file, "tiny", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.UseModel("tiny", "false"); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := core.Settings.Load(context.Background()); s.ChatModel != "tiny" {
+		t.Errorf("chat model = %s", s.ChatModel)
+	}
+	if _, err := a.UseModel("tiny", "true"); err == nil || !strings.Contains(err.Error(), "cannot make embeddings") {
+		t.Errorf("chat model as embedder: %v", err)
+	}
+	if err := a.DeleteModel("tiny"); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ = a.Setup(); st.Step != "choose" || st.ChatReady {
+		t.Errorf("setup after deleting the chat model = %+v", st)
+	}
+}
+
+func TestPullCancel(t *testing.T) {
+	a, _, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
+	fake.Pullable = map[string]llmtest.PullScript{"big": {Model: llmtest.Model{Name: "big"}, Size: 8 << 30, Steps: 500, Delay: 20 * time.Millisecond}}
+	done := make(chan error, 1)
+	go func() { _, err := a.PullModel("pull-big", "big"); done <- err }()
+	time.Sleep(150 * time.Millisecond)
+	a.CancelModelJob("pull-big")
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "Cancelled") {
+			t.Fatalf("cancelled pull: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the pull did not stop")
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,81 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"hermes/backend/config"
+	"hermes/backend/ollamad"
+)
+
+// daemon is the local Ollama for the current settings (a new one when the
+// host, path or mode changes; the one Hermes started keeps running until
+// Close).
+func (c *Core) daemon(s config.Settings) *ollamad.Daemon {
+	key := s.OllamaHost + "\x00" + s.OllamaPath + "\x00" + s.ManageOllama
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ollama == nil || c.ollamaKey != key {
+		if c.ollama != nil {
+			c.retired = append(c.retired, c.ollama) // stopped at Close if Hermes started it
+		}
+		host := s.OllamaHost
+		c.ollama = ollamad.New(ollamad.Config{Host: host, Path: s.OllamaPath, Manage: s.ManageOllama,
+			LogFile: filepath.Join(c.DataDir, "ollama.log"), Answers: c.answers(host)})
+		c.ollamaKey = key
+	}
+	return c.ollama
+}
+
+// answers reports quickly whether an Ollama answers at host.
+func (c *Core) answers(host string) func(context.Context) bool {
+	client := &http.Client{Transport: c.transport, Timeout: 2 * time.Second}
+	return func(ctx context.Context) bool {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, host+"/api/version", nil)
+		if err != nil {
+			return false
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}
+}
+
+// EnsureOllama starts the local Ollama when the settings allow it and nothing
+// answers (every door: the first model use of a CLI command, the window, web
+// mode).
+func (c *Core) EnsureOllama(ctx context.Context) (ollamad.State, error) {
+	s, err := c.Settings.Load(ctx)
+	if err != nil {
+		return ollamad.State{}, err
+	}
+	return c.daemon(s).Ensure(ctx)
+}
+
+// OllamaState says whether Ollama answers and what can be done if not, without
+// starting anything.
+func (c *Core) OllamaState(ctx context.Context) (ollamad.State, error) {
+	s, err := c.Settings.Load(ctx)
+	if err != nil {
+		return ollamad.State{}, err
+	}
+	return c.daemon(s).State(ctx), nil
+}
+
+// stopOllama stops the Ollama servers Hermes started.
+func (c *Core) stopOllama() {
+	c.mu.Lock()
+	all := append(c.retired, c.ollama)
+	c.ollama, c.retired = nil, nil
+	c.mu.Unlock()
+	for _, d := range all {
+		if d != nil {
+			d.Stop()
+		}
+	}
+}
