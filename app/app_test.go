@@ -161,9 +161,6 @@ func newTestWeb(t *testing.T) (*Web, *httptest.Server) {
 	return web, srv
 }
 
-
-
-
 func TestNewWebRefusesNonLoopback(t *testing.T) {
 	a, _, _, _ := newTestApp(t, nil)
 	ln, err := net.Listen("tcp", "0.0.0.0:0")
