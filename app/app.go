@@ -224,15 +224,21 @@ func (c *Core) Status(ctx context.Context) (Status, error) {
 	case !h.Reachable:
 		st.Problem = fmt.Sprintf("Ollama is not reachable at %s.", s.OllamaHost)
 		st.Fix = "Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings."
+		if os, err := c.OllamaState(ctx); err == nil && os.Hint != "" {
+			st.Fix = os.Hint
+		}
 		if h.Err != nil && !errors.Is(h.Err, llm.ErrUnreachable) {
 			st.Problem = fmt.Sprintf("Ollama at %s answered with an error: %v.", s.OllamaHost, h.Err)
 		}
 	case h.Err != nil:
 		st.Problem = fmt.Sprintf("Could not list Ollama's models: %v.", h.Err)
 		st.Fix = "Check the Ollama server's log."
+	case !st.ModelAvailable && len(st.Models) == 0:
+		st.Problem = fmt.Sprintf("Model %s is not installed, and no model is.", s.ChatModel)
+		st.Fix = fmt.Sprintf("Run `hermes model pull %s`, or `hermes model import FILE.gguf --name NAME` for a file you have.", s.ChatModel)
 	case !st.ModelAvailable:
-		st.Problem = fmt.Sprintf("Model %s is not installed.", s.ChatModel)
-		st.Fix = fmt.Sprintf("Run `ollama pull %s` or pick another model.", s.ChatModel)
+		st.Problem = fmt.Sprintf("Model %s is not installed (installed: %s).", s.ChatModel, strings.Join(st.Models, ", "))
+		st.Fix = fmt.Sprintf("Run `hermes model pull %s`, or choose an installed chat model: `hermes model use NAME`.", s.ChatModel)
 	}
 	return st, nil
 }

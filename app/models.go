@@ -13,6 +13,9 @@ import (
 	"hermes/backend/ollamad"
 )
 
+// Progress is how far a pull or an import has come (model:progress events).
+type Progress = llm.Progress
+
 // ModelDetail is an installed model for the Models panel.
 type ModelDetail struct {
 	llm.ModelDetail

@@ -85,7 +85,7 @@ const usage = `Hermes — a private assistant that runs on this computer.
 Usage:
   hermes                                   open the desktop window
   hermes serve [--addr 127.0.0.1:PORT]     web UI on loopback (prints a URL with a per-run token)
-  hermes doctor                            check Ollama, the model, the database; says how to fix each problem
+  hermes doctor [--recover]                check Ollama, the models, the database; says how to fix each problem
   hermes chat [--session ID] [--model NAME] [TEXT]
                                            one turn (or a REPL without TEXT), streamed to stdout
   hermes session list | show ID | search QUERY | export ID [--format md|json] [--out FILE]
@@ -97,6 +97,8 @@ Usage:
   hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... | forget --query Q
   hermes memory import --jsonl FILE | search QUERY [--k N] | search --batch FILE [--k N] | export [--out FILE]
   hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME
+  hermes model list | show NAME | pull NAME | import FILE.gguf --name NAME [--modelfile F]
+  hermes model rm NAME... | use NAME [--embed]
   hermes settings list | get KEY | set KEY VALUE
 
 Global flags (any position): --data-dir DIR (or HERMES_DATA_DIR), --json, --yes
@@ -150,7 +152,7 @@ func run(g globals, args []string, env Env) error {
 		return doctor(context.Background(), g, dir, args, env)
 	}
 	switch cmd {
-	case "", "serve", "chat", "session", "settings", "intent", "tools", "mcp", "memory":
+	case "", "serve", "chat", "session", "settings", "intent", "tools", "mcp", "memory", "model":
 	default:
 		return usagef("unknown command %q", cmd)
 	}
@@ -195,6 +197,8 @@ func run(g globals, args []string, env Env) error {
 		return mcpCmd(core, g, args, env)
 	case "memory":
 		return memoryCmd(core, g, args, env)
+	case "model":
+		return modelCmd(core, g, args, env)
 	}
 	return nil
 }

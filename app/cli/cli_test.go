@@ -160,13 +160,15 @@ func TestDoctor(t *testing.T) {
 	t.Run("ollama down and model missing say how to fix", func(t *testing.T) {
 		env := map[string]string{"OLLAMA_HOST": closedPort(t), "HERMES_DATA_DIR": t.TempDir()}
 		r := runCLI(t, env, "", "doctor")
-		if r.code != 1 || !strings.Contains(r.stdout, "✗ ollama") || !strings.Contains(r.stdout, "ollama serve") {
+		// The fix is how to install it (or to start the one installed).
+		if r.code != 1 || !strings.Contains(r.stdout, "✗ ollama") || !(strings.Contains(r.stdout, "Install Ollama") || strings.Contains(r.stdout, " serve")) {
 			t.Fatalf("doctor: %+v", r)
 		}
 		env["OLLAMA_HOST"] = fakeOllama(t)
 		runCLI(t, env, "", "settings", "set", "chat_model", "qwen2.5")
 		r = runCLI(t, env, "", "doctor")
-		if r.code != 1 || !strings.Contains(r.stdout, "ollama pull qwen2.5") {
+		if r.code != 1 || !strings.Contains(r.stdout, "hermes model pull qwen2.5") || !strings.Contains(r.stdout, "installed: llama3.2, nomic-embed-text") ||
+			!strings.Contains(r.stdout, "2 installed: llama3.2, nomic-embed-text (embeddings)") {
 			t.Fatalf("doctor: %+v", r)
 		}
 	})
@@ -538,5 +540,58 @@ func TestDamagedDatabaseIsRefusedAndRecovered(t *testing.T) {
 	}
 	if r = runCLI(t, env, "", "session", "search", "orchard"); r.code != 0 || !strings.Contains(r.stdout, "orchard") {
 		t.Fatalf("search in the recovered file: %+v", r)
+	}
+}
+
+// TestModelCommands: list with details, pull with progress on stderr, import
+// of a GGUF file, refusals (not GGUF, an embedding model as the chat model),
+// use and rm.
+func TestModelCommands(t *testing.T) {
+	fake := llmtest.New()
+	fake.Pullable = map[string]llmtest.PullScript{"qwen2.5": {Model: llmtest.Model{Name: "qwen2.5", ContextLength: 32768, Capabilities: []string{"completion", "tools"}},
+		Size: 3 << 30, Steps: 4, Delay: 5 * time.Millisecond}}
+	srv := fake.Start()
+	t.Cleanup(func() { fake.Close(); srv.Close() })
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": srv.URL, "HERMES_DATA_DIR": dir}
+
+	r := runCLI(t, env, "", "model", "list")
+	if r.code != 0 || !strings.Contains(r.stdout, "llama3.2") || !strings.Contains(r.stdout, "chat,tools") || !strings.Contains(r.stdout, "embedding") {
+		t.Fatalf("list: %+v", r)
+	}
+	r = runCLI(t, env, "", "model", "pull", "qwen2.5")
+	if r.code != 0 || !strings.Contains(r.stdout, "pulled qwen2.5") || !strings.Contains(r.stderr, "100%") {
+		t.Fatalf("pull: %+v", r)
+	}
+	gguf := filepath.Join(dir, "tiny.gguf")
+	if err := llmtest.WriteGGUF(gguf, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	if r = runCLI(t, env, "", "model", "import", gguf, "--name", "tiny"); r.code != 0 || !strings.Contains(r.stdout, "imported tiny") {
+		t.Fatalf("import: %+v", r)
+	}
+	notGGUF := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notGGUF, []byte("hello"), 0o600)
+	if r = runCLI(t, env, "", "model", "import", notGGUF, "--name", "x"); r.code != 2 || !strings.Contains(r.stderr, "not a GGUF model file") {
+		t.Fatalf("import of a text file: %+v", r)
+	}
+	if r = runCLI(t, env, "", "model", "use", "nomic-embed-text"); r.code != 2 || !strings.Contains(r.stderr, "cannot chat") {
+		t.Fatalf("use an embedder for chat: %+v", r)
+	}
+	if r = runCLI(t, env, "", "model", "use", "qwen2.5"); r.code != 0 {
+		t.Fatalf("use: %+v", r)
+	}
+	if r = runCLI(t, env, "", "settings", "get", "chat_model"); strings.TrimSpace(r.stdout) != "qwen2.5" {
+		t.Fatalf("chat_model = %q", r.stdout)
+	}
+	if r = runCLI(t, env, "", "model", "rm", "tiny"); r.code != 2 {
+		t.Fatalf("rm without --yes in a script: %+v", r)
+	}
+	if r = runCLI(t, env, "", "--yes", "model", "rm", "tiny"); r.code != 0 {
+		t.Fatalf("rm: %+v", r)
+	}
+	r = runCLI(t, env, "", "--json", "model", "list")
+	if strings.Contains(r.stdout, `"tiny"`) || !strings.Contains(r.stdout, `"is_chat": true`) {
+		t.Fatalf("list after rm: %s", r.stdout)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"hermes/app"
@@ -106,12 +107,17 @@ func doctor(ctx context.Context, g globals, dir string, args []string, env Env) 
 		case !st.Reachable:
 			add(Check{"ollama", "fail", st.Problem, st.Fix})
 		default:
-			add(Check{"ollama", "ok", fmt.Sprintf("%s, version %s", st.Host, st.Version), ""})
+			managed := "not started by Hermes"
+			if os, err := core.OllamaState(ctx); err == nil && os.Managed {
+				managed = "started by Hermes; stopped when it exits"
+			}
+			add(Check{"ollama", "ok", fmt.Sprintf("%s, version %s (%s)", st.Host, st.Version, managed), ""})
 			if st.ModelAvailable {
-				add(Check{"chat model", "ok", fmt.Sprintf("%s is installed (%d models in all)", st.Model, len(st.Models)), ""})
+				add(Check{"chat model", "ok", fmt.Sprintf("%s is installed", st.Model), ""})
 			} else {
 				add(Check{"chat model", "fail", st.Problem, st.Fix})
 			}
+			add(modelsCheck(app.NewApp(core, nil)))
 		}
 		for _, w := range st.Warnings {
 			add(Check{"warning", "warn", w, ""})
@@ -169,4 +175,40 @@ func recoverCmd(ctx context.Context, g globals, dir string, env Env) error {
 	fmt.Fprintf(env.Stdout, "recovered into %s (the damaged file was not changed). To use it, with Hermes closed:\n  mv %s %s && rm -f %s-wal %s-shm %s-check && mv %s %s\n",
 		rep.Into, file, damaged, file, file, file, rep.Into, file)
 	return nil
+}
+
+// modelsCheck lists the installed models with their roles, and warns when no
+// embedding model is there (recall then runs on the offline embedder).
+func modelsCheck(a *app.App) Check {
+	models, err := a.ListModelDetails()
+	if err != nil {
+		return Check{"models", "warn", err.Error(), ""}
+	}
+	var names []string
+	embedder := false
+	embedInstalled := ""
+	for _, m := range models {
+		n := m.Name
+		switch {
+		case m.IsChat:
+			n += " (chat)"
+		case m.IsEmbed:
+			n += " (embeddings)"
+		}
+		embedder = embedder || (m.IsEmbed && m.Can("embedding"))
+		if m.Can("embedding") && embedInstalled == "" {
+			embedInstalled = m.Name
+		}
+		names = append(names, n)
+	}
+	detail := fmt.Sprintf("%d installed: %s", len(models), strings.Join(names, ", "))
+	switch {
+	case embedder:
+		return Check{"models", "ok", detail, ""}
+	case embedInstalled != "":
+		return Check{"models", "warn", detail + "; the embedding model is not installed",
+			fmt.Sprintf("Use the installed one: `hermes model use %s --embed`.", embedInstalled)}
+	}
+	return Check{"models", "warn", detail + "; no embedding model: memory recall runs on the offline embedder",
+		"For better recall: `hermes model pull nomic-embed-text`."}
 }
