@@ -49,4 +49,24 @@ describe('Composer', () => {
     expect((getByTestId('send') as HTMLButtonElement).disabled).toBe(true);
     expect(queryByTestId('attachments')).toBeNull();
   });
+
+  it('disables send with the reason (tooltip and text under the box) until a chat model is ready', async () => {
+    const onsend = vi.fn();
+    const reason = 'Send is off until a chat model is installed: pull or import one above.';
+    const { getByTestId, queryByTestId, rerender } = render(Composer, { value: 'hi', streaming: false, onsend, onstop: vi.fn(), blocked: reason });
+    const send = getByTestId('send') as HTMLButtonElement;
+    expect(send.disabled).toBe(true);
+    expect(send.title).toBe(reason);
+    const note = getByTestId('send-blocked');
+    expect(note.textContent).toBe(reason);
+    expect(send.getAttribute('aria-describedby')).toBe(note.id);
+    await fireEvent.keyDown(getByTestId('composer'), { key: 'Enter' });
+    expect(onsend).not.toHaveBeenCalled();
+    await rerender({ blocked: '' });
+    expect((getByTestId('send') as HTMLButtonElement).disabled).toBe(false);
+    expect(getByTestId('send').getAttribute('title')).toBeNull();
+    expect(queryByTestId('send-blocked')).toBeNull();
+    await fireEvent.keyDown(getByTestId('composer'), { key: 'Enter' });
+    expect(onsend).toHaveBeenCalledTimes(1);
+  });
 });

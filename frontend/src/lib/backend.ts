@@ -225,6 +225,80 @@ export interface ModelInfo {
   name: string;
   size: number;
   modifiedAt: string;
+  /** Such as "3.2B" (older backends leave it out). */
+  parameter_size?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Models and the first run (see backend/llm and app/models.go)
+
+/** What a model can do, as Ollama reports it. */
+export type ModelCapability = 'chat' | 'tools' | 'embedding' | 'vision' | 'thinking';
+
+/** An installed model with its details (ListModelDetails, SetupState.models). */
+export interface ModelDetail {
+  name: string;
+  family: string;
+  parameter_size: string;
+  quantization: string;
+  context_length: number;
+  capabilities: (ModelCapability | string)[] | null;
+  /** Bytes on disk. */
+  size: number;
+  /** In memory now. */
+  loaded: boolean;
+  modified_at: string;
+  /** The chat model now. */
+  is_chat: boolean;
+  /** The embedding model now. */
+  is_embed: boolean;
+}
+
+/** A model worth pulling, sized to this computer's memory (the first fits best). */
+export interface Recommendation {
+  name: string;
+  title: string;
+  size_gb: number;
+  params: string;
+  why: string;
+}
+
+export type OllamaState = 'running' | 'stopped' | 'missing' | 'unreachable';
+/** The next thing the user has to do; "" when chat is ready. */
+export type SetupStep = 'install' | 'start' | 'pull' | 'choose' | '';
+
+/** What the first run still needs (Setup, StartOllama, UseModel and the setup:changed event). */
+export interface SetupState {
+  ollama: OllamaState | string;
+  /** Hermes started this Ollama and stops it on exit. */
+  managed: boolean;
+  host: string;
+  version: string;
+  /** An ollama program found but not running. */
+  binary: string;
+  /** The exact command that installs Ollama on this OS. */
+  install_hint: string;
+  chat_model: string;
+  /** The chosen chat model is installed and can chat. */
+  chat_ready: boolean;
+  embed_model: string;
+  embed_ready: boolean;
+  models: ModelDetail[] | null;
+  recommended: Recommendation[] | null;
+  memory_gb: number;
+  /** What is missing, in English. */
+  problem: string;
+  step: SetupStep | string;
+}
+
+/** Progress of a pull or an import (the model:progress:<requestId> event). */
+export interface ModelProgress {
+  status: string;
+  completed: number;
+  total: number;
+  percent: number;
+  rate_bps: number;
+  eta_seconds: number;
 }
 
 export interface Setting {
@@ -735,7 +809,7 @@ export class EventStreamParser {
 }
 
 /** Methods whose progress arrives as events: they wait for the event stream first. */
-const STREAMING: ReadonlySet<string> = new Set(['SendMessage', 'ContinueTurn']);
+const STREAMING: ReadonlySet<string> = new Set(['SendMessage', 'ContinueTurn', 'PullModel', 'ImportModel']);
 
 export function webTransport(opts: WebOptions): Transport {
   const base = opts.base ?? '';
@@ -978,6 +1052,24 @@ export function createApi(t: Transport) {
     WhyRecalled: (messageId: string) => call<RecallEntry[] | null>('WhyRecalled', messageId).then((l) => l ?? []),
     SetIncognito: (on: boolean) => call<boolean>('SetIncognito', on ? 'true' : 'false'),
     Incognito: () => call<boolean>('Incognito'),
+    /** What the first run still needs. */
+    Setup: () => call<SetupState>('Setup'),
+    /** Starts the ollama program found on this computer (Hermes stops it on exit). */
+    StartOllama: () => call<SetupState>('StartOllama'),
+    ListModelDetails: () => call<ModelDetail[] | null>('ListModelDetails').then((l) => l ?? []),
+    /** Blocks until the pull is done; progress arrives as model:progress:<requestId>. */
+    PullModel: (requestId: string, name: string) => call<ModelDetail>('PullModel', requestId, name),
+    /** Imports a GGUF file on this computer; modelfile is optional Modelfile text. */
+    ImportModel: (requestId: string, path: string, name: string, modelfile: string) =>
+      call<ModelDetail>('ImportModel', requestId, path, name, modelfile),
+    /** Cancels a pull or an import: its call then fails with a message that says so. */
+    CancelModelJob: (requestId: string) => call<void>('CancelModelJob', requestId),
+    /** A native file dialog in the window ("" when cancelled); fails in web mode. */
+    PickModelFile: () => call<string>('PickModelFile'),
+    DeleteModel: (name: string) => call<void>('DeleteModel', name),
+    CopyModel: (src: string, dst: string) => call<ModelDetail>('CopyModel', src, dst),
+    /** Makes name the chat model, or the embedding model with embed. */
+    UseModel: (name: string, embed: boolean) => call<SetupState>('UseModel', name, embed ? 'true' : 'false'),
   };
 }
 
@@ -1048,6 +1140,11 @@ export function openExternal(url: string): void {
  */
 export function canDownload(): boolean {
   return !isWails();
+}
+
+/** Whether PickModelFile can open a native file dialog (the desktop window; not web mode). */
+export function hasFileDialog(): boolean {
+  return isWails();
 }
 
 /** Offers text as a file download (Blob + <a download>). Returns false where that is not possible. */
