@@ -116,6 +116,7 @@ type tracker struct {
 	mu        sync.Mutex
 	seq       uint64
 	live      map[string]procRecord // running servers by run
+	starting  map[string]bool       // runs handed out whose process is not recorded yet
 	livePID   map[int]bool          // their pids: os/exec waits for them, never us
 	dirs      map[string]*recordDir // attached record folders
 	subreaper bool
@@ -134,7 +135,7 @@ type recordDir struct {
 }
 
 var procs = sync.OnceValue(func() *tracker {
-	t := &tracker{live: map[string]procRecord{}, livePID: map[int]bool{}, dirs: map[string]*recordDir{},
+	t := &tracker{live: map[string]procRecord{}, starting: map[string]bool{}, livePID: map[int]bool{}, dirs: map[string]*recordDir{},
 		adopted: map[int]uint64{}, groups: map[int]bool{}, sweepEvery: 500 * time.Millisecond}
 	t.self.PID = os.Getpid()
 	if st, err := readStat(t.self.PID); err == nil {
@@ -149,25 +150,37 @@ var procs = sync.OnceValue(func() *tracker {
 	return t
 })
 
-// newRun returns the marker of a server about to start.
+// newRun returns the marker of a server about to start; trackStart or
+// forgetRun follows.
 func newRun() string {
 	t := procs()
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.seq++
-	seq := t.seq
+	run := t.self.prefix() + strconv.FormatUint(t.seq, 10)
+	t.starting[run] = true
+	return run
+}
+
+// forgetRun drops the marker of a server that could not start.
+func forgetRun(run string) {
+	t := procs()
+	t.mu.Lock()
+	delete(t.starting, run)
 	t.mu.Unlock()
-	return t.self.prefix() + strconv.FormatUint(seq, 10)
 }
 
 // trackStart records a server that started.
 func trackStart(p *process) {
 	t := procs()
 	st, err := readStat(p.pid)
-	if err != nil {
-		return // it is gone already; reap handles the rest
-	}
 	cmdline, _ := readCmdline(p.pid)
 	t.mu.Lock()
+	delete(t.starting, p.run)
+	if err != nil {
+		t.mu.Unlock()
+		return // it is gone already; reap handles the rest
+	}
 	t.live[p.run] = procRecord{PID: p.pid, Start: st.start, Cmdline: cmdline, Run: p.run}
 	t.livePID[p.pid] = true
 	t.groups[p.pid] = true
@@ -240,8 +253,9 @@ func detachRecords(dataDir string) {
 		}
 		t.mu.Lock()
 		_, live := t.live[run]
+		starting := t.starting[run] // another Manager's server, being started
 		t.mu.Unlock()
-		return !live
+		return !live && !starting
 	})
 	t.mu.Lock()
 	d := t.dirs[dir]

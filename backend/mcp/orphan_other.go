@@ -18,6 +18,7 @@ func BecomeSubreaper() error { return nil }
 func setParentDeath(*syscall.SysProcAttr) {}
 
 func newRun() string                     { return "" }
+func forgetRun(string)                   {}
 func trackStart(*process)                {}
 func trackEnd(*process)                  {}
 func attachRecords(string, *slog.Logger) {}

@@ -65,10 +65,6 @@ func startProcess(l launch, stderr io.Writer) (*process, error) {
 	if cmd.Env == nil {
 		cmd.Env = []string{} // never the parent's environment
 	}
-	run := newRun()
-	if run != "" {
-		cmd.Env = append(cmd.Env, markerVar+"="+run)
-	}
 	cmd.Dir = l.dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	setParentDeath(cmd.SysProcAttr)
@@ -88,6 +84,10 @@ func startProcess(l launch, stderr io.Writer) (*process, error) {
 		return nil, fmt.Errorf("start server: %w", err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	run := newRun() // from here on, runAndReap calls trackStart or forgetRun
+	if run != "" {
+		cmd.Env = append(cmd.Env, markerVar+"="+run)
+	}
 	p := &process{cmd: cmd, stdin: inW, stdout: outR, run: run,
 		stderrDone: make(chan struct{}), stdoutDone: make(chan struct{}), exited: make(chan struct{})}
 	started := make(chan error, 1)
@@ -114,6 +114,7 @@ func (p *process) runAndReap(started chan<- error, errR *os.File) {
 	runtime.LockOSThread()
 	if err := p.cmd.Start(); err != nil {
 		runtime.UnlockOSThread()
+		forgetRun(p.run)
 		started <- err
 		return
 	}
