@@ -14,6 +14,7 @@ import (
 // openMCP prepares the MCP supervisor; servers start with StartMCP (the window and
 // web mode start all of them, the CLI only the one it needs).
 func (c *Core) openMCP(environ func() []string, only []string, noStart bool) error {
+	_ = mcp.BecomeSubreaper() // Linux: orphans of MCP servers come back to Hermes, which stops and reaps them
 	m, err := mcp.New(c.tools.reg, mcp.Options{
 		DataDir: c.DataDir, Environ: environ, Only: only, NoAutoStart: noStart,
 		OnStatus: func(s mcp.Status) { c.emitEvent("mcp:status", s) },

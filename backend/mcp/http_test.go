@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -169,6 +170,7 @@ func TestRemoteLegacySSE(t *testing.T) {
 // bearerServer is an MCP server (mcp-go's Streamable HTTP) that requires
 // "Authorization: Bearer <token>"; seen collects every Authorization header.
 func bearerServer(t *testing.T, token string, seen *[]string) *httptest.Server {
+	var mu sync.Mutex
 	s := mcpserver.NewMCPServer("bearer", "1.0.0", mcpserver.WithToolCapabilities(false))
 	s.AddTool(mcpgo.NewTool("whoami", mcpgo.WithDescription("Says hello."), mcpgo.WithReadOnlyHintAnnotation(true)),
 		func(_ context.Context, _ mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
@@ -176,7 +178,9 @@ func bearerServer(t *testing.T, token string, seen *[]string) *httptest.Server {
 		})
 	h := mcpserver.NewStreamableHTTPServer(s)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
 		*seen = append(*seen, r.Header.Get("Authorization"))
+		mu.Unlock()
 		if r.Header.Get("Authorization") != "Bearer "+token {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="test"`)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)

@@ -53,6 +53,9 @@ type Server struct {
 	Pullable map[string]PullScript
 	Loaded   []string
 	DiskFull bool
+	// Discard takes blob uploads without hashing them (benchmarks that time
+	// the client's side only).
+	Discard bool
 
 	mu       sync.Mutex
 	blobs    map[string]int64 // digest -> size

@@ -1,0 +1,109 @@
+package llm
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"hermes/backend/llm/llmtest"
+)
+
+// BenchmarkModelDetails20 is the Models panel's list: 20 models with their
+// details, capabilities and loaded state, against the fake.
+func BenchmarkModelDetails20(b *testing.B) {
+	fake := llmtest.New()
+	for i := range 18 {
+		fake.Models = append(fake.Models, llmtest.Model{Name: fmt.Sprintf("model-%02d", i), ContextLength: 4096, Capabilities: []string{"completion"}})
+	}
+	srv := fake.Start()
+	defer func() { fake.Close(); srv.Close() }()
+	c, err := New(Config{Host: srv.URL}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		list, err := c.ModelDetails(ctx)
+		if err != nil || len(list) != 20 {
+			b.Fatalf("%d models, %v", len(list), err)
+		}
+	}
+}
+
+// importSize is the GGUF file of the import benchmarks (read from the page
+// cache in every run, as a file just copied from a USB stick would be).
+const importSize = 256 << 20
+
+func ggufFile(b *testing.B) string {
+	b.Helper()
+	p := filepath.Join(b.TempDir(), "bench.gguf")
+	if err := llmtest.WriteGGUF(p, importSize); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkImportGGUF is Hermes's own side of a GGUF import: checking,
+// hashing and uploading the file (to a fake that takes the bytes without
+// hashing them: that work is Ollama's).
+func BenchmarkImportGGUF(b *testing.B) {
+	file := ggufFile(b)
+	fake := llmtest.New()
+	fake.Discard = true
+	srv := fake.Start()
+	defer func() { fake.Close(); srv.Close() }()
+	c, err := New(Config{Host: srv.URL}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(importSize)
+	b.ResetTimer()
+	for i := range b.N {
+		if err := c.ImportGGUF(context.Background(), file, fmt.Sprintf("bench-%d", i), "", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCopyFile is copying the same file on the same disk, the yardstick
+// of the import's overhead: until the copy is on the disk (synced), and as
+// far as the page cache (cp's own return).
+func BenchmarkCopyFile(b *testing.B) {
+	for _, sync := range []bool{true, false} {
+		b.Run(fmt.Sprintf("synced=%v", sync), func(b *testing.B) { benchCopy(b, sync) })
+	}
+}
+
+func benchCopy(b *testing.B, sync bool) {
+	file := ggufFile(b)
+	dst := filepath.Join(b.TempDir(), "copy.gguf")
+	b.SetBytes(importSize)
+	b.ResetTimer()
+	for range b.N {
+		in, err := os.Open(file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, err := os.Create(dst)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			b.Fatal(err)
+		}
+		if sync {
+			if err := out.Sync(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		in.Close()
+		if err := out.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
