@@ -60,6 +60,7 @@ type Annotations struct {
 	Destructive bool `json:"destructive"` // may delete or overwrite
 	OpenWorld   bool `json:"open_world"`  // reaches outside the machine (internet, other people)
 	Command     bool `json:"command"`     // runs a program
+	Shell       bool `json:"shell"`       // runs a shell with the model's text (allow_shell): the approval says so in red
 }
 
 // NeedsApproval reports whether a call asks the user before it runs.

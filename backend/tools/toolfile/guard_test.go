@@ -70,7 +70,7 @@ func TestShellAllowed(t *testing.T) {
 	}
 	t.Run("allowed: marked, and the approval says so", func(t *testing.T) {
 		tool := byName["grep_notes"]
-		if !tool.Shell() || !strings.HasPrefix(tool.Description(), ShellNote+" Search my notes.") {
+		if !tool.Shell() || !tool.Annotations().Shell || !strings.HasPrefix(tool.Description(), ShellNote+" Search my notes.") {
 			t.Fatalf("shell %v, description %q", tool.Shell(), tool.Description())
 		}
 		reg := tools.NewRegistry()

@@ -382,6 +382,7 @@ func (p *loader) tool(i int, n *yaml.Node) *Tool {
 	}
 	if t.shell {
 		t.description = ShellNote + " " + t.description
+		t.annotations.Shell = true
 	}
 	if len(p.errs) > before {
 		return nil
