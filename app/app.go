@@ -97,23 +97,11 @@ func (a *App) send(parent context.Context, requestID, sessionID, text string) (T
 }
 
 func (a *App) run(parent context.Context, requestID string, in agent.Input) (TurnResult, error) {
-	if requestID == "" {
-		return TurnResult{}, &UserError{Message: "Internal error: the request has no id."}
+	ctx, done, err := a.track(parent, requestID)
+	if err != nil {
+		return TurnResult{}, err
 	}
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
-	a.mu.Lock()
-	if _, dup := a.running[requestID]; dup {
-		a.mu.Unlock()
-		return TurnResult{}, &UserError{Message: "That request is already running."}
-	}
-	a.running[requestID] = cancel
-	a.mu.Unlock()
-	defer func() {
-		a.mu.Lock()
-		delete(a.running, requestID)
-		a.mu.Unlock()
-	}()
+	defer done()
 
 	out := newThrottle(a.throttle, func(text string) { a.emit("chat:delta:"+requestID, Delta{Text: text}) })
 	in.RequestID = requestID
@@ -141,6 +129,28 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 		return tr, a.mapErr(ctx, err)
 	}
 	return tr, nil
+}
+
+// track registers long work under its request id, cancellable by
+// CancelMessage; done ends it.
+func (a *App) track(parent context.Context, requestID string) (context.Context, func(), error) {
+	if requestID == "" {
+		return nil, nil, &UserError{Message: "Internal error: the request has no id."}
+	}
+	ctx, cancel := context.WithCancel(parent)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, dup := a.running[requestID]; dup {
+		cancel()
+		return nil, nil, &UserError{Message: "That request is already running."}
+	}
+	a.running[requestID] = cancel
+	return ctx, func() {
+		cancel()
+		a.mu.Lock()
+		delete(a.running, requestID)
+		a.mu.Unlock()
+	}, nil
 }
 
 // CancelMessage stops a running SendMessage; its partial reply is kept.

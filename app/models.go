@@ -204,25 +204,13 @@ var ErrJobCancelled = errors.New("cancelled")
 // modelJob runs long model work under a cancellable request id, with progress
 // as model:progress:<id> events (at most every 100 ms, and the last one).
 func (a *App) modelJob(requestID string, work func(ctx context.Context, progress func(llm.Progress) error) error) error {
-	if requestID == "" {
-		return &UserError{Message: "Internal error: the request has no id."}
+	ctx, done, err := a.track(context.Background(), requestID)
+	if err != nil {
+		return err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	a.mu.Lock()
-	if _, dup := a.running[requestID]; dup {
-		a.mu.Unlock()
-		return &UserError{Message: "That request is already running."}
-	}
-	a.running[requestID] = cancel
-	a.mu.Unlock()
-	defer func() {
-		a.mu.Lock()
-		delete(a.running, requestID)
-		a.mu.Unlock()
-	}()
+	defer done()
 	var last time.Time
-	err := work(ctx, func(p llm.Progress) error {
+	err = work(ctx, func(p llm.Progress) error {
 		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.Percent >= 100 || p.Status == "success" {
 			last = now
 			a.emitEvent("model:progress:"+requestID, p)

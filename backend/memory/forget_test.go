@@ -1,31 +1,14 @@
 package memory
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"hermes/backend/store"
+	"hermes/backend/store/storetest"
 )
-
-// dbHolds reports which of the database, -wal and -shm files hold s.
-func dbHolds(t *testing.T, path, s string) []string {
-	t.Helper()
-	var out []string
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		b, err := os.ReadFile(path + suffix)
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		if bytes.Contains(b, []byte(s)) {
-			out = append(out, "db"+suffix)
-		}
-	}
-	return out
-}
 
 // TestForgetLeavesNoBytes writes canary strings as memories in every way a memory
 // text is kept (added, extracted through the job queue, edited, superseded,
@@ -80,7 +63,7 @@ func TestForgetLeavesNoBytes(t *testing.T) {
 			}
 			e.db.Checkpoint(ctx)
 			for _, c := range canaries {
-				if len(dbHolds(t, e.path, c)) == 0 {
+				if len(storetest.Holds(t, e.path, c)) == 0 {
 					t.Fatalf("setup: canary %s not on disk", c)
 				}
 			}
@@ -93,7 +76,7 @@ func TestForgetLeavesNoBytes(t *testing.T) {
 				t.Fatalf("receipt = %+v", r)
 			}
 			for _, c := range canaries {
-				if files := dbHolds(t, e.path, c); len(files) > 0 {
+				if files := storetest.Holds(t, e.path, c); len(files) > 0 {
 					t.Errorf("canary %s still in %v", c, files)
 				}
 			}
@@ -258,7 +241,7 @@ func TestForgetWhileAnotherProcessReads(t *testing.T) {
 	if pending, _ := e.db.ScrubPending(ctx, r.TombstoneID); pending {
 		t.Error("still pending after the retry")
 	}
-	if files := dbHolds(t, e.path, "zqxpendingcanary"); len(files) > 0 {
+	if files := storetest.Holds(t, e.path, "zqxpendingcanary"); len(files) > 0 {
 		t.Errorf("canary still in %v after the scrub", files)
 	}
 }

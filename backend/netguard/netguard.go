@@ -83,13 +83,8 @@ func HostIsLocal(host string) bool {
 // that allows internet hosts (e.g. "allow_internet: true").
 func CheckHost(host string, internet bool, hint string) error {
 	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
-		switch Classify(a) {
-		case Refused:
-			return fmt.Errorf("host %s: %w", host, ErrRefused)
-		case Internet:
-			if !internet {
-				return fmt.Errorf("host %s: %w; set %s to allow it", host, ErrInternet, hint)
-			}
+		if err := allowed(a, internet); err != nil {
+			return fmt.Errorf("host %s: %w (set %s to allow an internet host)", host, err, hint)
 		}
 		return nil
 	}
@@ -111,14 +106,22 @@ func Control(internet bool, hint string) func(network, address string, c syscall
 		if err != nil {
 			return fmt.Errorf("connect to %s: not an IP address", address)
 		}
-		switch Classify(a) {
-		case Refused:
-			return fmt.Errorf("connect to %s: %w", address, ErrRefused)
-		case Internet:
-			if !internet {
-				return fmt.Errorf("connect to %s: %w (set %s to allow it)", address, ErrInternet, hint)
-			}
+		if err := allowed(a, internet); err != nil {
+			return fmt.Errorf("connect to %s: %w (set %s to allow an internet host)", address, err, hint)
 		}
 		return nil
 	}
+}
+
+// allowed is the rule for one address.
+func allowed(a netip.Addr, internet bool) error {
+	switch Classify(a) {
+	case Refused:
+		return ErrRefused
+	case Internet:
+		if !internet {
+			return ErrInternet
+		}
+	}
+	return nil
 }

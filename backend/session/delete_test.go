@@ -1,28 +1,12 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"testing"
-)
 
-// fileHolds reports which of the database, -wal and -shm files hold s.
-func fileHolds(t *testing.T, path, s string) []string {
-	t.Helper()
-	var out []string
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		b, err := os.ReadFile(path + suffix)
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		if bytes.Contains(b, []byte(s)) {
-			out = append(out, "db"+suffix)
-		}
-	}
-	return out
-}
+	"hermes/backend/store/storetest"
+)
 
 // TestDeleteLeavesNoBytes writes canary words into a conversation (English and
 // Chinese, in messages, the title and the summary) next to another one that
@@ -57,7 +41,7 @@ func TestDeleteLeavesNoBytes(t *testing.T) {
 			st.db.Checkpoint(ctx)
 			canaries := []string{fmt.Sprintf("locanary%dalpha", run), "xreplybeta", "vtitlegamma", "vsummarydelta", "鑫淼垚犇"}
 			for _, c := range canaries {
-				if len(fileHolds(t, file, c)) == 0 {
+				if len(storetest.Holds(t, file, c)) == 0 {
 					t.Fatalf("setup: canary %s not on disk", c)
 				}
 			}
@@ -69,7 +53,7 @@ func TestDeleteLeavesNoBytes(t *testing.T) {
 				t.Fatalf("receipt = %+v", r)
 			}
 			for _, c := range canaries {
-				if files := fileHolds(t, file, c); len(files) > 0 {
+				if files := storetest.Holds(t, file, c); len(files) > 0 {
 					t.Errorf("canary %s still in %v", c, files)
 				}
 			}

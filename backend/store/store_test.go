@@ -176,19 +176,26 @@ func checkpointed(t *testing.T, file string) []byte {
 	return b
 }
 
+// twoProcesses opens one file twice, as two Hermes processes would (SQLite
+// locks the file, not the connection pool).
+func twoProcesses(t *testing.T) (*DB, *DB) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "hermes.db")
+	var dbs [2]*DB
+	for i := range dbs {
+		db, err := Open(context.Background(), file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		dbs[i] = db
+	}
+	return dbs[0], dbs[1]
+}
+
 func TestIsBusy(t *testing.T) {
 	ctx := context.Background()
-	file := filepath.Join(t.TempDir(), "hermes.db")
-	a, err := Open(ctx, file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := Open(ctx, file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a, b := twoProcesses(t)
 	holder, _ := a.Conn(ctx)
 	defer holder.Close()
 	if _, err := holder.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
@@ -197,7 +204,7 @@ func TestIsBusy(t *testing.T) {
 	waiter, _ := b.Conn(ctx)
 	defer waiter.Close()
 	waiter.ExecContext(ctx, `PRAGMA busy_timeout = 10`)
-	_, err = waiter.ExecContext(ctx, `CREATE TABLE t(x)`)
+	_, err := waiter.ExecContext(ctx, `CREATE TABLE t(x)`)
 	if !IsBusy(err) {
 		t.Fatalf("a write while another holds the lock: %v (IsBusy false)", err)
 	}
@@ -211,17 +218,7 @@ func TestIsBusy(t *testing.T) {
 // tells OnWait, and again when it goes on.
 func TestTxSaysWhenItWaits(t *testing.T) {
 	ctx := context.Background()
-	file := filepath.Join(t.TempDir(), "hermes.db")
-	a, err := Open(ctx, file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := Open(ctx, file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a, b := twoProcesses(t)
 	var mu sync.Mutex
 	var heard []bool
 	b.OnWait = func(w bool) { mu.Lock(); heard = append(heard, w); mu.Unlock() }
