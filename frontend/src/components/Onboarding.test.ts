@@ -10,6 +10,8 @@ function setup(state: Partial<SetupState>, api = fakeApi()) {
   let n = 0;
   const store = new ModelsStore({ api, on: bus.on, uuid: () => `req-${++n}`, fileDialog: true });
   store.setup = setupState({ chat_ready: false, ...state });
+  // Nothing changes behind the page unless a test says so.
+  api.Setup.mockResolvedValue(store.setup);
   const r = render(Onboarding, { store });
   return { ...r, store, api, bus };
 }
@@ -31,13 +33,14 @@ describe('Onboarding', () => {
     const { getByTestId, getByRole, api } = setup({
       ollama: 'missing',
       step: 'install',
-      install_hint: 'curl -fsSL https://ollama.invalid/install.sh | sh',
+      install_hint: 'curl -fsSL https://ollama.invalid/install.sh | sh   (or your distribution’s package)',
       problem: 'Ollama is not installed',
       models: [],
     });
     expect(getByTestId('onboarding').dataset.step).toBe('install');
     expect(getByRole('heading', { level: 1 }).textContent).toBe('Install Ollama to get started');
     expect(getByTestId('setup-install-command').textContent).toBe('curl -fsSL https://ollama.invalid/install.sh | sh');
+    expect(getByTestId('setup-install-note').textContent).toBe('or your distribution’s package');
     expect(getByTestId('setup-problem').textContent).toBe('Details: Ollama is not installed');
     await fireEvent.click(getByTestId('setup-copy'));
     expect(writeText).toHaveBeenCalledWith('curl -fsSL https://ollama.invalid/install.sh | sh');
@@ -46,6 +49,28 @@ describe('Onboarding', () => {
     expect(check.classList.contains('primary')).toBe(true);
     await fireEvent.click(check);
     expect(api.Setup).toHaveBeenCalledTimes(1);
+  });
+
+  it('install: leaves out a detail that only repeats the command', () => {
+    const hint = 'curl -fsSL https://ollama.invalid/install.sh | sh   (or your distribution’s package)';
+    const { queryByTestId } = setup({ ollama: 'missing', step: 'install', install_hint: hint, problem: `Install Ollama: ${hint}`, models: [] });
+    expect(queryByTestId('setup-problem')).toBeNull();
+  });
+
+  it('import: the form stays with what was typed until the import has worked', async () => {
+    const { getByTestId, queryByTestId, api } = setup({ step: 'pull', models: [] });
+    await fireEvent.click(getByTestId('setup-import-toggle'));
+    await fireEvent.input(getByTestId('setup-import-path'), { target: { value: '/tmp/notes.gguf' } });
+    await fireEvent.click(getByTestId('setup-import-submit'));
+    expect((getByTestId('setup-import-submit') as HTMLButtonElement).disabled).toBe(true);
+    api.pending.get('req-1')!.reject('notes.gguf: not a GGUF model file');
+    await waitFor(() => expect(getByTestId('model-job').dataset.state).toBe('failed'));
+    expect((getByTestId('setup-import-path') as HTMLInputElement).value).toBe('/tmp/notes.gguf');
+    expect((getByTestId('setup-import-submit') as HTMLButtonElement).disabled).toBe(false);
+    await fireEvent.input(getByTestId('setup-import-path'), { target: { value: '/tmp/tiny.gguf' } });
+    await fireEvent.click(getByTestId('setup-import-submit'));
+    api.pending.get('req-2')!.resolve(detail({ name: 'tiny' }));
+    await waitFor(() => expect(queryByTestId('setup-import-form')).toBeNull());
   });
 
   it('start: the program found and a Start Ollama button; a failure is shown', async () => {

@@ -168,6 +168,17 @@ export function setupStep(s: SetupState | null): string {
   return s.chat_ready ? '' : 'problem';
 }
 
+/**
+ * The install hint as a command to copy and a note: "cmd   (or … )" gives the command alone
+ * (what a terminal can run) and the words in brackets as the note.
+ */
+export function splitInstallHint(hint: string): { command: string; note: string } {
+  const h = (hint ?? '').trim();
+  const m = /^(.*?\S)\s{2,}\((.*)\)\s*$/s.exec(h);
+  if (!m) return { command: h, note: '' };
+  return { command: m[1].trim(), note: m[2].trim() };
+}
+
 /** Why Send is disabled, or "" when a chat model is ready (or the backend cannot tell). */
 export function blockReason(s: SetupState | null, t: T): string {
   if (!s || s.chat_ready) return '';

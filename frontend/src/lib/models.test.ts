@@ -20,6 +20,7 @@ import {
   progressLine,
   progressPercent,
   setupStep,
+  splitInstallHint,
   statusText,
   suggestName,
 } from './models.svelte';
@@ -155,6 +156,19 @@ describe('setup', () => {
     for (const d of Object.values(dictionaries)) {
       for (const step of SETUP_STEPS) expect(d[`composer.blocked.${step}`]).toBeTruthy();
     }
+  });
+
+  it('splits the install hint into the command to copy and a note', () => {
+    expect(
+      splitInstallHint(
+        "curl -fsSL https://ollama.invalid/install.sh | sh   (or your distribution's ollama package; offline: copy the ollama binary to /usr/local/bin)",
+      ),
+    ).toEqual({
+      command: 'curl -fsSL https://ollama.invalid/install.sh | sh',
+      note: "or your distribution's ollama package; offline: copy the ollama binary to /usr/local/bin",
+    });
+    expect(splitInstallHint('winget install Ollama.Ollama')).toEqual({ command: 'winget install Ollama.Ollama', note: '' });
+    expect(splitInstallHint('echo (a) b')).toEqual({ command: 'echo (a) b', note: '' });
   });
 
   it('knows the step to show', () => {

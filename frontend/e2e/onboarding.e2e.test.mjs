@@ -1,0 +1,303 @@
+// Browser end-to-end test of the first run and the models panel against `hermes serve`:
+//   - with nothing answering at ollama_host, the main area shows the install (or start) step and
+//     Send is off with the reason;
+//   - with the fake Ollama and no chat model installed, the pull step shows the recommendations;
+//     a GGUF file the test writes itself is imported by path (web mode has no file dialog), with
+//     progress, and chat becomes ready: a message gets its reply;
+//   - a model pulled from the first-run screen streams its progress (bytes, percent, rate, time
+//     left) and chat becomes ready; a second pull is cancelled from the models panel.
+// Screenshots of each step go to the artifacts folder.
+//
+// The fake is started with --models (what is installed) and --pullable (what /api/pull can pull,
+// with --pull-steps progress lines --pull-delay apart) when it has those flags; without them the
+// chat model is deleted through the models panel instead, and the pull test is skipped.
+//
+// Environment: see harness.mjs (HERMES_BIN_DIR, E2E_ARTIFACTS, CHROMIUM).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import {
+  binDir,
+  cleanup,
+  ensureArtifacts,
+  launch,
+  sendAndWait,
+  shot,
+  startFake,
+  startHermes,
+  stop,
+  tempDir,
+} from './harness.mjs';
+
+const logs = {};
+
+/** The flags this build of fake-ollama knows. */
+function fakeFlags() {
+  const r = spawnSync(join(binDir, 'fake-ollama'), ['-h'], { encoding: 'utf8' });
+  const text = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  return { models: /-models\b/.test(text), pullable: /-pullable\b/.test(text) };
+}
+
+/** A loopback port nothing listens on. */
+async function closedPort() {
+  const srv = createServer();
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/**
+ * A tiny valid GGUF file (version 3): two metadata strings and one 8-float tensor, aligned to
+ * 32 bytes. Ollama takes such a file as a model; the fake checks its digest.
+ */
+function tinyGGUF() {
+  const u32 = (n) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(n);
+    return b;
+  };
+  const u64 = (n) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64LE(BigInt(n));
+    return b;
+  };
+  const str = (s) => Buffer.concat([u64(Buffer.byteLength(s)), Buffer.from(s)]);
+  const STRING = 8;
+  const F32 = 0;
+  const head = Buffer.concat([
+    Buffer.from('GGUF'),
+    u32(3),
+    u64(1), // tensors
+    u64(2), // metadata entries
+    str('general.architecture'),
+    u32(STRING),
+    str('llama'),
+    str('general.name'),
+    u32(STRING),
+    str('tiny'),
+    str('token_embd.weight'),
+    u32(1),
+    u64(8),
+    u32(F32),
+    u64(0),
+  ]);
+  const pad = Buffer.alloc((32 - (head.length % 32)) % 32);
+  const data = Buffer.alloc(8 * 4);
+  for (let i = 0; i < 8; i++) data.writeFloatLE(i / 8, i * 4);
+  return Buffer.concat([head, pad, data]);
+}
+
+async function step(page) {
+  await page.getByTestId('onboarding').waitFor({ timeout: 15_000 });
+  return page.getByTestId('onboarding').getAttribute('data-step');
+}
+
+async function sendBlocked(page) {
+  const send = page.getByTestId('send');
+  return {
+    disabled: await send.isDisabled(),
+    title: (await send.getAttribute('title')) ?? '',
+    note: (await page.getByTestId('send-blocked').textContent().catch(() => '')) ?? '',
+  };
+}
+
+async function openModels(page) {
+  if ((await page.getByTestId('models-toggle').getAttribute('aria-pressed')) !== 'true') {
+    await page.getByTestId('models-toggle').click();
+  }
+  await page.getByTestId('models-panel').waitFor();
+}
+
+async function closeModels(page) {
+  if ((await page.getByTestId('models-toggle').getAttribute('aria-pressed')) === 'true') {
+    await page.getByTestId('models-close').click();
+  }
+}
+
+/** Deletes an installed model through the models panel (its confirmation names it). */
+async function deleteModel(page, name) {
+  await openModels(page);
+  const card = page.locator(`[data-testid="model-card"][data-name="${name}"]`);
+  await card.waitFor({ timeout: 10_000 });
+  await card.getByTestId('model-delete').click();
+  const dlg = page.getByTestId('models-delete-dialog');
+  assert.match(await dlg.textContent(), new RegExp(`Delete ${name.replace(/[.:]/g, '\\$&')}\\?`));
+  await page.getByTestId('models-delete-ok').click();
+  await card.waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+describe('first run and models', { timeout: 240_000 }, () => {
+  const problems = [];
+  const dirs = [];
+  const flags = fakeFlags();
+  let context;
+  let page;
+
+  before(async () => {
+    ensureArtifacts();
+    const profile = tempDir('hermes-e2e-onb-chromium-');
+    dirs.push(profile);
+    ({ context, page } = await launch(profile, problems));
+  });
+
+  after(async () => {
+    if (page) await shot(page, 'onboarding-e2e-final.png');
+    if (context) await context.close().catch(() => {});
+    await cleanup(logs, dirs, 'onboarding-');
+  });
+
+  it('shows how to get Ollama when nothing answers, with Send off and the reason', async () => {
+    const dataDir = tempDir('hermes-e2e-onb-none-');
+    dirs.push(dataDir);
+    // Never start an ollama this machine may have: the step must come from what is installed.
+    execFileSync(join(binDir, 'hermes'), ['--data-dir', dataDir, 'settings', 'set', 'manage_ollama', 'never'], { stdio: 'ignore' });
+    const h = await startHermes(logs, dataDir, `http://127.0.0.1:${await closedPort()}`, 'hermes-none');
+    await page.goto(h.url);
+    const s = await step(page);
+    assert.ok(s === 'install' || s === 'start', `step ${s}`);
+    if (s === 'install') {
+      const cmd = (await page.getByTestId('setup-install-command').textContent()).trim();
+      assert.ok(cmd.length > 0 && !cmd.includes('('), `a command to copy: ${cmd}`);
+    } else {
+      await page.getByTestId('setup-start').waitFor();
+    }
+    await page.getByTestId('composer').fill('hello');
+    const b = await sendBlocked(page);
+    assert.equal(b.disabled, true);
+    assert.match(b.note, /^Send is off/);
+    assert.equal(b.title, b.note);
+    await shot(page, `onboarding-1-${s}.png`);
+    await stop(h.child);
+  });
+
+  describe('with the fake Ollama', () => {
+    let fake;
+    let hermes;
+
+    before(async () => {
+      const dataDir = tempDir('hermes-e2e-onb-data-');
+      dirs.push(dataDir);
+      const extra = [];
+      if (flags.models) extra.push('--models', 'nomic-embed-text');
+      if (flags.pullable) extra.push('--pullable', '*', '--pull-steps', '40', '--pull-delay', '60ms');
+      fake = await startFake(logs, 'fake-ollama', '5ms', extra);
+      hermes = await startHermes(logs, dataDir, fake.url);
+      await page.goto(hermes.url);
+      await page.getByTestId('status-bar').waitFor();
+    });
+
+    after(async () => {
+      await stop(hermes?.child);
+      await stop(fake?.child);
+    });
+
+    it('shows the pull step when no chat model is installed', async () => {
+      if (!flags.models) {
+        // The fake installs llama3.2: take it away as a user would.
+        await page.locator('[data-testid="status-bar"][data-state="ok"]').waitFor({ timeout: 15_000 });
+        await deleteModel(page, 'llama3.2');
+        await closeModels(page);
+      }
+      assert.equal(await step(page), 'pull');
+      const options = page.getByTestId('setup-pull-option');
+      assert.ok((await options.count()) >= 2, 'recommendations and "another model"');
+      assert.equal(await options.first().locator('input').isChecked(), true, 'the best fit is preselected');
+      assert.match(await options.first().textContent(), /GB/);
+      assert.match(await page.getByTestId('setup-problem').textContent(), /No chat model is installed/);
+      await page.getByTestId('composer').fill('hello');
+      const b = await sendBlocked(page);
+      assert.equal(b.disabled, true);
+      assert.match(b.note, /pull or import one/);
+      // The embedding model is never offered for chat.
+      assert.equal(await page.locator('[data-testid="model-picker"] option[value^="nomic-embed-text"]').count(), 0);
+      await shot(page, 'onboarding-2-pull.png');
+    });
+
+    it('imports a GGUF file by path and chat becomes ready', async () => {
+      const dir = tempDir('hermes-e2e-onb-gguf-');
+      dirs.push(dir);
+      const file = join(dir, 'Tiny-Chat-Q8_0.gguf');
+      writeFileSync(file, tinyGGUF());
+      const notGGUF = join(dir, 'notes.gguf');
+      writeFileSync(notGGUF, 'these are notes, not a model');
+
+      await page.getByTestId('setup-import-toggle').click();
+      await page.getByTestId('setup-import-nopicker').waitFor();
+      assert.equal(await page.getByTestId('setup-import-pick').count(), 0, 'web mode has no file dialog');
+
+      // A file that is not GGUF is refused with a clear error.
+      await page.getByTestId('setup-import-path').fill(notGGUF);
+      assert.equal(await page.getByTestId('setup-import-name').inputValue(), 'notes');
+      await page.getByTestId('setup-import-submit').click();
+      const failed = page.locator('[data-testid="model-job"][data-state="failed"]');
+      await failed.waitFor({ timeout: 15_000 });
+      assert.match(await failed.textContent(), /not a GGUF model file/);
+      await shot(page, 'onboarding-3-import-refused.png');
+      await failed.getByTestId('model-job-dismiss').click();
+
+      // The form stays open with what was typed: only the path changes.
+      await page.getByTestId('setup-import-path').fill(file);
+      assert.equal(await page.getByTestId('setup-import-name').inputValue(), 'tiny-chat-q8_0');
+      await page.getByTestId('setup-import-submit').click();
+      // The imported model becomes the chat model: the setup gives way to the empty chat.
+      await page.getByTestId('onboarding').waitFor({ state: 'detached', timeout: 20_000 });
+      await page.locator('[data-testid="status-bar"][data-state="ok"]').waitFor({ timeout: 15_000 });
+      assert.equal(await page.getByTestId('model-picker').inputValue(), 'tiny-chat-q8_0');
+      assert.equal(await page.getByTestId('send-blocked').count(), 0);
+      await shot(page, 'onboarding-4-ready.png');
+      const reply = await sendAndWait(page, 'hello from the first run');
+      assert.equal(reply.status, 'ok');
+      assert.match(reply.text, /hello from the first run/);
+    });
+
+    it('pulls a recommended model with progress; another pull is cancelled from the panel', async (t) => {
+      if (!flags.pullable) {
+        t.skip('fake-ollama has no --pullable flag (needed to script /api/pull)');
+        return;
+      }
+      await deleteModel(page, 'tiny-chat-q8_0');
+      await closeModels(page);
+      await page.getByTestId('send').waitFor();
+      assert.equal(await step(page), 'pull');
+      const chosen = await page.locator('[data-testid="setup-pull-option"]:has(input:checked)').getAttribute('data-name');
+      await page.getByTestId('setup-pull-submit').click();
+      const job = page.locator(`[data-testid="model-job"][data-name="${chosen}"]`);
+      await job.waitFor();
+      // Progress: bytes, percent, rate and the time left, while it runs.
+      await page.waitForFunction(
+        () => /of .* · \d+(\.\d)?% · .+\/s · .+ left/.test(document.querySelector('[data-testid="model-job-numbers"]')?.textContent ?? ''),
+        null,
+        { timeout: 15_000 },
+      );
+      assert.equal(await job.getByTestId('model-job-status').textContent(), 'Downloading');
+      await shot(page, 'onboarding-5-pulling.png');
+      await page.getByTestId('onboarding').waitFor({ state: 'detached', timeout: 30_000 });
+      await page.locator('[data-testid="status-bar"][data-state="ok"]').waitFor({ timeout: 15_000 });
+      assert.match(await page.getByTestId('model-picker').inputValue(), new RegExp(`^${chosen.replace(/[.:]/g, '\\$&')}`));
+
+      // A second pull from the panel, cancelled while it runs: nothing is installed.
+      await openModels(page);
+      await page.getByTestId('models-pull').click();
+      await page.getByTestId('models-pull-name').fill('qwen3:8b');
+      await page.getByTestId('models-pull-submit').click();
+      const second = page.locator('[data-testid="model-job"][data-name="qwen3:8b"]');
+      await page.waitForFunction(
+        () => /%/.test(document.querySelector('[data-testid="model-job"][data-name="qwen3:8b"] [data-testid="model-job-numbers"]')?.textContent ?? ''),
+        null,
+        { timeout: 15_000 },
+      );
+      await shot(page, 'onboarding-6-panel-pulling.png');
+      await second.getByTestId('model-job-cancel').click();
+      await page.locator('[data-testid="model-job"][data-name="qwen3:8b"][data-state="cancelled"]').waitFor({ timeout: 10_000 });
+      assert.equal(await page.locator('[data-testid="model-card"][data-name^="qwen3:8b"]').count(), 0);
+    });
+
+    it('had no page errors or CSP violations', () => {
+      assert.deepEqual(problems, []);
+    });
+  });
+});
