@@ -110,11 +110,11 @@ func TestErrorsAreUserMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := a.SendMessage("r4", "", "hi")
-	if err == nil || !strings.Contains(err.Error(), "ollama pull mistral") {
+	if err == nil || !strings.Contains(err.Error(), "hermes model pull mistral") {
 		t.Fatalf("missing model: %v", err)
 	}
 	st, _ := a.Status()
-	if !st.Reachable || st.ModelAvailable || !strings.Contains(st.Fix, "ollama pull mistral") {
+	if !st.Reachable || st.ModelAvailable || !strings.Contains(st.Fix, "hermes model pull mistral") || !strings.Contains(st.Problem, "installed: llama3.2") {
 		t.Fatalf("status = %+v", st)
 	}
 	_ = fake
@@ -126,7 +126,7 @@ func TestErrorsAreUserMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, _ = a.Status()
-	if st.Reachable || !strings.Contains(st.Problem, "not reachable") || !strings.Contains(st.Fix, "ollama serve") {
+	if st.Reachable || !strings.Contains(st.Problem, "not reachable") || !(strings.Contains(st.Fix, "Install Ollama") || strings.Contains(st.Fix, " serve")) {
 		t.Fatalf("status = %+v", st)
 	}
 	_, err = a.SendMessage("r5", "", "anyone there?")

@@ -51,7 +51,7 @@ func describe(err error, host, model string) string {
 	case errors.Is(err, llm.ErrUnreachable):
 		return fmt.Sprintf("Ollama is not reachable at %s. Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings.", host)
 	case errors.Is(err, llm.ErrModelNotFound):
-		return fmt.Sprintf("Model %s is not installed. Run `ollama pull %s` or pick another model.", model, model)
+		return fmt.Sprintf("Model %s is not installed. Run `hermes model pull %s` (or pull it in the Models panel), or pick another model.", model, model)
 	case errors.Is(err, llm.ErrTimeout):
 		return fmt.Sprintf("Ollama stopped responding (%v). Try again; a large model may need a longer first_token_timeout in Settings.", cause(err))
 	case errors.Is(err, llm.ErrOverloaded):
