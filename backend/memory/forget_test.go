@@ -2,9 +2,11 @@ package memory
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"hermes/backend/store"
 	"hermes/backend/store/storetest"
@@ -283,5 +285,51 @@ func TestBulkForgetIsBatchedUnderOneReceipt(t *testing.T) {
 	}
 	if _, err := e.s.Get(ctx, keep.ID); err != nil {
 		t.Errorf("the memory not named is gone: %v", err)
+	}
+}
+
+// TestBulkForgetLetsOtherWritersIn: while one process forgets 600 memories,
+// another keeps writing (a second connection pool on the file locks it as
+// another process does); every write succeeds without a long wait.
+func TestBulkForgetLetsOtherWritersIn(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, nil)
+	var ids []string
+	for i := range 600 {
+		ids = append(ids, e.add(fmt.Sprintf("Parcel %d went to locker %d on floor %d", i, i*13, i%9)).ID)
+	}
+	other, err := store.Open(ctx, e.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	done := make(chan error, 1)
+	go func() { _, err := e.s.Forget(ctx, ids...); done <- err }()
+	var longest time.Duration
+	writes := 0
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			running = false
+		default:
+			start := time.Now()
+			err := other.Tx(ctx, func(tx *sql.Tx) error {
+				_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO settings(key, value, updated_at) VALUES ('recent_turns', ?, '2026-12-01T00:00:00Z')`, fmt.Sprint(writes%5+1))
+				return err
+			})
+			if err != nil {
+				t.Fatalf("write %d during the forget: %v", writes, err)
+			}
+			longest = max(longest, time.Since(start))
+			writes++
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	t.Logf("%d writes during the forget; the longest waited %s", writes, longest)
+	if longest > 2*time.Second {
+		t.Errorf("a writer waited %s", longest)
 	}
 }
