@@ -183,7 +183,7 @@ describe('first run and models', { timeout: 240_000 }, () => {
       dirs.push(dataDir);
       const extra = [];
       if (flags.models) extra.push('--models', 'nomic-embed-text');
-      if (flags.pullable) extra.push('--pullable', '*', '--pull-steps', '40', '--pull-delay', '60ms');
+      if (flags.pullable) extra.push('--pullable', '*', '--pull-steps', '40', '--pull-delay', '100ms');
       fake = await startFake(logs, 'fake-ollama', '5ms', extra);
       hermes = await startHermes(logs, dataDir, fake.url);
       await page.goto(hermes.url);
