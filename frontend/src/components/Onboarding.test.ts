@@ -84,6 +84,13 @@ describe('Onboarding', () => {
     await waitFor(() => expect(getByTestId('setup-start-error').textContent).toContain('did not answer within 20s'));
   });
 
+  it('start: an Ollama elsewhere that does not answer is only checked again', () => {
+    const { getByTestId, queryByTestId } = setup({ ollama: 'unreachable', step: 'start', host: 'http://10.0.0.5:11434', models: [] });
+    expect(getByTestId('onboarding').textContent).toContain('Ollama at http://10.0.0.5:11434 does not answer');
+    expect(queryByTestId('setup-start')).toBeNull();
+    expect(getByTestId('setup-check').classList.contains('primary')).toBe(true);
+  });
+
   it('start: moves on when Ollama is started', async () => {
     const api = fakeApi({ StartOllama: vi.fn(async () => setupState({ chat_ready: false, step: 'pull', models: [], managed: true })) });
     const { getByTestId } = setup({ ollama: 'stopped', step: 'start', models: [] }, api);
