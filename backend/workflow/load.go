@@ -1,0 +1,695 @@
+package workflow
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"hermes/backend/tools"
+)
+
+// FileName is the workflows file in the data dir.
+const FileName = "workflows.yaml"
+
+const maxFileSize = 1 << 20
+
+// Error is a mistake in the workflows file and where it is.
+type Error struct {
+	File     string
+	Line     int
+	Workflow string // the workflow's name (or #N); "" outside one
+	Phase    string // the phase's name (or #N); "" outside one
+	Step     string // the step's id (or #N); "" outside one
+	Field    string // e.g. "timeout", "args.phone"
+	Msg      string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Workflow != "" {
+		fmt.Fprintf(&b, "workflow %s: ", e.Workflow)
+	}
+	if e.Phase != "" {
+		fmt.Fprintf(&b, "phase %s: ", e.Phase)
+	}
+	if e.Step != "" {
+		fmt.Fprintf(&b, "step %s: ", e.Step)
+	}
+	if e.Field != "" {
+		b.WriteString(e.Field + ": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Options are what loading checks against.
+type Options struct {
+	// KnownTool reports whether a step may call the tool; nil accepts any name.
+	KnownTool func(name string) bool
+}
+
+// Load reads the workflows file at path. A missing file declares none. It
+// returns the workflows that are right and an *Error for each mistake; a
+// workflow with a mistake is left out, the others load.
+func Load(path string, opts Options) ([]*Workflow, []error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []error{&Error{File: path, Msg: fmt.Sprintf("cannot read the file: %v", err)}}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, []error{&Error{File: path, Msg: fmt.Sprintf("cannot read the file: %v", err)}}
+	}
+	if len(data) > maxFileSize {
+		return nil, []error{&Error{File: path, Msg: fmt.Sprintf("the file is larger than %d bytes", maxFileSize)}}
+	}
+	return Parse(path, data, opts)
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+): `)
+
+// syntaxErrorLine finds the line of a YAML syntax error: the line after the
+// longest prefix of the file that still parses (yaml.v3 reports where the
+// enclosing structure starts); long files keep yaml's number.
+func syntaxErrorLine(data []byte, err error) int {
+	reported := 0
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		reported, _ = strconv.Atoi(m[1])
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) > 2000 {
+		return reported
+	}
+	for k := len(lines) - 1; k > 0; k-- {
+		var n yaml.Node
+		if yaml.Unmarshal([]byte(strings.Join(lines[:k], "")), &n) == nil {
+			return k + 1
+		}
+	}
+	return 1
+}
+
+// Parse reads a workflows file's content; file names it in errors.
+func Parse(file string, data []byte, opts Options) ([]*Workflow, []error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		msg := yamlLine.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), "")
+		return nil, []error{&Error{File: file, Line: syntaxErrorLine(data, err), Msg: "the file is not valid YAML: " + msg}}
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	root := doc.Content[0]
+	p := &loader{file: file, opts: opts, names: map[string]int{}}
+	if root.Kind != yaml.MappingNode {
+		p.fail(root, where{}, "", "the file must be a mapping with a list under \"workflows:\"")
+		return nil, p.errs
+	}
+	f := p.fields(root, where{}, "", []string{"version", "workflows"})
+	if v := f["version"]; v != nil && (v.Kind != yaml.ScalarNode || v.Value != "1") {
+		p.fail(v, where{}, "version", "only version 1 is known")
+	}
+	list := f["workflows"]
+	if list == nil || isNull(list) {
+		return nil, p.errs
+	}
+	if list.Kind != yaml.SequenceNode {
+		p.fail(list, where{}, "workflows", "must be a list of workflows (each item starts with \"- name:\")")
+		return nil, p.errs
+	}
+	var out []*Workflow
+	for i, item := range list.Content {
+		if w := p.workflow(i, item); w != nil {
+			out = append(out, w)
+		}
+	}
+	return out, p.errs
+}
+
+// where is the place of a mistake inside the file.
+type where struct{ workflow, phase, step string }
+
+type loader struct {
+	file  string
+	opts  Options
+	errs  []error
+	names map[string]int // workflow name -> line
+}
+
+func (p *loader) fail(n *yaml.Node, at where, field, format string, a ...any) {
+	p.errs = append(p.errs, &Error{File: p.file, Line: n.Line, Workflow: at.workflow, Phase: at.phase, Step: at.step,
+		Field: field, Msg: fmt.Sprintf(format, a...)})
+}
+
+// peek is the text of a mapping's key, to name the thing in errors found
+// before the key is read.
+func peek(n *yaml.Node, key string) string {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key && n.Content[i+1].Kind == yaml.ScalarNode {
+			return strings.TrimSpace(n.Content[i+1].Value)
+		}
+	}
+	return ""
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// fields reads a mapping's keys, reporting unknown and repeated ones.
+func (p *loader) fields(n *yaml.Node, at where, prefix string, known []string) map[string]*yaml.Node {
+	out := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		field := k.Value
+		if prefix != "" {
+			field = prefix + "." + k.Value
+		}
+		switch {
+		case !contains(known, k.Value):
+			msg := fmt.Sprintf("unknown field %q", k.Value)
+			if s := suggest(k.Value, known); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			} else {
+				msg += "; known fields: " + strings.Join(known, ", ")
+			}
+			p.fail(k, at, field, "%s", msg)
+		case out[k.Value] != nil:
+			p.fail(k, at, field, "appears twice (first at line %d)", out[k.Value].Line)
+		default:
+			out[k.Value] = v
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// str reads a text field; a required one that is absent or empty is reported.
+func (p *loader) str(n, parent *yaml.Node, at where, field string, required bool) (string, bool) {
+	if n == nil || isNull(n) || (n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) == "") {
+		if required {
+			node := parent
+			if n != nil {
+				node = n
+			}
+			p.fail(node, at, field, "is missing")
+			return "", false
+		}
+		return "", n == nil || isNull(n) || n.Kind == yaml.ScalarNode
+	}
+	if n.Kind != yaml.ScalarNode {
+		p.fail(n, at, field, "must be text, not a %s", kind(n))
+		return "", false
+	}
+	return n.Value, true
+}
+
+func kind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "value"
+}
+
+// duration reads a duration field in (0, max].
+func (p *loader) duration(n *yaml.Node, at where, field string, max time.Duration) (Duration, bool) {
+	if n == nil {
+		return 0, true
+	}
+	s, _ := p.str(n, n, at, field, true)
+	d, err := time.ParseDuration(s)
+	switch {
+	case s == "":
+		return 0, false
+	case err != nil:
+		p.fail(n, at, field, "%q is not a duration: write it like 5s, 1500ms or 2m", s)
+		return 0, false
+	case d <= 0 || d > max:
+		p.fail(n, at, field, "must be more than 0 and at most %s", max)
+		return 0, false
+	}
+	return Duration(d), true
+}
+
+var workflowName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,54}$`)
+
+// step is a step being checked, with its place for the order of placeholders.
+type stepInfo struct {
+	phase, index int
+	parallel     bool
+	refs         []*ref
+	node         *yaml.Node
+	at           where
+}
+
+// before reports whether a runs (and finishes) before b starts.
+func (a *stepInfo) before(b *stepInfo) bool {
+	if a.phase != b.phase {
+		return a.phase < b.phase
+	}
+	return !a.parallel && a.index < b.index
+}
+
+func (p *loader) workflow(i int, n *yaml.Node) *Workflow {
+	before := len(p.errs)
+	at := where{workflow: fmt.Sprintf("#%d", i+1)}
+	if n.Kind != yaml.MappingNode {
+		p.fail(n, at, "", "each workflow is a mapping with name, description, inputs and phases")
+		return nil
+	}
+	if name := peek(n, "name"); workflowName.MatchString(name) && p.names[name] == 0 {
+		at.workflow = name
+	}
+	f := p.fields(n, at, "", []string{"name", "description", "inputs", "deadline", "phases"})
+	w := &Workflow{Line: n.Line}
+	name, ok := p.str(f["name"], n, at, "name", true)
+	switch {
+	case !ok:
+	case !workflowName.MatchString(name):
+		p.fail(f["name"], at, "name", "%q is not a valid workflow name: use 1 to 54 letters, digits, '_' or '-' (the model sees it as the tool %s<name>)", name, ToolPrefix)
+	case p.names[name] != 0:
+		p.fail(f["name"], at, "name", "%q is already declared at line %d", name, p.names[name])
+	default:
+		p.names[name] = f["name"].Line
+		at.workflow = name
+	}
+	w.Name = name
+	if d, ok := p.str(f["description"], n, at, "description", true); ok {
+		w.Description = strings.TrimSpace(d)
+	}
+
+	// inputs: a JSON Schema of an object
+	var props map[string]bool
+	w.Inputs = json.RawMessage(`{"type":"object"}`)
+	if in := f["inputs"]; in != nil && !isNull(in) {
+		if schema, ok := p.schema(in, at, "inputs"); ok {
+			var top map[string]any
+			_ = json.Unmarshal(schema, &top)
+			if top["type"] != "object" {
+				p.fail(in, at, "inputs.type", "must be \"object\" (the inputs are named values)")
+			}
+			if m, ok := top["properties"].(map[string]any); ok {
+				props = map[string]bool{}
+				for k := range m {
+					props[k] = true
+				}
+			}
+			w.Inputs = schema
+		}
+	}
+	if d, ok := p.duration(f["deadline"], at, "deadline", MaxDeadline); ok {
+		w.Deadline = d
+	}
+
+	// phases and steps
+	steps := map[string]*stepInfo{}
+	var order []string
+	pn := f["phases"]
+	switch {
+	case pn == nil || isNull(pn):
+		p.fail(n, at, "phases", "is missing: a list of phases, each with steps")
+	case pn.Kind != yaml.SequenceNode || len(pn.Content) == 0:
+		p.fail(pn, at, "phases", "must be a non-empty list of phases (each item starts with \"- name:\")")
+	default:
+		for pi, item := range pn.Content {
+			ph := p.phase(pi, item, at, steps, &order)
+			w.Phases = append(w.Phases, ph)
+		}
+	}
+
+	// placeholders: inputs that exist, steps that finish before
+	for _, id := range order {
+		s := steps[id]
+		for _, r := range s.refs {
+			if r.step == "" {
+				if len(r.path) > 0 && props != nil && !props[r.path[0]] {
+					p.fail(s.node, s.at, "args", "{{%s}}: the inputs have no property %q (declared: %s)", r.text, r.path[0], strings.Join(sortedKeys(props), ", "))
+				}
+				continue
+			}
+			t, ok := steps[r.step]
+			switch {
+			case !ok:
+				p.fail(s.node, s.at, "args", "{{%s}}: there is no step %q in this workflow (steps: %s)", r.text, r.step, strings.Join(order, ", "))
+			case r.step == id:
+				p.fail(s.node, s.at, "args", "{{%s}}: a step cannot use its own result (a cycle)", r.text)
+			case !t.before(s):
+				if cycle := findCycle(steps, r.step, id); cycle != nil {
+					p.fail(s.node, s.at, "args", "{{%s}}: steps refer to each other in a cycle: %s", r.text, strings.Join(append([]string{id}, cycle...), " -> "))
+				} else if t.phase == s.phase {
+					p.fail(s.node, s.at, "args", "{{%s}}: step %s runs at the same time as this one (mode %s); a step can only use results of steps that finished before it: move it to an earlier phase", r.text, r.step, w.Phases[s.phase].Mode)
+				} else {
+					p.fail(s.node, s.at, "args", "{{%s}}: step %s runs later (phase %s); a step can only use results of steps before it", r.text, r.step, steps[r.step].at.phase)
+				}
+			}
+		}
+	}
+	if len(p.errs) > before {
+		return nil
+	}
+	return w
+}
+
+// findCycle reports a path of references from 'from' back to 'to', or nil.
+func findCycle(steps map[string]*stepInfo, from, to string) []string {
+	seen := map[string]bool{}
+	var walk func(id string) []string
+	walk = func(id string) []string {
+		if id == to {
+			return []string{id}
+		}
+		if seen[id] {
+			return nil
+		}
+		seen[id] = true
+		s := steps[id]
+		if s == nil {
+			return nil
+		}
+		for _, r := range s.refs {
+			if r.step == "" {
+				continue
+			}
+			if rest := walk(r.step); rest != nil {
+				return append([]string{id}, rest...)
+			}
+		}
+		return nil
+	}
+	return walk(from)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return []string{"none"}
+	}
+	return out
+}
+
+func (p *loader) phase(pi int, n *yaml.Node, wat where, steps map[string]*stepInfo, order *[]string) Phase {
+	at := wat
+	at.phase = fmt.Sprintf("#%d", pi+1)
+	ph := Phase{Name: at.phase, Mode: ModeSequence}
+	if n.Kind != yaml.MappingNode {
+		p.fail(n, at, "", "each phase is a mapping with name, mode and steps")
+		return ph
+	}
+	if name := peek(n, "name"); name != "" {
+		at.phase = name
+	}
+	f := p.fields(n, at, "", []string{"name", "mode", "steps"})
+	if name, ok := p.str(f["name"], n, at, "name", false); ok && name != "" {
+		ph.Name = name
+		at.phase = name
+	}
+	if mn := f["mode"]; mn != nil {
+		m, _ := p.str(mn, n, at, "mode", true)
+		switch Mode(m) {
+		case ModeSequence, ModeAll, ModeFirst:
+			ph.Mode = Mode(m)
+		default:
+			if m != "" {
+				p.fail(mn, at, "mode", "%q is not one of sequence (one after another), all (at once, each must succeed), first (at once, the first to succeed wins)", m)
+			}
+		}
+	}
+	sn := f["steps"]
+	switch {
+	case sn == nil || isNull(sn):
+		p.fail(n, at, "steps", "the phase has no steps: add at least one (- {id: ..., tool: ...})")
+		return ph
+	case sn.Kind != yaml.SequenceNode:
+		p.fail(sn, at, "steps", "must be a list of steps")
+		return ph
+	case len(sn.Content) == 0:
+		p.fail(sn, at, "steps", "the phase has no steps: add at least one (- {id: ..., tool: ...})")
+		return ph
+	}
+	for si, item := range sn.Content {
+		if s, info := p.step(si, item, at); info != nil {
+			info.phase, info.index, info.parallel = pi, si, ph.Mode != ModeSequence
+			if prev, dup := steps[s.ID]; dup {
+				p.fail(item, info.at, "id", "%q is already a step at line %d; step ids are unique in a workflow", s.ID, prev.node.Line)
+			} else {
+				steps[s.ID] = info
+				*order = append(*order, s.ID)
+			}
+			ph.Steps = append(ph.Steps, s)
+		}
+	}
+	return ph
+}
+
+// step reads a step; info is nil when it has no usable id.
+func (p *loader) step(si int, n *yaml.Node, pat where) (Step, *stepInfo) {
+	at := pat
+	at.step = fmt.Sprintf("#%d", si+1)
+	var s Step
+	if n.Kind != yaml.MappingNode {
+		p.fail(n, at, "", "each step is a mapping with id, tool and args")
+		return s, nil
+	}
+	if id := peek(n, "id"); stepIDPattern.MatchString(id) {
+		at.step = id
+	}
+	f := p.fields(n, at, "", []string{"id", "tool", "args", "timeout", "retries", "backoff", "idempotent"})
+	id, ok := p.str(f["id"], n, at, "id", true)
+	if ok && !stepIDPattern.MatchString(id) {
+		p.fail(f["id"], at, "id", "%q is not a valid step id: start with a letter or '_', then letters, digits, '_' or '-'", id)
+		ok = false
+	}
+	if ok {
+		at.step = id
+	}
+	s.ID = id
+	if tool, tok := p.str(f["tool"], n, at, "tool", true); tok {
+		s.Tool = tool
+		if !tools.ValidName(tool) {
+			p.fail(f["tool"], at, "tool", "%q is not a valid tool name", tool)
+		} else if p.opts.KnownTool != nil && !p.opts.KnownTool(tool) {
+			p.fail(f["tool"], at, "tool", "there is no tool %q (see `hermes tools list`; an MCP tool is SERVER__TOOL)", tool)
+		}
+	}
+	info := &stepInfo{node: n, at: at}
+	s.Args = json.RawMessage(`{}`)
+	if an := f["args"]; an != nil && !isNull(an) {
+		if an.Kind != yaml.MappingNode {
+			p.fail(an, at, "args", "must be a mapping of the tool's argument names to values")
+		} else {
+			var v any
+			if err := an.Decode(&v); err != nil {
+				p.fail(an, at, "args", "cannot be read: %v", err)
+			} else if b, err := json.Marshal(v); err != nil {
+				p.fail(an, at, "args", "cannot be turned into JSON (are all keys text?): %v", err)
+			} else if _, refs, err := parseArgs(b); err != nil {
+				p.fail(argNode(an), at, "args", "%v", err)
+			} else {
+				s.Args = b
+				info.node = an
+				info.refs = refs
+			}
+		}
+	}
+	if d, ok := p.duration(f["timeout"], at, "timeout", MaxStepTimeout); ok {
+		s.Timeout = d
+	}
+	if d, ok := p.duration(f["backoff"], at, "backoff", MaxBackoff); ok {
+		s.Backoff = d
+	}
+	if rn := f["retries"]; rn != nil {
+		var r int
+		if rn.Kind != yaml.ScalarNode || rn.Decode(&r) != nil || r < 0 || r > MaxRetries {
+			p.fail(rn, at, "retries", "must be a whole number from 0 to %d, not %q", MaxRetries, rn.Value)
+		} else {
+			s.Retries = r
+		}
+	}
+	if in := f["idempotent"]; in != nil {
+		var b bool
+		if in.Kind != yaml.ScalarNode || in.Decode(&b) != nil {
+			p.fail(in, at, "idempotent", "must be true or false, not %q", in.Value)
+		} else {
+			s.Idempotent = b
+		}
+	}
+	if !ok {
+		return s, nil
+	}
+	return s, info
+}
+
+// argNode is the first scalar of args with a placeholder, for a more precise
+// line, or args itself.
+func argNode(n *yaml.Node) *yaml.Node {
+	var found *yaml.Node
+	var walk func(*yaml.Node)
+	walk = func(x *yaml.Node) {
+		if found != nil {
+			return
+		}
+		if x.Kind == yaml.ScalarNode && strings.Contains(x.Value, "{{") {
+			found = x
+			return
+		}
+		for _, c := range x.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+	if found == nil {
+		return n
+	}
+	return found
+}
+
+// schema converts a YAML schema to JSON and compiles it with the tools'
+// JSON Schema rules.
+func (p *loader) schema(n *yaml.Node, at where, field string) (json.RawMessage, bool) {
+	if n.Kind != yaml.MappingNode {
+		p.fail(n, at, field, "must be a JSON Schema written as a mapping (type: object, properties: ...)")
+		return nil, false
+	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		p.fail(n, at, field, "cannot be read: %v", err)
+		return nil, false
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		p.fail(n, at, field, "cannot be turned into JSON (are all keys text?): %v", err)
+		return nil, false
+	}
+	if _, err := tools.CompileSchema(field, b); err != nil {
+		p.fail(n, at, field, "is not a valid JSON Schema: %v", err)
+		return nil, false
+	}
+	return b, true
+}
+
+// suggest returns the known word closest to s, if it is close.
+func suggest(s string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := distance(strings.ToLower(s), k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}
+
+// Catalog is the workflows file, read again when it changes.
+type Catalog struct {
+	path string
+	opts Options
+
+	mu    sync.Mutex
+	stamp string // size and modification time of the file last read
+	list  []*Workflow
+	errs  []error
+}
+
+// NewCatalog reads the file at path.
+func NewCatalog(path string, opts Options) *Catalog {
+	c := &Catalog{path: path, opts: opts}
+	c.Refresh()
+	return c
+}
+
+// Path is the file.
+func (c *Catalog) Path() string { return c.path }
+
+// Refresh reads the file again if it changed (or force); it reports whether it did.
+func (c *Catalog) Refresh() bool { return c.refresh(false) }
+
+// Reload reads the file again (the tools it may call changed).
+func (c *Catalog) Reload() { c.refresh(true) }
+
+func (c *Catalog) refresh(force bool) bool {
+	stamp := "missing"
+	if fi, err := os.Stat(c.path); err == nil {
+		stamp = fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !force && stamp == c.stamp {
+		return false
+	}
+	c.list, c.errs = Load(c.path, c.opts)
+	c.stamp = stamp
+	return true
+}
+
+// List returns the workflows that loaded and the mistakes of the others.
+func (c *Catalog) List() ([]*Workflow, []error) {
+	c.Refresh()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.list, c.errs
+}
+
+// Get returns a workflow by name.
+func (c *Catalog) Get(name string) (*Workflow, bool) {
+	list, _ := c.List()
+	for _, w := range list {
+		if w.Name == name {
+			return w, true
+		}
+	}
+	return nil, false
+}
