@@ -101,7 +101,9 @@ func TestWorkflowSequenceAndResults(t *testing.T) {
 	h.tool("lookup", func(_ context.Context, a map[string]any) (any, error) {
 		return map[string]any{"user": map[string]any{"id": 42, "name": a["who"]}}, nil
 	})
-	h.tool("greet", func(_ context.Context, a map[string]any) (any, error) { return fmt.Sprintf("hello %v (%v)", a["name"], a["id"]), nil })
+	h.tool("greet", func(_ context.Context, a map[string]any) (any, error) {
+		return fmt.Sprintf("hello %v (%v)", a["name"], a["id"]), nil
+	})
 	w := h.parse(`version: 1
 workflows:
   - name: hello
