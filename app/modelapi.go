@@ -103,12 +103,13 @@ func (a *App) finishModelJob(name string, err error) (ModelDetail, error) {
 	return ModelDetail{ModelDetail: llm.ModelDetail{Name: name}}, nil
 }
 
-// modelErr keeps the backend's message for model work: it already says what to do.
+// modelErr keeps the backend's message for model work: it already says what
+// to do (and may start with a file name, so it is not capitalised).
 func modelErr(err error) error {
 	if errors.Is(err, llm.ErrUnreachable) {
 		return userError(err, "", "")
 	}
-	return &UserError{Message: strings.ToUpper(err.Error()[:1]) + err.Error()[1:], Err: err}
+	return &UserError{Message: err.Error(), Err: err}
 }
 
 // CancelModelJob stops a running PullModel or ImportModel.

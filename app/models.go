@@ -40,7 +40,8 @@ type SetupState struct {
 	Host        string           `json:"host"`
 	Version     string           `json:"version"`
 	Binary      string           `json:"binary"`
-	InstallHint string           `json:"install_hint"`
+	InstallHint string           `json:"install_hint"` // the command alone, to copy
+	InstallNote string           `json:"install_note"` // other ways (offline too)
 	ChatModel   string           `json:"chat_model"`
 	ChatReady   bool             `json:"chat_ready"`
 	EmbedModel  string           `json:"embed_model"`
@@ -60,12 +61,15 @@ func (c *Core) Setup(ctx context.Context) (SetupState, error) {
 	}
 	d := c.daemon(s)
 	st := d.State(ctx)
-	out := SetupState{Ollama: st.Status, Managed: st.Managed, Host: s.OllamaHost, Binary: st.Binary, InstallHint: ollamad.InstallHint(),
+	out := SetupState{Ollama: st.Status, Managed: st.Managed, Host: s.OllamaHost, Binary: st.Binary, InstallHint: ollamad.InstallCommand(), InstallNote: ollamad.InstallNote(),
 		ChatModel: s.ChatModel, EmbedModel: s.EmbedModel, Models: []ModelDetail{}, MemoryGB: memoryGB()}
 	out.Recommended = recommend(out.MemoryGB)
 	switch st.Status {
 	case ollamad.Missing:
-		out.Problem, out.Step = st.Hint, "install"
+		out.Problem, out.Step = "Ollama, which runs the models, is not installed on this computer.", "install"
+		if s.OllamaPath != "" {
+			out.Problem = st.Hint // ollama_path points nowhere
+		}
 		return out, nil
 	case ollamad.Stopped:
 		out.Problem, out.Step = "Ollama is installed but not running. "+st.Hint, "start"

@@ -74,15 +74,26 @@ func New(cfg Config) *Daemon {
 	return &Daemon{cfg: cfg}
 }
 
-// InstallHint is how to install Ollama on this OS.
-func InstallHint() string {
+// InstallCommand is the command that installs Ollama on this OS.
+func InstallCommand() string {
 	switch runtime.GOOS {
 	case "darwin":
-		return "brew install ollama   (or the app from https://ollama.com/download)"
+		return "brew install ollama"
 	case "windows":
 		return "winget install Ollama.Ollama"
 	}
-	return "curl -fsSL https://ollama.com/install.sh | sh   (or your distribution's ollama package; offline: copy the ollama binary to /usr/local/bin)"
+	return "curl -fsSL https://ollama.com/install.sh | sh"
+}
+
+// InstallNote says what else installs it (offline too).
+func InstallNote() string {
+	switch runtime.GOOS {
+	case "darwin":
+		return "Or install the app from https://ollama.com/download."
+	case "windows":
+		return "Or run the installer from https://ollama.com/download."
+	}
+	return "Or install your distribution's ollama package; offline, copy the ollama program to /usr/local/bin."
 }
 
 // Find returns the ollama program Hermes would start, or "".
@@ -136,7 +147,7 @@ func (d *Daemon) State(ctx context.Context) State {
 	case bin == "" && d.cfg.Path != "":
 		return State{Status: Missing, Hint: fmt.Sprintf("ollama_path is %s, which is not an executable program; fix it or clear it (hermes settings set ollama_path \"\").", d.cfg.Path)}
 	case bin == "":
-		return State{Status: Missing, Hint: "Install Ollama: " + InstallHint()}
+		return State{Status: Missing, Hint: "Install Ollama: " + InstallCommand() + "   (" + InstallNote() + ")"}
 	case d.cfg.Manage == "never":
 		return State{Status: Stopped, Binary: bin, Hint: fmt.Sprintf("Start it: %s serve   (Hermes does not, since manage_ollama is never)", bin)}
 	}

@@ -178,7 +178,7 @@ func (s *Server) tags(w http.ResponseWriter) {
 			Name: m.Name + ":latest", Model: m.Name + ":latest", Size: int64(1+i) * 2_000_000_000,
 			Digest:     fmt.Sprintf("%064x", i+1),
 			ModifiedAt: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC),
-			Details:    api.ModelDetails{Format: "gguf", Family: "llama", ParameterSize: "3.2B", QuantizationLevel: "Q4_K_M"},
+			Details:    details(m),
 		})
 	}
 	writeJSON(w, http.StatusOK, resp)
@@ -361,4 +361,14 @@ func Words(text string) []string {
 		out = append(out, w)
 	}
 	return out
+}
+
+// details are what Ollama lists for a model: an embedder looks like one.
+func details(m Model) api.ModelDetails {
+	for _, c := range m.Capabilities {
+		if c == "embedding" {
+			return api.ModelDetails{Format: "gguf", Family: "nomic-bert", ParameterSize: "137M", QuantizationLevel: "F16"}
+		}
+	}
+	return api.ModelDetails{Format: "gguf", Family: "llama", ParameterSize: "3.2B", QuantizationLevel: "Q4_K_M"}
 }

@@ -13,7 +13,8 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
-// PullScript is how /api/pull answers for one model, in Ollama's wire format:
+// PullScript is how /api/pull answers (the key "*" of Server.Pullable answers
+// for any name) for one model, in Ollama's wire format:
 // "pulling manifest", then Layers progress lines per layer of Size bytes each,
 // "verifying sha256 digest", "writing manifest", "success".
 type PullScript struct {
@@ -60,6 +61,11 @@ func (s *Server) pull(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSuffix(req.Model, ":latest")
 	s.mu.Lock()
 	script, ok := s.Pullable[name]
+	if !ok { // "*" pulls any name, as a chat model with tools
+		if script, ok = s.Pullable["*"]; ok {
+			script.Model = Model{Name: name, ContextLength: 8192, Capabilities: []string{"completion", "tools"}}
+		}
+	}
 	s.mu.Unlock()
 	if !ok {
 		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "pull model manifest: file does not exist"})

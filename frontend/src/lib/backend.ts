@@ -92,6 +92,8 @@ export interface ToolAnnotations {
   destructive?: boolean;
   open_world?: boolean;
   command?: boolean;
+  /** Runs a shell with the model's text (allow_shell): the approval says so in red. */
+  shell?: boolean;
 }
 
 /** Payload of the approval:needed event. */
@@ -278,6 +280,8 @@ export interface SetupState {
   binary: string;
   /** The exact command that installs Ollama on this OS. */
   install_hint: string;
+  /** Other ways to install it (offline too); absent from older backends. */
+  install_note?: string;
   chat_model: string;
   /** The chosen chat model is installed and can chat. */
   chat_ready: boolean;

@@ -158,7 +158,7 @@ export const en = {
   'status.backendError': 'The Hermes backend is not responding ({error}). Restart Hermes if this persists.',
   'status.unreachable':
     'Ollama is not reachable at {host}. Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings.',
-  'status.modelMissing': 'Model {model} is not installed. Run `ollama pull {model}` or pick another model.',
+  'status.modelMissing': 'Model {model} is not installed. Pull it in the Models panel (or run `hermes model pull {model}`), or pick another model.',
   'status.ok': 'Ready · Ollama {version} at {host} · model {model}',
   'status.warning': 'Warning',
   'status.dbWaiting': 'Waiting for another Hermes process…',
@@ -244,6 +244,7 @@ export const en = {
   'approval.why.destructive': 'it may delete or overwrite things',
   'approval.why.open_world': 'it reaches outside this computer (the internet or other people)',
   'approval.why.command': 'it runs a program on this computer',
+  'approval.why.shell': 'it runs a shell with the model’s text as a script (allow_shell): check every argument',
   'approval.args': 'Full arguments',
   'approval.noArgs': 'No arguments',
   'approval.deny': 'Deny',
@@ -949,7 +950,7 @@ export const zh: Record<MessageKey, string> = {
   'status.backendError': 'Hermes 后端没有响应（{error}）。如果持续出现，请重新启动 Hermes。',
   'status.unreachable':
     '无法连接 {host} 上的 Ollama。请运行 `ollama serve` 启动它（如未安装请先安装 Ollama），或在设置中修改地址。',
-  'status.modelMissing': '模型 {model} 尚未安装。请运行 `ollama pull {model}`，或选择其他模型。',
+  'status.modelMissing': '模型 {model} 尚未安装。请在“模型”面板中拉取（或运行 `hermes model pull {model}`），或选择其他模型。',
   'status.ok': '就绪 · Ollama {version}（{host}）· 模型 {model}',
   'status.warning': '警告',
   'status.dbWaiting': '正在等待另一个 Hermes 进程…',
@@ -1035,6 +1036,7 @@ export const zh: Record<MessageKey, string> = {
   'approval.why.destructive': '它可能会删除或覆盖内容',
   'approval.why.open_world': '它会访问这台电脑之外的地方（互联网或其他人）',
   'approval.why.command': '它会在这台电脑上运行程序',
+  'approval.why.shell': '它会把模型给出的文字当作脚本交给 shell 运行（allow_shell）：请逐项检查参数',
   'approval.args': '完整参数',
   'approval.noArgs': '没有参数',
   'approval.deny': '拒绝',

@@ -24,7 +24,7 @@ describe('i18n', () => {
   it('keeps commands unchanged in the guidance', () => {
     for (const d of Object.values(dictionaries)) {
       expect(d['status.unreachable']).toContain('`ollama serve`');
-      expect(d['status.modelMissing']).toContain('`ollama pull {model}`');
+      expect(d['status.modelMissing']).toContain('`hermes model pull {model}`');
     }
   });
 

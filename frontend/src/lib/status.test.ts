@@ -31,7 +31,7 @@ describe('describeStatus', () => {
   it('says how to install a missing model', () => {
     const v = describeStatus(st({ modelAvailable: false, model: 'qwen2.5' }), '', t);
     expect(v.state).toBe('model-missing');
-    expect(v.text).toBe('Model qwen2.5 is not installed. Run `ollama pull qwen2.5` or pick another model.');
+    expect(v.text).toBe('Model qwen2.5 is not installed. Pull it in the Models panel (or run `hermes model pull qwen2.5`), or pick another model.');
   });
 
   it("prefers the backend's problem and fix", () => {

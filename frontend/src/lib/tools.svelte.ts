@@ -84,6 +84,7 @@ export function approvalReasons(a: ToolAnnotations | null | undefined): MessageK
   if (a?.destructive) out.push('approval.why.destructive');
   if (a?.open_world) out.push('approval.why.open_world');
   if (a?.command) out.push('approval.why.command');
+  if (a?.shell) out.push('approval.why.shell');
   return out;
 }
 

@@ -328,3 +328,10 @@ describe('ToolsStore', () => {
     expect(api.ListTools).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('a tool that runs a shell', () => {
+  it('gives the shell warning as its own reason', () => {
+    expect(approvalReasons({ command: true, shell: true })).toEqual(['approval.why.command', 'approval.why.shell']);
+    expect(approvalReasons({ command: true })).not.toContain('approval.why.shell');
+  });
+});

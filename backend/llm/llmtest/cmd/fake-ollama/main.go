@@ -13,6 +13,9 @@
 // with "Tools: " and the comma-separated names of the tools offered in the request ("none"
 // when there are none), so browser tests can see what the model was offered.
 //
+// --models chooses the models installed at start; --pullable (a list, or "*")
+// what /api/pull can pull, with --pull-steps progress lines --pull-delay apart.
+//
 // With --extract (in either mode) memory extraction requests (a chat request whose format
 // schema mentions "facts") are answered with scripted facts for the browser tests of the
 // memory UI: a turn whose user text contains "allergic to peanuts" yields the stated health
@@ -45,9 +48,34 @@ func main() {
 	script := flag.String("script", "", `scripted replies: "" (echo) or "tools" (tool calls for "shout" and "loop" messages)`)
 	whichTools := flag.Bool("which-tools", false, `answer a message containing "which tools" with the names of the tools offered`)
 	extractFacts := flag.Bool("extract", false, `answer memory extraction requests with scripted facts ("allergic to peanuts", "my favourite colour is")`)
+	models := flag.String("models", "", `the models installed at start, comma-separated (of "llama3.2", "nomic-embed-text"); empty: both`)
+	pullable := flag.String("pullable", "", `names /api/pull can pull, comma-separated, or "*" for any (installed as chat models with tools)`)
+	pullSteps := flag.Int("pull-steps", 20, "progress lines of a pull")
+	pullDelay := flag.Duration("pull-delay", 50*time.Millisecond, "delay before each progress line of a pull")
 	flag.Parse()
 
 	fake := llmtest.New()
+	if *models != "" {
+		keep := map[string]bool{}
+		for _, m := range strings.Split(*models, ",") {
+			keep[strings.TrimSpace(m)] = true
+		}
+		var installed []llmtest.Model
+		for _, m := range fake.Models {
+			if keep[m.Name] {
+				installed = append(installed, m)
+			}
+		}
+		fake.Models = installed
+	}
+	if *pullable != "" {
+		fake.Pullable = map[string]llmtest.PullScript{}
+		for _, name := range strings.Split(*pullable, ",") {
+			name = strings.TrimSpace(name)
+			fake.Pullable[name] = llmtest.PullScript{Model: llmtest.Model{Name: name, ContextLength: 8192, Capabilities: []string{"completion", "tools"}},
+				Size: 2 << 30, Steps: *pullSteps, Delay: *pullDelay}
+		}
+	}
 	switch *script {
 	case "":
 		fake.Chat = llmtest.Echo(*words, *delay)
