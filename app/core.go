@@ -62,6 +62,8 @@ type Core struct {
 	emit     func(name string, data any) // the attached UI's events; nil without one
 	bg       sync.WaitGroup              // background work (summaries) finished before Close
 
+	workflows *workflows // the workflow engine, workflows.yaml and the workflow__ tools
+
 	transport *http.Transport
 	mu        sync.Mutex
 	ollama    *ollamad.Daemon   // the local Ollama for the current settings
@@ -122,6 +124,10 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := c.openWorkflows(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	c.Agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.Sessions, Classifier: intentClassifier{c.intent},
 		Prompt: c.Prompt, Budget: c.budget, Calibration: c.Calib, AfterTurn: c.afterTurn, Tools: c.tools,
 		Memory: agentMemory{c}}
@@ -154,6 +160,7 @@ func (c *Core) Close() error {
 	case <-done:
 	case <-time.After(10 * time.Second):
 	}
+	c.closeWorkflows()
 	c.mcp.Close()
 	c.stopOllama()
 	c.intent.close()

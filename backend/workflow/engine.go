@@ -376,7 +376,7 @@ func (e *Engine) execute(ctx context.Context, r Run, observe func(Event)) (Run, 
 		}
 	}
 	rctx, cancel := context.WithCancelCause(ctx)
-	rctx, stopDeadline := context.WithTimeoutCause(rctx, x.def.deadline(), errDeadline)
+	rctx, stopDeadline := context.WithTimeoutCause(rctx, x.def.RunDeadline(), errDeadline)
 	defer stopDeadline()
 	x.rctx, x.cancel = rctx, cancel
 	l := &liveRun{cancel: cancel, done: make(chan struct{})}
@@ -449,7 +449,7 @@ func (x *execution) finish(complete bool) (Run, error) {
 	case complete:
 		r.Status, r.Error = StatusDone, ""
 	case errors.Is(cause, errDeadline):
-		r.Status, r.Error = StatusFailed, fmt.Sprintf("the run did not finish within its deadline of %s; resume it to go on", x.def.deadline())
+		r.Status, r.Error = StatusFailed, fmt.Sprintf("the run did not finish within its deadline of %s; resume it to go on", x.def.RunDeadline())
 	case errors.Is(cause, errCancelled):
 		r.Status, r.Error = StatusCancelled, "cancelled by the user"
 	case len(x.failures) > 0:

@@ -74,8 +74,8 @@ const (
 	ToolPrefix = "workflow__"
 )
 
-// deadline is the run's deadline.
-func (w *Workflow) deadline() time.Duration {
+// RunDeadline is the deadline of each start or resume of a run.
+func (w *Workflow) RunDeadline() time.Duration {
 	if w.Deadline <= 0 {
 		return DefaultDeadline
 	}
