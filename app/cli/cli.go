@@ -99,6 +99,7 @@ Usage:
   hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME
   hermes model list | show NAME | pull NAME | import FILE.gguf --name NAME [--modelfile F]
   hermes model rm NAME... | use NAME [--embed]
+  hermes workflow list | run NAME [--input JSON] | runs [--session S] | show RUN | resume RUN | cancel RUN
   hermes settings list | get KEY | set KEY VALUE
 
 Global flags (any position): --data-dir DIR (or HERMES_DATA_DIR), --json, --yes
@@ -152,7 +153,7 @@ func run(g globals, args []string, env Env) error {
 		return doctor(context.Background(), g, dir, args, env)
 	}
 	switch cmd {
-	case "", "serve", "chat", "session", "settings", "intent", "tools", "mcp", "memory", "model":
+	case "", "serve", "chat", "session", "settings", "intent", "tools", "mcp", "memory", "model", "workflow":
 	default:
 		return usagef("unknown command %q", cmd)
 	}
@@ -199,6 +200,8 @@ func run(g globals, args []string, env Env) error {
 		return memoryCmd(core, g, args, env)
 	case "model":
 		return modelCmd(core, g, args, env)
+	case "workflow":
+		return workflowCmd(core, g, args, env)
 	}
 	return nil
 }

@@ -595,3 +595,20 @@ func TestModelCommands(t *testing.T) {
 		t.Fatalf("list after rm: %s", r.stdout)
 	}
 }
+
+// TestUnknownFlagsExitTwo: every command refuses a flag it does not know.
+func TestUnknownFlagsExitTwo(t *testing.T) {
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir()}
+	for _, args := range [][]string{
+		{"session", "list", "--bogus"}, {"session", "search", "x", "--bogus"}, {"mcp", "list", "--bogus"}, {"tools", "list", "--bogus"},
+		{"memory", "list", "--bogus"}, {"model", "list", "--bogus"}, {"chat", "--bogus", "hi"}, {"intent", "classify", "hi", "--bogus"},
+		{"doctor", "--bogus"}, {"model", "use", "x", "--bogus"},
+	} {
+		if r := runCLI(t, env, "", args...); r.code != 2 || !strings.Contains(r.stderr, "bogus") {
+			t.Errorf("%v: code %d, %q", args, r.code, r.stderr)
+		}
+	}
+	if r := runCLI(t, env, "", "session", "search", "--", "-minus"); r.code != 0 {
+		t.Errorf("an argument after -- : %+v", r)
+	}
+}

@@ -19,6 +19,20 @@ import (
 	"hermes/backend/session"
 )
 
+// positional is the rule for commands that take no flags: an argument that
+// looks like one is an error (exit 2), unless it follows "--".
+func positional(cmd string, args []string) ([]string, error) {
+	for i, a := range args {
+		if a == "--" {
+			return append(args[:i:i], args[i+1:]...), nil
+		}
+		if len(a) > 1 && a[0] == '-' {
+			return nil, usagef("%s: unknown flag %s (put -- before an argument that starts with -)", cmd, a)
+		}
+	}
+	return args, nil
+}
+
 func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

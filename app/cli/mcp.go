@@ -22,6 +22,10 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 	ctx := context.Background()
 	m := core.MCP()
 	sub, args := args[0], args[1:]
+	args, err := positional("mcp "+sub, args)
+	if err != nil {
+		return err
+	}
 	if err := core.StartMCP(ctx); err != nil {
 		return err
 	}

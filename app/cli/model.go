@@ -16,6 +16,12 @@ func modelCmd(core *app.Core, g globals, args []string, env Env) error {
 		return usagef("model: use list, show NAME, pull NAME, import FILE.gguf --name NAME, rm NAME..., or use NAME [--embed]")
 	}
 	sub, args := args[0], args[1:]
+	if sub != "import" && sub != "use" { // these parse their own flags
+		var err error
+		if args, err = positional("model "+sub, args); err != nil {
+			return err
+		}
+	}
 	var bar *progressBar
 	a := app.NewApp(core, func(name string, data any) {
 		if p, ok := data.(app.Progress); ok && strings.HasPrefix(name, "model:progress:") && bar != nil {
@@ -25,7 +31,7 @@ func modelCmd(core *app.Core, g globals, args []string, env Env) error {
 	switch sub {
 	case "list":
 		if len(args) > 0 {
-			return usagef("model list: takes no arguments")
+			return usagef("model list: takes no arguments, got %q", args[0])
 		}
 		models, err := a.ListModelDetails()
 		if err != nil {

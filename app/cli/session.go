@@ -36,6 +36,14 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 	a := app.NewApp(core, nil)
 	sub, args := args[0], args[1:]
 	switch sub {
+	case "export", "import", "context", "search": // these parse their own flags
+	default:
+		var err error
+		if args, err = positional("session "+sub, args); err != nil {
+			return err
+		}
+	}
+	switch sub {
 	case "list":
 		list, err := a.ListSessions()
 		if err != nil {

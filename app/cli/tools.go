@@ -63,6 +63,9 @@ func toolsCmd(core *app.Core, g globals, args []string, env Env) error {
 	}
 	switch args[0] {
 	case "list":
+		if _, err := positional("tools list", args[1:]); err != nil {
+			return err
+		}
 		list, _ := app.NewApp(core, nil).ListTools()
 		if g.json {
 			return printJSON(env.Stdout, list)

@@ -1,0 +1,340 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"hermes/app"
+)
+
+// workflowCmd: hermes workflow list | run NAME [--input JSON] | runs [--session S] [--limit N] |
+// show RUN | resume RUN | cancel RUN
+func workflowCmd(core *app.Core, g globals, args []string, env Env) error {
+	if len(args) == 0 {
+		return usagef("workflow: use list, run NAME [--input JSON], runs, show RUN, resume RUN or cancel RUN")
+	}
+	sub, args := args[0], args[1:]
+	env.Stderr = &lockedWriter{w: env.Stderr} // progress and approval prompts write from several goroutines
+	switch sub {
+	case "list":
+		if len(args) > 0 {
+			return usagef("workflow list takes no arguments")
+		}
+		return workflowList(core, g, env)
+	case "run":
+		fs := newFlags("workflow run")
+		input := fs.String("input", "{}", "the inputs, a JSON object")
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		if fs.NArg() != 1 {
+			return usagef("workflow run: give one workflow name (see `hermes workflow list`)")
+		}
+		if !json.Valid([]byte(*input)) {
+			return usagef("workflow run: --input is not valid JSON; give an object like '{\"phone\": \"+1555\"}'")
+		}
+		return workflowRun(core, g, env, fs.Arg(0), json.RawMessage(*input))
+	case "runs":
+		fs := newFlags("workflow runs")
+		sess := fs.String("session", "", "only the runs of this session")
+		limit := fs.Int("limit", 50, "most runs")
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		if fs.NArg() != 0 {
+			return usagef("workflow runs takes no arguments besides --session and --limit")
+		}
+		runs, err := core.WorkflowRuns(context.Background(), *sess, *limit)
+		if err != nil {
+			return err
+		}
+		return printRuns(runs, g, env)
+	case "show", "resume", "cancel":
+		if len(args) != 1 {
+			return usagef("workflow %s: give one run id (see `hermes workflow runs`)", sub)
+		}
+		id := args[0]
+		switch sub {
+		case "show":
+			r, err := core.WorkflowRun(context.Background(), id)
+			if err != nil {
+				return workflowErr(err)
+			}
+			if g.json {
+				return printJSON(env.Stdout, r)
+			}
+			printRun(env.Stdout, r)
+			return nil
+		case "resume":
+			return workflowResume(core, g, env, id)
+		default:
+			r, err := core.CancelWorkflow(context.Background(), id)
+			if err != nil {
+				return workflowErr(err)
+			}
+			if g.json {
+				return printJSON(env.Stdout, runSummary(r))
+			}
+			fmt.Fprintf(env.Stdout, "%s %s\n", r.ID, r.Status)
+			return nil
+		}
+	}
+	return usagef("workflow: unknown subcommand %q", sub)
+}
+
+// workflowErr makes a refused request (unknown run, nothing to resume...) exit 2.
+func workflowErr(err error) error {
+	if app.IsWorkflowBadInput(err) {
+		return usagef("%s", oneLine(err))
+	}
+	return err
+}
+
+func workflowList(core *app.Core, g globals, env Env) error {
+	list, errs := core.Workflows()
+	for _, e := range errs {
+		fmt.Fprintln(env.Stderr, e.Error())
+	}
+	if g.json {
+		return printJSON(env.Stdout, list)
+	}
+	if len(list) == 0 && len(errs) == 0 {
+		fmt.Fprintf(env.Stderr, "no workflows in %s; declare them there (see README, Workflows)\n", core.WorkflowFile())
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "WORKFLOW\tPHASES\tDESCRIPTION")
+	for _, w := range list {
+		var phases []string
+		for _, p := range w.Phases {
+			phases = append(phases, fmt.Sprintf("%s[%s: %s]", p.Name, p.Mode, strings.Join(p.Steps, ", ")))
+		}
+		d := w.Description
+		if r := []rune(d); len(r) > 60 {
+			d = string(r[:60]) + "…"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", w.Name, strings.Join(phases, " -> "), d)
+	}
+	return tw.Flush()
+}
+
+// interruptible is a context that Ctrl+C ends (the run is then interrupted and
+// can be resumed).
+func interruptible(env Env) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := make(chan struct{})
+	go func() {
+		select {
+		case <-env.Interrupts:
+			cancel()
+		case <-stop:
+		}
+	}()
+	return ctx, func() { close(stop); cancel() }
+}
+
+func workflowRun(core *app.Core, g globals, env Env, name string, inputs json.RawMessage) error {
+	core.SetApprover(newTermApprover(g, env))
+	ctx, stop := interruptible(env)
+	defer stop()
+	p := newProgress(env.Stderr)
+	r, err := core.RunWorkflow(ctx, name, inputs, app.WorkflowOptions{Observe: p.event, OnCreated: func(r app.WorkflowRun) {
+		fmt.Fprintf(env.Stderr, "workflow %s: run %s started\n", r.Workflow, r.ID)
+	}})
+	if err != nil {
+		return workflowErr(err)
+	}
+	return finishRun(r, g, env)
+}
+
+func workflowResume(core *app.Core, g globals, env Env, id string) error {
+	ctx, stop := interruptible(env)
+	defer stop()
+	r, err := core.WorkflowRun(ctx, id)
+	if err != nil {
+		return workflowErr(err)
+	}
+	confirmed := g.yes
+	if unsure := app.UnsureWorkflowSteps(r); len(unsure) > 0 && !confirmed && r.Resumable() {
+		fmt.Fprintf(env.Stderr, "Step %s was stopped while it ran and may have acted already; resuming runs it again.\n", strings.Join(unsure, ", "))
+		ok, err := confirm(env, "Run it again?", "resuming needs confirmation to run "+strings.Join(unsure, ", ")+" again")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			fmt.Fprintln(env.Stderr, "not resumed")
+			return nil
+		}
+		confirmed = true
+	}
+	core.SetApprover(newTermApprover(g, env))
+	p := newProgress(env.Stderr)
+	fmt.Fprintf(env.Stderr, "workflow %s: resuming run %s\n", r.Workflow, r.ID)
+	r, err = core.ResumeWorkflow(ctx, id, app.WorkflowOptions{Confirm: confirmed, Observe: p.event})
+	if err != nil {
+		return workflowErr(err)
+	}
+	return finishRun(r, g, env)
+}
+
+// finishRun prints the run's outcome: 0 when done, 1 otherwise (the snapshot is
+// kept and says how to go on).
+func finishRun(r app.WorkflowRun, g globals, env Env) error {
+	if g.json {
+		if err := printJSON(env.Stdout, r); err != nil {
+			return err
+		}
+	} else {
+		printRun(env.Stdout, r)
+	}
+	if r.Status == "done" {
+		return nil
+	}
+	hint := ""
+	if r.Resumable() {
+		hint = fmt.Sprintf("; resume it with `hermes workflow resume %s`", r.ID)
+	}
+	fmt.Fprintf(env.Stderr, "hermes: workflow run %s %s: %s%s\n", r.ID, r.Status, oneLine(errors.New(r.Error)), hint)
+	return codeError{exitFail}
+}
+
+// runSummary is a run without its steps' results and definition (a list row).
+type runSummaryRow struct {
+	ID         string     `json:"id"`
+	Workflow   string     `json:"workflow"`
+	Status     string     `json:"status"`
+	SessionID  string     `json:"session_id,omitempty"`
+	Error      string     `json:"error,omitempty"`
+	Done       int        `json:"steps_done"`
+	Steps      int        `json:"steps"`
+	CreatedAt  time.Time  `json:"created_at"`
+	UpdatedAt  time.Time  `json:"updated_at"`
+	FinishedAt *time.Time `json:"finished_at,omitempty"`
+}
+
+func runSummary(r app.WorkflowRun) runSummaryRow {
+	s := runSummaryRow{ID: r.ID, Workflow: r.Workflow, Status: string(r.Status), SessionID: r.SessionID, Error: r.Error,
+		Steps: len(r.Steps), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, FinishedAt: r.FinishedAt}
+	for _, st := range r.Steps {
+		if st.Status == "done" {
+			s.Done++
+		}
+	}
+	return s
+}
+
+func printRuns(runs []app.WorkflowRun, g globals, env Env) error {
+	if g.json {
+		out := make([]runSummaryRow, 0, len(runs))
+		for _, r := range runs {
+			out = append(out, runSummary(r))
+		}
+		return printJSON(env.Stdout, out)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tWORKFLOW\tSTATUS\tSTEPS\tSTARTED\tERROR")
+	resumable := 0
+	for _, r := range runs {
+		s := runSummary(r)
+		e := r.Error
+		if rs := []rune(e); len(rs) > 60 {
+			e = string(rs[:60]) + "…"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%s\n", r.ID, r.Workflow, r.Status, s.Done, s.Steps,
+			r.CreatedAt.Local().Format("2006-01-02 15:04:05"), e)
+		if r.Resumable() {
+			resumable++
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if resumable > 0 {
+		fmt.Fprintf(env.Stderr, "%d run(s) failed or were interrupted: `hermes workflow resume RUN` goes on where one stopped\n", resumable)
+	}
+	return nil
+}
+
+// printRun writes a run and its steps as text.
+func printRun(w io.Writer, r app.WorkflowRun) {
+	fmt.Fprintf(w, "run %s  workflow %s  %s", r.ID, r.Workflow, r.Status)
+	if r.FinishedAt != nil {
+		fmt.Fprintf(w, "  in %s", r.FinishedAt.Sub(r.CreatedAt).Round(time.Millisecond))
+	}
+	fmt.Fprintln(w)
+	if r.Error != "" {
+		fmt.Fprintf(w, "  %s\n", oneLine(errors.New(r.Error)))
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "  PHASE\tSTEP\tTOOL\tSTATUS\tTRIES\tRESULT OR ERROR")
+	for _, st := range r.Steps {
+		out := st.Error
+		if st.Status == "done" {
+			out = string(st.Result)
+		}
+		out = oneLine(errors.New(out))
+		if rs := []rune(out); len(rs) > 80 {
+			out = string(rs[:80]) + "…"
+		}
+		status := string(st.Status)
+		if st.Interrupted {
+			status += " (mid-way)"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t%s\n", st.PhaseName, st.ID, st.Tool, status, st.Attempts, out)
+	}
+	tw.Flush()
+}
+
+// progress prints a run's changes on stderr, one line each.
+type progress struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func newProgress(w io.Writer) *progress { return &progress{w: w} }
+
+func (p *progress) event(e app.WorkflowEvent) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e.Step == "" {
+		if e.Status != "running" {
+			fmt.Fprintf(p.w, "[%d/%d] run %s %s after %s\n", e.Done, e.Total, e.RunID, e.Status, e.Elapsed.Round(time.Millisecond))
+		}
+		return
+	}
+	line := fmt.Sprintf("[%d/%d] %s/%s (%s): %s", e.Done, e.Total, e.PhaseName, e.Step, e.Tool, e.Status)
+	switch e.Status {
+	case "running":
+		if e.Attempt > 1 {
+			line += fmt.Sprintf(" (try %d)", e.Attempt)
+		}
+	case "done":
+		line += fmt.Sprintf(" in %s", e.Elapsed.Round(time.Millisecond))
+	default:
+		if e.Error != "" {
+			line += ": " + oneLine(errors.New(e.Error))
+		}
+		if e.RetryIn > 0 {
+			line += fmt.Sprintf(" (trying again in %s)", e.RetryIn)
+		}
+	}
+	fmt.Fprintln(p.w, line)
+}
+
+// lockedWriter serialises writes from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
