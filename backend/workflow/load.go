@@ -366,10 +366,10 @@ func (p *loader) workflow(i int, n *yaml.Node) *Workflow {
 			case !t.before(s):
 				if cycle := findCycle(steps, r.step, id); cycle != nil {
 					p.fail(s.node, s.at, "args", "{{%s}}: steps refer to each other in a cycle: %s", r.text, strings.Join(append([]string{id}, cycle...), " -> "))
-				} else if t.phase == s.phase {
+				} else if t.phase == s.phase && s.parallel {
 					p.fail(s.node, s.at, "args", "{{%s}}: step %s runs at the same time as this one (mode %s); a step can only use results of steps that finished before it: move it to an earlier phase", r.text, r.step, w.Phases[s.phase].Mode)
 				} else {
-					p.fail(s.node, s.at, "args", "{{%s}}: step %s runs later (phase %s); a step can only use results of steps before it", r.text, r.step, steps[r.step].at.phase)
+					p.fail(s.node, s.at, "args", "{{%s}}: step %s runs later (in phase %s); a step can only use results of steps before it", r.text, r.step, steps[r.step].at.phase)
 				}
 			}
 		}
@@ -501,6 +501,8 @@ func (p *loader) step(si int, n *yaml.Node, pat where) (Step, *stepInfo) {
 		s.Tool = tool
 		if !tools.ValidName(tool) {
 			p.fail(f["tool"], at, "tool", "%q is not a valid tool name", tool)
+		} else if strings.HasPrefix(tool, ToolPrefix) {
+			p.fail(f["tool"], at, "tool", "%q is a workflow; a step calls a tool, not another workflow", tool)
 		} else if p.opts.KnownTool != nil && !p.opts.KnownTool(tool) {
 			p.fail(f["tool"], at, "tool", "there is no tool %q (see `hermes tools list`; an MCP tool is SERVER__TOOL)", tool)
 		}
