@@ -24,7 +24,11 @@ func workflowCmd(core *app.Core, g globals, args []string, env Env) error {
 	env.Stderr = &lockedWriter{w: env.Stderr} // progress and approval prompts write from several goroutines
 	switch sub {
 	case "list":
-		if len(args) > 0 {
+		rest, err := positional("workflow list", args)
+		if err != nil {
+			return err
+		}
+		if len(rest) > 0 {
 			return usagef("workflow list takes no arguments")
 		}
 		return workflowList(core, g, env)
@@ -57,10 +61,14 @@ func workflowCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		return printRuns(runs, g, env)
 	case "show", "resume", "cancel":
-		if len(args) != 1 {
+		rest, err := positional("workflow "+sub, args)
+		if err != nil {
+			return err
+		}
+		if len(rest) != 1 {
 			return usagef("workflow %s: give one run id (see `hermes workflow runs`)", sub)
 		}
-		id := args[0]
+		id := rest[0]
 		switch sub {
 		case "show":
 			r, err := core.WorkflowRun(context.Background(), id)

@@ -194,6 +194,8 @@ func TestWorkflowCLI(t *testing.T) {
 		{[]string{"workflow", "run", "reset_password"}, "phone"},
 		{[]string{"workflow", "show", "wr_nope"}, "no such workflow run"},
 		{[]string{"workflow", "frobnicate"}, "unknown subcommand"},
+		{[]string{"workflow", "show", "--all"}, "unknown flag --all"},
+		{[]string{"workflow", "runs", "--bogus"}, "bogus"},
 	} {
 		r := runCLI(t, env, "", c.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 && c.args[1] != "run" {
