@@ -338,3 +338,51 @@ func TestWorkflowKilledAndResumed(t *testing.T) {
 		t.Fatalf("slow_once ran %d times", got)
 	}
 }
+
+// `hermes workflow cancel` in one process stops a run that another process runs:
+// its step's program is stopped, the run ends cancelled, that process exits 1.
+func TestWorkflowCancelFromAnotherProcess(t *testing.T) {
+	dataDir, dir := workflowFixture(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWorkflowChildProcess$")
+	cmd.Env = append(os.Environ(), "HERMES_TEST_WORKFLOW_CHILD="+strings.Join([]string{"--data-dir", dataDir, "--yes", "workflow", "run", "crashy"}, "\n"))
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	pidFile := filepath.Join(dir, "slow_once.pid")
+	for deadline := time.Now().Add(60 * time.Second); len(countLines(t, pidFile)) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("step b never started:\n%s", out.String())
+		}
+	}
+	env := map[string]string{"HERMES_DATA_DIR": dataDir}
+	r := runCLI(t, env, "", "workflow", "runs", "--json")
+	var runs []struct{ ID, Status string }
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &runs) != nil || len(runs) != 1 || runs[0].Status != "running" {
+		t.Fatalf("runs while running: %+v", r)
+	}
+	r = runCLI(t, env, "", "--json", "workflow", "cancel", runs[0].ID)
+	if r.code != 0 || !strings.Contains(r.stdout, `"status": "cancelled"`) {
+		t.Fatalf("cancel: %+v\nchild: %s", r, out.String())
+	}
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Fatalf("the running process ended with %v:\n%s", err, out.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the running process did not stop:\n%s", out.String())
+	}
+	if !processGone(t, pidFile) {
+		t.Fatal("the cancelled step's program is still running")
+	}
+	r = runCLI(t, env, "", "--json", "workflow", "show", runs[0].ID)
+	if run := decodeRun(t, r); run.Status != "cancelled" || run.statuses() != "a=done b=cancelled c=skipped" {
+		t.Fatalf("after cancel: %s %s", run.Status, run.statuses())
+	}
+}
