@@ -96,7 +96,7 @@ Usage:
   hermes tools list | log [--tool T] [--status S] [--session S] [--limit N]
   hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... | forget --query Q
   hermes memory import --jsonl FILE | search QUERY [--k N] | search --batch FILE [--k N] | export [--out FILE]
-  hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME
+  hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME | accept NAME [TOOL]
   hermes model list | show NAME | pull NAME | import FILE.gguf --name NAME [--modelfile F]
   hermes model rm NAME... | use NAME [--embed]
   hermes workflow list | run NAME [--input JSON] | runs [--session S] | show RUN | resume RUN | cancel RUN
@@ -165,7 +165,7 @@ func run(g globals, args []string, env Env) error {
 			}
 		}
 	}
-	if cmd == "mcp" && len(args) >= 2 && (args[0] == "call" || args[0] == "tools") {
+	if cmd == "mcp" && len(args) >= 2 && (args[0] == "call" || args[0] == "tools" || args[0] == "accept") {
 		opts.MCPOnly = []string{args[1]} // start only the server the command talks to
 	}
 	if cmd == "mcp" && len(args) >= 1 && (args[0] == "import" || args[0] == "approve") {

@@ -14,10 +14,10 @@ import (
 	"hermes/backend/tools"
 )
 
-// mcpCmd: hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME
+// mcpCmd: hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME | accept NAME [TOOL]
 func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 	if len(args) == 0 {
-		return usagef("mcp: use list, tools [SERVER], call SERVER TOOL [ARGS_JSON], import [FILE] or approve NAME")
+		return usagef("mcp: use list, tools [SERVER], call SERVER TOOL [ARGS_JSON], import [FILE], approve NAME or accept NAME [TOOL]")
 	}
 	ctx := context.Background()
 	m := core.MCP()
@@ -53,6 +53,39 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 		for _, p := range res.Skipped {
 			fmt.Fprintf(env.Stderr, "  skipped: %s\n", p.Error())
 		}
+		return nil
+	case "accept":
+		if len(args) < 1 || len(args) > 2 {
+			return usagef("mcp accept: give NAME and optionally one TOOL whose changed definition you accept")
+		}
+		st, err := m.WaitReady(ctx, args[0])
+		if err != nil {
+			return fmt.Errorf("mcp accept: %w", err)
+		}
+		var changed []string
+		for _, t := range st.Tools {
+			if t.Changed && (len(args) == 1 || t.Remote == args[1]) {
+				changed = append(changed, t.Remote)
+				fmt.Fprintf(env.Stderr, "%s changed; it is now:\n    %s\n", t.Remote, t.Description)
+			}
+		}
+		if len(changed) == 0 {
+			return usagef("mcp accept: %s has no changed tool%s; see `hermes mcp tools %s`", args[0], map[bool]string{true: " named " + strings.Join(args[1:], ""), false: ""}[len(args) == 2], args[0])
+		}
+		if !g.yes {
+			ok, err := confirm(env, fmt.Sprintf("Accept the new definition of %s and switch it back on?", strings.Join(changed, ", ")), "this needs confirmation")
+			if err != nil {
+				return err
+			}
+			if !ok {
+				fmt.Fprintln(env.Stderr, "not accepted")
+				return nil
+			}
+		}
+		if err := m.AcceptToolChanges(args[0], changed...); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "accepted %s\n", strings.Join(changed, ", "))
 		return nil
 	case "approve":
 		if len(args) != 1 {

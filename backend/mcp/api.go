@@ -215,18 +215,25 @@ func (m *Manager) SetToolEnabled(serverName, tool string, on bool) error {
 	return nil
 }
 
+// ErrNothingToAccept: the named tool has no change waiting for the user.
+var ErrNothingToAccept = errors.New("nothing to accept")
+
 // AcceptToolChanges accepts the current definitions of a server's changed tools
-// (after the user reviewed them) and switches them back on.
-func (m *Manager) AcceptToolChanges(serverName string) error {
+// (after the user reviewed them) and switches them back on; only, when given,
+// limits it to those tools (the server's names).
+func (m *Manager) AcceptToolChanges(serverName string, only ...string) error {
 	s, err := m.server(serverName)
 	if err != nil {
 		return fmt.Errorf("accept tool changes: %w", err)
 	}
 	hashes := map[string]string{}
 	for _, t := range s.status().Tools {
-		if t.Changed && t.Hash != "" {
+		if t.Changed && t.Hash != "" && (len(only) == 0 || slices.Contains(only, t.Remote)) {
 			hashes[t.Remote] = t.Hash
 		}
+	}
+	if len(only) > 0 && len(hashes) < len(only) {
+		return fmt.Errorf("accept tool changes of %s: %w: %s has no changed tool named %s", serverName, ErrNothingToAccept, serverName, strings.Join(only, ", "))
 	}
 	err = m.updateApproval(serverName, func(a *Approval, ok bool) (bool, error) {
 		if !ok {
