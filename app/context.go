@@ -26,6 +26,16 @@ func (a *App) ReplyContext(sessionID, replyID string) (ContextReport, error) {
 	return r, nil
 }
 
+// MessageContext is ReplyContext for a reply known by its id (or ref) alone.
+func (a *App) MessageContext(replyID string) (ContextReport, error) {
+	ctx := context.Background()
+	sid, err := a.core.Sessions.SessionOf(ctx, replyID)
+	if err != nil {
+		return ContextReport{}, a.mapErr(ctx, err)
+	}
+	return a.ReplyContext(sid, replyID)
+}
+
 // storedContext rebuilds the context report of a reply (replyID, or with "" the
 // session's newest) from the recipe stored with it, looking each item's text up
 // where it lives now: messages in the session, the system prompt, the current

@@ -91,7 +91,7 @@ Usage:
   hermes session list | show ID | search QUERY | export ID [--format md|json] [--out FILE]
   hermes session rename ID TITLE | pin ID | unpin ID | archive ID | delete ID...
   hermes session import --jsonl FILE
-  hermes session context --session S --query Q --budget N | --batch FILE
+  hermes session context --session S --query Q --budget N | --batch FILE | --reply MESSAGE_ID
   hermes intent classify TEXT | --batch FILE
   hermes tools list | log [--tool T] [--status S] [--session S] [--limit N]
   hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... | forget --query Q

@@ -648,3 +648,35 @@ func TestMCPAcceptChangedTool(t *testing.T) {
 		t.Fatalf("call after accepting: %+v", r)
 	}
 }
+
+// TestReplyContextFromTheCommandLine: what the model saw for a stored reply,
+// as the window's Context button shows it.
+func TestReplyContextFromTheCommandLine(t *testing.T) {
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir()}
+	r := runCLI(t, env, "", "--json", "chat", "What is the capital of Portugal?")
+	var turn struct {
+		Assistant struct{ ID string } `json:"assistant"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &turn) != nil || turn.Assistant.ID == "" {
+		t.Fatalf("chat: %+v", r)
+	}
+	r = runCLI(t, env, "", "--json", "session", "context", "--reply", turn.Assistant.ID)
+	var rep struct {
+		MessageID string `json:"messageId"`
+		Items     []struct{ Reason, Role, Preview string }
+		Tokens    int
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rep) != nil || rep.MessageID != turn.Assistant.ID || rep.Tokens == 0 {
+		t.Fatalf("context --reply: %+v", r)
+	}
+	found := false
+	for _, it := range rep.Items {
+		found = found || strings.Contains(it.Preview, "capital of Portugal")
+	}
+	if !found {
+		t.Errorf("the user's message is not in what the model saw: %+v", rep.Items)
+	}
+	if r = runCLI(t, env, "", "session", "context", "--reply", "no-such-message"); r.code != 2 {
+		t.Errorf("unknown reply: %+v", r)
+	}
+}

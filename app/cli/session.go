@@ -307,8 +307,30 @@ func contextCmd(core *app.Core, g globals, args []string, env Env) error {
 	query := fs.String("query", "", "the message to build the context for")
 	budget := fs.Int("budget", 0, "prompt token budget")
 	batch := fs.String("batch", "", "JSONL file of {\"id\",\"session\",\"query\",\"budget\"}")
+	reply := fs.String("reply", "", "a stored reply (message id): what the model saw when it wrote it")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *reply != "" {
+		rep, err := app.NewApp(core, nil).MessageContext(*reply)
+		if errors.Is(err, session.ErrNotFound) {
+			return usagef("session context: no message %q; see `hermes session show ID --json`", *reply)
+		}
+		if err != nil {
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, rep)
+		}
+		if len(rep.Items) == 0 {
+			fmt.Fprintf(env.Stderr, "reply %s kept no record of its context (not a reply, or written before Hermes kept them)\n", *reply)
+			return nil
+		}
+		for _, it := range rep.Items {
+			fmt.Fprintf(env.Stdout, "%-10s %5d  %-9s %s\n", it.Reason, it.Tokens, it.Role, firstLine(it.Preview, 60))
+		}
+		fmt.Fprintf(env.Stdout, "%d of %d tokens; intent %s\n", rep.Tokens, rep.Budget, rep.Intent)
+		return nil
 	}
 	ctx := context.Background()
 	type out struct {
@@ -366,6 +388,17 @@ func contextCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		return enc.Encode(out{ID: l.ID, Included: nonNil(c.Refs()), Tokens: c.Tokens})
 	})
+}
+
+// firstLine is the start of a text's first line, at most n runes.
+func firstLine(s string, n int) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n]) + "…"
+	}
+	return s
 }
 
 func nonNil(s []string) []string {

@@ -286,3 +286,16 @@ func (st *Store) TurnContext(ctx context.Context, sessionID, replyID string) (re
 	}
 	return recipe, messageID, nil
 }
+
+// SessionOf returns the id of the session a message (by id or ref) belongs to.
+func (st *Store) SessionOf(ctx context.Context, messageID string) (string, error) {
+	var id string
+	err := st.db.QueryRowContext(ctx, `SELECT session_id FROM messages WHERE id = ? OR ref = ? LIMIT 1`, messageID, messageID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("message %q: %w", messageID, ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("find the session of message %s: %w", messageID, err)
+	}
+	return id, nil
+}
