@@ -273,7 +273,7 @@ func printRuns(runs []app.WorkflowRun, g globals, env Env) error {
 func printRun(w io.Writer, r app.WorkflowRun) {
 	fmt.Fprintf(w, "run %s  workflow %s  %s", r.ID, r.Workflow, r.Status)
 	if r.FinishedAt != nil {
-		fmt.Fprintf(w, "  in %s", r.FinishedAt.Sub(r.CreatedAt).Round(time.Millisecond))
+		fmt.Fprintf(w, "  %s after it started", r.FinishedAt.Sub(r.CreatedAt).Round(time.Millisecond))
 	}
 	fmt.Fprintln(w)
 	if r.Error != "" {

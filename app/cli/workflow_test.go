@@ -192,7 +192,7 @@ func TestWorkflowCLI(t *testing.T) {
 		{[]string{"workflow", "run", "reset_password", "--input", "{bad"}, "not valid JSON"},
 		{[]string{"workflow", "run", "reset_password", "--input", `{"phone": 5}`}, "inputs do not match"},
 		{[]string{"workflow", "run", "reset_password"}, "phone"},
-		{[]string{"workflow", "show", "wr_nope"}, "no such workflow run"},
+		{[]string{"workflow", "show", "wr_nope"}, `there is no workflow run "wr_nope"`},
 		{[]string{"workflow", "frobnicate"}, "unknown subcommand"},
 		{[]string{"workflow", "show", "--all"}, "unknown flag --all"},
 		{[]string{"workflow", "runs", "--bogus"}, "bogus"},

@@ -135,10 +135,10 @@ func (e *Engine) CheckInputs(w *Workflow, inputs json.RawMessage) (json.RawMessa
 	}
 	v, err := tools.DecodeArgs(inputs)
 	if err != nil {
-		return nil, fmt.Errorf("workflow %s: %w: %v", w.Name, ErrInvalid, err)
+		return nil, kindErrorf(ErrInvalid, "workflow %s: the inputs are not a JSON object: %v", w.Name, err)
 	}
 	if problems := tools.Validate(sch, v); len(problems) > 0 {
-		return nil, fmt.Errorf("workflow %s: %w: the inputs do not match its inputs schema: %s", w.Name, ErrInvalid, strings.Join(problems, "; "))
+		return nil, kindErrorf(ErrInvalid, "workflow %s: the inputs do not match its inputs schema: %s", w.Name, strings.Join(problems, "; "))
 	}
 	b, _ := json.Marshal(v) // decoded JSON always marshals
 	return b, nil
@@ -181,8 +181,8 @@ func (e *Engine) checkTools(w *Workflow) error {
 	for _, ph := range w.Phases {
 		for _, s := range ph.Steps {
 			if _, ok := e.Exec.Registry().Get(s.Tool); !ok {
-				return fmt.Errorf("workflow %s: step %s: %w: %s is not registered now (see `hermes tools list`; an MCP tool needs its server running)",
-					w.Name, s.ID, ErrUnavailable, s.Tool)
+				return kindErrorf(ErrUnavailable, "workflow %s: step %s: the tool %s is not available now (see `hermes tools list`; an MCP tool needs its server running)",
+					w.Name, s.ID, s.Tool)
 			}
 		}
 	}
@@ -220,19 +220,19 @@ func (e *Engine) Resume(ctx context.Context, id string, opts ResumeOptions) (Run
 		_, mine := e.live[id]
 		e.mu.Unlock()
 		if mine || (owner != e.owner && ownerAlive(owner)) {
-			return r, fmt.Errorf("workflow run %s: %w: it is still running; wait for it, or cancel it with `hermes workflow cancel %s`", id, ErrConflict, id)
+			return r, kindErrorf(ErrConflict, "workflow run %s is still running; wait for it, or cancel it with `hermes workflow cancel %s`", id, id)
 		}
 		r.Status = StatusInterrupted // its process is gone
 	}
 	switch r.Status {
 	case StatusDone:
-		return r, fmt.Errorf("workflow run %s: %w: it is already done", id, ErrConflict)
+		return r, kindErrorf(ErrConflict, "workflow run %s is already done", id)
 	case StatusCancelled:
-		return r, fmt.Errorf("workflow run %s: %w: it was cancelled; start it again with `hermes workflow run %s`", id, ErrConflict, r.Workflow)
+		return r, kindErrorf(ErrConflict, "workflow run %s was cancelled; start it again with `hermes workflow run %s`", id, r.Workflow)
 	}
 	if unsure := Unsure(r); len(unsure) > 0 && !opts.Confirm {
-		return r, fmt.Errorf("workflow run %s: %w: step %s was stopped while it ran and may have acted already; "+
-			"running it again may repeat that (mark it idempotent: true in %s, or confirm with --yes)", id, ErrConfirm, strings.Join(unsure, ", "), FileName)
+		return r, kindErrorf(ErrConfirm, "workflow run %s: step %s was stopped while it ran and may have acted already; "+
+			"running it again may repeat that (mark it idempotent: true in %s, or confirm with --yes)", id, strings.Join(unsure, ", "), FileName)
 	}
 	if owner != e.owner && !ownerAlive(owner) {
 		// a dead process's running run: make it resumable, then claim it
@@ -245,7 +245,7 @@ func (e *Engine) Resume(ctx context.Context, id string, opts ResumeOptions) (Run
 		return r, err
 	}
 	if !ok {
-		return r, fmt.Errorf("workflow run %s: %w: another Hermes process resumed or changed it just now", id, ErrConflict)
+		return r, kindErrorf(ErrConflict, "workflow run %s: another Hermes process resumed or changed it just now", id)
 	}
 	if err := e.checkTools(r.Definition); err != nil {
 		r.Status, r.Error = StatusFailed, err.Error()
@@ -267,7 +267,7 @@ func (e *Engine) Cancel(ctx context.Context, id string) (Run, error) {
 	}
 	switch r.Status {
 	case StatusDone, StatusCancelled:
-		return r, fmt.Errorf("workflow run %s: %w: it is already %s", id, ErrConflict, r.Status)
+		return r, kindErrorf(ErrConflict, "workflow run %s is already %s", id, r.Status)
 	case StatusRunning:
 		e.mu.Lock()
 		l := e.live[id]

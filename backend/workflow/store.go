@@ -191,7 +191,7 @@ func (s snapshots) get(ctx context.Context, id string) (Run, string, error) {
 	row := s.db.QueryRowContext(ctx, `SELECT `+runColumns+`, owner, definition FROM workflow_runs WHERE id = ?`, id)
 	r, err := scanRun(row, &owner, &def)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Run{}, "", fmt.Errorf("workflow run %q: %w (see `hermes workflow runs`)", id, ErrNotFound)
+		return Run{}, "", kindErrorf(ErrNotFound, "there is no workflow run %q (see `hermes workflow runs`)", id)
 	}
 	if err != nil {
 		return Run{}, "", fmt.Errorf("read workflow run %s: %w", id, err)

@@ -23,6 +23,20 @@ var (
 	ErrUnavailable = errors.New("tool is not available")  // a step's tool is not registered now
 )
 
+// kindError is a message that says it all and wraps one of the errors above
+// (for errors.Is) without repeating its text.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
+
+func kindErrorf(kind error, format string, a ...any) error {
+	return &kindError{msg: fmt.Sprintf(format, a...), kind: kind}
+}
+
 // Mode is how the steps of a phase run.
 type Mode string
 
