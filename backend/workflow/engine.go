@@ -192,9 +192,17 @@ func (e *Engine) checkTools(w *Workflow) error {
 // Unsure lists the steps of a run that were stopped while they ran and are not
 // idempotent: resuming runs them again only when confirmed.
 func Unsure(r Run) []string {
+	won := map[int]bool{} // first phases that a step already won: the others never run again
+	if r.Definition != nil {
+		for _, st := range r.Steps {
+			if st.Status == StepDone && st.Phase < len(r.Definition.Phases) && r.Definition.Phases[st.Phase].Mode == ModeFirst {
+				won[st.Phase] = true
+			}
+		}
+	}
 	var out []string
 	for _, st := range r.Steps {
-		if st.Status != StepRunning && !(st.Status == StepCancelled && st.Interrupted) {
+		if st.Status != StepRunning && !(st.Status == StepCancelled && st.Interrupted) || won[st.Phase] {
 			continue
 		}
 		if r.Definition != nil {

@@ -582,3 +582,19 @@ workflows:
 		t.Fatalf("runs = %+v, %v", runs, err)
 	}
 }
+
+// A step left running in a first phase that another step already won is never
+// run again, so resuming does not ask about it.
+func TestWorkflowUnsureSkipsWonFirstPhase(t *testing.T) {
+	def := &Workflow{Phases: []Phase{
+		{Name: "race", Mode: ModeFirst, Steps: []Step{{ID: "a"}, {ID: "b"}}},
+		{Name: "then", Mode: ModeSequence, Steps: []Step{{ID: "c"}, {ID: "d", Idempotent: true}}},
+	}}
+	r := Run{Definition: def, Steps: []StepState{
+		{ID: "a", Phase: 0, Status: StepDone}, {ID: "b", Phase: 0, Status: StepRunning},
+		{ID: "c", Phase: 1, Status: StepRunning}, {ID: "d", Phase: 1, Status: StepCancelled, Interrupted: true},
+	}}
+	if got := Unsure(r); len(got) != 1 || got[0] != "c" {
+		t.Fatalf("unsure = %v, want [c]", got)
+	}
+}
