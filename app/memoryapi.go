@@ -203,19 +203,15 @@ func (a *App) MemoryExport() (string, error) {
 	return b.String(), nil
 }
 
-// MemoryImport reads an export ("export") or JSONL lines ("jsonl"); mode is skip, merge or replace.
+// MemoryImport reads an export or JSONL lines (the format is recognised; kind,
+// "export" or "jsonl", is what the user chose and is no longer needed); mode is
+// skip, merge or replace.
 func (a *App) MemoryImport(content, kind, mode string) (memory.ImportResult, error) {
 	m, err := a.mem()
 	if err != nil {
 		return memory.ImportResult{}, err
 	}
-	opt := memory.ImportOptions{Mode: memory.ImportMode(mode)}
-	var res memory.ImportResult
-	if kind == "export" {
-		res, err = m.ImportExport(context.Background(), strings.NewReader(content), opt)
-	} else {
-		res, err = m.ImportJSONL(context.Background(), strings.NewReader(content), opt)
-	}
+	res, err := m.Import(context.Background(), strings.NewReader(content), memory.ImportOptions{Mode: memory.ImportMode(mode)})
 	return res, memErr(err)
 }
 

@@ -162,7 +162,7 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 		return nil
 	case "import":
 		fs := newFlags("memory import")
-		file := fs.String("jsonl", "", "JSONL file of {\"id\",\"text\",\"created_at\"?,\"layer\"?}")
+		file := fs.String("jsonl", "", "JSONL file: lines {\"id\",\"text\",\"created_at\"?,\"layer\"?}, or a file `memory export` wrote")
 		mode := fs.String("mode", "skip", "skip, merge or replace memories whose id is already there")
 		if err := parse(fs, args); err != nil {
 			return err
@@ -175,7 +175,7 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 			return usagef("memory import: %v", err)
 		}
 		defer f.Close()
-		res, err := m.ImportJSONL(ctx, f, memory.ImportOptions{Mode: memory.ImportMode(*mode), Progress: func(p memory.Progress) {
+		res, err := m.Import(ctx, f, memory.ImportOptions{Mode: memory.ImportMode(*mode), Progress: func(p memory.Progress) {
 			fmt.Fprintf(env.Stderr, "\rimporting %d/%d", p.Done, p.Total)
 		}})
 		fmt.Fprintln(env.Stderr)

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -15,14 +16,15 @@ import (
 )
 
 // ExportFormat names the export file format; ExportVersion is its version.
+// Version 2 is JSON Lines: a header line, then one memory a line, in the shape
+// `memory import` reads (PortableMemory). Version 1 was one JSON document; it is
+// still read.
 const (
 	ExportFormat  = "hermes-memory"
-	ExportVersion = 1
+	ExportVersion = 2
 )
 
-// Export is the versioned export document: every memory with its provenance
-// (origin, who asserted it, source messages, supersession links, edit history).
-// Vectors are not exported: they belong to an embedder and are rebuilt on import.
+// Export is the version 1 export document (still imported).
 type Export struct {
 	Format     string           `json:"format"`
 	Version    int              `json:"version"`
@@ -31,13 +33,47 @@ type Export struct {
 	Memories   []ExportedMemory `json:"memories"`
 }
 
-// ExportedMemory is a memory with its edit history.
+// ExportedMemory is a memory with its edit history (version 1).
 type ExportedMemory struct {
 	Memory
 	History []Revision `json:"history"`
 }
 
-// Export writes the memories of profile ("" for all) as one JSON document.
+// ExportHeader is the first line of an export.
+type ExportHeader struct {
+	Format     string    `json:"format"`
+	Version    int       `json:"version"`
+	ExportedAt time.Time `json:"exported_at"`
+	Profile    string    `json:"profile,omitempty"` // "" when every profile is exported
+}
+
+// PortableMemory is one memory as it travels between installations: what the
+// user said and its provenance, without what is local (internal ids, vectors,
+// the decay clock, which restarts at import, links to the memory that replaced
+// it). Its id is the memory's ref, or its id where it has none, and becomes the
+// ref on import; so an export imported elsewhere exports the same again.
+type PortableMemory struct {
+	ID         string     `json:"id"`
+	Profile    string     `json:"profile"`
+	Layer      Layer      `json:"layer"`
+	Status     Status     `json:"status"`
+	Key        string     `json:"key,omitempty"`
+	Value      string     `json:"value,omitempty"`
+	Text       string     `json:"text"`
+	Category   string     `json:"category"`
+	Confidence float64    `json:"confidence"`
+	AssertedBy Asserter   `json:"asserted_by"`
+	Origin     Origin     `json:"origin"`
+	Sensitive  bool       `json:"sensitive,omitempty"`
+	Sources    []string   `json:"sources"` // the messages it was stated in, by ref where they have one
+	CreatedAt  time.Time  `json:"created_at"`
+	UpdatedAt  time.Time  `json:"updated_at"`
+	ValidUntil time.Time  `json:"valid_until,omitzero"`
+	History    []Revision `json:"history"`
+}
+
+// Export writes the memories of profile ("" for all) as JSON Lines: the header,
+// then one PortableMemory a line, oldest first.
 func (s *Store) Export(ctx context.Context, w io.Writer, profile string) error {
 	where, args := "1", []any{}
 	if profile != "" {
@@ -47,21 +83,139 @@ func (s *Store) Export(ctx context.Context, w io.Writer, profile string) error {
 	if err != nil {
 		return fmt.Errorf("export memories: %w", err)
 	}
-	doc := Export{Format: ExportFormat, Version: ExportVersion, ExportedAt: s.now(), Profile: profile, Memories: make([]ExportedMemory, 0, len(ms))}
-	now := s.now()
+	enc := json.NewEncoder(w)
+	if err := enc.Encode(ExportHeader{Format: ExportFormat, Version: ExportVersion, ExportedAt: s.now(), Profile: profile}); err != nil {
+		return fmt.Errorf("export memories: %w", err)
+	}
 	for _, m := range ms {
+		if m.Layer == LayerWorking {
+			continue // belongs to a live conversation here
+		}
 		d, err := s.Show(ctx, m.ID)
 		if err != nil {
 			return fmt.Errorf("export memories: %w", err)
 		}
-		doc.Memories = append(doc.Memories, ExportedMemory{Memory: s.withStrength(m, now), History: d.History})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("export memories: %w", err)
+		id := m.Ref
+		if id == "" {
+			id = m.ID
+		}
+		pm := PortableMemory{ID: id, Profile: m.Profile, Layer: m.Layer, Status: m.Status, Key: m.Key, Value: m.Value, Text: m.Text,
+			Category: m.Category, Confidence: m.Confidence, AssertedBy: m.AssertedBy, Origin: m.Origin, Sensitive: m.Sensitive,
+			Sources: s.messageRefs(ctx, m.SourceMessageIDs), CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC(),
+			ValidUntil: m.ValidUntil, History: d.History}
+		if pm.History == nil {
+			pm.History = []Revision{}
+		}
+		if err := enc.Encode(pm); err != nil {
+			return fmt.Errorf("export memories: %w", err)
+		}
 	}
 	return nil
+}
+
+// messageRefs names messages by their ref where they have one (an import
+// kept it), else by id; one not found is kept as written.
+func (s *Store) messageRefs(ctx context.Context, ids []string) []string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		var ref sql.NullString
+		if err := s.db.QueryRowContext(ctx, `SELECT ref FROM messages WHERE id = ?`, id).Scan(&ref); err == nil && ref.String != "" {
+			id = ref.String
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+// Import reads any of the formats Hermes writes or documents: an export
+// (JSON Lines with a header), a version 1 export document, or plain JSON Lines
+// {"id","text","created_at"?,"layer"?}.
+func (s *Store) Import(ctx context.Context, r io.Reader, opt ImportOptions) (ImportResult, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("import memories: %w", err)
+	}
+	first := bytes.TrimSpace(data)
+	if i := bytes.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	}
+	var head ExportHeader
+	switch {
+	case json.Unmarshal(first, &head) == nil && head.Format == ExportFormat:
+		return s.importPortable(ctx, data, opt)
+	case len(first) > 0 && first[0] == '{' && !json.Valid(first):
+		// The first line alone is no JSON: a version 1 document.
+		return s.ImportExport(ctx, bytes.NewReader(data), opt)
+	}
+	return s.ImportJSONL(ctx, bytes.NewReader(data), opt)
+}
+
+// importPortable imports an export written by Export.
+func (s *Store) importPortable(ctx context.Context, data []byte, opt ImportOptions) (ImportResult, error) {
+	var head ExportHeader
+	seen := map[string]int{}
+	var items []item
+	lines, err := jsonl.Decode(bytes.NewReader(data), jsonl.Options{MaxLine: 4 << 20, Shape: "a memory of a Hermes export"},
+		func(n int, pm PortableMemory) error {
+			if n == 1 {
+				return nil // the header, read below
+			}
+			switch {
+			case strings.TrimSpace(pm.ID) == "" || strings.TrimSpace(pm.Text) == "":
+				return errors.New(`"id" or "text" is missing`)
+			case len(pm.Text) > MaxTextBytes:
+				return fmt.Errorf(`"text" has %d bytes; the most is %d`, len(pm.Text), MaxTextBytes)
+			case pm.Layer != LayerFact && pm.Layer != LayerProfile:
+				return fmt.Errorf(`"layer" %q is not fact or profile`, pm.Layer)
+			case pm.Status != StatusActive && pm.Status != StatusPending && pm.Status != StatusArchived && pm.Status != StatusSuperseded:
+				return fmt.Errorf(`"status" %q is not active, pending, archived or superseded`, pm.Status)
+			}
+			if pm.Profile != "" {
+				if err := validProfile(pm.Profile); err != nil {
+					return err
+				}
+			}
+			key := pm.Profile + "\x00" + pm.ID
+			if first, dup := seen[key]; dup {
+				return fmt.Errorf("id %q was already used on line %d", pm.ID, first)
+			}
+			seen[key] = n
+			return nil
+		})
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("import memories: nothing was imported: %w: %w", ErrInvalid, err)
+	}
+	first := data
+	if i := bytes.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	}
+	if err := json.Unmarshal(first, &head); err != nil || head.Version < 1 || head.Version > ExportVersion {
+		return ImportResult{}, fmt.Errorf("import memories: %w: export version %d (this build reads up to %d)", ErrInvalid, head.Version, ExportVersion)
+	}
+	now := s.now()
+	for i, pm := range lines[1:] {
+		it := item{line: i + 2, ref: pm.ID, profile: pm.Profile, text: strings.TrimSpace(pm.Text), created: pm.CreatedAt, updated: pm.UpdatedAt,
+			layer: pm.Layer, status: pm.Status, key: normKey(pm.Key), value: pm.Value, category: pm.Category, confidence: pm.Confidence,
+			asserted: pm.AssertedBy, origin: pm.Origin, sources: pm.Sources, confirmed: now, validUntil: pm.ValidUntil, history: pm.History,
+			sensitive: pm.Sensitive}
+		if !validCategory(it.category) {
+			it.category = "other"
+		}
+		if it.asserted != AssertedByModel && it.asserted != AssertedByTool {
+			it.asserted = AssertedByUser
+		}
+		if it.origin == "" {
+			it.origin = OriginImport
+		}
+		if it.confidence <= 0 || it.confidence > 1 {
+			it.confidence = 1
+		}
+		if it.created.IsZero() {
+			it.created = now
+		}
+		items = append(items, it)
+	}
+	return s.importItems(ctx, items, opt)
 }
 
 // ImportMode says what an import does with a memory whose ref exists already.
@@ -103,6 +257,8 @@ type ImportLine struct {
 type item struct {
 	line       int
 	ref        string
+	profile    string    // "" takes the import's profile
+	updated    time.Time // zero: the import's time
 	text       string
 	created    time.Time
 	layer      Layer
@@ -307,9 +463,14 @@ func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions
 	var ch indexChanges
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
 		res, ch = ImportResult{}, indexChanges{}
-		existing, err := refsOf(ctx, tx, profile)
-		if err != nil {
-			return err
+		existing := map[string]map[string]Memory{} // profile -> ref -> memory
+		refs := func(p string) (map[string]Memory, error) {
+			if m, ok := existing[p]; ok {
+				return m, nil
+			}
+			m, err := refsOf(ctx, tx, p)
+			existing[p] = m
+			return m, err
 		}
 		ins, err := tx.PrepareContext(ctx, `INSERT INTO memories(id, ref, profile, layer, status, key, key_hash, value, text, norm_hash, category,
 			confidence, asserted_by, origin, sensitive, session_id, source_messages, replaces, note, created_at, updated_at, valid_until, last_confirmed_at)
@@ -328,13 +489,21 @@ func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions
 			return err
 		}
 		defer vec.Close()
-		scope := scopeToken(profile)
 		var purge []string
 		for i, it := range items {
 			if i%1000 == 0 {
 				progress(len(items)/2 + i/2)
 			}
-			if old, ok := existing[it.ref]; ok {
+			profile := profile
+			if it.profile != "" && opt.Profile == "" {
+				profile = it.profile // an export keeps each memory's profile
+			}
+			scope := scopeToken(profile)
+			have, err := refs(profile)
+			if err != nil {
+				return err
+			}
+			if old, ok := have[it.ref]; ok {
 				switch opt.Mode {
 				case ImportSkip:
 					res.Skipped++
@@ -358,9 +527,13 @@ func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions
 				res.Added++
 			}
 			id := s.cfg.NewID()
+			updated := it.updated
+			if updated.IsZero() {
+				updated = now
+			}
 			r, err := ins.ExecContext(ctx, id, it.ref, profile, it.layer, it.status, it.key, keyHash(profile, it.key), it.value, it.text,
 				digest(normalize(it.text)), it.category, it.confidence, it.asserted, it.origin, it.sensitive, jsonList(it.sources),
-				ts(it.created), ts(now), nullTS(it.validUntil), ts(it.confirmed))
+				ts(it.created), ts(updated), nullTS(it.validUntil), ts(it.confirmed))
 			if err != nil {
 				return fmt.Errorf("memory %q: %w", it.ref, err)
 			}

@@ -108,22 +108,36 @@ func TestExportImportRoundTrip(t *testing.T) {
 	a.s.Edit(ctx, m.ID, Edit{Text: "I live in Berlin-Mitte"})
 	a.add("My name is Sam", func(in *AddInput) { in.Layer = LayerProfile })
 	a.add("My email is sam@example.org") // pending, masked
+	a.add("I play chess on Sundays", func(in *AddInput) { in.Profile = "hobbies" })
 	a.observe("Remember I'm in a meeting now", facts(extracted{Text: "I am in a meeting", Key: "status", Scope: "session"}))
 	var buf bytes.Buffer
 	if err := a.s.Export(ctx, &buf, ""); err != nil {
 		t.Fatal(err)
 	}
-	var doc Export
-	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil || doc.Format != ExportFormat || doc.Version != ExportVersion || len(doc.Memories) != 4 {
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	var head ExportHeader
+	if err := json.Unmarshal([]byte(lines[0]), &head); err != nil || head.Format != ExportFormat || head.Version != ExportVersion || len(lines) != 5 {
 		t.Fatalf("export = %s (%v)", buf.String(), err)
 	}
 	if strings.Contains(buf.String(), "sam@example.org") {
 		t.Fatal("export holds unmasked data")
 	}
+
+	// What `memory export` writes, `memory import` reads; exported again, it is
+	// the same file apart from the export's own time.
 	b := newEnv(t, nil)
-	res, err := b.s.ImportExport(ctx, bytes.NewReader(buf.Bytes()), ImportOptions{})
-	if err != nil || res.Added != 3 {
-		t.Fatalf("ImportExport = %+v, %v", res, err)
+	b.clock.Advance(72 * time.Hour)
+	res, err := b.s.Import(ctx, bytes.NewReader(buf.Bytes()), ImportOptions{})
+	if err != nil || res.Added != 4 {
+		t.Fatalf("Import = %+v, %v", res, err)
+	}
+	var again bytes.Buffer
+	if err := b.s.Export(ctx, &again, ""); err != nil {
+		t.Fatal(err)
+	}
+	lines2 := strings.Split(strings.TrimSpace(again.String()), "\n")
+	if strings.Join(lines[1:], "\n") != strings.Join(lines2[1:], "\n") {
+		t.Fatalf("the round trip changed the export:\n%s\n---\n%s", strings.Join(lines[1:], "\n"), strings.Join(lines2[1:], "\n"))
 	}
 	d, err := b.s.Show(ctx, m.ID) // the old id is the new ref
 	if err != nil || d.Memory.Text != "I live in Berlin-Mitte" || d.Memory.Key != "home.city" || len(d.History) != 1 || d.Memory.Category != "location" {
@@ -132,7 +146,17 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if ps := b.list(Filter{Statuses: []Status{StatusPending}}); len(ps) != 1 {
 		t.Errorf("pending lost: %v", texts2(ps))
 	}
-	if _, err := b.s.ImportExport(ctx, strings.NewReader(`{"format": "other", "version": 1}`), ImportOptions{}); !errors.Is(err, ErrInvalid) {
-		t.Errorf("foreign document: %v", err)
+	if hs := b.list(Filter{Profile: "hobbies"}); len(hs) != 1 {
+		t.Errorf("the hobbies profile lost its memory: %v", texts2(hs))
+	}
+
+	// Version 1 documents are still read.
+	v1 := `{"format": "hermes-memory", "version": 1, "memories": [{"id": "old-1", "profile": "personal", "layer": "fact", "status": "active",
+  "text": "I keep bees", "category": "other", "confidence": 1, "created_at": "2025-01-02T03:04:05Z"}]}`
+	if res, err := b.s.Import(ctx, strings.NewReader(v1), ImportOptions{}); err != nil || res.Added != 1 {
+		t.Errorf("version 1 document: %+v, %v", res, err)
+	}
+	if _, err := b.s.Import(ctx, strings.NewReader("{\"format\": \"hermes-memory\", \"version\": 9}\n"), ImportOptions{}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a newer export: %v", err)
 	}
 }
