@@ -230,6 +230,9 @@ func (c *Core) Status(ctx context.Context) (Status, error) {
 	}
 	sort.Strings(st.Models)
 	st.IntentProblem, st.IntentFix = c.IntentProblem()
+	if os, err := c.OllamaState(ctx); err == nil {
+		st.OllamaManaged = os.Managed
+	}
 	switch {
 	case !h.Reachable:
 		st.Problem = fmt.Sprintf("Ollama is not reachable at %s.", s.OllamaHost)

@@ -70,6 +70,8 @@ type Status struct {
 	Problem        string   `json:"problem"`
 	Fix            string   `json:"fix"`
 	DataDir        string   `json:"dataDir"`
+	// OllamaManaged: Hermes started this Ollama and stops it when it exits.
+	OllamaManaged bool `json:"ollamaManaged"`
 	// IntentProblem is set when messages cannot be classified (chat still works).
 	IntentProblem string `json:"intentProblem"`
 	IntentFix     string `json:"intentFix"`

@@ -155,6 +155,8 @@ export interface Status {
   problem: string;
   fix: string;
   dataDir: string;
+  /** Hermes started this Ollama and stops it when it exits. */
+  ollamaManaged?: boolean;
   /** Set when messages cannot be classified (chat still works). */
   intentProblem?: string;
   intentFix?: string;

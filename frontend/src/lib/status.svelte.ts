@@ -31,7 +31,8 @@ export function describeStatus(s: Status | null, err: string, t: Translate, dbWa
     return { state: 'model-missing', text: own || t('status.modelMissing', { model: s.model || '?' }) };
   }
   if (own) return { state: 'problem', text: own };
-  return { state: 'ok', text: t('status.ok', { version: s.version || '?', host: s.host, model: s.model }) };
+  const text = t('status.ok', { version: s.version || '?', host: s.host, model: s.model });
+  return { state: 'ok', text: s.ollamaManaged ? `${text} · ${t('status.managed')}` : text };
 }
 
 export interface StatusDeps {

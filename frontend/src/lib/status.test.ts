@@ -34,6 +34,11 @@ describe('describeStatus', () => {
     expect(v.text).toBe('Model qwen2.5 is not installed. Pull it in the Models panel (or run `hermes model pull qwen2.5`), or pick another model.');
   });
 
+  it('says when Hermes started Ollama itself', () => {
+    expect(describeStatus(st({ ollamaManaged: true }), '', t).text).toContain('Ollama started by Hermes');
+    expect(describeStatus(st({}), '', t).text).not.toContain('started by Hermes');
+  });
+
   it("prefers the backend's problem and fix", () => {
     const v = describeStatus(st({ reachable: false, problem: 'Ollama refused.', fix: 'Do X.' }), '', t);
     expect(v).toEqual({ state: 'unreachable', text: 'Ollama refused. Do X.' });
