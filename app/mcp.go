@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"time"
 
+	"hermes/backend/agent"
 	"hermes/backend/mcp"
 )
 
@@ -32,6 +34,31 @@ func (c *Core) MCP() *mcp.Manager { return c.mcp }
 
 // StartMCP loads mcp.json and starts the approved servers (in the background).
 func (c *Core) StartMCP(ctx context.Context) error { return c.mcp.Start(ctx) }
+
+// StartMCPWhenOffered starts the approved MCP servers the first time a turn
+// would be offered their tools (a turn that offers none never starts them), and
+// waits up to wait for them to be ready; Close stops them. The command line's
+// chat uses it, so its turns have the same tools as the window's.
+func (c *Core) StartMCPWhenOffered(wait time.Duration) {
+	var once sync.Once
+	c.tools.prepare = func(group agent.ToolGroup) {
+		if group != agent.ToolsReadOnly && group != agent.ToolsTask {
+			return
+		}
+		once.Do(func() {
+			if err := c.mcp.Start(context.Background()); err != nil {
+				return // problems show in `hermes mcp list`
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), wait)
+			defer cancel()
+			for _, st := range c.mcp.List() {
+				if st.Approved && !st.Disabled {
+					_, _ = c.mcp.WaitReady(ctx, st.Name) // a server that fails is left out of this turn
+				}
+			}
+		})
+	}
+}
 
 // emitEvent sends an event to the attached UI, if any.
 func (c *Core) emitEvent(name string, data any) {

@@ -23,6 +23,9 @@ import (
 type toolbox struct {
 	reg  *tools.Registry
 	exec *tools.Executor
+	// prepare, when set, runs before a turn is offered a group's tools (the
+	// CLI's chat starts the MCP servers there, the first time they are needed).
+	prepare func(group agent.ToolGroup)
 	// fileErrors are the mistakes found in tools.yaml (the good tools still load).
 	fileErrors []error
 }
@@ -80,6 +83,9 @@ func (c *Core) SetApprover(a tools.Approver) { c.approver.set(a) }
 
 // Schemas are the tools a turn of the group is offered.
 func (t *toolbox) Schemas(group agent.ToolGroup) api.Tools {
+	if t.prepare != nil {
+		t.prepare(group)
+	}
 	return t.reg.Schemas(t.reg.InGroup(string(group)))
 }
 

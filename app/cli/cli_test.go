@@ -680,3 +680,47 @@ func TestReplyContextFromTheCommandLine(t *testing.T) {
 		t.Errorf("unknown reply: %+v", r)
 	}
 }
+
+// TestChatUsesMCPTools: `hermes chat` offers the approved MCP servers' tools,
+// starting the servers only when a turn offers tools, as the window does.
+func TestChatUsesMCPTools(t *testing.T) {
+	dir := t.TempDir()
+	fake := llmtest.New()
+	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
+		for _, m := range req.Messages {
+			if m.Role == "tool" {
+				return llmtest.Reply{Chunks: llmtest.Words("The server said: " + m.Content)}
+			}
+		}
+		for _, tool := range req.Tools {
+			if tool.Function.Name == "everything__echo" {
+				return llmtest.Reply{ToolCalls: []api.ToolCall{{Function: api.ToolCallFunction{Name: "everything__echo",
+					Arguments: toolArgs(map[string]any{"message": "from the command line"})}}}}
+			}
+		}
+		return llmtest.Reply{Chunks: llmtest.Words("no MCP tool was offered")}
+	}
+	srv := fake.Start()
+	t.Cleanup(func() { fake.Close(); srv.Close() })
+	env := map[string]string{"OLLAMA_HOST": srv.URL, "HERMES_DATA_DIR": dir}
+	script, _ := filepath.Abs("../../backend/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": map[string]any{"command": "node", "args": []string{script, "stdio"}}}})
+	os.WriteFile(filepath.Join(dir, "mcp.json"), cfg, 0o600)
+	if r := runCLI(t, env, "", "--yes", "mcp", "approve", "everything"); r.code != 0 {
+		t.Fatalf("approve: %+v", r)
+	}
+	r := runCLI(t, env, "", "chat", "Use the everything server's echo tool to echo a test message")
+	if r.code != 0 || !strings.Contains(r.stdout, "Echo: from the command line") {
+		t.Fatalf("chat: %+v", r)
+	}
+	if left := processesMentioning(script); len(left) > 0 {
+		t.Errorf("the MCP server outlived the chat: %v", left)
+	}
+}
+
+func toolArgs(m map[string]any) api.ToolCallFunctionArguments {
+	var a api.ToolCallFunctionArguments
+	b, _ := json.Marshal(m)
+	_ = json.Unmarshal(b, &a)
+	return a
+}

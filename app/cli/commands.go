@@ -128,6 +128,7 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 	}
 	text := strings.Join(fs.Args(), " ")
 	core.SetApprover(newTermApprover(g, env))
+	core.StartMCPWhenOffered(20 * time.Second) // the approved MCP servers, when a turn offers tools
 	var models []string
 	if *model != "" {
 		s, err := core.Settings.Load(context.Background())
