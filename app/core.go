@@ -138,6 +138,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		return nil, err
 	}
 	c.retryScrubs(ctx)
+	c.sweepAtOpen()
 	return c, nil
 }
 

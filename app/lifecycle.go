@@ -11,9 +11,6 @@ import (
 	"hermes/backend/session"
 )
 
-// archiveAfter is how long an idle conversation stays in the main list before it is archived.
-const archiveAfter = 7 * 24 * time.Hour
-
 // closeSchema is the structured output asked of the model when a conversation closes.
 var closeSchema = json.RawMessage(`{"type":"object","properties":{
 	"title":{"type":"string","description":"3 to 6 words naming the conversation's topic"},
@@ -22,6 +19,9 @@ var closeSchema = json.RawMessage(`{"type":"object","properties":{
 
 // closeHook asks the model for a title and summary of a conversation that went idle.
 func (c *Core) closeHook(ctx context.Context, s session.Session, msgs []session.Message) (string, string, error) {
+	if ctx.Value(noModelKey{}) != nil {
+		return "", "", fmt.Errorf("close session: no model answers")
+	}
 	var b strings.Builder
 	if s.Summary != "" {
 		b.WriteString("Earlier summary:\n" + s.Summary + "\n\nLatest messages:\n")
@@ -59,7 +59,7 @@ func (c *Core) Sweep(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	lc := &session.Lifecycle{Store: c.Sessions, IdleAfter: s.IdleTimeout, ArchiveAfter: archiveAfter, Close: c.closeHook,
+	lc := &session.Lifecycle{Store: c.Sessions, IdleAfter: s.IdleTimeout, ArchiveAfter: s.ArchiveAfter, Close: c.closeHook,
 		Archived: func(ctx context.Context, id string) {
 			if m, err := c.Memory(); err == nil {
 				m.EndSession(ctx, id)
@@ -67,6 +67,30 @@ func (c *Core) Sweep(ctx context.Context) (int, error) {
 		}}
 	return lc.Sweep(ctx, c.Sessions.Now())
 }
+
+// sweepAtOpen applies the due lifecycle work whenever a data dir is opened,
+// from any door, in the background (Close waits for it briefly). The model
+// titles and summarises only when an Ollama already answers; otherwise the
+// extractive summary serves, as when Ollama is away.
+func (c *Core) sweepAtOpen() {
+	c.bg.Add(1)
+	go func() {
+		defer c.bg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		s, err := c.Settings.Load(ctx)
+		if err != nil {
+			return
+		}
+		if !c.answers(s.OllamaHost)(ctx) {
+			ctx = context.WithValue(ctx, noModelKey{}, true)
+		}
+		_, _ = c.Sweep(ctx)
+	}()
+}
+
+// noModelKey marks a sweep that must not ask the model (nor start Ollama).
+type noModelKey struct{}
 
 // RunMaintenance sweeps now and then every interval until ctx ends (desktop and
 // web mode), and scrubs the file after erasures that could not be checkpointed

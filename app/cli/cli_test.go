@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -16,6 +17,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/store"
 )
 
 type result struct {
@@ -723,4 +725,53 @@ func toolArgs(m map[string]any) api.ToolCallFunctionArguments {
 	b, _ := json.Marshal(m)
 	_ = json.Unmarshal(b, &a)
 	return a
+}
+
+// TestLifecycleRunsFromTheCommandLine: a conversation quiet for longer than
+// idle_timeout is closed (summarised) and later archived by any command that
+// opens the data dir, not only while the window runs; archive_after is a setting.
+func TestLifecycleRunsFromTheCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": closedPort(t), "HERMES_DATA_DIR": dir}
+	runCLI(t, env, "", "settings", "set", "manage_ollama", "never")
+	file := filepath.Join(dir, "in.jsonl")
+	os.WriteFile(file, []byte(`{"session":"trip","id":"1","role":"user","content":"We plan a trip to Lisbon in May."}`+"\n"), 0o600)
+	if r := runCLI(t, env, "", "session", "import", "--jsonl", file); r.code != 0 {
+		t.Fatalf("import: %+v", r)
+	}
+	age := func(what string, d time.Duration) {
+		db, err := store.Open(context.Background(), filepath.Join(dir, "hermes.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec(`UPDATE sessions SET state = ?, updated_at = ?`, what, time.Now().Add(-d).UTC().Format(time.RFC3339Nano)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	state := func() (string, string) {
+		r := runCLI(t, env, "", "--json", "session", "list")
+		var list []struct{ ID, State string }
+		json.Unmarshal([]byte(r.stdout), &list)
+		if len(list) != 1 {
+			t.Fatalf("sessions: %s", r.stdout)
+		}
+		r = runCLI(t, env, "", "session", "export", list[0].ID, "--format", "json")
+		var exp struct{ Session struct{ Summary string } }
+		json.Unmarshal([]byte(r.stdout), &exp)
+		return list[0].State, exp.Session.Summary
+	}
+	age("active", time.Hour)
+	runCLI(t, env, "", "settings", "get", "chat_model") // any command sweeps
+	if st, sum := state(); st != "idle" || !strings.Contains(sum, "Lisbon") {
+		t.Fatalf("after an hour quiet: %s %q", st, sum)
+	}
+	if r := runCLI(t, env, "", "settings", "set", "archive_after", "2h"); r.code != 0 {
+		t.Fatalf("archive_after: %+v", r)
+	}
+	age("idle", 3*time.Hour)
+	runCLI(t, env, "", "settings", "get", "chat_model")
+	if st, _ := state(); st != "archived" {
+		t.Fatalf("after archive_after: %s", st)
+	}
 }

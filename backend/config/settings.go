@@ -31,8 +31,9 @@ type Settings struct {
 	ReplyReserve      int
 	RecentTurns       int
 	IdleTimeout       time.Duration
-	OllamaPath        string // the ollama program Hermes may start; "" searches PATH and the usual places
-	ManageOllama      string // "auto": start ollama serve when nothing answers at a loopback host; "never"
+	ArchiveAfter      time.Duration // an idle conversation is archived this long after it went idle
+	OllamaPath        string        // the ollama program Hermes may start; "" searches PATH and the usual places
+	ManageOllama      string        // "auto": start ollama serve when nothing answers at a loopback host; "never"
 }
 
 // Models is the chat model followed by its fallbacks, without repeats.
@@ -118,6 +119,18 @@ var specs = []spec{
 			return d.String(), nil
 		},
 		apply: func(s *Settings, v string) { s.IdleTimeout, _ = time.ParseDuration(v) },
+	},
+	{
+		key: "archive_after", description: "An idle conversation is archived (still searchable; its working memory is erased) this long after it went idle (e.g. 168h)",
+		def: constant("168h0m0s"),
+		parse: func(v string) (string, error) {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil || d < time.Hour || d > 365*24*time.Hour {
+				return "", fmt.Errorf("%q is not a duration between 1h and 8760h", v)
+			}
+			return d.String(), nil
+		},
+		apply: func(s *Settings, v string) { s.ArchiveAfter, _ = time.ParseDuration(v) },
 	},
 	{
 		key: "manage_ollama", description: "auto: when nothing answers at a loopback ollama_host and ollama is installed, Hermes starts it (and stops it on exit); never: it does not",
