@@ -230,6 +230,22 @@ func (s *Store) place(ctx context.Context, tx *sql.Tx, f fact, status Status, se
 			conflicts = append(conflicts, old.ID)
 		}
 	}
+	// 2b. The same statement with a new value ("my locker code is 9902" after
+	// "…4411"): values are facts, so it replaces the older one, never merges.
+	if f.Layer != LayerWorking && len(conflicts) == 0 {
+		if _, vals := skeleton(f.Text); len(vals) > 0 {
+			olds, err := queryMemories(ctx, tx, `m.profile = ? AND m.status = 'active' AND m.layer IN ('fact', 'profile') AND m.text LIKE ? ESCAPE '\'`,
+				f.Profile, likeSkeleton(f.Text))
+			if err != nil {
+				return err
+			}
+			for _, old := range olds {
+				if sameSubjectNewValue(old.Text, f.Text) {
+					conflicts = append(conflicts, old.ID)
+				}
+			}
+		}
+	}
 	// 3. Nearly the same text (by meaning, as far as the embedder knows).
 	if len(conflicts) == 0 && len(f.Supersedes) == 0 && vec != nil {
 		hits, err := idx.query(ctx, f.Profile, vec, 3)
@@ -244,7 +260,7 @@ func (s *Store) place(ctx context.Context, tx *sql.Tx, f fact, status Status, se
 			if err != nil {
 				return err
 			}
-			if len(near) == 1 && (near[0].Layer == LayerWorking) == (f.Layer == LayerWorking) &&
+			if len(near) == 1 && !sameSubjectNewValue(near[0].Text, f.Text) && (near[0].Layer == LayerWorking) == (f.Layer == LayerWorking) &&
 				(near[0].Key == "" || f.Key == "" || near[0].Key == f.Key) &&
 				(f.Layer != LayerWorking || near[0].SessionID == f.SessionID) {
 				return s.reinforce(ctx, tx, near[0], f, status, vec, now, res, ch)
