@@ -25,6 +25,9 @@ type Receipt struct {
 	At          time.Time `json:"at"`
 	Kind        string    `json:"kind"`  // id, session, profile, session-ended, rejected, undo
 	Count       int       `json:"count"` // memories erased, older versions included
+	// OlderVersions is how many of Count were older versions of the memories
+	// named (what a restated or edited fact replaced).
+	OlderVersions int `json:"older_versions"`
 	// LexicalMatches and VectorMatches are what a search for the erased texts still
 	// finds of them afterwards: 0 when the erase is complete.
 	LexicalMatches int `json:"lexical_matches"`
@@ -37,7 +40,11 @@ type Receipt struct {
 
 // Summary says in one line what the receipt proves.
 func (r Receipt) Summary() string {
-	s := fmt.Sprintf("forgot %d memories (receipt %s): a new search finds %d lexical and %d vector matches of the erased text", r.Count, r.TombstoneID, r.LexicalMatches, r.VectorMatches)
+	what := plural(r.Count-r.OlderVersions, "memory", "memories")
+	if r.OlderVersions > 0 {
+		what += " and " + plural(r.OlderVersions, "older version", "older versions")
+	}
+	s := fmt.Sprintf("forgot %s (receipt %s): a new search finds %d lexical and %d vector matches of the erased text", what, r.TombstoneID, r.LexicalMatches, r.VectorMatches)
 	if !r.Checkpointed {
 		s += "; erased from the index, waiting to scrub the file (another Hermes process is reading the database; it is retried in the background)"
 	}
@@ -180,6 +187,7 @@ type erased struct {
 	key      string
 	normHash string
 	vec      []float32
+	older    bool // an older version (superseded) of a memory in scope
 }
 
 // erase erases the scopes, each in its own transaction, under one receipt and
@@ -218,6 +226,11 @@ func (s *Store) erase(ctx context.Context, kind string, scopes ...eraseScope) (R
 		}
 	}
 	r.Count = len(gone)
+	for _, g := range gone {
+		if g.older {
+			r.OlderVersions++
+		}
+	}
 	if err != nil && len(gone) == 0 {
 		return Receipt{}, fmt.Errorf("forget: %w", err)
 	}
@@ -268,6 +281,7 @@ func (s *Store) collect(ctx context.Context, tx *sql.Tx, sc eraseScope) ([]erase
 		if err := rows.Scan(&g.rid, &g.id, &g.profile, &g.text, &g.key, &g.normHash, &status, &blob, &dim); err != nil {
 			return nil, err
 		}
+		g.older = Status(status) == StatusSuperseded
 		if dim.Valid {
 			g.vec, _ = decodeVec(blob, int(dim.Int64))
 		}
@@ -387,4 +401,11 @@ func (s *Store) verify(ctx context.Context, gone []erased, idx *index) (lexical,
 		}
 	}
 	return lexical, vector
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

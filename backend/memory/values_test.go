@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -56,5 +57,18 @@ func TestANewValueReplacesTheOld(t *testing.T) {
 	}
 	if m, _ := e.s.Get(ctx, other.ID); m.Status != StatusActive {
 		t.Errorf("another room retired the first: %+v", m)
+	}
+}
+
+// TestForgetSaysWhatItErased: forgetting a memory that replaced an older value
+// erases both and says so.
+func TestForgetSaysWhatItErased(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, nil)
+	e.add("My locker code is 4411")
+	cur := e.add("My locker code is 9902")
+	r, err := e.s.Forget(ctx, cur.ID)
+	if err != nil || r.Count != 2 || r.OlderVersions != 1 || !strings.Contains(r.Summary(), "forgot 1 memory and 1 older version") {
+		t.Fatalf("receipt = %+v (%s), %v", r, r.Summary(), err)
 	}
 }
