@@ -18,6 +18,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/llm"
 	"hermes/backend/mcp"
+	"hermes/backend/memory"
 	"hermes/backend/memory/memtool"
 	"hermes/backend/ollamad"
 	"hermes/backend/prompt"
@@ -96,6 +97,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		transport: llm.NewTransport(5 * time.Second),
 		ctxLen:    map[string]int{},
 	}
+	c.Sessions.Profile = func(ctx context.Context) string { return memory.ActiveProfile(ctx, db) } // new chats join the active profile
 	db.OnWait = opts.OnDBWait
 	if db.OnWait == nil {
 		db.OnWait = func(w bool) { c.emitEvent("db:waiting", w) }

@@ -775,3 +775,60 @@ func TestLifecycleRunsFromTheCommandLine(t *testing.T) {
 		t.Fatalf("after archive_after: %s", st)
 	}
 }
+
+// TestMemoryProfiles: profiles are created, switched and deleted from the
+// command line; memories and new conversations follow the active one; a
+// deleted profile's memories are erased with a receipt.
+func TestMemoryProfiles(t *testing.T) {
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir()}
+	must := func(args ...string) result {
+		t.Helper()
+		r := runCLI(t, env, "", args...)
+		if r.code != 0 {
+			t.Fatalf("%v: %+v", args, r)
+		}
+		return r
+	}
+	must("memory", "add", "I am allergic to peanuts")
+	must("memory", "profile", "create", "work")
+	if r := runCLI(t, env, "", "memory", "profile", "create", "work"); r.code != 2 {
+		t.Errorf("creating it twice: %+v", r)
+	}
+	if r := runCLI(t, env, "", "memory", "profile", "use", "nowhere"); r.code != 2 || !strings.Contains(r.stderr, "profile create nowhere") {
+		t.Errorf("an unknown profile: %+v", r)
+	}
+	must("memory", "profile", "use", "work")
+	must("memory", "add", "My desk is on the third floor")
+	r := must("--json", "memory", "profile", "list")
+	var list []struct {
+		Name     string
+		Active   bool
+		Memories int
+	}
+	json.Unmarshal([]byte(r.stdout), &list)
+	if len(list) != 2 || list[0].Name != "personal" || list[0].Memories != 1 || list[0].Active || list[1].Name != "work" || !list[1].Active || list[1].Memories != 1 {
+		t.Fatalf("profiles = %s", r.stdout)
+	}
+	must("chat", "hello from work")
+	r = must("--json", "session", "list")
+	var sessions []struct{ ID string }
+	json.Unmarshal([]byte(r.stdout), &sessions)
+	r = must("session", "export", sessions[0].ID, "--format", "json")
+	if !strings.Contains(r.stdout, `"profile": "work"`) {
+		t.Errorf("a new chat is not in the active profile: %s", r.stdout)
+	}
+	if r := runCLI(t, env, "", "memory", "profile", "delete", "work"); r.code != 2 {
+		t.Errorf("delete without --yes in a script: %+v", r)
+	}
+	r = must("--yes", "memory", "profile", "delete", "work")
+	if !strings.Contains(r.stdout, "forgot 1 memory") || !strings.Contains(r.stdout, "0 lexical and 0 vector matches") {
+		t.Errorf("delete receipt: %+v", r)
+	}
+	r = must("--json", "memory", "profile", "list")
+	if strings.Contains(r.stdout, `"work"`) || !strings.Contains(r.stdout, `"active": true`) {
+		t.Errorf("after delete: %s", r.stdout)
+	}
+	if r := runCLI(t, env, "", "--yes", "memory", "profile", "delete", "personal"); r.code != 2 {
+		t.Errorf("deleting the default profile: %+v", r)
+	}
+}

@@ -17,7 +17,7 @@ import (
 // forget --query Q | import --jsonl FILE | search QUERY [--k N] | --batch FILE | export [--out FILE]
 func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 	if len(args) == 0 {
-		return usagef("memory: use add, list, show, edit, forget, import, search or export")
+		return usagef("memory: use add, list, show, edit, forget, import, search, export or profile")
 	}
 	m, err := core.Memory()
 	if err != nil {
@@ -27,6 +27,8 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 	sub, args := args[0], args[1:]
 	notFound := func(id string) error { return usagef("memory %s: no memory %q; see `hermes memory list`", sub, id) }
 	switch sub {
+	case "profile":
+		return profileCmd(ctx, m, g, args, env)
 	case "add":
 		text := strings.Join(args, " ")
 		if strings.TrimSpace(text) == "" {
@@ -261,4 +263,72 @@ func memoryBatch(ctx context.Context, m *memory.Store, file string, k int, env E
 			Results []memory.Hit    `json:"results"`
 		}{l.ID, hits})
 	})
+}
+
+// profileCmd: hermes memory profile list | create NAME | use NAME | delete NAME
+func profileCmd(ctx context.Context, m *memory.Store, g globals, args []string, env Env) error {
+	args, err := positional("memory profile", args)
+	if err != nil {
+		return err
+	}
+	if len(args) == 0 {
+		args = []string{"list"}
+	}
+	bad := func(err error) error {
+		if errors.Is(err, memory.ErrInvalid) {
+			return usagef("memory profile %s: %v", args[0], err)
+		}
+		return err
+	}
+	switch {
+	case args[0] == "list" && len(args) == 1:
+		list, err := m.ListProfiles(ctx)
+		if err != nil {
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, list)
+		}
+		for _, p := range list {
+			mark := " "
+			if p.Active {
+				mark = "*"
+			}
+			fmt.Fprintf(env.Stdout, "%s %-20s %d memories\n", mark, p.Name, p.Memories)
+		}
+		return nil
+	case args[0] == "create" && len(args) == 2:
+		if err := m.CreateProfile(ctx, args[1]); err != nil {
+			return bad(err)
+		}
+		fmt.Fprintf(env.Stderr, "created profile %s; switch to it with `hermes memory profile use %s`\n", args[1], args[1])
+		return nil
+	case args[0] == "use" && len(args) == 2:
+		if err := m.UseProfile(ctx, args[1]); err != nil {
+			return bad(err)
+		}
+		fmt.Fprintf(env.Stderr, "%s is the active profile: new conversations and memory commands use it\n", args[1])
+		return nil
+	case args[0] == "delete" && len(args) == 2:
+		if !g.yes {
+			ok, err := confirm(env, fmt.Sprintf("Delete profile %s and erase all its memories for good?", args[1]), "refusing to delete without confirmation")
+			if err != nil {
+				return err
+			}
+			if !ok {
+				fmt.Fprintln(env.Stderr, "nothing deleted")
+				return nil
+			}
+		}
+		r, err := m.DeleteProfile(ctx, args[1])
+		if err != nil {
+			return bad(err)
+		}
+		if g.json {
+			return printJSON(env.Stdout, r)
+		}
+		fmt.Fprintln(env.Stdout, r.Summary())
+		return nil
+	}
+	return usagef("memory profile: use list, create NAME, use NAME or delete NAME")
 }

@@ -96,7 +96,7 @@ func (s *Store) ForgetMatches(ctx context.Context, profile, query string, k int)
 	if k <= 0 {
 		k = 20
 	}
-	profile = profileOr(profile)
+	profile = s.profileOr(profile)
 	cands, err := s.hybrid(ctx, profile, query, max(2*k, 20))
 	if err != nil {
 		return nil, fmt.Errorf("forget by query: %w", err)

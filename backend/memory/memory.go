@@ -254,6 +254,14 @@ func profileOr(p string) string {
 	return p
 }
 
+// profileOr is p, or the active profile when p is "".
+func (s *Store) profileOr(p string) string {
+	if p == "" {
+		p = ActiveProfile(context.Background(), s.db)
+	}
+	return profileOr(p)
+}
+
 // validProfile accepts short names of letters, digits, '-', '_' and '.'.
 func validProfile(p string) error {
 	if len(p) == 0 || len(p) > 64 {

@@ -45,7 +45,7 @@ func (s *Store) Observe(ctx context.Context, t Turn) (Decision, error) {
 		d.Allowed, d.Reason = false, "memory extraction is off (no model configured)"
 		return d, nil
 	}
-	t.Profile = profileOr(t.Profile)
+	t.Profile = s.profileOr(t.Profile)
 	if err := validProfile(t.Profile); err != nil {
 		return d, fmt.Errorf("observe turn: %w", err)
 	}

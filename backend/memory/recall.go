@@ -48,7 +48,7 @@ func (s *Store) Recall(ctx context.Context, q Query) ([]Recalled, error) {
 	if q.Incognito {
 		return nil, nil
 	}
-	q.Profile = profileOr(q.Profile)
+	q.Profile = s.profileOr(q.Profile)
 	if q.K <= 0 {
 		q.K = 5
 	}

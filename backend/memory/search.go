@@ -26,7 +26,7 @@ func (s *Store) Search(ctx context.Context, profile, query string, k int) ([]Hit
 		k = 10
 	}
 	k = min(k, 100)
-	profile = profileOr(profile)
+	profile = s.profileOr(profile)
 	cands, err := s.hybrid(ctx, profile, query, max(2*k, 20))
 	if err != nil {
 		return nil, fmt.Errorf("search memories: %w", err)

@@ -409,7 +409,7 @@ func (s *Store) ImportExport(ctx context.Context, r io.Reader, opt ImportOptions
 // importItems writes items in one transaction: all of them or none.
 func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions) (ImportResult, error) {
 	var res ImportResult
-	profile := profileOr(opt.Profile)
+	profile := s.profileOr(opt.Profile)
 	if err := validProfile(profile); err != nil {
 		return res, fmt.Errorf("import memories: %w", err)
 	}
@@ -499,6 +499,9 @@ func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions
 				profile = it.profile // an export keeps each memory's profile
 			}
 			scope := scopeToken(profile)
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO memory_profiles(name, created_at) VALUES (?, ?)`, profile, ts(now)); err != nil {
+				return err
+			}
 			have, err := refs(profile)
 			if err != nil {
 				return err

@@ -140,6 +140,7 @@ func (s *Store) verifier(key string) Verifier {
 // the writer says replaces one) supersedes it once active. idem, when set, makes
 // the write happen at most once.
 func (s *Store) write(ctx context.Context, f fact, idem *idemKey) (written, error) {
+	f.Profile = s.profileOr(f.Profile)
 	if err := f.clean(); err != nil {
 		return written{}, err
 	}
@@ -177,6 +178,9 @@ func (s *Store) write(ctx context.Context, f fact, idem *idemKey) (written, erro
 			if !errors.Is(err, sql.ErrNoRows) {
 				return err
 			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO memory_profiles(name, created_at) VALUES (?, ?)`, f.Profile, ts(now)); err != nil {
+			return err
 		}
 		if err := s.place(ctx, tx, f, status, sensitive, note, normHash, vec, idx, now, &res, &ch); err != nil {
 			return err

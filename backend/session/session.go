@@ -77,6 +77,9 @@ type Store struct {
 	db    *store.DB
 	Now   func() time.Time
 	NewID func() string
+	// Profile names the memory profile a new session belongs to (the user's
+	// active one); nil is "personal".
+	Profile func(ctx context.Context) string
 	hist  historyCache
 }
 
@@ -98,7 +101,11 @@ func parseTS(s string) time.Time {
 // Create starts a new session.
 func (st *Store) Create(ctx context.Context, title string) (Session, error) {
 	now := st.Now()
-	s := Session{ID: st.NewID(), Title: title, Profile: "personal", CreatedAt: now.UTC(), UpdatedAt: now.UTC(), State: StateActive}
+	profile := "personal"
+	if st.Profile != nil {
+		profile = st.Profile(ctx)
+	}
+	s := Session{ID: st.NewID(), Title: title, Profile: profile, CreatedAt: now.UTC(), UpdatedAt: now.UTC(), State: StateActive}
 	_, err := st.db.ExecContext(ctx, `INSERT INTO sessions(id, title, title_auto, profile, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		s.ID, s.Title, title == "", s.Profile, ts(now), ts(now))
 	if err != nil {

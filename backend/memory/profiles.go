@@ -1,0 +1,119 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"hermes/backend/store"
+)
+
+// ProfileInfo is a memory profile as the user sees it.
+type ProfileInfo struct {
+	Name     string `json:"name"`
+	Active   bool   `json:"active"`
+	Memories int    `json:"memories"`
+}
+
+// ActiveProfile is the profile new conversations and calls without one use
+// (DefaultProfile when none is marked).
+func ActiveProfile(ctx context.Context, db *store.DB) string {
+	var name string
+	if err := db.QueryRowContext(ctx, `SELECT name FROM memory_profiles WHERE active = 1 LIMIT 1`).Scan(&name); err != nil {
+		return DefaultProfile
+	}
+	return name
+}
+
+// ListProfiles lists the profiles with how many memories each holds.
+func (s *Store) ListProfiles(ctx context.Context) ([]ProfileInfo, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT p.name, p.active, (SELECT COUNT(*) FROM memories m WHERE m.profile = p.name AND m.status <> 'superseded')
+		FROM memory_profiles p ORDER BY p.name`)
+	if err != nil {
+		return nil, fmt.Errorf("list profiles: %w", err)
+	}
+	defer rows.Close()
+	var out []ProfileInfo
+	for rows.Next() {
+		var p ProfileInfo
+		if err := rows.Scan(&p.Name, &p.Active, &p.Memories); err != nil {
+			return nil, fmt.Errorf("list profiles: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// ErrProfileExists: a profile of that name is already there.
+var ErrProfileExists = errors.New("profile exists")
+
+// CreateProfile makes an empty profile.
+func (s *Store) CreateProfile(ctx context.Context, name string) error {
+	if err := validProfile(name); err != nil {
+		return fmt.Errorf("create profile: %w", err)
+	}
+	res, err := s.db.ExecContext(ctx, `INSERT OR IGNORE INTO memory_profiles(name, created_at, active) VALUES (?, ?, 0)`, name, ts(s.now()))
+	if err != nil {
+		return fmt.Errorf("create profile: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("create profile %s: %w: %w", name, ErrInvalid, ErrProfileExists)
+	}
+	return nil
+}
+
+// UseProfile makes a profile the active one.
+func (s *Store) UseProfile(ctx context.Context, name string) error {
+	return s.db.Tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_profiles WHERE name = ?`, name).Scan(&n); err != nil {
+			return fmt.Errorf("use profile: %w", err)
+		}
+		if n == 0 {
+			return fmt.Errorf("use profile %s: %w: there is no such profile; create it with `hermes memory profile create %s`", name, ErrInvalid, name)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE memory_profiles SET active = (name = ?)`, name); err != nil {
+			return fmt.Errorf("use profile: %w", err)
+		}
+		return nil
+	})
+}
+
+// DeleteProfile erases a profile's memories (with a receipt) and the profile;
+// its conversations go to the default profile. The default profile itself can
+// be emptied but not deleted; deleting the active one makes the default active.
+func (s *Store) DeleteProfile(ctx context.Context, name string) (Receipt, error) {
+	if name == DefaultProfile {
+		return Receipt{}, fmt.Errorf("delete profile: %w: %s is the default profile; forget its memories instead (hermes memory forget --query …)", ErrInvalid, name)
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_profiles WHERE name = ?`, name).Scan(&n); err != nil || n == 0 {
+		return Receipt{}, fmt.Errorf("delete profile %s: %w: there is no such profile", name, ErrInvalid)
+	}
+	r, err := s.ForgetProfile(ctx, name)
+	if err != nil {
+		return r, err
+	}
+	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET profile = ? WHERE profile = ?`, DefaultProfile, name); err != nil {
+			return err
+		}
+		var wasActive bool
+		if err := tx.QueryRowContext(ctx, `SELECT active FROM memory_profiles WHERE name = ?`, name).Scan(&wasActive); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM memory_profiles WHERE name = ?`, name); err != nil {
+			return err
+		}
+		if wasActive {
+			_, err := tx.ExecContext(ctx, `UPDATE memory_profiles SET active = (name = ?)`, DefaultProfile)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return r, fmt.Errorf("delete profile %s: %w", name, err)
+	}
+	return r, nil
+}
