@@ -80,7 +80,7 @@ type Store struct {
 	// Profile names the memory profile a new session belongs to (the user's
 	// active one); nil is "personal".
 	Profile func(ctx context.Context) string
-	hist  historyCache
+	hist    historyCache
 }
 
 // NewStore returns a session store over db.
