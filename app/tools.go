@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/ollama/ollama/api"
 
@@ -87,6 +89,28 @@ func (t *toolbox) Schemas(group agent.ToolGroup) api.Tools {
 		t.prepare(group)
 	}
 	return t.reg.Schemas(t.reg.InGroup(string(group)))
+}
+
+// NamesTool reports whether a message names one of the tools by a whole word:
+// its name ("shout"), its words ("convert units" for convert_units), or an MCP
+// tool's own name after "server__".
+func (t *toolbox) NamesTool(text string) bool {
+	words := " " + strings.Join(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-')
+	}), " ") + " "
+	for _, in := range t.reg.List() {
+		name := strings.ToLower(in.Name)
+		candidates := []string{name, strings.ReplaceAll(name, "_", " ")}
+		if _, tool, ok := strings.Cut(name, "__"); ok {
+			candidates = append(candidates, tool, strings.NewReplacer("_", " ", "-", " ").Replace(tool))
+		}
+		for _, c := range candidates {
+			if len(c) >= 4 && strings.Contains(words, " "+c+" ") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // NewTurn starts the tool calls of one turn.

@@ -266,6 +266,9 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 
 	// 3. stream the reply; run the tools it asks for and ask again, under the loop guard.
 	var toolTurn ToolTurn
+	if a.Tools != nil {
+		res.Plan = widenForNamedTool(res.Plan, a.Tools, in.Text)
+	}
 	if a.Tools != nil && res.Plan.ToolGroup != ToolsNone {
 		req.Tools = a.Tools.Schemas(res.Plan.ToolGroup)
 		rounds := 0

@@ -42,6 +42,27 @@ type Plan struct {
 	// erase, not a write: a forget turn has it false.
 	MayWriteMemory bool
 	ToolGroup      ToolGroup
+	// NamedTool is set when the message names one of the user's tools, which
+	// widened the tools offered to the task group whatever the intent.
+	NamedTool bool `json:",omitempty"`
+}
+
+// ToolNamer is what Tools can also do: tell whether a text names one of its
+// tools ("shout hello", "ping the NAS"). Such a message is offered the task
+// tools whatever its intent, within the approval rules.
+type ToolNamer interface {
+	NamesTool(text string) bool
+}
+
+// widenForNamedTool offers the task tools to a turn whose message names a tool
+// the plan would not offer (a memory turn keeps its own tools).
+func widenForNamedTool(p Plan, tools Tools, text string) Plan {
+	tn, ok := tools.(ToolNamer)
+	if !ok || p.ToolGroup == ToolsTask || p.ToolGroup == ToolsMemory || !tn.NamesTool(text) {
+		return p
+	}
+	p.ToolGroup, p.NamedTool = ToolsTask, true
+	return p
 }
 
 // policy is the routing table, the one place it is decided. planOrder is
