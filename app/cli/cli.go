@@ -169,7 +169,7 @@ func run(g globals, args []string, env Env) error {
 	if cmd == "mcp" && len(args) >= 2 && (args[0] == "call" || args[0] == "tools" || args[0] == "accept") {
 		opts.MCPOnly = []string{args[1]} // start only the server the command talks to
 	}
-	if cmd == "mcp" && len(args) >= 1 && (args[0] == "import" || args[0] == "approve") {
+	if cmd == "mcp" && len(args) >= 1 && (args[0] == "import" || args[0] == "approve" || args[0] == "list") {
 		opts.MCPNoStart = true // read and edit the config only
 	}
 	core, err := app.Open(context.Background(), opts)

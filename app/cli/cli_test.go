@@ -332,6 +332,12 @@ func TestMCPCommands(t *testing.T) {
 	if r = runCLI(t, env, "", "mcp", "tools", "everything"); r.code != 0 || !strings.Contains(r.stdout, "everything__echo") {
 		t.Fatalf("tools: %+v", r)
 	}
+	// Listing starts no server, and says how each one did when last run.
+	start := time.Now()
+	r = runCLI(t, env, "", "mcp", "list")
+	if r.code != 0 || !strings.Contains(r.stdout, "stopped") || !strings.Contains(r.stdout, "ready, ") || time.Since(start) > 3*time.Second {
+		t.Fatalf("list after a run: %+v (%s)", r, time.Since(start))
+	}
 }
 
 func TestMemoryCommands(t *testing.T) {

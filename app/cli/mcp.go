@@ -125,14 +125,23 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 	printMCPProblems(m, env)
 	switch sub {
 	case "list":
-		list := waitSettled(ctx, m, m.List())
+		// Listing starts no server: it shows each one as configured and how it
+		// did when a Hermes process last ran it.
+		list := m.List()
 		if g.json {
 			return printJSON(env.Stdout, list)
 		}
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "SERVER\tSTATE\tTRANSPORT\tTOOLS\tCOMMAND OR URL\tERROR")
+		fmt.Fprintln(tw, "SERVER\tSTATE\tLAST SEEN\tTRANSPORT\tCOMMAND OR URL\tERROR")
 		for _, s := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.Name, s.State, s.Transport, len(s.Tools), s.Command, s.Error)
+			seen, errText := "-", s.Error
+			if lk := s.LastKnown; lk != nil {
+				seen = fmt.Sprintf("%s, %d tools, %s", lk.State, lk.Tools, lk.At.Local().Format("2006-01-02 15:04"))
+				if errText == "" {
+					errText = lk.Error
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.State, seen, s.Transport, s.Command, errText)
 		}
 		if len(list) == 0 {
 			fmt.Fprintf(env.Stderr, "no MCP servers in %s; add one there (Claude Desktop's format: a command, or a url) or run `hermes mcp import`\n", m.ConfigPath())

@@ -17,7 +17,13 @@ func (m *Manager) List() []Status {
 	m.mu.Unlock()
 	out := make([]Status, 0, len(servers))
 	for _, s := range servers {
-		out = append(out, s.status())
+		st := s.status()
+		if st.State == StateStopped || st.State == StateAwaitingApproval {
+			if lk, ok := m.last.get(st.Name); ok {
+				st.LastKnown = &lk
+			}
+		}
+		out = append(out, st)
 	}
 	return out
 }

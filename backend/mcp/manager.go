@@ -21,6 +21,7 @@ type Manager struct {
 	opts Options
 	reg  *tools.Registry
 	now  func() time.Time
+	last *lastKnown
 
 	reloadMu sync.Mutex // one Reload (or approval change) at a time
 	editMu   sync.Mutex // one config file edit at a time
@@ -51,7 +52,7 @@ func New(reg *tools.Registry, opts Options) (*Manager, error) {
 	if opts.Approvals == nil {
 		opts.Approvals = FileApprovals{Path: filepath.Join(filepath.Dir(opts.ConfigPath), "mcp-approved.json")}
 	}
-	return &Manager{opts: opts, reg: reg, now: time.Now, servers: map[string]*server{}, approvals: map[string]Approval{}}, nil
+	return &Manager{opts: opts, reg: reg, now: time.Now, last: newLastKnown(opts.ConfigPath), servers: map[string]*server{}, approvals: map[string]Approval{}}, nil
 }
 
 // ConfigPath is the mcp.json the manager reads.
@@ -247,8 +248,10 @@ func (m *Manager) apply(s *server) {
 
 // notify tells the UI about a server's status.
 func (m *Manager) notify(s *server) {
+	st := s.status()
+	m.last.observe(st, m.now())
 	if m.opts.OnStatus != nil {
-		m.opts.OnStatus(s.status())
+		m.opts.OnStatus(st)
 	}
 }
 

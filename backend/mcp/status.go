@@ -63,6 +63,9 @@ type Status struct {
 	Resources    int          `json:"resources"` // how many it listed at start (or at its last list_changed)
 	// StderrTail is the end of the server's stderr (the full 64 KiB: Manager.Stderr).
 	StderrTail string `json:"stderr_tail,omitempty"`
+	// LastKnown is how the server did when a Hermes process last ran it, for a
+	// server this process has not started.
+	LastKnown *LastKnown `json:"last_known,omitempty"`
 }
 
 // ToolStatus is one of a server's tools.
