@@ -620,6 +620,122 @@ export interface MemoryProgress {
 export type ImportKind = 'export' | 'jsonl';
 export type ImportMode = 'skip' | 'merge' | 'replace';
 
+// ---------------------------------------------------------------------------------------------
+// Workflows (see backend/workflow/workflow.go and app/workflow.go)
+
+/** Where a run is; failed and interrupted runs can be resumed, cancelled is final. */
+export type WorkflowStatus = 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
+/** Where a step is. */
+export type WorkflowStepStatus = 'pending' | 'running' | 'done' | 'failed' | 'cancelled' | 'skipped';
+/** How the steps of a phase run: one after another, all at once, or the first to succeed. */
+export type WorkflowMode = 'sequence' | 'all' | 'first';
+
+/** A phase of a declared workflow; steps read "id (tool)". */
+export interface WorkflowPhaseInfo {
+  name: string;
+  mode: WorkflowMode | string;
+  steps: string[] | null;
+}
+
+/** A workflow declared in workflows.yaml (ListWorkflows). */
+export interface WorkflowInfo {
+  name: string;
+  description: string;
+  /** The inputs' JSON Schema (the Run form is made from it); null when it takes none. */
+  inputs: unknown;
+  /** Per run, such as "10m0s". */
+  deadline: string;
+  /** The tool the model sees it as (workflow__<name>). */
+  tool: string;
+  phases: WorkflowPhaseInfo[] | null;
+  /** Where it is declared in workflows.yaml. */
+  line: number;
+}
+
+/** A step of a run's definition (the workflow as it was when the run started). */
+export interface WorkflowStepDef {
+  id: string;
+  tool: string;
+  args?: unknown;
+  timeout?: string;
+  retries?: number;
+  backoff?: string;
+  /** Runs again on resume even if it was stopped mid-way. */
+  idempotent?: boolean;
+}
+
+export interface WorkflowDefinition {
+  name: string;
+  description?: string;
+  inputs?: unknown;
+  deadline?: string;
+  phases: { name: string; mode: WorkflowMode | string; steps: WorkflowStepDef[] | null }[] | null;
+}
+
+/** The snapshot of one step of a run. */
+export interface WorkflowStep {
+  id: string;
+  /** The phase's index, from 0. */
+  phase: number;
+  phase_name: string;
+  tool: string;
+  status: WorkflowStepStatus | string;
+  attempts: number;
+  /** The last attempt's arguments as JSON text, secrets redacted. */
+  args?: string;
+  /** What the tool returned (a JSON value), when done. */
+  result?: unknown;
+  error?: string;
+  error_kind?: string;
+  /** The last attempt was stopped while it ran: it may have acted. */
+  interrupted?: boolean;
+  started_at?: string;
+  finished_at?: string;
+}
+
+/** A snapshot of one run (GetWorkflowRun, WorkflowRuns, and what the actions return). */
+export interface WorkflowRun {
+  id: string;
+  workflow: string;
+  /** "declared" (workflows.yaml) or "plan". */
+  kind: string;
+  /** The conversation it belongs to (absent outside one). */
+  session_id?: string;
+  status: WorkflowStatus | string;
+  inputs: unknown;
+  error?: string;
+  steps: WorkflowStep[] | null;
+  created_at: string;
+  updated_at: string;
+  finished_at?: string;
+  definition?: WorkflowDefinition | null;
+}
+
+/** Payload of workflow:progress: a step's new state, or the run's when step is absent. */
+export interface WorkflowEvent {
+  run_id: string;
+  workflow: string;
+  step?: string;
+  phase: number;
+  phase_name?: string;
+  tool?: string;
+  /** The step's status, or the run's when step is absent. */
+  status: string;
+  attempt?: number;
+  error?: string;
+  /** Nanoseconds until a failed attempt is tried again. */
+  retry_in?: number;
+  /** Nanoseconds: of the step's attempt, or of the run so far. */
+  elapsed: number;
+  done: number;
+  total: number;
+}
+
+/** A mistake in workflows.yaml: a line of text, or (newer backends) its parts. */
+export type WorkflowProblem =
+  | string
+  | { file?: string; line?: number; workflow?: string; phase?: string; step?: string; field?: string; message: string };
+
 export interface DeltaEvent {
   text: string;
 }
@@ -815,7 +931,14 @@ export class EventStreamParser {
 }
 
 /** Methods whose progress arrives as events: they wait for the event stream first. */
-const STREAMING: ReadonlySet<string> = new Set(['SendMessage', 'ContinueTurn', 'PullModel', 'ImportModel']);
+const STREAMING: ReadonlySet<string> = new Set([
+  'SendMessage',
+  'ContinueTurn',
+  'PullModel',
+  'ImportModel',
+  'RunWorkflow',
+  'ResumeWorkflow',
+]);
 
 export function webTransport(opts: WebOptions): Transport {
   const base = opts.base ?? '';
@@ -1076,6 +1199,26 @@ export function createApi(t: Transport) {
     CopyModel: (src: string, dst: string) => call<ModelDetail>('CopyModel', src, dst),
     /** Makes name the chat model, or the embedding model with embed. */
     UseModel: (name: string, embed: boolean) => call<SetupState>('UseModel', name, embed ? 'true' : 'false'),
+    /** The workflows declared in workflows.yaml (a broken one is left out: see WorkflowProblems). */
+    ListWorkflows: () => call<WorkflowInfo[] | null>('ListWorkflows').then((l) => l ?? []),
+    /** The mistakes in workflows.yaml, each with its line and field. */
+    WorkflowProblems: () => call<WorkflowProblem[] | null>('WorkflowProblems').then((l) => l ?? []),
+    /** Runs, newest first; sessionId "" lists every run. */
+    WorkflowRuns: (sessionId: string) => call<WorkflowRun[] | null>('WorkflowRuns', sessionId).then((l) => l ?? []),
+    GetWorkflowRun: (id: string) => call<WorkflowRun>('GetWorkflowRun', id),
+    /**
+     * Runs a workflow with inputs (a JSON object as text) in a conversation ("" for none). Blocks
+     * until the run ends; progress arrives as workflow:progress events.
+     */
+    RunWorkflow: (sessionId: string, name: string, inputsJSON: string) =>
+      call<WorkflowRun>('RunWorkflow', sessionId, name, inputsJSON),
+    /**
+     * Goes on with a failed or interrupted run; confirm runs again the steps stopped mid-way that
+     * are not idempotent (without it such a run is refused). Blocks until the run ends.
+     */
+    ResumeWorkflow: (id: string, confirm: boolean) => call<WorkflowRun>('ResumeWorkflow', id, confirm ? 'true' : 'false'),
+    /** Ends a run for good (waits until it has stopped). */
+    CancelWorkflow: (id: string) => call<WorkflowRun>('CancelWorkflow', id),
   };
 }
 
