@@ -200,3 +200,79 @@ describe('Sidebar', () => {
     expect(r.getByTestId('session-list')).toBeTruthy();
   });
 });
+
+describe('Sidebar date groups', () => {
+  const now = new Date();
+  const daysAgo = (n: number, h = 12) => new Date(now.getFullYear(), now.getMonth(), now.getDate() - n, h).toISOString();
+
+  it('groups the chats by Today, Yesterday, Previous 7 days and month, pinned first', async () => {
+    const old = new Date(2023, 2, 10, 12).toISOString();
+    const r = render(
+      Sidebar,
+      props({
+        currentId: 't',
+        sessions: [
+          s('p', { pinned: true, updatedAt: old }),
+          s('t', { updatedAt: daysAgo(0, 0) }),
+          s('y', { updatedAt: daysAgo(1) }),
+          s('w', { updatedAt: daysAgo(5) }),
+          s('m', { updatedAt: old }),
+          s('arch', { state: 'archived', updatedAt: daysAgo(0) }),
+        ],
+      }),
+    );
+    const groups = [...r.container.querySelectorAll<HTMLElement>('[data-testid="session-group"]')].map((g) => ({
+      key: g.dataset.group,
+      title: g.querySelector('h3')?.textContent,
+      ids: [...g.querySelectorAll<HTMLElement>('[data-testid="session-item"]')].map((e) => e.dataset.sessionId),
+    }));
+    expect(groups).toEqual([
+      { key: 'pinned', title: 'Pinned', ids: ['p'] },
+      { key: 'today', title: 'Today', ids: ['t'] },
+      { key: 'yesterday', title: 'Yesterday', ids: ['y'] },
+      { key: 'week', title: 'Previous 7 days', ids: ['w'] },
+      { key: 'month:2023-03', title: 'March 2023', ids: ['m'] },
+    ]);
+    // Archived chats stay in their own section, out of the date groups.
+    expect(r.getByTestId('archived-toggle').textContent).toContain('Archived (1)');
+    // Each group is a section named by its heading.
+    const today = r.container.querySelector<HTMLElement>('[data-group="today"]')!;
+    expect(document.getElementById(today.getAttribute('aria-labelledby')!)?.textContent).toBe('Today');
+  });
+
+  it('names the groups in Chinese', async () => {
+    const { setLang } = await import('../lib/i18n.svelte');
+    setLang('zh');
+    try {
+      const r = render(
+        Sidebar,
+        props({ sessions: [s('t', { updatedAt: daysAgo(0) }), s('y', { updatedAt: daysAgo(1) }), s('m', { updatedAt: new Date(2023, 2, 10).toISOString() })] }),
+      );
+      const titles = [...r.container.querySelectorAll('[data-testid="session-group"] h3')].map((h) => h.textContent);
+      expect(titles).toEqual(['今天', '昨天', '2023年3月']);
+    } finally {
+      setLang('en');
+    }
+  });
+
+  it('has a close button only as a drawer', async () => {
+    const onclose = vi.fn();
+    const r = render(Sidebar, props({ drawer: false, onclose }));
+    expect(r.queryByTestId('drawer-close')).toBeNull();
+    await r.rerender({ ...props({ drawer: true, onclose }) });
+    const close = r.getByTestId('drawer-close');
+    expect(close.getAttribute('aria-label')).toBe('Close the chat list (Esc)');
+    await fireEvent.click(close);
+    expect(onclose).toHaveBeenCalledTimes(1);
+  });
+
+  it('draws its icons as SVG, not font glyphs', () => {
+    const r = render(Sidebar, props());
+    expect(r.getByTestId('new-session').querySelector('svg')).not.toBeNull();
+    expect(r.getByTestId('new-session').textContent?.trim()).toBe('New chat');
+    for (const b of r.container.querySelectorAll('[data-testid="session-menu"]')) {
+      expect(b.querySelector('svg')).not.toBeNull();
+      expect(b.textContent?.trim()).toBe('');
+    }
+  });
+});
