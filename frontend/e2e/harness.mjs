@@ -282,3 +282,13 @@ export async function closeApp(logs, app, finalShot, prefix) {
   if (app.context) await app.context.close().catch(() => {});
   await cleanup(logs, [app.dataDir, app.profileDir].filter(Boolean), prefix);
 }
+
+/**
+ * Clicks an item of the header's ⋯ menu (language-toggle, settings-button, shortcuts-button),
+ * opening the menu first.
+ */
+export async function menuItem(page, testid) {
+  const item = page.getByTestId(testid);
+  if (!(await item.isVisible())) await page.getByTestId('header-menu').click();
+  await item.click();
+}

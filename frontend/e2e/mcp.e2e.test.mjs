@@ -19,10 +19,11 @@ import {
   approvalCodes,
   cleanup,
   closeApp,
-  openApp,
   ensureArtifacts,
   lastAssistant,
   launch,
+  menuItem,
+  openApp,
   sendAndWait,
   shot,
   startFake,
@@ -154,7 +155,7 @@ describe('MCP servers in the web UI', { timeout: 300_000 }, () => {
     assert.ok(after.includes('everything__get-sum'), `after: ${after}`);
 
     // The tools section of the settings agrees.
-    await page.getByTestId('settings-button').click();
+    await menuItem(page, 'settings-button');
     const row = page.locator('[data-testid="tool-setting"][data-tool="everything__echo"]');
     await row.waitFor({ timeout: 10_000 });
     assert.equal(await row.getAttribute('data-enabled'), 'false');
@@ -351,12 +352,12 @@ describe('MCP servers in the web UI', { timeout: 300_000 }, () => {
 
   it('shows the panel in dark theme and in Chinese', async () => {
     await page.getByTestId('theme-toggle').click();
-    await page.getByTestId('language-toggle').click();
+    await menuItem(page, 'language-toggle');
     const card = page.locator(server('everything'));
     assert.equal((await card.getByTestId('mcp-state').textContent()).trim(), '● 就绪');
     assert.equal((await card.getByTestId('mcp-restart').textContent()).trim(), '↻ 重启');
     await shot(page, 'mcp-8-dark-zh.png');
-    await page.getByTestId('language-toggle').click();
+    await menuItem(page, 'language-toggle');
     await page.getByTestId('theme-toggle').click();
   });
 

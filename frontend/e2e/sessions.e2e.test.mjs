@@ -12,9 +12,10 @@ import {
   binDir,
   cleanup,
   closeApp,
-  openApp,
   ensureArtifacts,
   launch,
+  menuItem,
+  openApp,
   sendAndWait,
   shot,
   start,
@@ -189,10 +190,10 @@ describe('sessions, search, intent and context in the web UI', { timeout: 240_00
     await page.getByTestId('theme-toggle').click();
     await shot(page, 'sessions-5-inspector-dark.png');
     await page.getByTestId('theme-toggle').click();
-    await page.getByTestId('language-toggle').click();
+    await menuItem(page, 'language-toggle');
     await page.waitForFunction(() => /上下文/.test(document.querySelector('[data-testid="context-inspector"]')?.textContent ?? ''));
     await shot(page, 'sessions-5b-inspector-zh.png');
-    await page.getByTestId('language-toggle').click();
+    await menuItem(page, 'language-toggle');
   });
 
   it("shows an earlier reply's own context from its Context button, then the last turn's again", async () => {
@@ -231,7 +232,7 @@ describe('sessions, search, intent and context in the web UI', { timeout: 240_00
   });
 
   it('shows the routing decision of the last turn in the settings', async () => {
-    await page.getByTestId('settings-button').click();
+    await menuItem(page, 'settings-button');
     const routing = page.getByTestId('routing');
     await routing.waitFor({ timeout: 10_000 });
     const intent = await page.getByTestId('routing-intent').getAttribute('data-intent');

@@ -14,10 +14,11 @@ import {
   approvalCodes,
   cleanup,
   closeApp,
-  openApp,
   ensureArtifacts,
   lastAssistant,
   launch,
+  menuItem,
+  openApp,
   send,
   shot,
   sleep,
@@ -253,7 +254,7 @@ describe('tools in the web UI', { timeout: 240_000 }, () => {
   });
 
   it('lists the tools in the settings with their approval need and breaker state', async () => {
-    await page.getByTestId('settings-button').click();
+    await menuItem(page, 'settings-button');
     const shout = page.locator('[data-testid="tool-setting"][data-tool="shout"]');
     await shout.waitFor({ timeout: 10_000 });
     assert.match(await shout.getByTestId('tool-approval').textContent(), /runs a program/);
@@ -273,7 +274,7 @@ describe('tools in the web UI', { timeout: 240_000 }, () => {
 
   it('shows the approval dialog in dark theme and in Chinese', async () => {
     await page.getByTestId('theme-toggle').click();
-    await page.getByTestId('language-toggle').click();
+    await menuItem(page, 'language-toggle');
     const before = (await lastAssistant(page)).count;
     await send(page, 'please run the shout tool: 你好 <b>not bold</b>');
     await page.getByTestId('approval-dialog').waitFor({ timeout: 20_000 });
@@ -299,7 +300,7 @@ describe('tools in the web UI', { timeout: 240_000 }, () => {
     const reply = await waitReply(page, before);
     assert.match(reply.text, /^Done: /);
     assert.deepEqual(await lastCards(page), [{ tool: 'shout', status: 'ok' }]);
-    await page.getByTestId('language-toggle').click();
+    await menuItem(page, 'language-toggle');
   });
 
   it('ran without CSP violations or page errors', () => {
