@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/net/http/httpguts"
+
 	"hermes/backend/netguard"
 )
 
@@ -376,7 +378,7 @@ func (p *configParser) checkHeaders(cfg *Config, server string, f member, header
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		if !validHeaderName(k) {
+		if !httpguts.ValidHeaderFieldName(k) {
 			p.fail(cfg, server, "headers", f.valueOff, fmt.Sprintf("%q is not a valid header name", k))
 		}
 		if headers[k] == Redacted {
@@ -386,19 +388,6 @@ func (p *configParser) checkHeaders(cfg *Config, server string, f member, header
 			p.fail(cfg, server, "headers", f.valueOff, fmt.Sprintf("the value of %s holds a line break or NUL byte", k))
 		}
 	}
-}
-
-// validHeaderName reports whether k is an HTTP token (RFC 9110 5.1).
-func validHeaderName(k string) bool {
-	if k == "" {
-		return false
-	}
-	for _, r := range k {
-		if r > 0x7e || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
-			return false
-		}
-	}
-	return true
 }
 
 // field decodes one field's value into dst; a wrong type is a problem at the

@@ -2,13 +2,9 @@ package workflow
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -16,12 +12,11 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"hermes/backend/tools"
+	"hermes/backend/yamlfile"
 )
 
 // FileName is the workflows file in the data dir.
 const FileName = "workflows.yaml"
-
-const maxFileSize = 1 << 20
 
 // Error is a mistake in the workflows file and where it is.
 type Error struct {
@@ -67,53 +62,21 @@ type Options struct {
 // returns the workflows that are right and an *Error for each mistake; a
 // workflow with a mistake is left out, the others load.
 func Load(path string, opts Options) ([]*Workflow, []error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
+	data, ok, err := yamlfile.Read(path)
+	if err != nil {
+		return nil, []error{&Error{File: path, Msg: err.Error()}}
+	}
+	if !ok {
 		return nil, nil
-	}
-	if err != nil {
-		return nil, []error{&Error{File: path, Msg: fmt.Sprintf("cannot read the file: %v", err)}}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, []error{&Error{File: path, Msg: fmt.Sprintf("cannot read the file: %v", err)}}
-	}
-	if len(data) > maxFileSize {
-		return nil, []error{&Error{File: path, Msg: fmt.Sprintf("the file is larger than %d bytes", maxFileSize)}}
 	}
 	return Parse(path, data, opts)
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+): `)
-
-// syntaxErrorLine finds the line of a YAML syntax error: the line after the
-// longest prefix of the file that still parses (yaml.v3 reports where the
-// enclosing structure starts); long files keep yaml's number.
-func syntaxErrorLine(data []byte, err error) int {
-	reported := 0
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		reported, _ = strconv.Atoi(m[1])
-	}
-	lines := strings.SplitAfter(string(data), "\n")
-	if len(lines) > 2000 {
-		return reported
-	}
-	for k := len(lines) - 1; k > 0; k-- {
-		var n yaml.Node
-		if yaml.Unmarshal([]byte(strings.Join(lines[:k], "")), &n) == nil {
-			return k + 1
-		}
-	}
-	return 1
-}
-
 // Parse reads a workflows file's content; file names it in errors.
 func Parse(file string, data []byte, opts Options) ([]*Workflow, []error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg := yamlLine.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), "")
-		return nil, []error{&Error{File: file, Line: syntaxErrorLine(data, err), Msg: "the file is not valid YAML: " + msg}}
+	doc, line, msg, err := yamlfile.Parse(data)
+	if err != nil {
+		return nil, []error{&Error{File: file, Line: line, Msg: msg}}
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
@@ -129,7 +92,7 @@ func Parse(file string, data []byte, opts Options) ([]*Workflow, []error) {
 		p.fail(v, where{}, "version", "only version 1 is known")
 	}
 	list := f["workflows"]
-	if list == nil || isNull(list) {
+	if list == nil || yamlfile.IsNull(list) {
 		return nil, p.errs
 	}
 	if list.Kind != yaml.SequenceNode {
@@ -171,74 +134,19 @@ func peek(n *yaml.Node, key string) string {
 	return ""
 }
 
-func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
-
 // fields reads a mapping's keys, reporting unknown and repeated ones.
 func (p *loader) fields(n *yaml.Node, at where, prefix string, known []string) map[string]*yaml.Node {
-	out := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		field := k.Value
-		if prefix != "" {
-			field = prefix + "." + k.Value
-		}
-		switch {
-		case !contains(known, k.Value):
-			msg := fmt.Sprintf("unknown field %q", k.Value)
-			if s := suggest(k.Value, known); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			} else {
-				msg += "; known fields: " + strings.Join(known, ", ")
-			}
-			p.fail(k, at, field, "%s", msg)
-		case out[k.Value] != nil:
-			p.fail(k, at, field, "appears twice (first at line %d)", out[k.Value].Line)
-		default:
-			out[k.Value] = v
-		}
-	}
-	return out
+	return p.check(at).Fields(n, prefix, known)
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// check is the shared field reader, reporting as this loader does.
+func (p *loader) check(at where) yamlfile.Checker {
+	return yamlfile.Checker{Fail: func(n *yaml.Node, field, msg string) { p.fail(n, at, field, "%s", msg) }}
 }
 
 // str reads a text field; a required one that is absent or empty is reported.
 func (p *loader) str(n, parent *yaml.Node, at where, field string, required bool) (string, bool) {
-	if n == nil || isNull(n) || (n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) == "") {
-		if required {
-			node := parent
-			if n != nil {
-				node = n
-			}
-			p.fail(node, at, field, "is missing")
-			return "", false
-		}
-		return "", n == nil || isNull(n) || n.Kind == yaml.ScalarNode
-	}
-	if n.Kind != yaml.ScalarNode {
-		p.fail(n, at, field, "must be text, not a %s", kind(n))
-		return "", false
-	}
-	return n.Value, true
-}
-
-func kind(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "mapping"
-	case yaml.SequenceNode:
-		return "list"
-	case yaml.AliasNode:
-		return "alias"
-	}
-	return "value"
+	return p.check(at).Str(n, parent, field, required)
 }
 
 // duration reads a duration field in (0, max].
@@ -311,7 +219,7 @@ func (p *loader) workflow(i int, n *yaml.Node) *Workflow {
 	// inputs: a JSON Schema of an object
 	var props map[string]bool
 	w.Inputs = json.RawMessage(`{"type":"object"}`)
-	if in := f["inputs"]; in != nil && !isNull(in) {
+	if in := f["inputs"]; in != nil && !yamlfile.IsNull(in) {
 		if schema, ok := p.schema(in, at, "inputs"); ok {
 			var top map[string]any
 			_ = json.Unmarshal(schema, &top)
@@ -336,7 +244,7 @@ func (p *loader) workflow(i int, n *yaml.Node) *Workflow {
 	var order []string
 	pn := f["phases"]
 	switch {
-	case pn == nil || isNull(pn):
+	case pn == nil || yamlfile.IsNull(pn):
 		p.fail(n, at, "phases", "is missing: a list of phases, each with steps")
 	case pn.Kind != yaml.SequenceNode || len(pn.Content) == 0:
 		p.fail(pn, at, "phases", "must be a non-empty list of phases (each item starts with \"- name:\")")
@@ -353,7 +261,7 @@ func (p *loader) workflow(i int, n *yaml.Node) *Workflow {
 		for _, r := range s.refs {
 			if r.step == "" {
 				if len(r.path) > 0 && props != nil && !props[r.path[0]] {
-					p.fail(s.node, s.at, "args", "{{%s}}: the inputs have no property %q (declared: %s)", r.text, r.path[0], strings.Join(sortedKeys(props), ", "))
+					p.fail(s.node, s.at, "args", "{{%s}}: the inputs have no property %q (declared: %s)", r.text, r.path[0], strings.Join(yamlfile.SortedKeys(props), ", "))
 				}
 				continue
 			}
@@ -409,18 +317,6 @@ func findCycle(steps map[string]*stepInfo, from, to string) []string {
 	return walk(from)
 }
 
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	if len(out) == 0 {
-		return []string{"none"}
-	}
-	return out
-}
-
 func (p *loader) phase(pi int, n *yaml.Node, wat where, steps map[string]*stepInfo, order *[]string) Phase {
 	at := wat
 	at.phase = fmt.Sprintf("#%d", pi+1)
@@ -450,7 +346,7 @@ func (p *loader) phase(pi int, n *yaml.Node, wat where, steps map[string]*stepIn
 	}
 	sn := f["steps"]
 	switch {
-	case sn == nil || isNull(sn):
+	case sn == nil || yamlfile.IsNull(sn):
 		p.fail(n, at, "steps", "the phase has no steps: add at least one (- {id: ..., tool: ...})")
 		return ph
 	case sn.Kind != yaml.SequenceNode:
@@ -509,7 +405,7 @@ func (p *loader) step(si int, n *yaml.Node, pat where) (Step, *stepInfo) {
 	}
 	info := &stepInfo{node: n, at: at}
 	s.Args = json.RawMessage(`{}`)
-	if an := f["args"]; an != nil && !isNull(an) {
+	if an := f["args"]; an != nil && !yamlfile.IsNull(an) {
 		if an.Kind != yaml.MappingNode {
 			p.fail(an, at, "args", "must be a mapping of the tool's argument names to values")
 		} else {
@@ -582,57 +478,10 @@ func argNode(n *yaml.Node) *yaml.Node {
 // schema converts a YAML schema to JSON and compiles it with the tools'
 // JSON Schema rules.
 func (p *loader) schema(n *yaml.Node, at where, field string) (json.RawMessage, bool) {
-	if n.Kind != yaml.MappingNode {
-		p.fail(n, at, field, "must be a JSON Schema written as a mapping (type: object, properties: ...)")
-		return nil, false
-	}
-	var v any
-	if err := n.Decode(&v); err != nil {
-		p.fail(n, at, field, "cannot be read: %v", err)
-		return nil, false
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		p.fail(n, at, field, "cannot be turned into JSON (are all keys text?): %v", err)
-		return nil, false
-	}
-	if _, err := tools.CompileSchema(field, b); err != nil {
-		p.fail(n, at, field, "is not a valid JSON Schema: %v", err)
-		return nil, false
-	}
-	return b, true
-}
-
-// suggest returns the known word closest to s, if it is close.
-func suggest(s string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		if d := distance(strings.ToLower(s), k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
+	return p.check(at).Schema(n, field, func(field string, b []byte) error {
+		_, err := tools.CompileSchema(field, b)
+		return err
+	})
 }
 
 // Catalog is the workflows file, read again when it changes.

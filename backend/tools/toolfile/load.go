@@ -8,9 +8,7 @@ package toolfile
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -18,22 +16,24 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"golang.org/x/net/http/httpguts"
+
 	"hermes/backend/netguard"
 	"hermes/backend/tools"
+	"hermes/backend/yamlfile"
 )
 
 // FileName is the tools file in the data dir.
 const FileName = "tools.yaml"
 
 // maxFileSize caps the tools file.
-const maxFileSize = 1 << 20
 
 // maxTimeout caps a declared timeout.
 const maxTimeout = 10 * time.Minute
@@ -88,54 +88,22 @@ func (o Options) withDefaults() Options {
 // the tools that are right and an *Error for each mistake; a tool with a mistake
 // is left out, the others still load.
 func Load(path string, opts Options) ([]*Tool, []error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
+	data, ok, err := yamlfile.Read(path)
+	if err != nil {
+		return nil, []error{&Error{File: path, Msg: err.Error()}}
+	}
+	if !ok {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, []error{&Error{File: path, Msg: fmt.Sprintf("cannot read the file: %v", err)}}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, []error{&Error{File: path, Msg: fmt.Sprintf("cannot read the file: %v", err)}}
-	}
-	if len(data) > maxFileSize {
-		return nil, []error{&Error{File: path, Msg: fmt.Sprintf("the file is larger than %d bytes", maxFileSize)}}
-	}
 	return Parse(path, data, opts)
-}
-
-var yamlLine = regexp.MustCompile(`line (\d+): `)
-
-// syntaxErrorLine finds the line of a YAML syntax error. yaml.v3 reports the line
-// where the enclosing structure starts, so the line after the longest prefix of
-// the file that still parses is a better answer; long files keep yaml's number.
-func syntaxErrorLine(data []byte, err error) int {
-	reported := 0
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-		reported, _ = strconv.Atoi(m[1])
-	}
-	lines := strings.SplitAfter(string(data), "\n")
-	if len(lines) > 2000 {
-		return reported
-	}
-	for k := len(lines) - 1; k > 0; k-- {
-		var n yaml.Node
-		if yaml.Unmarshal([]byte(strings.Join(lines[:k], "")), &n) == nil {
-			return k + 1
-		}
-	}
-	return 1
 }
 
 // Parse reads a tools file's content; file names it in errors.
 func Parse(file string, data []byte, opts Options) ([]*Tool, []error) {
 	opts = opts.withDefaults()
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg := yamlLine.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), "")
-		return nil, []error{&Error{File: file, Line: syntaxErrorLine(data, err), Msg: "the file is not valid YAML: " + msg}}
+	doc, line, msg, err := yamlfile.Parse(data)
+	if err != nil {
+		return nil, []error{&Error{File: file, Line: line, Msg: msg}}
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil // empty file
@@ -151,7 +119,7 @@ func Parse(file string, data []byte, opts Options) ([]*Tool, []error) {
 	if v := fields["version"]; v != nil && (v.Kind != yaml.ScalarNode || v.Value != "1") {
 		p.fail(v, "", "version", "only version 1 is known")
 	}
-	if list = fields["tools"]; list == nil || isNull(list) {
+	if list = fields["tools"]; list == nil || yamlfile.IsNull(list) {
 		return nil, p.errs
 	}
 	if list.Kind != yaml.SequenceNode {
@@ -179,30 +147,14 @@ func (p *loader) fail(n *yaml.Node, tool, field, format string, a ...any) {
 	p.errs = append(p.errs, &Error{File: p.file, Line: n.Line, Tool: tool, Field: field, Msg: fmt.Sprintf(format, a...)})
 }
 
-func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
-
 // fields reads a mapping's keys, reporting unknown and repeated ones.
 func (p *loader) fields(n *yaml.Node, tool, prefix string, known []string) map[string]*yaml.Node {
-	out := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		field := join(prefix, k.Value)
-		switch {
-		case !contains(known, k.Value):
-			msg := fmt.Sprintf("unknown field %q", k.Value)
-			if s := suggest(k.Value, known); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			} else {
-				msg += "; known fields: " + strings.Join(known, ", ")
-			}
-			p.fail(k, tool, field, "%s", msg)
-		case out[k.Value] != nil:
-			p.fail(k, tool, field, "appears twice (first at line %d)", out[k.Value].Line)
-		default:
-			out[k.Value] = v
-		}
-	}
-	return out
+	return p.check(tool).Fields(n, prefix, known)
+}
+
+// check is the shared field reader, reporting as this loader does.
+func (p *loader) check(tool string) yamlfile.Checker {
+	return yamlfile.Checker{Fail: func(n *yaml.Node, field, msg string) { p.fail(n, tool, field, "%s", msg) }}
 }
 
 func join(prefix, field string) string {
@@ -212,34 +164,10 @@ func join(prefix, field string) string {
 	return prefix + "." + field
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // str reads a scalar text field. A required field that is absent or empty is
 // reported "is missing" at the field, or at parent when the field is absent.
 func (p *loader) str(n, parent *yaml.Node, tool, field string, required bool) (string, bool) {
-	if n == nil || isNull(n) || (n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) == "") {
-		if required {
-			at := parent
-			if n != nil {
-				at = n
-			}
-			p.fail(at, tool, field, "is missing")
-			return "", false
-		}
-		return "", n == nil || isNull(n) || n.Kind == yaml.ScalarNode
-	}
-	if n.Kind != yaml.ScalarNode {
-		p.fail(n, tool, field, "must be text, not a %s", kind(n))
-		return "", false
-	}
-	return n.Value, true
+	return p.check(tool).Str(n, parent, field, required)
 }
 
 func (p *loader) boolean(n *yaml.Node, tool, field string) (bool, bool) {
@@ -252,18 +180,6 @@ func (p *loader) boolean(n *yaml.Node, tool, field string) (bool, bool) {
 		return false, false
 	}
 	return b, true
-}
-
-func kind(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "mapping"
-	case yaml.SequenceNode:
-		return "list"
-	case yaml.AliasNode:
-		return "alias"
-	}
-	return "value"
 }
 
 // tool reads one tool; nil when anything in it is wrong.
@@ -392,25 +308,12 @@ func (p *loader) tool(i int, n *yaml.Node) *Tool {
 
 // schema converts a YAML schema to JSON and compiles it.
 func (p *loader) schema(n *yaml.Node, tool, field string) (json.RawMessage, bool) {
-	if n.Kind != yaml.MappingNode {
-		p.fail(n, tool, field, "must be a JSON Schema written as a mapping (type:, properties:, ...)")
-		return nil, false
-	}
-	var v any
-	if err := n.Decode(&v); err != nil {
-		p.fail(n, tool, field, "cannot be read: %v", err)
-		return nil, false
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		p.fail(n, tool, field, "cannot be turned into JSON (are all keys text?): %v", err)
-		return nil, false
-	}
-	if _, err := tools.CompileSchema(field, b); err != nil {
-		p.fail(n, tool, field, "is not a valid JSON Schema: %v", err)
-		return nil, false
-	}
-	return b, true
+	return p.check(tool).Schema(n, field, compileSchema)
+}
+
+func compileSchema(field string, b []byte) error {
+	_, err := tools.CompileSchema(field, b)
+	return err
 }
 
 var envRef = regexp.MustCompile(`\$\{([^}]*)\}`)
@@ -441,23 +344,11 @@ func (p *loader) placeholders(n *yaml.Node, tool, field string, t template, prop
 	ok := true
 	for _, a := range t.args() {
 		if props != nil && !props[a] {
-			p.fail(n, tool, field, "placeholder {{%s}} is not a parameter (declared: %s)", a, strings.Join(sortedKeys(props), ", "))
+			p.fail(n, tool, field, "placeholder {{%s}} is not a parameter (declared: %s)", a, strings.Join(yamlfile.SortedKeys(props), ", "))
 			ok = false
 		}
 	}
 	return ok
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	if len(out) == 0 {
-		return []string{"none"}
-	}
-	return out
 }
 
 func (p *loader) http(n *yaml.Node, tool string, props map[string]bool, t *Tool) {
@@ -470,7 +361,7 @@ func (p *loader) http(n *yaml.Node, tool string, props map[string]bool, t *Tool)
 	if mn := f["method"]; mn != nil {
 		s, _ := p.str(mn, n, tool, "http.method", false)
 		method = strings.ToUpper(s)
-		if !contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"}, method) {
+		if !slices.Contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"}, method) {
 			p.fail(mn, tool, "http.method", "%q is not one of GET, HEAD, POST, PUT, PATCH, DELETE", s)
 		}
 	}
@@ -500,7 +391,7 @@ func (p *loader) http(n *yaml.Node, tool string, props map[string]bool, t *Tool)
 			case !ok:
 			case strings.Contains(val, "{{"):
 				p.fail(v, tool, field, "placeholders are not allowed in headers; secrets come from ${VAR}")
-			case !validHeaderName(k.Value):
+			case !httpguts.ValidHeaderFieldName(k.Value):
 				p.fail(k, tool, field, "%q is not a valid header name", k.Value)
 			default:
 				if expanded, ok := p.expandEnv(v, tool, field, val); ok {
@@ -520,18 +411,6 @@ func (p *loader) http(n *yaml.Node, tool string, props map[string]bool, t *Tool)
 	t.annotations = tools.Annotations{ReadOnly: method == "GET" || method == "HEAD", Destructive: method != "GET" && method != "HEAD",
 		OpenWorld: allowInternet || !loopbackHost(host)}
 	t.run = newHTTPExec(method, u, headers, secret, allowInternet).run
-}
-
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r <= ' ' || r >= 0x7f || strings.ContainsRune("()<>@,;:\\\"/[]?={}", r) {
-			return false
-		}
-	}
-	return true
 }
 
 // loopbackHost reports whether host (from a URL, without port) is this machine:
@@ -680,37 +559,4 @@ func (p *loader) command(n *yaml.Node, tool string, props map[string]bool, t *To
 	}
 	t.annotations = tools.Annotations{Command: true}
 	t.run = c.run
-}
-
-// suggest returns the known word closest to s, if it is close.
-func suggest(s string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		if d := distance(strings.ToLower(s), k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein distance.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }

@@ -1,0 +1,138 @@
+// Package yamlfile holds what the YAML files a user edits (tools.yaml,
+// workflows.yaml) share: reading them within a size limit, parsing them with
+// the line a syntax error is really on, and the small words their messages use
+// ("a mapping", a "did you mean" suggestion).
+package yamlfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// MaxSize is the largest file read.
+const MaxSize = 1 << 20
+
+// Read reads the file at path; a missing file is (nil, false, nil). The error
+// says what is wrong in the user's words.
+func Read(path string) ([]byte, bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("cannot read the file: %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return nil, false, fmt.Errorf("cannot read the file: %v", err)
+	}
+	if len(data) > MaxSize {
+		return nil, false, fmt.Errorf("the file is larger than %d bytes", MaxSize)
+	}
+	return data, true, nil
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+): `)
+
+// Parse parses data into a document node; a syntax error comes back as the
+// line it is on and a message without yaml's own line prefix.
+func Parse(data []byte) (doc yaml.Node, line int, msg string, err error) {
+	if err = yaml.Unmarshal(data, &doc); err != nil {
+		msg = yamlLine.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), "")
+		return doc, syntaxErrorLine(data, err), "the file is not valid YAML: " + msg, err
+	}
+	return doc, 0, "", nil
+}
+
+// syntaxErrorLine finds the line of a YAML syntax error. yaml.v3 reports the
+// line where the enclosing structure starts, so the line after the longest
+// prefix of the file that still parses is a better answer; long files keep
+// yaml's number.
+func syntaxErrorLine(data []byte, err error) int {
+	reported := 0
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		reported, _ = strconv.Atoi(m[1])
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) > 2000 {
+		return reported
+	}
+	for k := len(lines) - 1; k > 0; k-- {
+		var n yaml.Node
+		if yaml.Unmarshal([]byte(strings.Join(lines[:k], "")), &n) == nil {
+			return k + 1
+		}
+	}
+	return 1
+}
+
+// IsNull reports whether n is YAML's null (an empty value).
+func IsNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// Kind names a node's kind for a message.
+func Kind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "value"
+}
+
+// SortedKeys lists a set's keys in order ("none" for an empty set), for a
+// message that says what is allowed.
+func SortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return []string{"none"}
+	}
+	return out
+}
+
+// Suggest is the known word closest to s (at most 2 edits away), or "".
+func Suggest(s string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := distance(strings.ToLower(s), k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}

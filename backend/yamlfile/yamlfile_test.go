@@ -1,0 +1,41 @@
+package yamlfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+func TestParseNamesTheLineOfASyntaxError(t *testing.T) {
+	data := []byte("version: 1\ntools:\n  - name: a\n    description: [unclosed\n  - name: b\n")
+	_, line, msg, err := Parse(data)
+	if err == nil || line != 4 || !strings.HasPrefix(msg, "the file is not valid YAML: ") || strings.Contains(msg, "line ") {
+		t.Fatalf("line %d, %q, %v", line, msg, err)
+	}
+}
+
+func TestReadMissingAndLarge(t *testing.T) {
+	dir := t.TempDir()
+	if _, ok, err := Read(filepath.Join(dir, "none.yaml")); ok || err != nil {
+		t.Fatalf("missing file: %v %v", ok, err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	os.WriteFile(big, make([]byte, MaxSize+1), 0o600)
+	if _, _, err := Read(big); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("large file: %v", err)
+	}
+}
+
+func TestCheckerFields(t *testing.T) {
+	var doc yaml.Node
+	yaml.Unmarshal([]byte("name: a\ndescriptoin: b\nname: c\n"), &doc)
+	var got []string
+	c := Checker{Fail: func(n *yaml.Node, field, msg string) { got = append(got, field+": "+msg) }}
+	fields := c.Fields(doc.Content[0], "", []string{"name", "description"})
+	if fields["name"].Value != "a" || len(got) != 2 || !strings.Contains(got[0], `did you mean "description"?`) || !strings.Contains(got[1], "appears twice (first at line 1)") {
+		t.Fatalf("fields %v, problems %q", fields, got)
+	}
+}
