@@ -15,14 +15,14 @@ describe('WorkflowRunForm', () => {
     const fields = getAllByTestId('wf-field');
     expect(fields.map((f) => [f.dataset.name, f.dataset.kind])).toEqual([
       ['phone', 'string'],
-      ['attempts', 'integer'],
       ['channel', 'enum'],
+      ['attempts', 'integer'],
       ['urgent', 'boolean'],
       ['extra', 'json'],
     ]);
     expect(fields[0].querySelector('label')!.textContent).toContain('Phone number*');
     expect(fields[0].textContent).toContain('With the country code.');
-    expect(fields[1].querySelector('.req')).toBeNull();
+    expect(fields[2].querySelector('.req')).toBeNull();
     expect([...(field(container, 'channel') as unknown as HTMLSelectElement).options].map((o) => o.textContent)).toEqual([
       '— choose —',
       'sms',
@@ -56,7 +56,7 @@ describe('WorkflowRunForm', () => {
     await fireEvent.click(field(container, 'urgent'));
     expect(queryByTestId('wf-field-problem')).toBeNull();
     await fireEvent.click(getByTestId('wf-form-run'));
-    expect(api.RunWorkflow).toHaveBeenCalledWith('', 'reset_password', JSON.stringify({ phone: '555-0100', attempts: 2, channel: 'voice', urgent: true }));
+    expect(api.RunWorkflow).toHaveBeenCalledWith('', 'reset_password', JSON.stringify({ phone: '555-0100', channel: 'voice', attempts: 2, urgent: true }));
   });
 
   it('shows the backend’s refusal', async () => {

@@ -6,16 +6,17 @@ describe('formFromSchema', () => {
   it('makes a field per property with its kind, label and required mark', () => {
     const f = formFromSchema(resetPassword.inputs);
     expect(f.whole).toBe(false);
+    // Required fields first.
     expect(f.fields.map((x) => [x.name, x.kind, x.required, x.label])).toEqual([
       ['phone', 'string', true, 'Phone number'],
-      ['attempts', 'integer', false, 'attempts'],
       ['channel', 'enum', true, 'channel'],
+      ['attempts', 'integer', false, 'attempts'],
       ['urgent', 'boolean', false, 'urgent'],
       ['extra', 'json', false, 'extra'],
     ]);
     expect(f.fields[0].description).toBe('With the country code.');
-    expect(f.fields[1]).toMatchObject({ minimum: 1, maximum: 5 });
-    expect(f.fields[2].options).toEqual(['sms', 'voice']);
+    expect(f.fields[2]).toMatchObject({ minimum: 1, maximum: 5 });
+    expect(f.fields[1].options).toEqual(['sms', 'voice']);
     expect(f.fields[4].jsonType).toBe('object');
   });
 
@@ -33,16 +34,16 @@ describe('formFromSchema', () => {
       required: ['z'],
     });
     expect(f.fields.map((x) => [x.name, x.kind])).toEqual([
+      ['z', 'json'],
       ['a', 'string'],
       ['b', 'enum'],
       ['c', 'number'],
       ['d', 'json'],
       ['e', 'json'],
       ['f', 'string'],
-      ['z', 'json'],
     ]);
-    expect(f.fields[5].long).toBe(true);
-    expect(f.fields[6].required).toBe(true);
+    expect(f.fields[6].long).toBe(true);
+    expect(f.fields[0].required).toBe(true);
   });
 
   it('has no fields for no schema or an object without properties, and one JSON box for a composite', () => {

@@ -135,7 +135,9 @@ export function formFromSchema(schema: unknown): SchemaForm {
   for (const name of required) {
     if (!fields.some((f) => f.name === name)) fields.push(field(name, {}, true));
   }
-  return { fields, whole: false };
+  // Required fields first, each group in the schema's order (the backend sends the properties
+  // sorted by name).
+  return { fields: [...fields.filter((f) => f.required), ...fields.filter((f) => !f.required)], whole: false };
 }
 
 function text(v: unknown): string {
