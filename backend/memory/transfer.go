@@ -198,22 +198,7 @@ func (s *Store) importPortable(ctx context.Context, data []byte, opt ImportOptio
 			layer: pm.Layer, status: pm.Status, key: normKey(pm.Key), value: pm.Value, category: pm.Category, confidence: pm.Confidence,
 			asserted: pm.AssertedBy, origin: pm.Origin, sources: pm.Sources, confirmed: now, validUntil: pm.ValidUntil, history: pm.History,
 			sensitive: pm.Sensitive}
-		if !validCategory(it.category) {
-			it.category = "other"
-		}
-		if it.asserted != AssertedByModel && it.asserted != AssertedByTool {
-			it.asserted = AssertedByUser
-		}
-		if it.origin == "" {
-			it.origin = OriginImport
-		}
-		if it.confidence <= 0 || it.confidence > 1 {
-			it.confidence = 1
-		}
-		if it.created.IsZero() {
-			it.created = now
-		}
-		items = append(items, it)
+		items = append(items, it.withDefaults(now))
 	}
 	return s.importItems(ctx, items, opt)
 }
@@ -273,6 +258,31 @@ type item struct {
 	validUntil time.Time
 	history    []Revision
 	sensitive  bool
+}
+
+// withDefaults fills what an imported memory left out or got wrong: the
+// category "other", asserted by the user, origin import, full confidence,
+// created and confirmed now.
+func (it item) withDefaults(now time.Time) item {
+	if !validCategory(it.category) {
+		it.category = "other"
+	}
+	if it.asserted != AssertedByModel && it.asserted != AssertedByTool {
+		it.asserted = AssertedByUser
+	}
+	if it.origin == "" {
+		it.origin = OriginImport
+	}
+	if it.confidence <= 0 || it.confidence > 1 {
+		it.confidence = 1
+	}
+	if it.confirmed.IsZero() {
+		it.confirmed = now
+	}
+	if it.created.IsZero() {
+		it.created = now
+	}
+	return it
 }
 
 // ParseImportJSONL reads and validates every line before anything is written; a
@@ -383,24 +393,7 @@ func (s *Store) ImportExport(ctx context.Context, r io.Reader, opt ImportOptions
 		case it.status != StatusActive && it.status != StatusPending && it.status != StatusArchived:
 			return ImportResult{}, fmt.Errorf("import memories: memory %d: %w: unknown status %q", i+1, ErrInvalid, it.status)
 		}
-		if !validCategory(it.category) {
-			it.category = "other"
-		}
-		if it.asserted != AssertedByModel && it.asserted != AssertedByTool {
-			it.asserted = AssertedByUser
-		}
-		if it.origin == "" {
-			it.origin = OriginImport
-		}
-		if it.confidence <= 0 || it.confidence > 1 {
-			it.confidence = 1
-		}
-		if it.confirmed.IsZero() {
-			it.confirmed = s.now()
-		}
-		if it.created.IsZero() {
-			it.created = s.now()
-		}
+		it = it.withDefaults(s.now())
 		items = append(items, it)
 	}
 	return s.importItems(ctx, items, opt)
