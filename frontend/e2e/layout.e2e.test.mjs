@@ -101,6 +101,15 @@ async function assertOneRow(page, what) {
   return g;
 }
 
+/** Every header button's accessible name and tooltip. */
+async function headerNames(page) {
+  return page.$$eval('[data-testid="header"] button', (els) =>
+    els
+      .filter((b) => b.getClientRects().length > 0)
+      .map((b) => ({ id: b.dataset.testid, name: b.getAttribute('aria-label') ?? '', tip: b.getAttribute('title') ?? '', text: b.textContent.trim(), svg: !!b.querySelector('svg') })),
+  );
+}
+
 async function lang(page) {
   return page.evaluate(() => document.documentElement.lang);
 }
@@ -234,6 +243,26 @@ describe('layout: header, sidebar, drawer, starters, shortcuts', { timeout: 600_
       zh.slice(0, 4).map((x) => x.title),
       ['已置顶', '今天', '昨天', '过去 7 天'],
     );
+    await setLanguage(page, 'en');
+  });
+
+  it('names every header button and gives it a tooltip, in English and Chinese; icons are SVG', async () => {
+    const want = {
+      en: { 'context-toggle': 'Context', 'memory-toggle': 'Memory', 'models-toggle': 'Models', 'incognito-toggle': 'Incognito', 'header-menu': 'More' },
+      zh: { 'context-toggle': '上下文', 'memory-toggle': '记忆', 'models-toggle': '模型', 'incognito-toggle': '无痕', 'header-menu': '更多' },
+    };
+    for (const l of ['en', 'zh']) {
+      await setLanguage(page, l);
+      const names = await headerNames(page);
+      assert.ok(names.length >= 9, JSON.stringify(names));
+      for (const n of names) {
+        assert.ok(n.name && n.tip, `${l}: ${JSON.stringify(n)}`);
+        // An icon, not a glyph or a word.
+        assert.ok(n.svg && /^\d*$/.test(n.text), `${l}: ${JSON.stringify(n)}`);
+      }
+      const byId = Object.fromEntries(names.map((n) => [n.id, n.name]));
+      for (const [id, name] of Object.entries(want[l])) assert.equal(byId[id], name, `${l} ${id}`);
+    }
     await setLanguage(page, 'en');
   });
 
