@@ -170,6 +170,8 @@ export class ChatStore {
   sessions = $state<SessionInfo[]>([]);
   currentId = $state('');
   messages = $state<UIMessage[]>([]);
+  /** A send failed after its message was stored: the reply failed, Retry answers it. */
+  replyFailedSaved = $state(false);
   /** The composer's text; kept here so a failed send can put it back. */
   draft = $state('');
   /** Resources that go with the next message (sent before the typed text). */
@@ -361,18 +363,28 @@ export class ChatStore {
       this.attachments = [];
     }
     this.sendError = '';
+    this.replyFailedSaved = false;
     this.messages.push(
       { id: `local-user-${requestId}`, role: 'user', content: body, status: 'ok', createdAt: now, requestId },
       { id: `local-assistant-${requestId}`, role: 'assistant', content: '', status: 'streaming', createdAt: now, requestId },
     );
     return this.#stream(requestId, sessionId, view, () => this.#deps.api.SendMessage(requestId, sessionId, body), () => {
-      // Nothing typed is lost: put the text (and the attachments) back unless the user already
-      // started a new message.
-      if (this.draft.trim() === '' && this.attachments.length === 0) {
+      // The backend stores the message before anything else: when it is there, the reply
+      // failed and Retry answers it again (without storing it twice); only a message that
+      // was not stored goes back into the box, so nothing typed is lost.
+      const last = [...this.messages].reverse().find((m) => m.role === 'user' && !m.id.startsWith('local-'));
+      this.replyFailedSaved = !!last && last.content === body;
+      if (!this.replyFailedSaved && this.draft.trim() === '' && this.attachments.length === 0) {
         this.draft = typed;
         this.attachments = attached;
       }
     });
+  }
+
+  /** Retry after a failed reply whose message is saved: answers it again, storing nothing twice. */
+  async retry(): Promise<boolean> {
+    this.replyFailedSaved = false;
+    return this.continueTurn();
   }
 
   /**
@@ -424,10 +436,10 @@ export class ChatStore {
           m.status = 'failed';
           m.error = msg;
         }
-        onError?.();
       }
       this.#deps.onFailure?.();
       await this.#recover(sessionId, view);
+      if (view === this.#view) onError?.(); // after recovering: what was stored decides
       this.turns++;
       return false;
     }

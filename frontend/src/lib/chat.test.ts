@@ -117,7 +117,7 @@ describe('ChatStore.send', () => {
     expect(h.onFailure).toHaveBeenCalledTimes(1);
   });
 
-  it('keeps the typed text and shows the error when SendMessage rejects', async () => {
+  it('says the reply failed but the message is saved, and Retry answers it without storing it again', async () => {
     const h = harness();
     h.api.ListSessions.mockResolvedValueOnce([session('s9')]);
     h.api.LoadSession.mockResolvedValueOnce({
@@ -129,13 +129,28 @@ describe('ChatStore.send', () => {
     h.pending.reject(new Error('ollama is not reachable'));
     expect(await done).toBe(false);
     expect(h.store.sendError).toBe('ollama is not reachable');
-    expect(h.store.draft).toBe('my long text');
+    expect(h.store.replyFailedSaved).toBe(true);
+    expect(h.store.draft).toBe(''); // stored: sending it again would store it twice
     expect(h.store.streaming).toBe(false);
     expect(h.onFailure).toHaveBeenCalled();
     // The session the backend created for the message is reloaded.
     expect(h.api.LoadSession).toHaveBeenCalledWith('s9');
     expect(h.store.currentId).toBe('s9');
     expect(h.store.messages.map((m) => m.content)).toEqual(['my long text']);
+    void h.store.retry();
+    expect(h.api.ContinueTurn).toHaveBeenCalledWith(expect.any(String), 's9');
+    expect(h.api.SendMessage).toHaveBeenCalledTimes(1);
+    expect(h.store.replyFailedSaved).toBe(false);
+  });
+
+  it('puts the text back when the message was not stored', async () => {
+    const h = harness();
+    h.store.draft = 'never stored';
+    const done = h.store.send();
+    h.pending.reject(new Error('the data dir is read-only'));
+    expect(await done).toBe(false);
+    expect(h.store.replyFailedSaved).toBe(false);
+    expect(h.store.draft).toBe('never stored');
   });
 
   it('does not overwrite new typing when restoring the text', async () => {
