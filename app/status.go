@@ -1,0 +1,82 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"hermes/backend/llm"
+)
+
+// Status checks Ollama and the chosen model, and says what to do about any problem.
+func (a *App) Status() (Status, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return a.core.Status(ctx)
+}
+
+// Status is shared by the UI and `hermes doctor`.
+func (c *Core) Status(ctx context.Context) (Status, error) {
+	client, s, err := c.LLM(ctx)
+	if err != nil {
+		return Status{}, userError(err, "", "")
+	}
+	h := client.Check(ctx)
+	st := Status{Host: s.OllamaHost, Reachable: h.Reachable, Version: h.Version, Model: s.ChatModel,
+		Warnings: append([]string{}, h.Warnings...), Models: []string{}, DataDir: c.DataDir}
+	for _, m := range h.Models {
+		st.Models = append(st.Models, m.Name)
+		if sameModel(m.Name, s.ChatModel) {
+			st.ModelAvailable = true
+		}
+	}
+	sort.Strings(st.Models)
+	st.IntentProblem, st.IntentFix = c.IntentProblem()
+	if os, err := c.OllamaState(ctx); err == nil {
+		st.OllamaManaged = os.Managed
+	}
+	switch {
+	case !h.Reachable:
+		st.Problem = fmt.Sprintf("Ollama is not reachable at %s.", s.OllamaHost)
+		st.Fix = "Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings."
+		if os, err := c.OllamaState(ctx); err == nil && os.Hint != "" {
+			st.Fix = os.Hint
+		}
+		if h.Err != nil && !errors.Is(h.Err, llm.ErrUnreachable) {
+			st.Problem = fmt.Sprintf("Ollama at %s answered with an error: %v.", s.OllamaHost, h.Err)
+		}
+	case h.Err != nil:
+		st.Problem = fmt.Sprintf("Could not list Ollama's models: %v.", h.Err)
+		st.Fix = "Check the Ollama server's log."
+	case !st.ModelAvailable && len(st.Models) == 0:
+		st.Problem = fmt.Sprintf("Model %s is not installed, and no model is.", s.ChatModel)
+		st.Fix = fmt.Sprintf("Run `hermes model pull %s`, or `hermes model import FILE.gguf --name NAME` for a file you have.", s.ChatModel)
+	case !st.ModelAvailable:
+		st.Problem = fmt.Sprintf("Model %s is not installed (installed: %s).", s.ChatModel, strings.Join(st.Models, ", "))
+		st.Fix = fmt.Sprintf("Run `hermes model pull %s`, or choose an installed chat model: `hermes model use NAME`.", s.ChatModel)
+	}
+	return st, nil
+}
+
+// sameModel treats "llama3.2" and "llama3.2:latest" as one.
+func sameModel(installed, wanted string) bool {
+	return installed == wanted || strings.TrimSuffix(installed, ":latest") == strings.TrimSuffix(wanted, ":latest")
+}
+
+// ListModels returns the installed models that can chat, for the picker.
+func (a *App) ListModels() ([]ModelInfo, error) {
+	models, err := a.ListModelDetails()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ModelInfo, 0, len(models))
+	for _, m := range models {
+		if m.Can(llm.CapChat) {
+			out = append(out, ModelInfo{Name: m.Name, Size: m.Size, ModifiedAt: m.ModifiedAt, ParameterSize: m.ParameterSize})
+		}
+	}
+	return out, nil
+}
