@@ -12,7 +12,21 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvalCodes, closeApp, openApp, shot, typeCode } from './harness.mjs';
+import {
+  approvalCodes,
+  cleanup,
+  closeApp,
+  ensureArtifacts,
+  launch,
+  openApp,
+  shot,
+  startFake,
+  startHermes,
+  tempDir,
+  typeCode,
+  useFakeModel,
+  waitForCode,
+} from './harness.mjs';
 
 const logs = {};
 
@@ -74,6 +88,13 @@ workflows:
       - name: after
         steps:
           - {id: never, tool: say, args: {text: "not reached"}}
+  - name: slow
+    description: Waits as long as asked.
+    inputs: {type: object, properties: {seconds: {type: string}}, required: [seconds]}
+    phases:
+      - name: only
+        steps:
+          - {id: sleep, tool: nap, args: {seconds: "{{inputs.seconds}}"}}
   - name: broken
     description: Names a tool that does not exist.
     phases:
@@ -160,7 +181,7 @@ describe('workflows in the web UI', { timeout: 240_000 }, () => {
     await openWorkflowsTab(page);
     await page.locator('[data-testid="wf-item"][data-name="greet"]').waitFor({ timeout: 10_000 });
     const names = await page.$$eval('[data-testid="wf-item"]', (els) => els.map((e) => e.dataset.name));
-    assert.deepEqual(names, ['doomed', 'greet'], 'the broken workflow is left out');
+    assert.deepEqual(names, ['doomed', 'greet', 'slow'], 'the broken workflow is left out');
     const problem = page.getByTestId('wf-problem');
     assert.equal(await problem.count(), 1);
     // The line of the step that names the unknown tool.
@@ -269,6 +290,91 @@ describe('workflows in the web UI', { timeout: 240_000 }, () => {
   });
 
   it('ran without CSP violations or page errors', () => {
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe('a workflow run cut off by a crash', { timeout: 180_000 }, () => {
+  const crashLogs = {};
+  const problems = [];
+  let dataDir;
+  let profileDir;
+  let context;
+  let page;
+  let fake;
+
+  before(async () => {
+    ensureArtifacts();
+    dataDir = tempDir('hermes-e2e-wfcrash-data-');
+    profileDir = tempDir('hermes-e2e-wfcrash-chromium-');
+    prepareWorkflows(dataDir);
+    fake = await startFake(crashLogs, 'fake-ollama', '0s');
+    ({ context, page } = await launch(profileDir, problems));
+  });
+
+  after(async () => {
+    if (page) await shot(page, 'workflows-crash-final.png');
+    if (context) await context.close().catch(() => {});
+    await cleanup(crashLogs, [dataDir, profileDir], 'workflows-crash-');
+  });
+
+  /** Allows the next command-tool prompt with the code the named `hermes serve` printed. */
+  async function allow(name) {
+    await page.getByTestId('approval-dialog').waitFor({ timeout: 20_000 });
+    const seen = approvalCodes(crashLogs, name).length;
+    await page.getByTestId('approval-once').click();
+    const code = await waitForCode(crashLogs, seen, name);
+    const field = page.getByTestId('approval-code');
+    await field.waitFor({ timeout: 10_000 });
+    await field.fill(code);
+    await field.press('Enter');
+    await page.getByTestId('approval-dialog').waitFor({ state: 'detached', timeout: 10_000 });
+  }
+
+  it('marks the run interrupted; Resume asks before running the stopped step again, then runs it', async () => {
+    const first = await startHermes(crashLogs, dataDir, fake.url, 'hermes');
+    await page.goto(first.url);
+    await page.getByTestId('status-bar').waitFor();
+    await useFakeModel(page);
+    await openWorkflowsTab(page);
+    await runFromForm(page, 'slow', { seconds: '600' });
+    await allow('hermes');
+    await page.locator('[data-testid="wf-step"][data-step="sleep"][data-status="running"]').waitFor({ timeout: 10_000 });
+    const id = await page.getByTestId('wf-run-card').getAttribute('data-run-id');
+
+    // kill -9 in the middle of the step, then a new Hermes on the same data.
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+    const second = await startHermes(crashLogs, dataDir, fake.url, 'hermes2');
+    await page.goto(second.url);
+    await page.getByTestId('status-bar').waitFor();
+    await openWorkflowsTab(page);
+    const row = page.locator(`[data-testid="wf-run-row"][data-run-id="${id}"]`);
+    await row.waitFor({ timeout: 10_000 });
+    assert.equal(await row.getAttribute('data-status'), 'interrupted');
+    await row.click();
+    const card = page.locator(`[data-testid="wf-run-card"][data-run-id="${id}"]`);
+    assert.equal(await card.getAttribute('data-status'), 'interrupted');
+    assert.equal(await page.locator('[data-testid="wf-step"][data-step="sleep"]').getAttribute('data-status'), 'interrupted');
+
+    // The step may have acted: Resume asks first, naming it; "Not now" leaves the run alone.
+    await page.getByTestId('wf-resume').click();
+    await page.getByTestId('wf-confirm').waitFor({ timeout: 10_000 });
+    assert.match(await page.getByTestId('wf-confirm-text').textContent(), /Step sleep was stopped while it ran/);
+    await shot(page, 'workflows-5-confirm.png');
+    await page.getByTestId('wf-confirm-no').click();
+    await page.getByTestId('wf-confirm').waitFor({ state: 'detached' });
+    assert.equal(await card.getAttribute('data-status'), 'interrupted');
+
+    // Confirmed, the step runs again (and asks for approval again); Cancel then ends the run.
+    await page.getByTestId('wf-resume').click();
+    await page.getByTestId('wf-confirm-yes').click();
+    await allow('hermes2');
+    await page.locator(`[data-testid="wf-run-card"][data-run-id="${id}"][data-status="running"]`).waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="wf-step"][data-step="sleep"][data-status="running"]').waitFor({ timeout: 10_000 });
+    await page.getByTestId('wf-cancel').click();
+    await page.locator(`[data-testid="wf-run-card"][data-run-id="${id}"][data-status="cancelled"]`).waitFor({ timeout: 20_000 });
+    assert.equal(await page.getByTestId('wf-resume').count(), 0, 'a cancelled run is final');
     assert.deepEqual(problems, []);
   });
 });

@@ -32,8 +32,13 @@ describe('WorkflowsPanel', () => {
     const { getAllByTestId, getByTestId, queryByTestId } = render(WorkflowsPanel, { store });
     await fireEvent.click(getAllByTestId('wf-open-form')[0]);
     expect(getByTestId('wf-form').dataset.workflow).toBe('reset_password');
+    const phone = () => getByTestId('wf-form').querySelector('[data-field="phone"]') as HTMLInputElement;
+    await fireEvent.input(phone(), { target: { value: '555' } });
     await fireEvent.click(getByTestId('wf-form-close'));
     expect(queryByTestId('wf-form')).toBeNull();
+    // What was typed comes back with the form.
+    await fireEvent.click(getAllByTestId('wf-open-form')[0]);
+    expect(phone().value).toBe('555');
 
     await fireEvent.click(getAllByTestId('wf-run-row')[2]);
     expect(getByTestId('wf-run-card').dataset.runId).toBe(failedRun.id);

@@ -11,7 +11,12 @@ import {
   type WorkflowRun,
   type WorkflowStep,
 } from './backend';
-import type { MessageKey } from './i18n.svelte';
+import { locale, type MessageKey } from './i18n.svelte';
+
+/** The locale dates are written in: the UI's language (the browser's own for English). */
+export function dateLocale(): string | undefined {
+  return locale.lang === 'zh' ? 'zh-CN' : undefined;
+}
 
 export const RUN_STATUSES = ['running', 'done', 'failed', 'cancelled', 'interrupted'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -284,6 +289,8 @@ export class WorkflowsStore {
   openRun = $state('');
   /** The workflow whose Run form is open in the Workflows tab. */
   openForm = $state('');
+  /** What was typed in each workflow's Run form (kept while its run is shown). */
+  drafts = $state<Record<string, Record<string, string | boolean>>>({});
   timing = $state<Record<string, RunTiming>>({});
   /** Per "run/step": when (page clock) a failed attempt is tried again. */
   retries = $state<Record<string, number>>({});
@@ -297,6 +304,8 @@ export class WorkflowsStore {
   #events: Record<string, number> = {};
   #timers: Record<string, ReturnType<typeof setTimeout>> = {};
   #fetching = new Set<string>();
+  /** Runs read once by ensure. */
+  #read = new Set<string>();
   #awaitingStart = new Set<string>();
   #ticker: ReturnType<typeof setInterval> | null = null;
   #seq = 0;
@@ -371,7 +380,11 @@ export class WorkflowsStore {
     try {
       const runs = await this.#api.WorkflowRuns('');
       const next: Record<string, WorkflowRun> = {};
-      for (const r of runs) next[r.id] = this.runs[r.id]?.status === 'running' && this.#events[r.id] ? this.runs[r.id] : r;
+      for (const r of runs) {
+        const known = this.runs[r.id];
+        // A list leaves the definitions out: keep the one a read brought.
+        next[r.id] = known?.status === 'running' && this.#events[r.id] ? known : { ...r, definition: r.definition ?? known?.definition };
+      }
       // Runs known from events or cards stay (the list is capped).
       for (const [id, r] of Object.entries(this.runs)) if (!next[id]) next[id] = r;
       this.runs = next;
@@ -381,9 +394,15 @@ export class WorkflowsStore {
     }
   }
 
-  /** Reads a run the page does not know yet (a card in a reopened conversation). */
+  /**
+   * Reads a run the page does not know yet (a card in a reopened conversation), or one known only
+   * from the list (which leaves out the definition: the phases' modes, the idempotent steps).
+   */
   ensure(id: string): void {
-    if (!id || this.runs[id] || this.#fetching.has(id)) return;
+    if (!id || this.#fetching.has(id) || this.#read.has(id)) return;
+    const r = this.runs[id];
+    if (r && r.definition) return;
+    this.#read.add(id);
     void this.fetch(id);
   }
 
@@ -483,7 +502,11 @@ export class WorkflowsStore {
    * idempotent may already have acted: the user is asked first (confirm), then confirmed is true.
    */
   async resume(id: string, confirmed = false): Promise<void> {
-    const r = this.runs[id];
+    let r = this.runs[id];
+    if (!confirmed && r && !r.definition) {
+      await this.fetch(id);
+      r = this.runs[id];
+    }
     if (!confirmed && r) {
       const unsure = unsureSteps(r);
       if (unsure.length > 0) {

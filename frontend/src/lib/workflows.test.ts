@@ -283,6 +283,23 @@ describe('WorkflowsStore', () => {
     expect(s.runsOf('')).toEqual([]);
   });
 
+  it('reads once a listed run (the list leaves out its definition) before a card or a resume needs it', async () => {
+    const bare = { ...structuredClone(interruptedRun), definition: undefined };
+    const api = fakeApi({ WorkflowRuns: vi.fn(async () => [bare]) });
+    const s = new WorkflowsStore({ api });
+    await s.loadRuns();
+    expect(s.runs[bare.id].definition).toBeUndefined();
+    // Without the definition, a resume reads it first: captcha is idempotent, sms is not.
+    await s.resume(bare.id);
+    expect(api.GetWorkflowRun).toHaveBeenCalledWith(bare.id);
+    expect(s.confirm?.steps).toEqual(['sms']);
+    s.ensure(bare.id);
+    expect(api.GetWorkflowRun).toHaveBeenCalledTimes(1);
+    // A new list keeps the definition a read brought.
+    await s.loadRuns();
+    expect(s.runs[bare.id].definition?.phases?.length).toBe(3);
+  });
+
   it('keeps the clock moving while a run is running', async () => {
     vi.useFakeTimers();
     let now = 0;
