@@ -41,12 +41,12 @@ export function stepKey(v: StepView): MessageKey {
 
 /**
  * How a step is shown in its run: a step left running by a run that is no longer running, or one
- * cancelled while it ran because its run was interrupted, is "interrupted".
+ * stopped while it ran (its effects unknown), is "interrupted" — unless the user cancelled the run.
  */
 export function stepView(step: Pick<WorkflowStep, 'status' | 'interrupted'>, run?: Pick<WorkflowRun, 'status'> | null): StepView {
   const s = step.status;
   if (s === 'running' && run && run.status !== 'running') return 'interrupted';
-  if (s === 'cancelled' && step.interrupted) return 'interrupted';
+  if (s === 'cancelled' && step.interrupted && run?.status !== 'cancelled') return 'interrupted';
   return (STEP_VIEWS as readonly string[]).includes(s) ? (s as StepView) : 'failed';
 }
 

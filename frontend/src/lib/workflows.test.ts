@@ -39,6 +39,7 @@ describe('workflow helpers', () => {
     expect(stepView({ status: 'running' }, { status: 'running' })).toBe('running');
     expect(stepView({ status: 'running' }, { status: 'failed' })).toBe('interrupted');
     expect(stepView({ status: 'cancelled', interrupted: true })).toBe('interrupted');
+    expect(stepView({ status: 'cancelled', interrupted: true }, { status: 'cancelled' })).toBe('cancelled');
     expect(stepView({ status: 'cancelled' })).toBe('cancelled');
     expect(stepView({ status: 'weird' })).toBe('failed');
   });
