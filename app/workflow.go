@@ -203,7 +203,13 @@ func (c *Core) workflowTool(w *workflow.Workflow) tools.Tool {
 					results[s.ID] = s.Result
 				}
 			}
-			return json.Marshal(map[string]any{"run_id": r.ID, "status": r.Status, "results": results})
+			// run_id first: the chat finds the run's card by it even when a long
+			// result is cut short.
+			return json.Marshal(struct {
+				RunID   string                     `json:"run_id"`
+				Status  workflow.Status            `json:"status"`
+				Results map[string]json.RawMessage `json:"results"`
+			}{r.ID, r.Status, results})
 		}}
 }
 
