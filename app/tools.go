@@ -64,6 +64,7 @@ func (c *Core) openTools(getenv func(string) string) error {
 	}
 	tb.exec = tools.NewExecutor(reg, tools.Config{})
 	tb.exec.Audit = tools.NewAuditLog(c.DB)
+	tb.exec.Shared = tools.SQLBreakers{DB: c.DB} // every door sees the breakers every other opened
 	tb.exec.Grants = tools.NewSQLGrants(c.DB)
 	tb.exec.Approver = &c.approver
 	c.tools = tb

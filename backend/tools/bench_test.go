@@ -52,11 +52,25 @@ func BenchmarkCallOverhead(b *testing.B) {
 		b.Fatal(err)
 	}
 	exec := NewExecutor(reg, Config{})
-	exec.Audit = NewAuditLog(openDB(b))
+	db := openDB(b)
+	exec.Audit = NewAuditLog(db)
+	exec.Shared = SQLBreakers{DB: db} // as the app runs it
 	benchCalls(b, exec)
 }
 
 // BenchmarkCallOverheadNoAudit is the same without the audit write.
+// BenchmarkCallOverheadLocalBreakers is the same without the shared breaker
+// lookup, for comparison.
+func BenchmarkCallOverheadLocalBreakers(b *testing.B) {
+	reg := NewRegistry()
+	if err := reg.Register(noopTool()); err != nil {
+		b.Fatal(err)
+	}
+	exec := NewExecutor(reg, Config{})
+	exec.Audit = NewAuditLog(openDB(b))
+	benchCalls(b, exec)
+}
+
 func BenchmarkCallOverheadNoAudit(b *testing.B) {
 	reg := NewRegistry()
 	if err := reg.Register(noopTool()); err != nil {

@@ -71,6 +71,13 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 		o.fail(StatusError, KindUnavailable, unavailableMessage(c.Name, b.status().RetryAt), nil)
 		return o
 	}
+	if e.Shared != nil { // a breaker another process opened
+		if until, err := e.Shared.OpenUntil(ctx, c.Name); err == nil && until.After(e.Now()) {
+			o.Breaker = BreakerOpen
+			o.fail(StatusError, KindUnavailable, unavailableMessage(c.Name, until), nil)
+			return o
+		}
+	}
 
 	if ent.needsApproval() {
 		if !t.approve(ctx, &o, ent, args) {
@@ -88,7 +95,7 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 		return o
 	}
 	defer func() {
-		b.flush(e.OnBreakerChange)
+		b.flush(e.breakerChanged)
 		o.Breaker = b.state()
 	}()
 	timeout := e.cfg.Timeout

@@ -57,6 +57,9 @@ type Executor struct {
 	Now func() time.Time
 	// OnBreakerChange hears every breaker state change (for the UI); optional.
 	OnBreakerChange func(tool, from, to string)
+	// Shared, when set, shares open breakers with the other Hermes processes
+	// on the data dir (a breaker one opened refuses calls in all).
+	Shared BreakerStore
 	// OnAuditError hears audit writes that failed (the call's result stands); optional.
 	OnAuditError func(error)
 
@@ -110,12 +113,30 @@ func (e *Executor) Breakers() []BreakerStatus {
 	return out
 }
 
+// breakerChanged shares an opened or closed breaker and tells the listener.
+func (e *Executor) breakerChanged(tool, from, to string) {
+	if e.Shared != nil {
+		switch to {
+		case BreakerOpen:
+			_ = e.Shared.SetOpen(context.Background(), tool, e.Breaker(tool).RetryAt)
+		case BreakerClosed:
+			_ = e.Shared.SetOpen(context.Background(), tool, time.Time{})
+		}
+	}
+	if e.OnBreakerChange != nil {
+		e.OnBreakerChange(tool, from, to)
+	}
+}
+
 // ResetBreaker closes a tool's breaker (the user's "try again now").
 func (e *Executor) ResetBreaker(name string) {
 	e.mu.Lock()
 	b := e.breakers[name]
 	delete(e.breakers, name)
 	e.mu.Unlock()
+	if e.Shared != nil {
+		_ = e.Shared.SetOpen(context.Background(), name, time.Time{})
+	}
 	if b != nil && e.OnBreakerChange != nil && b.state() != BreakerClosed {
 		e.OnBreakerChange(name, b.state(), BreakerClosed)
 	}
