@@ -16,6 +16,9 @@ import (
 //go:embed all:frontend/dist
 var dist embed.FS
 
+// version is set at build time: -ldflags "-X main.version=$(git describe --tags --always --dirty)".
+var version = "dev"
+
 // The intent model travels inside the binary (about 230 KB).
 //
 //go:embed models/intent/intent.onnx models/intent/labels.json models/intent/featurizer.json
@@ -36,6 +39,6 @@ func main() {
 	signal.Notify(interrupts, os.Interrupt)
 	os.Exit(cli.Main(cli.Env{
 		Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		Getenv: os.Getenv, Assets: assets, IntentModel: model, Started: started, Interrupts: interrupts,
+		Getenv: os.Getenv, Assets: assets, IntentModel: model, Started: started, Interrupts: interrupts, Version: version,
 	}))
 }

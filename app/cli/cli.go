@@ -31,6 +31,8 @@ type Env struct {
 	Started     time.Time
 	// Interrupts delivers Ctrl+C; nil means none.
 	Interrupts <-chan os.Signal
+	// Version is the build's version and commit ("dev" when not set).
+	Version string
 }
 
 // Exit codes.
@@ -85,6 +87,7 @@ const usage = `Hermes — a private assistant that runs on this computer.
 Usage:
   hermes                                   open the desktop window
   hermes serve [--addr 127.0.0.1:PORT]     web UI on loopback (prints a URL with a per-run token)
+  hermes --version                         the version and commit of this build
   hermes doctor [--recover]                check Ollama, the models, the database; says how to fix each problem
   hermes chat [--session ID] [--model NAME] [TEXT]
                                            one turn (or a REPL without TEXT), streamed to stdout
@@ -109,6 +112,14 @@ Global flags (any position): --data-dir DIR (or HERMES_DATA_DIR), --json, --yes
 // Main runs the CLI and returns the process exit code.
 func Main(env Env) int {
 	g, args, err := splitGlobals(env.Args)
+	if err == nil && len(args) > 0 && (args[0] == "version" || args[0] == "--version") {
+		v := env.Version
+		if v == "" {
+			v = "dev"
+		}
+		fmt.Fprintf(env.Stdout, "hermes %s\n", v)
+		return exitOK
+	}
 	if err == nil && len(args) > 0 && (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
 		fmt.Fprint(env.Stdout, usage)
 		return exitOK

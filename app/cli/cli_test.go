@@ -838,3 +838,11 @@ func TestMemoryProfiles(t *testing.T) {
 		t.Errorf("deleting the default profile: %+v", r)
 	}
 }
+
+func TestVersion(t *testing.T) {
+	var out bytes.Buffer
+	code := Main(Env{Args: []string{"--version"}, Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }, Version: "v1.2.3-4-gabc"})
+	if code != 0 || out.String() != "hermes v1.2.3-4-gabc\n" {
+		t.Fatalf("code %d, %q", code, out.String())
+	}
+}
