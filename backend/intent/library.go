@@ -46,12 +46,17 @@ func DefaultSetupDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "hermes", "lib"), nil
 }
 
+// SystemDir is where the Debian package installs the library (and the intent
+// model): /usr/lib/hermes.
+const SystemDir = "/usr/lib/hermes"
+
 // FindLibrary returns the path of the ONNX Runtime shared library. It checks,
 // in order: env (the value of $HERMES_ORT_LIB), which must name an existing
 // file when set; the directory of the binary, exeDir; the setup directory,
-// setupDir. Empty directories are skipped. When nothing is found the error
-// wraps ErrNoLibrary and says where it looked and how to install.
-func FindLibrary(env, exeDir, setupDir string) (string, error) {
+// setupDir; then more (the installed package's SystemDir). Empty directories
+// are skipped. When nothing is found the error wraps ErrNoLibrary and says
+// where it looked and how to install.
+func FindLibrary(env, exeDir, setupDir string, more ...string) (string, error) {
 	if env != "" {
 		if isFile(env) {
 			return env, nil
@@ -60,7 +65,7 @@ func FindLibrary(env, exeDir, setupDir string) (string, error) {
 			EnvLibrary, env, ErrNoLibrary, InstallHint)
 	}
 	var looked []string
-	for _, dir := range []string{exeDir, setupDir} {
+	for _, dir := range append([]string{exeDir, setupDir}, more...) {
 		if dir == "" {
 			continue
 		}
@@ -87,7 +92,7 @@ func LocateLibrary() (string, error) {
 	if err != nil {
 		setupDir = ""
 	}
-	return FindLibrary(os.Getenv(EnvLibrary), exeDir, setupDir)
+	return FindLibrary(os.Getenv(EnvLibrary), exeDir, setupDir, SystemDir)
 }
 
 func isFile(p string) bool {
