@@ -1,0 +1,56 @@
+package app
+
+import (
+	"strings"
+	"testing"
+)
+
+// A profile switched to in the window is the one a new conversation recalls
+// from: the default profile's memory is not offered there, and deleting the
+// profile leaves the default one as it was.
+func TestMemoryProfilesFromTheWindow(t *testing.T) {
+	a, _, fake, _, _ := rememberPeanuts(t)
+	if err := a.CreateMemoryProfile("work"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CreateMemoryProfile("work"); err == nil || !strings.Contains(err.Error(), "exists") {
+		t.Fatalf("second create = %v", err)
+	}
+	if err := a.UseMemoryProfile("nope"); err == nil || !strings.Contains(err.Error(), "no such profile") {
+		t.Fatalf("use missing = %v", err)
+	}
+	if err := a.UseMemoryProfile("work"); err != nil {
+		t.Fatal(err)
+	}
+	list, err := a.MemoryProfiles()
+	if err != nil || len(list) != 2 {
+		t.Fatalf("profiles = %+v, %v", list, err)
+	}
+	for _, p := range list {
+		if (p.Name == "work") != p.Active {
+			t.Fatalf("active marked wrong: %+v", list)
+		}
+		if p.Name != "work" && p.Memories != 1 {
+			t.Fatalf("default profile should hold the peanut memory: %+v", list)
+		}
+	}
+	if _, err := a.SendMessage("w1", "", "what am I allergic to?"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := fake.ChatRequests()
+	for _, m := range reqs[len(reqs)-1].Messages {
+		if strings.Contains(m.Content, "allergic to peanuts") && strings.Contains(m.Content, "you told me on") {
+			t.Fatal("a conversation in the work profile recalled the default profile's memory")
+		}
+	}
+	if _, err := a.DeleteMemoryProfile("work"); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = a.MemoryProfiles()
+	if len(list) != 1 || !list[0].Active || list[0].Memories != 1 {
+		t.Fatalf("after delete: %+v", list)
+	}
+	if _, err := a.DeleteMemoryProfile(list[0].Name); err == nil || !strings.Contains(err.Error(), "default profile") {
+		t.Fatalf("deleting the default = %v", err)
+	}
+}
