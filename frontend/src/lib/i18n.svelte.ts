@@ -925,6 +925,10 @@ export const en = {
   'wf.form.startError': 'Could not start it: {error}',
   'wf.form.close': 'Close',
   'wf.form.starting': 'Starting…',
+
+  // Message actions (copy, time) and the finished reply read out to screen readers.
+  'msg.copyFailed': 'Could not copy',
+  'msg.announce': 'Hermes replied: {text}',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -1851,6 +1855,9 @@ export const zh: Record<MessageKey, string> = {
   'wf.form.startError': '无法启动：{error}',
   'wf.form.close': '关闭',
   'wf.form.starting': '正在启动…',
+
+  'msg.copyFailed': '无法复制',
+  'msg.announce': 'Hermes 回复：{text}',
 };
 
 export type Lang = 'en' | 'zh';

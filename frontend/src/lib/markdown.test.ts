@@ -81,3 +81,17 @@ describe('renderMarkdown', () => {
     }
   });
 });
+
+describe('sanitizeHighlighted', () => {
+  it('keeps spans with classes and drops everything else', async () => {
+    const { sanitizeHighlighted } = await import('./markdown');
+    const el = dom(
+      sanitizeHighlighted(
+        '<span class="hljs-keyword" style="color:red" onclick="x()">const</span> <img src=x onerror=alert(1)><a href="javascript:1">a</a><script>1</script>',
+      ),
+    );
+    expect(el.querySelector('img, a, script, [style], [onclick]')).toBeNull();
+    expect(el.querySelector('span.hljs-keyword')!.textContent).toBe('const');
+    expect(el.textContent).toContain('a');
+  });
+});

@@ -86,3 +86,14 @@ export function renderMarkdown(src: string): string {
     RETURN_TRUSTED_TYPE: false,
   }) as string;
 }
+
+/** Highlighter output (spans with hljs-* classes around escaped text) made safe for innerHTML. */
+export function sanitizeHighlighted(html: string): string {
+  return getPurifier().sanitize(html, {
+    ALLOWED_TAGS: ['span'],
+    ALLOWED_ATTR: ['class'],
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    RETURN_TRUSTED_TYPE: false,
+  }) as string;
+}
