@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Package test (as root; `go tool task test:package` builds the package first):
+# inspects build/bin/hermes_*.deb with dpkg-deb, installs it with apt-get, runs the
+# installed /usr/bin/hermes (--version, doctor --json with a fresh data dir and HOME:
+# the intent classifier must load from /usr/lib/hermes alone), removes it and checks
+# that nothing of Hermes is left outside the data dir. Prints size and install time.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+fail() { echo "test:package: FAIL: $*" >&2; exit 1; }
+[[ $(id -u) -eq 0 ]] || fail "run as root (it installs and removes the package)"
+debs=(build/bin/hermes_*.deb)
+[[ ${#debs[@]} -eq 1 && -f ${debs[0]} ]] || fail "expected one build/bin/hermes_*.deb (run go tool task package)"
+deb="${debs[0]}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# 1. Control fields: Depends names the linked libraries and the fonts.
+dpkg-deb -I "$deb" >"$work/info"
+depends="$(dpkg-deb -f "$deb" Depends)"
+for p in libc6 libgtk-3-0 'libwebkit2gtk-4\.[01]-37' 'libjavascriptcoregtk-4\.[01]-18' 'libglib2\.0-0' 'libstdc\+\+6' fonts-noto-cjk fonts-noto-color-emoji; do
+	grep -Eq "(^|, )${p}( |,|$)" <<<"$depends" || fail "Depends lacks $p: $depends"
+done
+[[ $(dpkg-deb -f "$deb" Package) == hermes ]] || fail "Package is not hermes"
+version="$(dpkg-deb -f "$deb" Version)"
+
+# 2. Contents.
+dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' >"$work/contents"
+for f in /usr/bin/hermes /usr/lib/hermes/libonnxruntime.so.1 /usr/lib/hermes/intent/intent.onnx \
+	/usr/lib/hermes/intent/labels.json /usr/lib/hermes/intent/featurizer.json \
+	/usr/share/applications/hermes.desktop /usr/share/metainfo/hermes.metainfo.xml \
+	/usr/share/icons/hicolor/scalable/apps/hermes.svg /usr/share/icons/hicolor/256x256/apps/hermes.png \
+	/usr/share/man/man1/hermes.1.gz /usr/share/bash-completion/completions/hermes \
+	/usr/share/zsh/vendor-completions/_hermes /usr/share/fish/vendor_completions.d/hermes.fish \
+	/usr/share/doc/hermes/copyright; do
+	grep -qx "$f" "$work/contents" || fail "$f is not in the package"
+done
+bash -n <(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/bash-completion/completions/hermes) || fail "bash completion does not parse"
+
+# 3. Install (a Hermes left from an earlier run goes first).
+if dpkg-query -W -f '${Status}' hermes 2>/dev/null | grep -q installed; then apt-get remove -y -qq hermes >/dev/null; fi
+snapshot() { find /usr /etc /opt /var/lib/dpkg/info -xdev -iname '*hermes*' 2>/dev/null | sort; }
+snapshot >"$work/before"
+t0=$(date +%s%N)
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "./$deb" >"$work/apt.log" 2>&1 || { cat "$work/apt.log" >&2; fail "apt-get install"; }
+install_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[[ $(dpkg-query -W -f '${Version}' hermes) == "$version" ]] || fail "installed version is not $version"
+
+# 4. The installed binary.
+out="$(/usr/bin/hermes --version)" || fail "hermes --version"
+if [[ $version =~ \+git[0-9]+\.([0-9a-f]+) ]]; then # the commit of the package is in --version
+	grep -q "${BASH_REMATCH[1]}" <<<"$out" || fail "--version ($out) does not name the commit of $version"
+fi
+echo "test:package: /usr/bin/hermes --version: $out"
+
+# doctor with a data dir and HOME of its own: the ONNX Runtime can only come from /usr/lib/hermes.
+home="$work/home"; mkdir -p "$home"
+env -i PATH=/usr/bin:/bin HOME="$home" XDG_DATA_HOME="$home/.local/share" HERMES_DATA_DIR="$work/data" \
+	OLLAMA_HOST=127.0.0.1:9 /usr/bin/hermes doctor --json >"$work/doctor.json" 2>"$work/doctor.err" || true
+intent="$(jq -r '.checks[] | select(.name=="intent") | .status' "$work/doctor.json")" || fail "doctor --json is not JSON: $(cat "$work/doctor.json" "$work/doctor.err")"
+[[ $intent == ok ]] || fail "doctor intent check is '$intent': $(jq -c '.checks[] | select(.name=="intent")' "$work/doctor.json")"
+! grep -qi npm "$work/doctor.json" || fail "doctor mentions npm: $(cat "$work/doctor.json")"
+[[ ! -e $home/.local/share/hermes/lib ]] || fail "the installed binary used a library in HOME"
+echo "test:package: doctor: $(jq -c '.checks[] | select(.name=="intent")' "$work/doctor.json")"
+
+# 5. Remove: nothing of Hermes is left (the data dir is the user's and stays).
+DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq hermes >"$work/apt.log" 2>&1 || { cat "$work/apt.log" >&2; fail "apt-get remove"; }
+while read -r f; do [[ ! -e $f || -d $f ]] || fail "$f is left after remove"; done <"$work/contents"
+[[ ! -e /usr/lib/hermes && ! -e /usr/share/doc/hermes ]] || fail "/usr/lib/hermes or /usr/share/doc/hermes is left after remove"
+snapshot >"$work/after"
+diff "$work/before" "$work/after" >&2 || fail "files of Hermes are left after remove (above)"
+[[ -f $work/data/hermes.db ]] || fail "the data dir was touched by remove"
+
+echo "test:package: ok — $deb: $(du -k "$deb" | cut -f1) KB, installed $(( $(dpkg-deb -f "$deb" Installed-Size) / 1024 )) MB, apt-get install ${install_ms} ms"
