@@ -16,9 +16,9 @@ ort="${HERMES_ORT_LIB:-${XDG_DATA_HOME:-$HOME/.local/share}/hermes/lib/libonnxru
 desc="$(git describe --tags --always --dirty 2>/dev/null || echo unknown)"
 dirty=""
 [[ $desc == *-dirty ]] && { dirty=".dirty"; desc="${desc%-dirty}"; }
-if [[ $desc =~ ^v?([0-9][0-9A-Za-z.]*)-([0-9]+)-g([0-9a-f]+)$ ]]; then
+if [[ $desc =~ ^v?([0-9]+\.[0-9][0-9A-Za-z.]*)-([0-9]+)-g([0-9a-f]+)$ ]]; then
 	version="${BASH_REMATCH[1]}+git${BASH_REMATCH[2]}.${BASH_REMATCH[3]}"
-elif [[ $desc =~ ^v?([0-9][0-9A-Za-z.]*)$ ]]; then
+elif [[ $desc =~ ^v?([0-9]+\.[0-9][0-9A-Za-z.]*)$ ]]; then
 	version="${BASH_REMATCH[1]}"
 else
 	version="0.0.0+git$(git rev-list --count HEAD 2>/dev/null || echo 0).${desc}"

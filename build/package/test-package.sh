@@ -23,6 +23,7 @@ for p in libc6 libgtk-3-0 'libwebkit2gtk-4\.[01]-37' 'libjavascriptcoregtk-4\.[0
 done
 [[ $(dpkg-deb -f "$deb" Package) == hermes ]] || fail "Package is not hermes"
 version="$(dpkg-deb -f "$deb" Version)"
+[[ $version =~ ^[0-9] ]] || fail "Version $version does not start with a digit"
 
 # 2. Contents.
 dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' >"$work/contents"
