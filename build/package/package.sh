@@ -44,6 +44,12 @@ fi
 rm -rf build/bin/pkg-gen
 go run ./build/package/cmd/hermes-docs -bin "$bin" -out build/bin/pkg-gen
 
+# A Debian changelog (one entry: this build), as Debian policy asks of every package.
+{
+	printf 'hermes (%s) unstable; urgency=medium\n\n  * Built from commit %s.\n\n' "$version" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	printf ' -- Hermes maintainers <maintainers@users.noreply.a-seed-886c58f2.example>  %s\n' "$(git log -1 --format=%aD 2>/dev/null || date -R)"
+} | gzip -9n >build/bin/pkg-gen/changelog.gz
+
 rm -f build/bin/hermes_*.deb
 HERMES_DEB_VERSION="$version" HERMES_DEB_ARCH="$arch" HERMES_SHLIBS_DEPENDS="$shlibs" HERMES_ORT_LIB_SRC="$ort" \
 	go tool nfpm package --config build/package/nfpm.yaml --packager deb --target build/bin/

@@ -38,6 +38,16 @@ for f in /usr/bin/hermes /usr/lib/hermes/libonnxruntime.so.1 /usr/lib/hermes/int
 done
 bash -n <(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/bash-completion/completions/hermes) || fail "bash completion does not parse"
 
+# Lintian: no errors (installed from Debian's packages when missing; skipped if that fails).
+if ! command -v lintian >/dev/null 2>&1; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends lintian >/dev/null 2>&1 || true
+fi
+if command -v lintian >/dev/null 2>&1; then
+	lintian --fail-on error --allow-root "$deb" >&2 || fail "lintian found errors (above)"
+else
+	echo "test:package: lintian is not installed and could not be installed: skipped" >&2
+fi
+
 # 3. Install (a Hermes left from an earlier run goes first).
 if dpkg-query -W -f '${Status}' hermes 2>/dev/null | grep -q installed; then apt-get remove -y -qq hermes >/dev/null; fi
 snapshot() { find /usr /etc /opt /var/lib/dpkg/info -xdev -iname '*hermes*' 2>/dev/null | sort; }
