@@ -4,7 +4,8 @@ import MemoryPanel from './MemoryPanel.svelte';
 import MemoryNotice from './MemoryNotice.svelte';
 import DecayBar from './DecayBar.svelte';
 import { MemoryStore } from '../lib/memory.svelte';
-import { fakeApi, mem, receipt } from '../lib/memory.fixture';
+import { fakeApi, mem, profileApi, receipt } from '../lib/memory.fixture';
+import StatusBar from './StatusBar.svelte';
 
 function setup(rows = [mem('a', '<b>I am allergic to peanuts</b>', { strength: 0.42, session_id: 's1', source_message_ids: ['msg-1'] }), mem('b', 'Likes tea')]) {
   const api = fakeApi(rows);
@@ -79,6 +80,79 @@ describe('MemoryPanel', () => {
     expect(api.MemoryReject).not.toHaveBeenCalled();
     await fireEvent.click(getByTestId('memory-confirm-forget'));
     await waitFor(() => expect(api.MemoryReject).toHaveBeenCalledWith(['p']));
+  });
+});
+
+describe('MemoryPanel profiles', () => {
+  function setupProfiles() {
+    const api = { ...fakeApi([mem('a', 'Likes tea')]), ...profileApi([{ name: 'personal', active: true, memories: 1 }]) };
+    const store = new MemoryStore(api);
+    const r = render(MemoryPanel, { store, onclose: vi.fn(), onopensource: vi.fn(), onexport: vi.fn() });
+    return { api, store, ...r };
+  }
+
+  it('creates a profile from the inline box (Enter), switches to it and deletes it after asking', async () => {
+    const { api, store, getByTestId, queryByTestId } = setupProfiles();
+    await store.refresh();
+    await waitFor(() => expect((getByTestId('memory-profile-select') as HTMLSelectElement).value).toBe('personal'));
+    expect(getByTestId('memory-profile-select').textContent).toContain('personal (1)');
+    expect(queryByTestId('memory-profile-delete')).toBeNull();
+    await fireEvent.click(getByTestId('memory-profile-new'));
+    const box = getByTestId('memory-profile-new-input') as HTMLInputElement;
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    await fireEvent.input(box, { target: { value: 'work' } });
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(store.activeProfile).toBe('work'));
+    await waitFor(() => expect((getByTestId('memory-profile-select') as HTMLSelectElement).value).toBe('work'));
+    expect(api.CreateMemoryProfile).toHaveBeenCalledWith('work');
+    await fireEvent.click(getByTestId('memory-profile-delete'));
+    expect(getByTestId('memory-profile-delete-body').textContent).toContain('0 memories');
+    expect(api.DeleteMemoryProfile).not.toHaveBeenCalled();
+    await fireEvent.click(getByTestId('memory-profile-delete-confirm'));
+    await waitFor(() => expect(getByTestId('memory-receipt').textContent).toContain('Forgot 0 memories'));
+    expect(api.DeleteMemoryProfile).toHaveBeenCalledWith('work');
+    expect(store.activeProfile).toBe('personal');
+  });
+
+  it('shows the backend error inline and Escape cancels without closing the panel', async () => {
+    const { store, getByTestId, queryByTestId, component } = setupProfiles();
+    void component;
+    await store.refresh();
+    await waitFor(() => getByTestId('memory-profile-new'));
+    await fireEvent.click(getByTestId('memory-profile-new'));
+    const box = getByTestId('memory-profile-new-input') as HTMLInputElement;
+    await fireEvent.input(box, { target: { value: 'personal' } });
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(getByTestId('memory-profile-error').textContent).toContain('profile exists'));
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    await fireEvent.keyDown(box, { key: 'Escape' });
+    await waitFor(() => expect(queryByTestId('memory-profile-new-input')).toBeNull());
+    expect(queryByTestId('memory-profile-error')).toBeNull();
+    expect(getByTestId('memory-panel')).toBeTruthy();
+  });
+
+  it('switches with the select', async () => {
+    const api = { ...fakeApi([]), ...profileApi([{ name: 'personal', active: true, memories: 0 }, { name: 'work', active: false, memories: 4 }]) };
+    const store = new MemoryStore(api);
+    const { getByTestId } = render(MemoryPanel, { store, onclose: vi.fn(), onopensource: vi.fn(), onexport: vi.fn() });
+    await store.refresh();
+    await waitFor(() => expect(getByTestId('memory-profile-select').textContent).toContain('work (4)'));
+    await fireEvent.change(getByTestId('memory-profile-select'), { target: { value: 'work' } });
+    await waitFor(() => expect(api.UseMemoryProfile).toHaveBeenCalledWith('work'));
+    await waitFor(() => expect(store.activeProfile).toBe('work'));
+  });
+});
+
+describe('StatusBar profile chip', () => {
+  it('shows the profile when there is one and opens Memory', async () => {
+    const onprofile = vi.fn();
+    const view = { state: 'ok', text: 'Ready' } as never;
+    const { getByTestId, queryByTestId, rerender } = render(StatusBar, { view, profile: 'work', onprofile });
+    expect(getByTestId('profile-chip').textContent).toBe('Profile: work');
+    await fireEvent.click(getByTestId('profile-chip'));
+    expect(onprofile).toHaveBeenCalled();
+    await rerender({ view, profile: '', onprofile });
+    expect(queryByTestId('profile-chip')).toBeNull();
   });
 });
 

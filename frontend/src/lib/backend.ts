@@ -554,6 +554,14 @@ export interface MemoryReceipt {
   checkpointed: boolean;
 }
 
+/** A memory profile (a separate memory space) with how many memories it holds (MemoryProfiles). */
+export interface MemoryProfileInfo {
+  name: string;
+  /** The one new conversations recall from and remember into. */
+  active: boolean;
+  memories: number;
+}
+
 /** What deleting a conversation leaves: a content-free receipt (DeleteSession). */
 export interface DeleteReceipt {
   id: string;
@@ -1178,6 +1186,14 @@ export function createApi(t: Transport) {
     MemoryExport: () => call<string>('MemoryExport'),
     MemoryImport: (content: string, kind: ImportKind, mode: ImportMode) =>
       call<MemoryImportResult>('MemoryImport', content, kind, mode),
+    /** The memory profiles, the active one marked, with their memory counts. */
+    MemoryProfiles: () => call<MemoryProfileInfo[] | null>('MemoryProfiles').then((l) => l ?? []),
+    /** Makes an empty profile (it does not switch to it). */
+    CreateMemoryProfile: (name: string) => call<void>('CreateMemoryProfile', name),
+    /** Makes a profile the one new conversations recall from and remember into. */
+    UseMemoryProfile: (name: string) => call<void>('UseMemoryProfile', name),
+    /** Erases a profile and every memory in it (not the default one); the receipt says what went. */
+    DeleteMemoryProfile: (name: string) => call<MemoryReceipt>('DeleteMemoryProfile', name),
     WhyRecalled: (messageId: string) => call<RecallEntry[] | null>('WhyRecalled', messageId).then((l) => l ?? []),
     SetIncognito: (on: boolean) => call<boolean>('SetIncognito', on ? 'true' : 'false'),
     Incognito: () => call<boolean>('Incognito'),

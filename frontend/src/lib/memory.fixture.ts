@@ -1,6 +1,6 @@
 // Test data for the memory store and panel tests.
 import { vi } from 'vitest';
-import type { Memory, MemoryReceipt } from './backend';
+import type { Memory, MemoryProfileInfo, MemoryReceipt } from './backend';
 import type { MemoryApi } from './memory.svelte';
 
 export function mem(id: string, text: string, extra: Partial<Memory> = {}): Memory {
@@ -33,6 +33,29 @@ export const receipt: MemoryReceipt = {
   checkpointed: true,
 };
 
+/** A fake of the profile calls: a "personal" profile (active) to start with. */
+export function profileApi(list: MemoryProfileInfo[] = [{ name: 'personal', active: true, memories: 0 }]) {
+  let profiles = list.map((p) => ({ ...p }));
+  return {
+    MemoryProfiles: vi.fn(async () => profiles.map((p) => ({ ...p }))),
+    CreateMemoryProfile: vi.fn(async (name: string) => {
+      if (profiles.some((p) => p.name === name)) throw new Error(`create profile ${name}: profile exists`);
+      profiles.push({ name, active: false, memories: 0 });
+    }),
+    UseMemoryProfile: vi.fn(async (name: string) => {
+      if (!profiles.some((p) => p.name === name)) throw new Error(`use profile ${name}: there is no such profile`);
+      profiles = profiles.map((p) => ({ ...p, active: p.name === name }));
+    }),
+    DeleteMemoryProfile: vi.fn(async (name: string) => {
+      const p = profiles.find((x) => x.name === name);
+      if (!p) throw new Error(`delete profile ${name}: there is no such profile`);
+      profiles = profiles.filter((x) => x.name !== name);
+      if (p.active) profiles = profiles.map((x) => ({ ...x, active: x.name === 'personal' }));
+      return { ...receipt, kind: 'profile', count: p.memories };
+    }),
+  };
+}
+
 export function fakeApi(rows: Memory[] = []): MemoryApi {
   return {
     MemoryList: vi.fn(async () => rows),
@@ -51,6 +74,7 @@ export function fakeApi(rows: Memory[] = []): MemoryApi {
     MemoryImport: vi.fn(async () => ({ added: 1, skipped: 0, merged: 0, replaced: 0 })),
     SetIncognito: vi.fn(async (on: boolean) => on),
     Incognito: vi.fn(async () => false),
+    ...profileApi(),
   };
 }
 

@@ -11,6 +11,7 @@ import {
   type MemoryDetail,
   type MemoryHit,
   type MemoryImportResult,
+  type MemoryProfileInfo,
   type MemoryProgress,
   type MemoryReceipt,
   type MemoryTombstone,
@@ -32,6 +33,9 @@ export const MEMORY_CATEGORIES = [
   'goal',
   'other',
 ] as const;
+
+/** The profile every install has; it can be emptied but not deleted. */
+export const DEFAULT_PROFILE = 'personal';
 
 /** Below this strength a fact is archived (see the decay rule). */
 export const ARCHIVE_BELOW = 0.3;
@@ -217,6 +221,10 @@ export type MemoryApi = Pick<
   | 'MemoryImport'
   | 'SetIncognito'
   | 'Incognito'
+  | 'MemoryProfiles'
+  | 'CreateMemoryProfile'
+  | 'UseMemoryProfile'
+  | 'DeleteMemoryProfile'
 >;
 
 export type MemoryTab = 'all' | 'pending' | 'timeline' | 'transfer';
@@ -255,6 +263,14 @@ export class MemoryStore {
   incognito = $state(false);
   progress = $state<MemoryProgress | null>(null);
   importResult = $state<MemoryImportResult | null>(null);
+  /** The memory profiles with their counts (empty with a backend that has none). */
+  profileList = $state<MemoryProfileInfo[]>([]);
+  /** The profile new conversations use and the lists show ("" until known). */
+  activeProfile = $state('');
+  /** What the backend said when creating, switching or deleting a profile failed. */
+  profileError = $state('');
+  /** A profile delete waiting for the user's confirmation. */
+  confirmDeleteProfile = $state<MemoryProfileInfo | null>(null);
 
   #api: MemoryApi;
   #seq = 0;
@@ -298,6 +314,7 @@ export class MemoryStore {
 
   /** Reloads what the open tab shows. */
   async refresh(): Promise<void> {
+    await this.loadProfiles();
     await Promise.all([this.load(), this.loadPending(), this.tab === 'timeline' ? this.loadTimeline() : Promise.resolve()]);
     if (this.detail) await this.show(this.detail.memory.id, true);
   }
@@ -329,7 +346,7 @@ export class MemoryStore {
 
   async loadPending(): Promise<void> {
     try {
-      this.pending = await this.#api.MemoryList(buildMemoryFilter({}, { statuses: ['pending'], limit: 500 }));
+      this.pending = await this.#api.MemoryList(buildMemoryFilter({ profile: this.activeProfile }, { statuses: ['pending'], limit: 500 }));
     } catch (e) {
       this.error = errorMessage(e);
     }
@@ -337,7 +354,7 @@ export class MemoryStore {
 
   async loadTimeline(): Promise<void> {
     try {
-      const [all, tomb] = await Promise.all([this.#api.MemoryList(''), this.#api.MemoryTombstones()]);
+      const [all, tomb] = await Promise.all([this.#api.MemoryList(buildMemoryFilter({ profile: this.activeProfile })), this.#api.MemoryTombstones()]);
       this.all = all;
       this.tombstones = tomb;
     } catch (e) {
@@ -479,6 +496,94 @@ export class MemoryStore {
       this.incognito = await this.#api.SetIncognito(on);
     } catch (e) {
       this.actionError = errorMessage(e);
+    }
+  }
+
+  /** The active profile when it is not the default one ("" otherwise): what the status bar shows. */
+  get otherProfile(): string {
+    return this.activeProfile && this.activeProfile !== DEFAULT_PROFILE ? this.activeProfile : '';
+  }
+
+  /**
+   * Loads the profiles; the list and the inbox then show the active profile's memories. An older
+   * backend without profiles leaves everything as it was (every profile listed).
+   */
+  async loadProfiles(): Promise<void> {
+    let list: MemoryProfileInfo[];
+    try {
+      list = await this.#api.MemoryProfiles();
+    } catch {
+      return;
+    }
+    this.profileList = list;
+    const active = list.find((p) => p.active)?.name ?? (list.length > 0 ? DEFAULT_PROFILE : '');
+    this.activeProfile = active;
+    if (active) this.filter.profile = active;
+  }
+
+  async #switched(): Promise<void> {
+    this.selected = {};
+    this.detail = null;
+    this.forgetPreview = null;
+    await this.refresh();
+  }
+
+  /** Makes the profile active and shows its memories. */
+  async useProfile(name: string): Promise<boolean> {
+    if (!name || name === this.activeProfile) return true;
+    this.profileError = '';
+    try {
+      await this.#api.UseMemoryProfile(name);
+    } catch (e) {
+      this.profileError = errorMessage(e);
+      return false;
+    }
+    await this.#switched();
+    return true;
+  }
+
+  /** Creates a profile and switches to it; false (with profileError) when the backend refused. */
+  async createProfile(name: string): Promise<boolean> {
+    const n = name.trim();
+    if (!n) return false;
+    this.profileError = '';
+    try {
+      await this.#api.CreateMemoryProfile(n);
+      await this.#api.UseMemoryProfile(n);
+    } catch (e) {
+      this.profileError = errorMessage(e);
+      await this.loadProfiles();
+      return false;
+    }
+    await this.#switched();
+    return true;
+  }
+
+  /** Asks first: nothing is erased until confirmDeleteProfileNow(). The default profile cannot go. */
+  askDeleteProfile(name: string): void {
+    if (!name || name === DEFAULT_PROFILE) return;
+    this.confirmDeleteProfile = this.profileList.find((p) => p.name === name) ?? { name, active: false, memories: 0 };
+  }
+
+  cancelDeleteProfile(): void {
+    this.confirmDeleteProfile = null;
+  }
+
+  /** Erases the profile askDeleteProfile named with its memories and keeps the receipt. */
+  async confirmDeleteProfileNow(): Promise<MemoryReceipt | null> {
+    const p = this.confirmDeleteProfile;
+    if (!p) return null;
+    this.profileError = '';
+    try {
+      const r = await this.#api.DeleteMemoryProfile(p.name);
+      this.receipt = r;
+      this.confirmDeleteProfile = null;
+      await this.#switched();
+      return r;
+    } catch (e) {
+      this.profileError = errorMessage(e);
+      this.confirmDeleteProfile = null;
+      return null;
     }
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { en, format, zh } from './i18n.svelte';
-import { fakeApi, mem, receipt } from './memory.fixture';
+import { fakeApi, mem, profileApi, receipt } from './memory.fixture';
 import {
   MEMORY_CATEGORIES,
   MEMORY_LAYERS,
@@ -208,5 +208,93 @@ describe('MemoryStore forget', () => {
     expect(await s.confirmForgetNow()).toBeNull();
     expect(s.actionError).toBe('boom');
     expect(s.receipt).toBeNull();
+  });
+});
+
+describe('memory profiles', () => {
+  const lastFilter = (api: ReturnType<typeof fakeApi>) => {
+    const calls = (api.MemoryList as ReturnType<typeof vi.fn>).mock.calls;
+    return JSON.parse(calls[calls.length - 1][0] as string);
+  };
+
+  it('lists the active profile only, and says nothing in the status bar for the default one', async () => {
+    const api = { ...fakeApi([mem('a', 'A')]), ...profileApi([{ name: 'personal', active: true, memories: 1 }, { name: 'work', active: false, memories: 3 }]) };
+    const s = new MemoryStore(api);
+    await s.refresh();
+    expect(s.activeProfile).toBe('personal');
+    expect(s.otherProfile).toBe('');
+    expect(s.profileList.map((p) => [p.name, p.memories])).toEqual([['personal', 1], ['work', 3]]);
+    expect(s.filter.profile).toBe('personal');
+    const calls = (api.MemoryList as ReturnType<typeof vi.fn>).mock.calls.map((c) => JSON.parse(c[0] as string));
+    expect(calls.every((f) => f.profile === 'personal')).toBe(true);
+  });
+
+  it('creates a profile, switches to it and reloads its memories', async () => {
+    const api = { ...fakeApi([]), ...profileApi() };
+    const s = new MemoryStore(api);
+    await s.refresh();
+    s.selected = { x: true };
+    expect(await s.createProfile('  work  ')).toBe(true);
+    expect(api.CreateMemoryProfile).toHaveBeenCalledWith('work');
+    expect(api.UseMemoryProfile).toHaveBeenCalledWith('work');
+    expect(s.activeProfile).toBe('work');
+    expect(s.otherProfile).toBe('work');
+    expect(s.selected).toEqual({});
+    expect(lastFilter(api).profile).toBe('work');
+    expect(await s.useProfile('personal')).toBe(true);
+    expect(s.activeProfile).toBe('personal');
+    expect(lastFilter(api).profile).toBe('personal');
+  });
+
+  it("shows the backend's message when a create fails and stays where it was", async () => {
+    const api = { ...fakeApi([]), ...profileApi() };
+    const s = new MemoryStore(api);
+    await s.refresh();
+    expect(await s.createProfile('personal')).toBe(false);
+    expect(s.profileError).toContain('profile exists');
+    expect(api.UseMemoryProfile).not.toHaveBeenCalled();
+    expect(s.activeProfile).toBe('personal');
+    expect(await s.createProfile('   ')).toBe(false);
+    expect(api.CreateMemoryProfile).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks before deleting a profile, then keeps the receipt and goes back to the default', async () => {
+    const api = { ...fakeApi([]), ...profileApi([{ name: 'personal', active: false, memories: 0 }, { name: 'work', active: true, memories: 2 }]) };
+    const s = new MemoryStore(api);
+    await s.refresh();
+    expect(s.otherProfile).toBe('work');
+    s.askDeleteProfile('personal');
+    expect(s.confirmDeleteProfile).toBeNull();
+    s.askDeleteProfile('work');
+    expect(s.confirmDeleteProfile?.memories).toBe(2);
+    s.cancelDeleteProfile();
+    expect(api.DeleteMemoryProfile).not.toHaveBeenCalled();
+    s.askDeleteProfile('work');
+    const r = await s.confirmDeleteProfileNow();
+    expect(api.DeleteMemoryProfile).toHaveBeenCalledWith('work');
+    expect(r?.count).toBe(2);
+    expect(s.receipt?.kind).toBe('profile');
+    expect(s.confirmDeleteProfile).toBeNull();
+    expect(s.activeProfile).toBe('personal');
+    expect(s.profileList.map((p) => p.name)).toEqual(['personal']);
+  });
+
+  it('leaves the list on every profile with a backend that has no profiles', async () => {
+    const api = fakeApi([mem('a', 'A')]);
+    (api.MemoryProfiles as ReturnType<typeof vi.fn>).mockRejectedValue(new Error('bad call: unknown method "MemoryProfiles"'));
+    const s = new MemoryStore(api);
+    await s.refresh();
+    expect(s.profileList).toEqual([]);
+    expect(s.activeProfile).toBe('');
+    expect(lastFilter(api).profile).toBeUndefined();
+    expect(s.rows).toHaveLength(1);
+  });
+
+  it('has every profile string in English and Chinese', () => {
+    for (const k of ['memory.profileOption', 'memory.confirmDeleteProfileBody', 'status.profile'] as const) {
+      expect(zh[k]).toBeTruthy();
+    }
+    expect(tEn('memory.profileOption', { name: 'work', n: 3 })).toBe('work (3)');
+    expect(tZh('status.profile', { name: 'work' })).toBe('档案：work');
   });
 });
