@@ -113,6 +113,10 @@ describe('memory profiles UI', { timeout: 300_000 }, () => {
     await page.getByTestId('memory-profile-new-input').press('Enter');
     await page.getByTestId('memory-profile-error').waitFor();
     assert.match(await page.getByTestId('memory-profile-error').textContent(), /exist/i);
+    if (wantShots) {
+      mkdirSync(shotsDir, { recursive: true });
+      await page.screenshot({ path: join(shotsDir, 'memory-profile-new-error-en-light-1200x800.png') });
+    }
     await page.getByTestId('memory-profile-new-input').press('Escape');
     await page.getByTestId('memory-profile-new-input').waitFor({ state: 'detached' });
     assert.equal(await page.getByTestId('memory-profile-error').count(), 0);
