@@ -115,7 +115,7 @@ func (c *Core) IntentProblem() (problem, fix string) {
 		return "", ""
 	case errors.Is(err, intent.ErrNoLibrary):
 		return "The ONNX Runtime library is missing, so messages are not classified (intent: unknown): " + detail + ".",
-			"Install it with `go tool task setup:ort` (or `bash build/setup/ort.sh`), or point HERMES_ORT_LIB at libonnxruntime.so.1."
+			"I" + intent.InstallHint[1:] + "; or point HERMES_ORT_LIB at libonnxruntime.so.1."
 	case errors.Is(err, intent.ErrNoModel), errors.Is(err, intent.ErrBadModel):
 		return "The intent model cannot be loaded, so messages are not classified (intent: unknown): " + detail + ".",
 			"Rebuild it with `go tool task model:intent`, or remove " + c.intent.dir + " to restore the built-in model."

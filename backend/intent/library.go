@@ -14,7 +14,7 @@ import (
 const EnvLibrary = "HERMES_ORT_LIB"
 
 // InstallHint says how to install the ONNX Runtime library.
-const InstallHint = "install it with `go tool task setup:ort` (or `bash build/setup/ort.sh`)"
+const InstallHint = "install it with `go tool task setup:ort` (or `bash build/setup/ort.sh`); if Hermes came from its package, `sudo apt-get install --reinstall hermes`"
 
 // ModelHint says how to build the intent model.
 const ModelHint = "build it with `go tool task model:intent`"
