@@ -33,6 +33,7 @@ describe('MemoryPanel', () => {
     expect(getAllByTestId('memory-open')[0].textContent).toBe('<b>I am allergic to peanuts</b>');
     expect(container.querySelector('.list b')).toBeNull();
     expect(getAllByTestId('decay-bar')[0].dataset.width).toBe('42');
+    expect(container.textContent).toContain('2 memories');
   });
 
   it('asks before a bulk forget and then shows the receipt', async () => {
@@ -96,6 +97,8 @@ describe('MemoryPanel profiles', () => {
     await store.refresh();
     await waitFor(() => expect((getByTestId('memory-profile-select') as HTMLSelectElement).value).toBe('personal'));
     expect(getByTestId('memory-profile-select').textContent).toContain('personal (1)');
+    await waitFor(() => expect(document.body.textContent).toContain('1 memory'));
+    expect(document.body.textContent).not.toContain('1 memories');
     expect(queryByTestId('memory-profile-delete')).toBeNull();
     await fireEvent.click(getByTestId('memory-profile-new'));
     const box = getByTestId('memory-profile-new-input') as HTMLInputElement;
