@@ -2,9 +2,11 @@
 # Desktop smoke test: the real binary under Xvfb opens its window, the frontend loads
 # and calls the backend (UIReady), a screenshot is saved, and the app exits 0.
 # Prints the cold start to UI ready and the idle RSS of the whole app (all processes).
+# The binary is $1, else HERMES_SMOKE_BIN, else build/bin/hermes; the fake Ollama is
+# HERMES_FAKE_OLLAMA, else fake-ollama next to the binary.
 set -euo pipefail
-bin="$(realpath "${1:-build/bin/hermes}")"
-fake="$(dirname "$bin")/fake-ollama"
+bin="$(realpath "${1:-${HERMES_SMOKE_BIN:-build/bin/hermes}}")"
+fake="${HERMES_FAKE_OLLAMA:-$(dirname "$bin")/fake-ollama}"
 art="${ARTIFACTS:-build/test-artifacts}"
 mkdir -p "$art"
 work="$(mktemp -d)"
