@@ -13,7 +13,7 @@ func TestMemoryProfilesFromTheWindow(t *testing.T) {
 	if err := a.CreateMemoryProfile("work"); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.CreateMemoryProfile("work"); err == nil || !strings.Contains(err.Error(), "exists") {
+	if err := a.CreateMemoryProfile("work"); err == nil || !strings.Contains(err.Error(), "A profile of that name already exists") {
 		t.Fatalf("second create = %v", err)
 	}
 	if err := a.UseMemoryProfile("nope"); err == nil || !strings.Contains(err.Error(), "no such profile") {

@@ -46,7 +46,7 @@ func (s *Store) ListProfiles(ctx context.Context) ([]ProfileInfo, error) {
 }
 
 // ErrProfileExists: a profile of that name is already there.
-var ErrProfileExists = errors.New("profile exists")
+var ErrProfileExists = errors.New("a profile of that name already exists")
 
 // CreateProfile makes an empty profile.
 func (s *Store) CreateProfile(ctx context.Context, name string) error {

@@ -126,7 +126,7 @@ describe('MemoryPanel profiles', () => {
     const box = getByTestId('memory-profile-new-input') as HTMLInputElement;
     await fireEvent.input(box, { target: { value: 'personal' } });
     await fireEvent.keyDown(box, { key: 'Enter' });
-    await waitFor(() => expect(getByTestId('memory-profile-error').textContent).toContain('profile exists'));
+    await waitFor(() => expect(getByTestId('memory-profile-error').textContent).toContain('already exists'));
     expect(box.getAttribute('aria-invalid')).toBe('true');
     await fireEvent.keyDown(box, { key: 'Escape' });
     await waitFor(() => expect(queryByTestId('memory-profile-new-input')).toBeNull());

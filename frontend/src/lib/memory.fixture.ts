@@ -39,7 +39,7 @@ export function profileApi(list: MemoryProfileInfo[] = [{ name: 'personal', acti
   return {
     MemoryProfiles: vi.fn(async () => profiles.map((p) => ({ ...p }))),
     CreateMemoryProfile: vi.fn(async (name: string) => {
-      if (profiles.some((p) => p.name === name)) throw new Error(`create profile ${name}: profile exists`);
+      if (profiles.some((p) => p.name === name)) throw new Error(`create profile ${name}: a profile of that name already exists`);
       profiles.push({ name, active: false, memories: 0 });
     }),
     UseMemoryProfile: vi.fn(async (name: string) => {

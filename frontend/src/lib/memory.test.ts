@@ -251,7 +251,7 @@ describe('memory profiles', () => {
     const s = new MemoryStore(api);
     await s.refresh();
     expect(await s.createProfile('personal')).toBe(false);
-    expect(s.profileError).toContain('profile exists');
+    expect(s.profileError).toContain('already exists');
     expect(api.UseMemoryProfile).not.toHaveBeenCalled();
     expect(s.activeProfile).toBe('personal');
     expect(await s.createProfile('   ')).toBe(false);
