@@ -292,6 +292,9 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 			if err := userStored(); err != nil {
 				return err
 			}
+			if err := ctx.Err(); err != nil {
+				return err // stopped: a delta already on its way is neither shown nor kept
+			}
 			text.WriteString(d.Content)
 			if onDelta == nil {
 				return nil
