@@ -188,9 +188,24 @@ export interface MemoryNotice {
 }
 
 const TURN_KINDS: ReadonlySet<string> = new Set(['added', 'pending', 'reinforced', 'superseded']);
+/** Changes that end a notice's cause: its memories erased, archived or (pending ones) approved. */
+const GONE_KINDS: ReadonlySet<string> = new Set(['forgotten', 'archived', 'approved']);
+
+/** The notice once some of its memories were erased or approved elsewhere; null when nothing it said holds any more. */
+function settle(prev: MemoryNotice, ch: MemoryChange): MemoryNotice | null {
+  if (ch.kind === 'approved') {
+    // "waits for your approval" is stale: the memory is now simply remembered
+    return { ...prev, kinds: [...prev.kinds.filter((k) => k !== 'pending'), ...(prev.kinds.includes('added') ? [] : ['added'])] };
+  }
+  const gone = ch.ids ?? [];
+  const ids = prev.ids.filter((id) => !gone.includes(id));
+  const other = prev.kinds.some((k) => k === 'reinforced' || k === 'superseded');
+  return ids.length === 0 && !other ? null : { ...prev, ids };
+}
 
 /** Folds a memory:changed event into the notice; returns the notice unchanged when the event is not a turn's write. */
 export function foldNotice(prev: MemoryNotice | null, ch: MemoryChange): MemoryNotice | null {
+  if (prev && ch && ch.ids && GONE_KINDS.has(ch.kind) && ch.ids.some((id) => prev.ids.includes(id))) return settle(prev, ch);
   if (!ch || !TURN_KINDS.has(ch.kind) || !ch.message_id || !ch.ids || ch.ids.length === 0) return prev;
   const base: MemoryNotice =
     prev && prev.messageId === ch.message_id
@@ -287,7 +302,7 @@ export class MemoryStore {
   listen(on: (name: string, cb: (d: unknown) => void) => Unsubscribe): Unsubscribe {
     const a = on('memory:changed', (d) => {
       const ch = d as MemoryChange;
-      this.notice = foldNotice(this.notice, ch);
+      this.notice = this.incognito ? null : foldNotice(this.notice, ch);
       if (this.open) this.#scheduleReload();
       else if (ch?.kind === 'pending') void this.loadPending();
     });
@@ -494,6 +509,7 @@ export class MemoryStore {
   async setIncognito(on: boolean): Promise<void> {
     try {
       this.incognito = await this.#api.SetIncognito(on);
+      if (this.incognito) this.dismissNotice(); // nothing about memory follows into incognito
     } catch (e) {
       this.actionError = errorMessage(e);
     }

@@ -154,9 +154,39 @@ describe('memory updated notice', () => {
     n = foldNotice(n, { kind: 'superseded', ids: ['old'], session_id: 's', message_id: 'u1' });
     n = foldNotice(n, { kind: 'pending', ids: ['m2'], session_id: 's', message_id: 'u1' });
     expect(n).toEqual({ messageId: 'u1', sessionId: 's', ids: ['m1', 'm2'], kinds: ['added', 'superseded', 'pending'] });
-    expect(foldNotice(n, { kind: 'forgotten', ids: ['m1'] })).toBe(n);
+    expect(foldNotice(n, { kind: 'forgotten', ids: ['other'] })).toBe(n);
     expect(foldNotice(n, { kind: 'updated', ids: ['m1'] })).toBe(n);
     expect(foldNotice(n, { kind: 'added', ids: ['m9'], message_id: 'u2' })?.ids).toEqual(['m9']);
+  });
+
+  it('goes when its cause is gone: erased memories leave it, an approval ends "waits for your approval"', () => {
+    const added = foldNotice(null, { kind: 'added', ids: ['m1'], session_id: 's', message_id: 'u1' });
+    expect(foldNotice(added, { kind: 'forgotten', ids: ['m1'] })).toBeNull();
+    expect(foldNotice(added, { kind: 'archived', ids: ['m1', 'x'] })).toBeNull();
+    let both = foldNotice(added, { kind: 'pending', ids: ['m2'], session_id: 's', message_id: 'u1' });
+    expect(foldNotice(both, { kind: 'forgotten', ids: ['m1'] })?.ids).toEqual(['m2']);
+    const pending = foldNotice(null, { kind: 'pending', ids: ['p1'], session_id: 's', message_id: 'u1' });
+    expect(foldNotice(pending, { kind: 'approved', ids: ['p1'] })?.kinds).toEqual(['added']);
+    // a notice that also says something was reinforced stays, without Undo ids
+    both = foldNotice(added, { kind: 'reinforced', ids: ['old'], session_id: 's', message_id: 'u1' });
+    expect(foldNotice(both, { kind: 'forgotten', ids: ['m1'] })).toEqual({ messageId: 'u1', sessionId: 's', ids: [], kinds: ['added', 'reinforced'] });
+  });
+
+  it('never shows in incognito: switching it on clears the notice and later changes make none', async () => {
+    const api = fakeApi();
+    const s = new MemoryStore(api);
+    const handlers: Record<string, (d: unknown) => void> = {};
+    s.listen((name, cb) => {
+      handlers[name] = cb;
+      return () => {};
+    });
+    handlers['memory:changed']({ kind: 'added', ids: ['m1'], session_id: 's', message_id: 'u1' });
+    expect(s.notice?.ids).toEqual(['m1']);
+    await s.setIncognito(true);
+    expect(s.incognito).toBe(true);
+    expect(s.notice).toBeNull();
+    handlers['memory:changed']({ kind: 'added', ids: ['m2'], session_id: 's', message_id: 'u2' });
+    expect(s.notice).toBeNull();
   });
 
   it('undoes through MemoryUndo and keeps the receipt', async () => {
