@@ -60,7 +60,7 @@ func readPIDFile(t *testing.T, path string) int {
 func asSubreaper(t *testing.T) {
 	t.Helper()
 	if err := setSubreaper(true); err != nil {
-		t.Skip("cannot become a subreaper here:", err)
+		t.Fatal("cannot become a subreaper (prctl PR_SET_CHILD_SUBREAPER works on every Linux CI runs on):", err)
 	}
 	tr := procs()
 	tr.mu.Lock()
