@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"hermes/backend/yamlfile"
 )
 
 // A placeholder names a value: {{inputs}}, {{inputs.NAME.PATH}},
@@ -52,28 +54,22 @@ var stepIDPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`)
 // parseTmpl splits s into literals and placeholders.
 func parseTmpl(s string) (tmpl, error) {
 	var t tmpl
-	for {
-		i := strings.Index(s, "{{")
-		if i < 0 {
-			if s != "" {
-				t.parts = append(t.parts, tpart{lit: s})
-			}
-			return t, nil
+	pieces, err := yamlfile.SplitTemplate(s)
+	if err != nil {
+		return t, err
+	}
+	for _, p := range pieces {
+		if !p.IsPlaceholder {
+			t.parts = append(t.parts, tpart{lit: p.Text})
+			continue
 		}
-		if i > 0 {
-			t.parts = append(t.parts, tpart{lit: s[:i]})
-		}
-		j := strings.Index(s[i:], "}}")
-		if j < 0 {
-			return t, fmt.Errorf("%q has '{{' without a closing '}}'", s)
-		}
-		r, err := parseRef(strings.TrimSpace(s[i+2 : i+j]))
+		r, err := parseRef(p.Text)
 		if err != nil {
 			return t, err
 		}
 		t.parts = append(t.parts, tpart{ref: r})
-		s = s[i+j+2:]
 	}
+	return t, nil
 }
 
 func parseRef(text string) (*ref, error) {

@@ -39,3 +39,19 @@ func TestCheckerFields(t *testing.T) {
 		t.Fatalf("fields %v, problems %q", fields, got)
 	}
 }
+
+func TestSplitTemplate(t *testing.T) {
+	got, err := SplitTemplate("call {{ a.b }} then {{c}}!")
+	want := []Piece{{Text: "call "}, {Text: "a.b", IsPlaceholder: true}, {Text: " then "}, {Text: "c", IsPlaceholder: true}, {Text: "!"}}
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("piece %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if _, err := SplitTemplate("x {{open"); err == nil || !strings.Contains(err.Error(), "without a closing") {
+		t.Fatalf("unclosed: %v", err)
+	}
+}

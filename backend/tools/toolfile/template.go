@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"hermes/backend/yamlfile"
 )
 
 // template is a string with {{arg}} placeholders, parsed once at load.
@@ -22,28 +24,21 @@ type part struct {
 // inside the braces).
 func parseTemplate(s string) (template, error) {
 	var t template
-	for {
-		i := strings.Index(s, "{{")
-		if i < 0 {
-			if s != "" {
-				t.parts = append(t.parts, part{text: s})
-			}
-			return t, nil
-		}
-		if i > 0 {
-			t.parts = append(t.parts, part{text: s[:i]})
-		}
-		j := strings.Index(s[i:], "}}")
-		if j < 0 {
-			return t, fmt.Errorf("%q has '{{' without a closing '}}'", s)
-		}
-		name := strings.TrimSpace(s[i+2 : i+j])
-		if name == "" || strings.ContainsAny(name, "{} ") {
-			return t, fmt.Errorf("%q has an empty or malformed placeholder %q", s, s[i:i+j+2])
-		}
-		t.parts = append(t.parts, part{arg: name})
-		s = s[i+j+2:]
+	pieces, err := yamlfile.SplitTemplate(s)
+	if err != nil {
+		return t, err
 	}
+	for _, p := range pieces {
+		if !p.IsPlaceholder {
+			t.parts = append(t.parts, part{text: p.Text})
+			continue
+		}
+		if p.Text == "" || strings.ContainsAny(p.Text, "{} ") {
+			return t, fmt.Errorf("%q has an empty or malformed placeholder %q", s, "{{"+p.Text+"}}")
+		}
+		t.parts = append(t.parts, part{arg: p.Text})
+	}
+	return t, nil
 }
 
 // args lists the placeholders in order.
