@@ -30,26 +30,15 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
+	return yamlfile.Where(e.File, e.Line, []string{placeName("workflow", e.Workflow), placeName("phase", e.Phase), placeName("step", e.Step)}, e.Field, e.Msg)
+}
+
+// placeName names a place ("step fetch"), or is "" outside one.
+func placeName(kind, name string) string {
+	if name == "" {
+		return ""
 	}
-	b.WriteString(": ")
-	if e.Workflow != "" {
-		fmt.Fprintf(&b, "workflow %s: ", e.Workflow)
-	}
-	if e.Phase != "" {
-		fmt.Fprintf(&b, "phase %s: ", e.Phase)
-	}
-	if e.Step != "" {
-		fmt.Fprintf(&b, "step %s: ", e.Step)
-	}
-	if e.Field != "" {
-		b.WriteString(e.Field + ": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
+	return kind + " " + name
 }
 
 // Options are what loading checks against.

@@ -136,3 +136,25 @@ func distance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// Where formats a mistake's place and message: "FILE[:LINE]: SCOPE: ...
+// FIELD: MSG", skipping the empty scopes and field. Both config files' Error
+// types read this way.
+func Where(file string, line int, scopes []string, field, msg string) string {
+	var b strings.Builder
+	b.WriteString(file)
+	if line > 0 {
+		fmt.Fprintf(&b, ":%d", line)
+	}
+	b.WriteString(": ")
+	for _, s := range scopes {
+		if s != "" {
+			b.WriteString(s + ": ")
+		}
+	}
+	if field != "" {
+		b.WriteString(field + ": ")
+	}
+	b.WriteString(msg)
+	return b.String()
+}

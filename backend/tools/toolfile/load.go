@@ -48,20 +48,11 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	b.WriteString(": ")
+	tool := ""
 	if e.Tool != "" {
-		fmt.Fprintf(&b, "tool %s: ", e.Tool)
+		tool = "tool " + e.Tool
 	}
-	if e.Field != "" {
-		b.WriteString(e.Field + ": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
+	return yamlfile.Where(e.File, e.Line, []string{tool}, e.Field, e.Msg)
 }
 
 // Options are what loading needs from the machine; nil fields use the real ones.
