@@ -185,11 +185,7 @@ func (a *App) LoadSession(id string) (SessionDetail, error) {
 	if err != nil {
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
-	d := SessionDetail{Session: toSessionInfo(s), Messages: make([]Message, 0, len(msgs))}
-	for _, m := range msgs {
-		d.Messages = append(d.Messages, toMessage(m))
-	}
-	return d, nil
+	return SessionDetail{Session: toSessionInfo(s), Messages: toMessages(msgs)}, nil
 }
 
 // NewSession starts an empty conversation.

@@ -64,6 +64,7 @@ type Core struct {
 	bg       sync.WaitGroup              // background work (summaries) finished before Close
 
 	workflows *workflows // the workflow engine, workflows.yaml and the workflow__ tools
+	agents    *agents    // agents.yaml, the sub-agent runner and the agent__ tools
 
 	transport *http.Transport
 	mu        sync.Mutex
@@ -126,7 +127,9 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		db.Close()
 		return nil, err
 	}
+	c.openAgents()
 	if err := c.openWorkflows(ctx); err != nil {
+		c.closeAgents()
 		db.Close()
 		return nil, err
 	}
@@ -136,6 +139,8 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	// Every door finishes what a dead or busy process left: an import it never
 	// published is rolled back, an erasure a reader held up is scrubbed.
 	if _, err := c.Sessions.RecoverImports(ctx); err != nil {
+		c.closeAgents()
+		c.closeWorkflows()
 		db.Close()
 		return nil, err
 	}
@@ -164,6 +169,7 @@ func (c *Core) Close() error {
 	case <-time.After(10 * time.Second):
 	}
 	c.closeWorkflows()
+	c.closeAgents()
 	c.mcp.Close()
 	c.stopOllama()
 	c.intent.close()

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"hermes/backend/agent"
+	"hermes/backend/prompt"
 	"hermes/backend/session"
 )
 
@@ -37,6 +38,10 @@ type Message struct {
 	// Stop and Unverified are a reply's loop-guard stop and unverified-claim flag.
 	Stop       *GuardStop `json:"stop,omitempty"`
 	Unverified bool       `json:"unverified,omitempty"`
+	// Channel is a sub-agent's channel ("" for the conversation's own).
+	Channel string `json:"channel,omitempty"`
+	// Thread is a delegation's sub-agent messages (on an agent__ tool message).
+	Thread []Message `json:"thread,omitempty"`
 }
 
 // TurnResult is what SendMessage returns.
@@ -107,6 +112,10 @@ func toSessionInfo(s session.Session) SessionInfo {
 func toMessage(m session.Message) Message {
 	out := Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error,
 		Model: m.Model, Intent: m.Intent, IntentConfidence: m.IntentConfidence, Pinned: m.Pinned, ToolName: m.ToolName, CreatedAt: stamp(m.CreatedAt)}
+	out.Channel = session.MainChannel
+	if m.Channel != "" {
+		out.Channel = m.Channel
+	}
 	switch m.Role {
 	case "tool":
 		out.Tool = storedToolCall(m)
@@ -187,9 +196,20 @@ func toContextReport(sessionID string, r agent.Result) ContextReport {
 	rep := ContextReport{SessionID: sessionID, MessageID: r.Assistant.ID, Tokens: c.Tokens, Budget: c.Budget, Dropped: c.Dropped, Items: []ContextItem{},
 		Intent: r.Plan.Intent, Plan: PlanInfo{Intent: r.Plan.Intent, Confidence: r.Plan.Confidence, Recall: r.Plan.Recall,
 			RecallK: r.Plan.RecallK, MayWriteMemory: r.Plan.MayWriteMemory, ToolGroup: string(r.Plan.ToolGroup)}}
+	rep.Items = contextItems(c)
+	return rep
+}
+
+// toChannelReport is a channel's window built now (no reply, no routing decision).
+func toChannelReport(sessionID string, c prompt.Context) ContextReport {
+	return ContextReport{SessionID: sessionID, Tokens: c.Tokens, Budget: c.Budget, Dropped: c.Dropped, Items: contextItems(c)}
+}
+
+func contextItems(c prompt.Context) []ContextItem {
+	items := []ContextItem{}
 	for _, it := range c.Items {
-		rep.Items = append(rep.Items, ContextItem{Reason: string(it.Reason), Role: it.Role, Preview: preview(it.Content), Tokens: it.Tokens,
+		items = append(items, ContextItem{Reason: string(it.Reason), Role: it.Role, Preview: preview(it.Content), Tokens: it.Tokens,
 			MessageID: it.MessageID, Shortened: it.Shortened})
 	}
-	return rep
+	return items
 }

@@ -12,6 +12,7 @@ import (
 
 // ToolCall is one tool call of a turn, as the chat shows it.
 type ToolCall struct {
+	CallID    string `json:"callId,omitempty"` // the model's id of the call (a delegation's thread is found by it)
 	Tool      string `json:"tool"`
 	Args      string `json:"args"`
 	Status    string `json:"status"`
@@ -29,7 +30,7 @@ type GuardStop struct {
 }
 
 func toToolCall(o tools.Outcome) ToolCall {
-	return ToolCall{Tool: o.Tool, Args: tools.RedactArgs(o.Args), Status: string(o.Status), ErrorKind: o.ErrorKind,
+	return ToolCall{CallID: o.CallID, Tool: o.Tool, Args: tools.RedactArgs(o.Args), Status: string(o.Status), ErrorKind: o.ErrorKind,
 		Error: o.Error, Result: clipResult(o.Content), LatencyMs: o.Latency.Milliseconds(), Breaker: o.Breaker}
 }
 
@@ -40,7 +41,7 @@ func storedToolCall(m session.Message) *ToolCall {
 	if !ok {
 		return nil
 	}
-	return &ToolCall{Tool: m.ToolName, Args: d.Args, Status: d.Status, ErrorKind: d.ErrorKind, Error: d.Error,
+	return &ToolCall{CallID: d.CallID, Tool: m.ToolName, Args: d.Args, Status: d.Status, ErrorKind: d.ErrorKind, Error: d.Error,
 		Result: clipResult(m.Content), LatencyMs: d.LatencyUs / 1000, Breaker: d.Breaker}
 }
 

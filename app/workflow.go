@@ -70,13 +70,9 @@ type workflows struct {
 	engine      *workflow.Engine
 	catalog     *workflow.Catalog
 	interrupted []string // runs a dead process left running, found at open
-
-	mu    sync.Mutex
-	tools map[string]string // registered workflow__ tool -> its definition
-
-	stop      chan struct{}
-	done      chan struct{}
-	closeOnce sync.Once
+	tools       generatedTools
+	watch       *fileWatch
+	closeOnce   sync.Once
 }
 
 // workflowWatch is how often workflows.yaml is looked at for changes.
@@ -98,8 +94,7 @@ func (c *Core) openWorkflows(ctx context.Context) error {
 	}
 	eng := workflow.New(c.DB, c.tools.exec)
 	eng.OnEvent = func(e workflow.Event) { c.emitEvent("workflow:progress", e) }
-	wf := &workflows{engine: eng, catalog: workflow.NewCatalog(filepath.Join(c.DataDir, workflow.FileName), workflow.Options{KnownTool: known}),
-		tools: map[string]string{}, stop: make(chan struct{}), done: make(chan struct{})}
+	wf := &workflows{engine: eng, catalog: workflow.NewCatalog(filepath.Join(c.DataDir, workflow.FileName), workflow.Options{KnownTool: known})}
 	ids, err := eng.Recover(ctx)
 	if err != nil {
 		return err
@@ -107,22 +102,12 @@ func (c *Core) openWorkflows(ctx context.Context) error {
 	wf.interrupted = ids
 	c.workflows = wf
 	c.syncWorkflowTools()
-	go func() {
-		defer close(wf.done)
-		t := time.NewTicker(workflowWatch)
-		defer t.Stop()
-		for {
-			select {
-			case <-wf.stop:
-				return
-			case <-t.C:
-				if wf.catalog.Refresh() {
-					c.syncWorkflowTools()
-					c.emitEvent("workflow:changed", nil)
-				}
-			}
+	wf.watch = startWatch(workflowWatch, func() {
+		if wf.catalog.Refresh() {
+			c.syncWorkflowTools()
+			c.emitEvent("workflow:changed", nil)
 		}
-	}()
+	})
 	return nil
 }
 
@@ -133,8 +118,7 @@ func (c *Core) closeWorkflows() {
 		return
 	}
 	c.workflows.closeOnce.Do(func() {
-		close(c.workflows.stop)
-		<-c.workflows.done
+		c.workflows.watch.close()
 		c.workflows.engine.Close()
 	})
 }
@@ -142,33 +126,13 @@ func (c *Core) closeWorkflows() {
 // syncWorkflowTools registers workflow__<name> for each loaded workflow and
 // unregisters the ones gone or changed.
 func (c *Core) syncWorkflowTools() {
-	wf := c.workflows
-	list, _ := wf.catalog.List()
-	want := map[string]*workflow.Workflow{}
+	list, _ := c.workflows.catalog.List()
+	want := map[string]generatedTool{}
 	for _, w := range list {
-		want[workflow.ToolPrefix+w.Name] = w
+		want[workflow.ToolPrefix+w.Name] = generatedTool{def: encodeDef(w), tool: c.workflowTool(w),
+			opts: []tools.Option{tools.WithTimeout(w.RunDeadline() + 5*time.Second)}}
 	}
-	wf.mu.Lock()
-	defer wf.mu.Unlock()
-	for name, def := range wf.tools {
-		if w, ok := want[name]; !ok || definition(w) != def {
-			c.tools.reg.Unregister(name)
-			delete(wf.tools, name)
-		}
-	}
-	for name, w := range want {
-		if _, ok := wf.tools[name]; ok {
-			continue
-		}
-		if err := c.tools.reg.Register(c.workflowTool(w), tools.WithTimeout(w.RunDeadline()+5*time.Second)); err == nil {
-			wf.tools[name] = definition(w)
-		}
-	}
-}
-
-func definition(w *workflow.Workflow) string {
-	b, _ := json.Marshal(w)
-	return string(b)
+	c.workflows.tools.sync(c.tools.reg, want)
 }
 
 // workflowTool is a workflow as a tool the model may call: its inputs are the

@@ -94,7 +94,7 @@ Usage:
   hermes session list | show ID | search QUERY | export ID [--format md|json] [--out FILE]
   hermes session rename ID TITLE | pin ID | unpin ID | archive ID | delete ID...
   hermes session import --jsonl FILE
-  hermes session context --session S --query Q --budget N | --batch FILE | --reply MESSAGE_ID
+  hermes session context --session S --query Q --budget N | --batch FILE | --reply MESSAGE_ID | --session S --channel NAME
   hermes intent classify TEXT | --batch FILE
   hermes tools list | log [--tool T] [--status S] [--session S] [--limit N]
   hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... | forget --query Q
@@ -103,6 +103,7 @@ Usage:
   hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME | accept NAME [TOOL]
   hermes model list | show NAME | pull NAME | import FILE.gguf --name NAME [--modelfile F]
   hermes model rm NAME... | use NAME [--embed]
+  hermes agent list | enable NAME | disable NAME
   hermes workflow list | run NAME [--input JSON] | runs [--session S] | show RUN | resume RUN | cancel RUN
   hermes settings list | get KEY | set KEY VALUE
 
@@ -165,7 +166,7 @@ func run(g globals, args []string, env Env) error {
 		return doctor(context.Background(), g, dir, args, env)
 	}
 	switch cmd {
-	case "", "serve", "chat", "session", "settings", "intent", "tools", "mcp", "memory", "model", "workflow":
+	case "", "serve", "chat", "session", "settings", "intent", "tools", "mcp", "memory", "model", "workflow", "agent":
 	default:
 		return usagef("unknown command %q", cmd)
 	}
@@ -214,6 +215,8 @@ func run(g globals, args []string, env Env) error {
 		return modelCmd(core, g, args, env)
 	case "workflow":
 		return workflowCmd(core, g, args, env)
+	case "agent":
+		return agentCmd(core, g, args, env)
 	}
 	return nil
 }

@@ -308,8 +308,12 @@ func contextCmd(core *app.Core, g globals, args []string, env Env) error {
 	budget := fs.Int("budget", 0, "prompt token budget")
 	batch := fs.String("batch", "", "JSONL file of {\"id\",\"session\",\"query\",\"budget\"}")
 	reply := fs.String("reply", "", "a stored reply (message id): what the model saw when it wrote it")
+	channel := fs.String("channel", "", "a sub-agent's channel (or main): the window its next turn starts from")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *channel != "" {
+		return channelContext(core, g, *sid, *channel, env)
 	}
 	if *reply != "" {
 		rep, err := app.NewApp(core, nil).MessageContext(*reply)
@@ -406,4 +410,26 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// channelContext prints the window a channel's next turn would be built from.
+func channelContext(core *app.Core, g globals, sid, channel string, env Env) error {
+	if sid == "" {
+		return usagef("session context --channel: give --session too")
+	}
+	c, err := core.ChannelContext(context.Background(), sid, channel)
+	switch {
+	case errors.Is(err, session.ErrNotFound):
+		return notFound("session context", sid)
+	case err != nil:
+		return agentErr(err)
+	}
+	if g.json {
+		return printJSON(env.Stdout, c)
+	}
+	for _, it := range c.Items {
+		fmt.Fprintf(env.Stdout, "%-10s %5d  %-9s %s\n", it.Reason, it.Tokens, it.Role, firstLine(it.Content, 60))
+	}
+	fmt.Fprintf(env.Stdout, "%d of %d tokens; channel %s\n", c.Tokens, c.Budget, channel)
+	return nil
 }

@@ -315,8 +315,9 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 				in.OnTool(o)
 			}
 			req.Messages = append(req.Messages, o.Message())
-			if _, err := a.Sessions.Append(context.WithoutCancel(ctx), session.Message{SessionID: sess.ID, Role: "tool",
-				Content: storedContent(o), ToolName: o.Tool, Status: toolStatus(o), Details: toolDetails(o)}); err != nil {
+			tm := ToolMessage(o, "")
+			tm.SessionID = sess.ID
+			if _, err := a.Sessions.Append(context.WithoutCancel(ctx), tm); err != nil {
 				return res, fmt.Errorf("turn: store tool result: %w", err)
 			}
 		}

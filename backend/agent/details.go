@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"hermes/backend/prompt"
+	"hermes/backend/session"
 	"hermes/backend/tools"
 )
 
@@ -19,6 +20,8 @@ type ToolDetails struct {
 	Error     string `json:"error,omitempty"`
 	LatencyUs int64  `json:"latencyUs"`
 	Breaker   string `json:"breaker,omitempty"`
+	// Delegation is the call of the sub-agent whose channel this message is in.
+	Delegation string `json:"delegation,omitempty"`
 }
 
 // ReplyDetails is what a stored reply keeps of its turn.
@@ -106,13 +109,19 @@ func recipe(res Result, summaryUpto int, recalledAt time.Time) *ContextRecipe {
 	return r
 }
 
-func toolDetails(o tools.Outcome) string {
+// ToolMessage is a tool call's outcome as the conversation stores it (delegation:
+// the sub-agent's call it ran for, "" in the main channel).
+func ToolMessage(o tools.Outcome, delegation string) session.Message {
+	return session.Message{Role: "tool", Content: storedContent(o), ToolName: o.Tool, Status: toolStatus(o), Details: toolDetails(o, delegation)}
+}
+
+func toolDetails(o tools.Outcome, delegation string) string {
 	args, errText := o.StoredArgs, o.StoredError // as the audit log keeps them
 	if args == "" {
 		args, errText = tools.RedactArgs(o.Args), o.Error
 	}
 	return encodeDetails(ToolDetails{CallID: o.CallID, Args: args, Status: string(o.Status),
-		ErrorKind: o.ErrorKind, Error: errText, LatencyUs: o.Latency.Microseconds(), Breaker: o.Breaker})
+		ErrorKind: o.ErrorKind, Error: errText, LatencyUs: o.Latency.Microseconds(), Breaker: o.Breaker, Delegation: delegation})
 }
 
 func replyDetails(res Result) string {

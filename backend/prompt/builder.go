@@ -171,7 +171,7 @@ func visible(h []session.Message, channel string) []session.Message {
 	out := make([]session.Message, 0, len(h))
 	for _, m := range h {
 		switch {
-		case m.Channel == channel || (m.Channel == "" && channel == "main"):
+		case session.InChannel(m, channel):
 		case channel == "main" && (m.Kind == "routing" || m.Kind == "final"):
 		default:
 			continue

@@ -18,7 +18,10 @@ type Chatter interface {
 type SummaryStore interface {
 	Get(ctx context.Context, id string) (session.Session, error)
 	Messages(ctx context.Context, sessionID string) ([]session.Message, error)
-	SetSummary(ctx context.Context, id, summary, kind string, upto int) error
+	// ChannelSummary and SetChannelSummary read and store a channel's summary (the
+	// main channel's is the session's own).
+	ChannelSummary(ctx context.Context, sessionID, channel string) (summary string, upto int, err error)
+	SetChannelSummary(ctx context.Context, sessionID, channel, summary, kind string, upto int) error
 }
 
 // Summarizer keeps a rolling summary of the turns that have left the recent window.
@@ -33,22 +36,35 @@ type Summarizer struct {
 	MinMessages int
 }
 
-// Refresh folds messages that left the recent window into the summary. It reports
-// whether the summary changed and which kind it is ("llm" or "extractive").
+// Refresh folds messages of the main channel that left the recent window into the
+// session's summary. It reports whether the summary changed and which kind it is
+// ("llm" or "extractive").
 func (s *Summarizer) Refresh(ctx context.Context, sessionID string) (bool, string, error) {
+	return s.RefreshChannel(ctx, sessionID, session.MainChannel)
+}
+
+// RefreshChannel is Refresh for one channel (a sub-agent's window is summarised
+// on its own).
+func (s *Summarizer) RefreshChannel(ctx context.Context, sessionID, channel string) (bool, string, error) {
 	sess, err := s.Store.Get(ctx, sessionID)
 	if err != nil {
 		return false, "", fmt.Errorf("refresh summary: %w", err)
 	}
-	// Sequence numbers run 1..MessageCount, so this many messages are not summarized
-	// yet; most turns stop here without loading the history.
-	if sess.MessageCount-sess.SummaryUpto < s.MinMessages+2*s.KeepTurns {
-		return false, "", nil
+	previous, done := sess.Summary, sess.SummaryUpto
+	if channel == session.MainChannel {
+		// Sequence numbers run 1..MessageCount, so at most this many messages are not
+		// summarized yet; most turns stop here without loading the history.
+		if sess.MessageCount-sess.SummaryUpto < s.MinMessages+2*s.KeepTurns {
+			return false, "", nil
+		}
+	} else if previous, done, err = s.Store.ChannelSummary(ctx, sess.ID, channel); err != nil {
+		return false, "", fmt.Errorf("refresh summary: %w", err)
 	}
-	msgs, err := s.Store.Messages(ctx, sess.ID)
+	all, err := s.Store.Messages(ctx, sess.ID)
 	if err != nil {
 		return false, "", fmt.Errorf("refresh summary: %w", err)
 	}
+	msgs := session.ChannelOnly(all, channel)
 	// Find where the kept window starts: the KeepTurns-th newest user message.
 	cut := len(msgs)
 	for i, turns := len(msgs)-1, 0; i >= 0; i-- {
@@ -64,7 +80,7 @@ func (s *Summarizer) Refresh(ctx context.Context, sessionID string) (bool, strin
 	}
 	var batch []session.Message
 	for _, m := range msgs[:cut] {
-		if m.Seq > sess.SummaryUpto && m.Content != "" && m.Channel == "main" {
+		if m.Seq > done && m.Content != "" {
 			batch = append(batch, m)
 		}
 	}
@@ -74,12 +90,12 @@ func (s *Summarizer) Refresh(ctx context.Context, sessionID string) (bool, strin
 	upto := batch[len(batch)-1].Seq
 	summary, kind := "", "llm"
 	if s.LLM != nil {
-		summary, err = s.fold(ctx, sess.Summary, batch)
+		summary, err = s.fold(ctx, previous, batch)
 	}
 	if s.LLM == nil || err != nil || strings.TrimSpace(summary) == "" {
-		summary, kind = session.ExtractiveSummary(sess.Summary, batch), "extractive"
+		summary, kind = session.ExtractiveSummary(previous, batch), "extractive"
 	}
-	if err := s.Store.SetSummary(ctx, sess.ID, summary, kind, upto); err != nil {
+	if err := s.Store.SetChannelSummary(ctx, sess.ID, channel, summary, kind, upto); err != nil {
 		return false, "", fmt.Errorf("refresh summary: %w", err)
 	}
 	return true, kind, nil

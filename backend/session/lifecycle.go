@@ -238,6 +238,14 @@ func (st *Store) Delete(ctx context.Context, id string) (DeleteReceipt, error) {
 		}
 		rows.Close()
 		texts = append(texts, s.Title, s.Summary)
+		summaries, err := channelSummaryTexts(ctx, tx, s.ID)
+		if err != nil {
+			return err
+		}
+		texts = append(texts, summaries...)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM channel_summaries WHERE session_id = ?`, s.ID); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM messages WHERE session_id = ?)`, s.ID); err != nil {
 			return err
 		}

@@ -117,7 +117,8 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 			return o
 		}
 	}
-	res, err := run(ctx, timeout, func(ctx context.Context) (json.RawMessage, error) { return ent.tool.Execute(ctx, args) })
+	callCtx := context.WithValue(ctx, callKey{}, CallInfo{RequestID: t.info.RequestID, SessionID: t.info.SessionID, CallID: c.ID, Tool: c.Name})
+	res, err := run(callCtx, timeout, func(ctx context.Context) (json.RawMessage, error) { return ent.tool.Execute(ctx, args) })
 	o.Latency = e.Now().Sub(execStart)
 	switch {
 	case errors.Is(err, errCancelled):
@@ -278,4 +279,17 @@ func unavailableMessage(name string, retryAt time.Time) string {
 		msg += fmt.Sprintf(" (it will be tried again after %s)", retryAt.Format("15:04"))
 	}
 	return msg + ". Answer without it, or tell the user it is unavailable."
+}
+
+// CallInfo is the call a tool is running for (its turn and the model's call id).
+type CallInfo struct {
+	RequestID, SessionID, CallID, Tool string
+}
+
+type callKey struct{}
+
+// CallFrom returns the call a tool's Execute runs for.
+func CallFrom(ctx context.Context) (CallInfo, bool) {
+	c, ok := ctx.Value(callKey{}).(CallInfo)
+	return c, ok
 }

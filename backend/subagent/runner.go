@@ -1,0 +1,266 @@
+package subagent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ollama/ollama/api"
+
+	"hermes/backend/agent"
+	"hermes/backend/llm"
+	"hermes/backend/prompt"
+	"hermes/backend/session"
+	"hermes/backend/tools"
+)
+
+// LLM streams a chat reply.
+type LLM interface {
+	Chat(ctx context.Context, req llm.ChatRequest, fn func(llm.Delta) error) (llm.Reply, error)
+}
+
+// Sessions stores the sub-agent's channel of the conversation.
+type Sessions interface {
+	Get(ctx context.Context, id string) (session.Session, error)
+	History(ctx context.Context, s session.Session) ([]session.Message, error)
+	Append(ctx context.Context, m session.Message) (session.Message, error)
+	ChannelSummary(ctx context.Context, sessionID, channel string) (summary string, upto int, err error)
+}
+
+// PromptBuilder builds a channel's window (the main agent's builder).
+type PromptBuilder interface {
+	Build(ctx context.Context, in prompt.Input) prompt.Context
+}
+
+// Tools are the tools engine as a sub-agent sees it: only what its definition allows.
+type Tools interface {
+	Schemas(allow func(name string) bool) api.Tools
+	NewTurn(requestID, sessionID string, allow func(name string) bool, maxRounds int) ToolTurn
+}
+
+// ToolTurn runs the calls of the sub-agent's loop under its own loop guard.
+type ToolTurn interface {
+	RunAll(ctx context.Context, calls []llm.ToolCall) ([]tools.Outcome, *tools.StopReason)
+}
+
+// Recaller finds memories for a task (read-only).
+type Recaller interface {
+	Recall(ctx context.Context, profile, text, sessionID, messageID string, k int) ([]string, error)
+}
+
+// Budget says how many prompt tokens a call to the models may use.
+type Budget func(ctx context.Context, models []string) (budget, numCtx int, model string, recentTurns int)
+
+// Runner runs sub-agents. Memory and Budget may be nil.
+type Runner struct {
+	LLM      LLM
+	Sessions Sessions
+	Prompt   PromptBuilder
+	Tools    Tools
+	Memory   Recaller
+	Budget   Budget
+	// AfterRun hears that a channel's window dropped messages (its summary needs a refresh).
+	AfterRun func(sessionID, channel string)
+}
+
+// Task is one delegation.
+type Task struct {
+	Def       *Definition
+	Task      string
+	Context   string // what the main agent chose to pass along
+	SessionID string // "" runs without storing anything (e.g. outside a conversation)
+	RequestID string // the main turn's id (the audit log names the sub-agent's calls under it)
+	CallID    string // the main model's call of agent__<name>
+	Incognito bool   // no recall
+	Observe   func(Event)
+}
+
+// Event is the sub-agent's progress, for the UI's thread under the reply.
+type Event struct {
+	CallID string         `json:"callId"`
+	Agent  string         `json:"agent"`
+	Kind   string         `json:"kind"` // start, delta, tool, done, failed
+	Task   string         `json:"task,omitempty"`
+	Text   string         `json:"text,omitempty"`
+	Error  string         `json:"error,omitempty"`
+	Tool   *tools.Outcome `json:"-"`
+}
+
+// Details is what the sub-agent's stored messages keep: the delegation they belong to.
+type Details struct {
+	Delegation string `json:"delegation"`
+}
+
+// DelegationOf returns the call id a channel message belongs to ("" when none).
+func DelegationOf(m session.Message) string {
+	var d Details
+	if m.Details == "" || json.Unmarshal([]byte(m.Details), &d) != nil {
+		return ""
+	}
+	return d.Delegation
+}
+
+// ErrStopped is a sub-agent stopped by its loop guard.
+var ErrStopped = errors.New("stopped by its loop guard")
+
+// recallK is how many memories a sub-agent with memory read is offered.
+const recallK = 5
+
+// Run runs the sub-agent's own loop and returns its final answer. Its messages
+// are stored in the conversation under its channel; the main channel keeps only
+// the delegation (the caller's tool call) and this answer (its result).
+func (r *Runner) Run(ctx context.Context, t Task) (string, error) {
+	d := t.Def
+	emit := func(e Event) {
+		if t.Observe != nil {
+			e.CallID, e.Agent = t.CallID, d.Name
+			t.Observe(e)
+		}
+	}
+	query := t.Task
+	if strings.TrimSpace(t.Context) != "" {
+		query += "\n\nContext:\n" + t.Context
+	}
+	emit(Event{Kind: "start", Task: t.Task})
+	store := r.store(t)
+
+	var sess session.Session
+	var history []session.Message
+	if t.SessionID != "" {
+		var err error
+		if sess, err = r.Sessions.Get(ctx, t.SessionID); err != nil {
+			return "", r.fail(emit, fmt.Errorf("run agent %s: %w", d.Name, err))
+		}
+		if history, err = r.Sessions.History(ctx, sess); err != nil {
+			return "", r.fail(emit, fmt.Errorf("run agent %s: %w", d.Name, err))
+		}
+	}
+	taskMsg, err := store(session.Message{Role: "user", Content: query})
+	if err != nil {
+		return "", r.fail(emit, err)
+	}
+
+	req := llm.ChatRequest{}
+	if d.Model != "" {
+		req.Models = []string{d.Model}
+	}
+	pin := prompt.Input{System: d.System, Query: query, History: history, Channel: d.Name, Budget: 6144}
+	if r.Budget != nil {
+		var numCtx int
+		pin.Budget, numCtx, _, pin.RecentTurns = r.Budget(ctx, req.Models)
+		if numCtx > 0 {
+			req.Options = map[string]any{"num_ctx": numCtx}
+		}
+	}
+	if t.SessionID != "" {
+		pin.Summary, pin.SummaryUpto, _ = r.Sessions.ChannelSummary(ctx, t.SessionID, d.Name)
+	}
+	if r.Memory != nil && d.Memory == MemoryRead && !t.Incognito {
+		if mems, err := r.Memory.Recall(ctx, sess.Profile, t.Task, t.SessionID, taskMsg.ID, recallK); err == nil {
+			pin.Memories = mems
+		}
+	}
+	built := r.Prompt.Build(ctx, pin)
+	req.Messages = built.Messages()
+	allow := d.MayUse
+	var turn ToolTurn
+	if len(d.Tools) > 0 && r.Tools != nil {
+		req.Tools = r.Tools.Schemas(allow)
+		turn = r.Tools.NewTurn(t.RequestID+"/"+d.Name, t.SessionID, allow, d.Rounds())
+	}
+
+	answer, runErr := r.loop(ctx, &req, turn, t.CallID, emit, store)
+	out := session.Message{Role: "assistant", Content: answer, Model: firstModel(req.Models), Status: session.StatusOK}
+	switch {
+	case runErr != nil && ctx.Err() != nil:
+		out.Status = session.StatusCancelled
+	case runErr != nil:
+		out.Status, out.Error = session.StatusFailed, runErr.Error()
+	}
+	if _, err := store(out); err != nil {
+		return "", r.fail(emit, errors.Join(err, runErr))
+	}
+	if runErr != nil {
+		return "", r.fail(emit, fmt.Errorf("agent %s: %w", d.Name, runErr))
+	}
+	if built.Dropped > 0 && r.AfterRun != nil && t.SessionID != "" {
+		r.AfterRun(t.SessionID, d.Name)
+	}
+	emit(Event{Kind: "done", Text: answer})
+	return answer, nil
+}
+
+// loop asks the model, runs the tools it calls and asks again, until it answers
+// without tool calls or its loop guard stops it.
+func (r *Runner) loop(ctx context.Context, req *llm.ChatRequest, turn ToolTurn, callID string, emit func(Event),
+	store func(session.Message) (session.Message, error)) (string, error) {
+	var text strings.Builder
+	for {
+		text.Reset()
+		reply, err := r.LLM.Chat(ctx, *req, func(dl llm.Delta) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			text.WriteString(dl.Content)
+			if dl.Content != "" {
+				emit(Event{Kind: "delta", Text: dl.Content})
+			}
+			return nil
+		})
+		if err != nil {
+			return text.String(), err
+		}
+		if len(reply.ToolCalls) == 0 || turn == nil {
+			return text.String(), nil
+		}
+		outs, stop := turn.RunAll(ctx, reply.ToolCalls)
+		req.Messages = append(req.Messages, llm.Message{Role: "assistant", Content: reply.Content, ToolCalls: reply.ToolCalls})
+		for _, o := range outs {
+			req.Messages = append(req.Messages, o.Message())
+			emit(Event{Kind: "tool", Tool: &o})
+			if _, err := store(agent.ToolMessage(o, callID)); err != nil {
+				return text.String(), err
+			}
+		}
+		if stop != nil {
+			return text.String(), fmt.Errorf("%w: %s", ErrStopped, stop.Message)
+		}
+		if err := ctx.Err(); err != nil {
+			return text.String(), err
+		}
+	}
+}
+
+// store returns how the run keeps a message of its channel (nothing outside a session).
+func (r *Runner) store(t Task) func(session.Message) (session.Message, error) {
+	details, _ := json.Marshal(Details{Delegation: t.CallID})
+	return func(m session.Message) (session.Message, error) {
+		if t.SessionID == "" {
+			return m, nil
+		}
+		m.SessionID, m.Channel = t.SessionID, t.Def.Name
+		if m.Role != "tool" { // a tool message keeps its call's details, the delegation among them
+			m.Details = string(details)
+		}
+		stored, err := r.Sessions.Append(context.WithoutCancel(context.Background()), m)
+		if err != nil {
+			return m, fmt.Errorf("run agent %s: store message: %w", t.Def.Name, err)
+		}
+		return stored, nil
+	}
+}
+
+// fail reports err as the run's end.
+func (r *Runner) fail(emit func(Event), err error) error {
+	emit(Event{Kind: "failed", Error: err.Error()})
+	return err
+}
+
+func firstModel(models []string) string {
+	if len(models) > 0 {
+		return models[0]
+	}
+	return ""
+}
