@@ -83,6 +83,10 @@ func (c *Core) syncAgentTools() {
 		want[d.ToolName()] = generatedTool{def: encodeDef(d), tool: t, opts: opts}
 	}
 	c.agents.tools.sync(c.tools.reg, want)
+	if c.workflows != nil { // a workflow step may name a sub-agent that came or went
+		c.workflows.catalog.Reload()
+		c.syncWorkflowTools()
+	}
 }
 
 func encodeDef(v any) string {
@@ -135,6 +139,8 @@ func (c *Core) delegate(ctx context.Context, name string, args json.RawMessage) 
 	if !ok || d.Disabled {
 		return nil, fmt.Errorf("delegate to %s: the sub-agent is no longer available", name)
 	}
+	c.bg.Add(1) // a cancelled turn returns at once; Close waits for the sub-agent to store where it stopped
+	defer c.bg.Done()
 	call, _ := tools.CallFrom(ctx)
 	sc, _ := memtool.ScopeFrom(ctx)
 	sid := call.SessionID

@@ -14,6 +14,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/session"
 )
 
 // delegationScript is the fake model of the sub-agent tests. The main model
@@ -227,8 +228,13 @@ func TestCancelStopsTheSubAgent(t *testing.T) {
 	ev.ch = make(chan string, 1000)
 	go func() {
 		for name := range ev.ch {
-			if name == "chat:agent:r1" {
-				time.Sleep(100 * time.Millisecond)
+			if name != "chat:agent:r1" {
+				continue
+			}
+			ev.mu.Lock()
+			streaming := strings.Contains(ev.got[len(ev.got)-1], `"kind":"delta"`)
+			ev.mu.Unlock()
+			if streaming { // the researcher is streaming its reply
 				a.CancelMessage("r1")
 				return
 			}
@@ -245,18 +251,24 @@ func TestCancelStopsTheSubAgent(t *testing.T) {
 	if len(res.Tools) != 1 || res.Tools[0].Status != "cancelled" {
 		t.Fatalf("tools = %+v", res.Tools)
 	}
-	msgs, _ := core.Sessions.Messages(context.Background(), res.Session.ID)
-	found := false
-	for _, m := range msgs {
-		if m.Channel == "researcher" && m.Role == "assistant" {
-			found = true
-			if m.Status != "cancelled" || !strings.Contains(m.Content, "thinking") {
-				t.Errorf("researcher's reply = %+v", m)
+	// The turn returns at once; the sub-agent stores where it stopped right after.
+	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		msgs, _ := core.Sessions.Messages(context.Background(), res.Session.ID)
+		var reply *session.Message
+		for i, m := range msgs {
+			if m.Channel == "researcher" && m.Role == "assistant" {
+				reply = &msgs[i]
 			}
 		}
-	}
-	if !found {
-		t.Error("the researcher's partial reply was not kept")
+		if reply != nil {
+			if reply.Status != "cancelled" || !strings.Contains(reply.Content, "thinking") {
+				t.Errorf("researcher's reply = %+v", *reply)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the researcher's partial reply was not kept")
+		}
 	}
 }
 
@@ -313,5 +325,88 @@ func TestAgentsFileIsWatchedAndEdited(t *testing.T) {
 	}
 	if _, ok := core.tools.reg.Get("agent__travel"); ok {
 		t.Error("the renamed agent's old tool is still offered")
+	}
+}
+
+// TestWorkflowStepDelegates: a workflow step with agent: runs the sub-agent
+// through the tools engine; its answer is the step's result and its messages
+// go to its channel of the run's conversation.
+func TestWorkflowStepDelegates(t *testing.T) {
+	_, core, _, _ := newDelegationApp(t)
+	os.WriteFile(filepath.Join(core.DataDir, "workflows.yaml"), []byte(`version: 1
+workflows:
+  - name: dig
+    description: Dig up a topic.
+    inputs: {type: object, properties: {topic: {type: string}}, required: [topic]}
+    phases:
+      - steps:
+          - {id: r, agent: researcher, task: "find {{inputs.topic}}"}
+`), 0o600)
+	ctx := context.Background()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, ok := core.tools.reg.Get("workflow__dig"); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			list, errs := core.Workflows()
+			t.Fatalf("workflow not loaded: %v %v", list, errs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	sess, err := core.Sessions.Create(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := core.RunWorkflow(ctx, "dig", json.RawMessage(`{"topic":"the invoice"}`), WorkflowOptions{SessionID: sess.ID})
+	if err != nil || run.Status != "done" || !strings.Contains(string(run.Steps[0].Result), "Found: zqxsecret notes") {
+		t.Fatalf("run = %+v, %v", run, err)
+	}
+	msgs, _ := core.Sessions.Messages(ctx, sess.ID)
+	if len(msgs) == 0 || msgs[0].Channel != "researcher" || msgs[0].Content != "find the invoice" {
+		t.Fatalf("messages = %+v", msgs)
+	}
+}
+
+// TestDeletingTheConversationReachesEveryChannel: the researcher recalled a
+// memory for its task (memory: read) and its channel has a summary; deleting
+// the conversation deletes every channel, the channel summary and the recall
+// log of the sub-agent's task too.
+func TestDeletingTheConversationReachesEveryChannel(t *testing.T) {
+	a, core, s, _ := newDelegationApp(t)
+	if _, err := a.MemoryAdd("my invoice number is zq4471"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.SendMessage("r1", "", "please research my invoice number")
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := s.subRequests("Hermes' researcher")
+	if len(subs) == 0 || !strings.Contains(fmt.Sprint(subs[0].Messages), "zq4471") {
+		t.Fatalf("the researcher was not offered the memory: %v", subs)
+	}
+	ctx := context.Background()
+	if err := core.Sessions.SetChannelSummary(ctx, res.Session.ID, "researcher", "the user asked about zqcanary77", "extractive", 3); err != nil {
+		t.Fatal(err)
+	}
+	count := func(q string) int {
+		var n int
+		if err := core.DB.QueryRowContext(ctx, q, res.Session.ID).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if count(`SELECT count(*) FROM memory_recalls WHERE session_id = ?`) == 0 || count(`SELECT count(*) FROM messages WHERE session_id = ? AND channel = 'researcher'`) == 0 {
+		t.Fatal("nothing to delete: the test proves nothing")
+	}
+	r, err := a.DeleteSession(res.Session.ID)
+	if err != nil || r.LexicalMatches != 0 {
+		t.Fatalf("delete = %+v, %v", r, err)
+	}
+	for _, q := range []string{`SELECT count(*) FROM messages WHERE session_id = ?`, `SELECT count(*) FROM channel_summaries WHERE session_id = ?`,
+		`SELECT count(*) FROM memory_recalls WHERE session_id = ?`} {
+		if n := count(q); n != 0 {
+			t.Errorf("%s: %d left", q, n)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"testing"
@@ -8,7 +9,9 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/subagent"
 )
 
 // BenchmarkSendMessageFirstDelta measures the backend's overhead from SendMessage to
@@ -57,4 +60,56 @@ func BenchmarkSendMessageFirstDelta(b *testing.B) {
 	sort.Slice(firsts, func(i, j int) bool { return firsts[i] < firsts[j] })
 	b.ReportMetric(float64(firsts[len(firsts)/2].Nanoseconds()), "first-delta-p50-ns")
 	b.ReportMetric(float64(perDeltaTotal.Nanoseconds())/float64(b.N), "per-delta-ns")
+}
+
+// BenchmarkDelegationOverhead measures what a delegation adds to the model's own
+// time: each iteration times one chat call to the fake model alone, then one
+// delegation to a sub-agent that answers at once through the same fake (its
+// window built, its task and answer stored in its channel, events emitted).
+// Reported: overhead-p50-ns = p50(delegation) - p50(model call).
+func BenchmarkDelegationOverhead(b *testing.B) {
+	defer TuneRuntime(func(string) string { return "" })()
+	_, core, fake, _ := newTestApp(b, func(api.ChatRequest) llmtest.Reply {
+		return llmtest.Reply{Chunks: []string{"EDITED"}}
+	})
+	fake.Forgetful = true
+	ctx := context.Background()
+	def, ok := core.agents.catalog.Get("editor")
+	if !ok {
+		b.Fatal("no editor")
+	}
+	sess, err := core.Sessions.Create(ctx, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	model := settingsLLM{core}
+	req := llm.ChatRequest{Messages: []llm.Message{{Role: "system", Content: def.System}, {Role: "user", Content: "shorten this"}}}
+	var models, delegations []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%50 == 0 {
+			if sess, err = core.Sessions.Create(ctx, ""); err != nil {
+				b.Fatal(err)
+			}
+		}
+		start := time.Now()
+		if _, err := model.Chat(ctx, req, func(llm.Delta) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+		models = append(models, time.Since(start))
+		start = time.Now()
+		if _, err := core.agents.runner.Run(ctx, subagent.Task{Def: def, Task: "shorten this", SessionID: sess.ID, CallID: "c", RequestID: "r",
+			Observe: func(subagent.Event) {}}); err != nil {
+			b.Fatal(err)
+		}
+		delegations = append(delegations, time.Since(start))
+	}
+	b.ReportMetric(float64((median(delegations) - median(models)).Nanoseconds()), "overhead-p50-ns")
+	b.ReportMetric(float64(median(models).Nanoseconds()), "model-p50-ns")
+}
+
+func median(d []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
 }

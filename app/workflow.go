@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hermes/backend/memory/memtool"
+	"hermes/backend/subagent"
 	"hermes/backend/tools"
 	"hermes/backend/workflow"
 )
@@ -87,8 +88,8 @@ func (c *Core) openWorkflows(ctx context.Context) error {
 		if strings.HasPrefix(name, workflow.ToolPrefix) {
 			return false // a workflow does not run workflows
 		}
-		if _, ok := reg.Get(name); ok {
-			return true
+		if _, ok := reg.Get(name); ok || strings.HasPrefix(name, subagent.ToolPrefix) {
+			return ok // a sub-agent's tool exists while it is switched on
 		}
 		return strings.Contains(name, "__") // an MCP tool: its server may not have started yet
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/ollama/ollama/api"
 
@@ -26,6 +27,8 @@ type Sessions interface {
 	Get(ctx context.Context, id string) (session.Session, error)
 	History(ctx context.Context, s session.Session) ([]session.Message, error)
 	Append(ctx context.Context, m session.Message) (session.Message, error)
+	// Prepare checks a message and gives it its id and time without storing it.
+	Prepare(m session.Message) (session.Message, error)
 	ChannelSummary(ctx context.Context, sessionID, channel string) (summary string, upto int, err error)
 }
 
@@ -137,10 +140,13 @@ func (r *Runner) Run(ctx context.Context, t Task) (string, error) {
 			return "", r.fail(emit, fmt.Errorf("run agent %s: %w", d.Name, err))
 		}
 	}
-	taskMsg, err := store(session.Message{Role: "user", Content: query})
+	// The task commits while the window is built and the model is asked; nothing
+	// else of the run is stored (or recalled against it) before it has.
+	taskMsg, taskStored, err := r.storeInBackground(t, session.Message{Role: "user", Content: query})
 	if err != nil {
 		return "", r.fail(emit, err)
 	}
+	store = afterTask(store, taskStored)
 
 	req := llm.ChatRequest{}
 	if d.Model != "" {
@@ -158,6 +164,9 @@ func (r *Runner) Run(ctx context.Context, t Task) (string, error) {
 		pin.Summary, pin.SummaryUpto, _ = r.Sessions.ChannelSummary(ctx, t.SessionID, d.Name)
 	}
 	if r.Memory != nil && d.Memory == MemoryRead && !t.Incognito {
+		if err := taskStored(); err != nil {
+			return "", r.fail(emit, err)
+		}
 		if mems, err := r.Memory.Recall(ctx, sess.Profile, t.Task, t.SessionID, taskMsg.ID, recallK); err == nil {
 			pin.Memories = mems
 		}
@@ -249,6 +258,40 @@ func (r *Runner) store(t Task) func(session.Message) (session.Message, error) {
 			return m, fmt.Errorf("run agent %s: store message: %w", t.Def.Name, err)
 		}
 		return stored, nil
+	}
+}
+
+// storeInBackground gives m its id now and stores it on another goroutine;
+// stored waits for it (nothing is stored outside a session).
+func (r *Runner) storeInBackground(t Task, m session.Message) (session.Message, func() error, error) {
+	if t.SessionID == "" {
+		return m, func() error { return nil }, nil
+	}
+	m.SessionID = t.SessionID
+	m, err := r.Sessions.Prepare(m)
+	if err != nil {
+		return m, nil, fmt.Errorf("run agent %s: %w", t.Def.Name, err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.store(t)(m)
+		done <- err
+	}()
+	var once sync.Once
+	var stored error
+	return m, func() error {
+		once.Do(func() { stored = <-done })
+		return stored
+	}, nil
+}
+
+// afterTask stores a message only once the task has been stored.
+func afterTask(store func(session.Message) (session.Message, error), taskStored func() error) func(session.Message) (session.Message, error) {
+	return func(m session.Message) (session.Message, error) {
+		if err := taskStored(); err != nil {
+			return m, err
+		}
+		return store(m)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"hermes/backend/subagent"
 	"hermes/backend/tools"
 	"hermes/backend/yamlfile"
 )
@@ -372,7 +373,7 @@ func (p *loader) step(si int, n *yaml.Node, pat where) (Step, *stepInfo) {
 	if id := peek(n, "id"); stepIDPattern.MatchString(id) {
 		at.step = id
 	}
-	f := p.fields(n, at, "", []string{"id", "tool", "args", "timeout", "retries", "backoff", "idempotent"})
+	f := p.fields(n, at, "", []string{"id", "tool", "agent", "task", "context", "args", "timeout", "retries", "backoff", "idempotent"})
 	id, ok := p.str(f["id"], n, at, "id", true)
 	if ok && !stepIDPattern.MatchString(id) {
 		p.fail(f["id"], at, "id", "%q is not a valid step id: start with a letter or '_', then letters, digits, '_' or '-'", id)
@@ -382,7 +383,13 @@ func (p *loader) step(si int, n *yaml.Node, pat where) (Step, *stepInfo) {
 		at.step = id
 	}
 	s.ID = id
-	if tool, tok := p.str(f["tool"], n, at, "tool", true); tok {
+	info := &stepInfo{node: n, at: at}
+	s.Args = json.RawMessage(`{}`)
+	if f["agent"] != nil {
+		if !p.agentStep(f, n, at, &s, info) {
+			ok = false
+		}
+	} else if tool, tok := p.str(f["tool"], n, at, "tool", true); tok {
 		s.Tool = tool
 		if !tools.ValidName(tool) {
 			p.fail(f["tool"], at, "tool", "%q is not a valid tool name", tool)
@@ -392,9 +399,7 @@ func (p *loader) step(si int, n *yaml.Node, pat where) (Step, *stepInfo) {
 			p.fail(f["tool"], at, "tool", "there is no tool %q (see `hermes tools list`; an MCP tool is SERVER__TOOL)", tool)
 		}
 	}
-	info := &stepInfo{node: n, at: at}
-	s.Args = json.RawMessage(`{}`)
-	if an := f["args"]; an != nil && !yamlfile.IsNull(an) {
+	if an := f["args"]; an != nil && !yamlfile.IsNull(an) && f["agent"] == nil {
 		if an.Kind != yaml.MappingNode {
 			p.fail(an, at, "args", "must be a mapping of the tool's argument names to values")
 		} else {
@@ -438,6 +443,47 @@ func (p *loader) step(si int, n *yaml.Node, pat where) (Step, *stepInfo) {
 		return s, nil
 	}
 	return s, info
+}
+
+// agentStep reads a step that delegates to a sub-agent of agents.yaml:
+// {agent: NAME, task: "...", context: "..."} calls agent__NAME with task and context.
+func (p *loader) agentStep(f map[string]*yaml.Node, n *yaml.Node, at where, s *Step, info *stepInfo) bool {
+	for _, other := range []string{"tool", "args"} {
+		if f[other] != nil {
+			p.fail(f[other], at, other, "a step with agent gives task (and context), not %s", other)
+			return false
+		}
+	}
+	name, ok := p.str(f["agent"], n, at, "agent", true)
+	if !ok {
+		return false
+	}
+	s.Tool = subagent.ToolPrefix + name
+	if !tools.ValidName(s.Tool) {
+		p.fail(f["agent"], at, "agent", "%q is not a valid agent name", name)
+		return false
+	}
+	args := map[string]string{}
+	if args["task"], ok = p.str(f["task"], n, at, "task", true); !ok {
+		return false
+	}
+	if p.opts.KnownTool != nil && !p.opts.KnownTool(s.Tool) {
+		p.fail(f["agent"], at, "agent", "there is no sub-agent %q switched on (see `hermes agent list`)", name)
+		return false
+	}
+	if f["context"] != nil {
+		if args["context"], ok = p.str(f["context"], n, at, "context", false); !ok {
+			return false
+		}
+	}
+	b, _ := json.Marshal(args)
+	_, refs, err := parseArgs(b)
+	if err != nil {
+		p.fail(f["task"], at, "task", "%v", err)
+		return false
+	}
+	s.Args, info.node, info.refs = b, f["task"], refs
+	return true
 }
 
 // argNode is the first scalar of args with a placeholder, for a more precise

@@ -84,6 +84,12 @@ func TestWorkflowValidationErrors(t *testing.T) {
 			[]string{":8:", "phase one: step a: args:", "step b runs later (in phase two)"}},
 		{"later in a sequence", wrap("    phases:\n      - steps:\n          - {id: a, tool: echo, args: {x: \"{{steps.b.result}}\"}}\n          - {id: b, tool: echo}\n"),
 			[]string{":7:", "step a: args:", "step b runs later (in phase #1)"}},
+		{"unknown agent", wrap("    phases:\n      - steps:\n          - {id: a, agent: nobody, task: go}\n"),
+			[]string{":7:", "step a: agent:", `no sub-agent "nobody"`}},
+		{"agent and tool", wrap("    phases:\n      - steps:\n          - {id: a, agent: researcher, tool: echo, task: go}\n"),
+			[]string{":7:", "step a: tool:", "not tool"}},
+		{"agent without task", wrap("    phases:\n      - steps:\n          - {id: a, agent: researcher}\n"),
+			[]string{":7:", "step a: task:"}},
 		{"a workflow as a step", wrap("    phases:\n      - steps:\n          - {id: a, tool: workflow__w}\n"),
 			[]string{":7:", "step a: tool:", "is a workflow"}},
 		{"same parallel phase", wrap("    phases:\n      - mode: all\n        steps:\n          - {id: a, tool: echo}\n          - {id: b, tool: echo, args: {x: \"{{steps.a.result}}\"}}\n"),
@@ -132,6 +138,23 @@ func TestWorkflowValidationErrors(t *testing.T) {
 				t.Errorf("error is %T, want *Error", errs[0])
 			}
 		})
+	}
+}
+
+// TestWorkflowAgentStep: a step may delegate to a sub-agent with a task that
+// uses the inputs and earlier results.
+func TestWorkflowAgentStep(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	os.WriteFile(path, []byte("version: 1\nworkflows:\n  - name: w\n    description: d\n    inputs: {type: object, properties: {topic: {type: string}}}\n"+
+		"    phases:\n      - steps:\n          - {id: a, tool: echo}\n          - {id: r, agent: researcher, task: \"find {{inputs.topic}}\", context: \"{{steps.a.result}}\"}\n"), 0o600)
+	list, errs := Load(path, knownTools("echo", "agent__researcher"))
+	if len(errs) > 0 || len(list) != 1 {
+		t.Fatalf("load: %v", errs)
+	}
+	s := list[0].Phases[0].Steps[1]
+	var args map[string]string
+	if s.Tool != "agent__researcher" || json.Unmarshal(s.Args, &args) != nil || args["task"] != "find {{inputs.topic}}" || args["context"] != "{{steps.a.result}}" {
+		t.Fatalf("step = %+v", s)
 	}
 }
 
