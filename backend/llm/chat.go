@@ -2,6 +2,8 @@ package llm
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -125,7 +127,11 @@ func (c *Client) chatOnce(parent context.Context, model string, req ChatRequest,
 	err := c.api.Chat(ctx, areq, func(r api.ChatResponse) error {
 		timer.Reset(c.cfg.TokenGapTimeout)
 		for _, tc := range r.Message.ToolCalls {
-			reply.ToolCalls = append(reply.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: decodeArgs(tc.Function.Arguments)})
+			id := tc.ID
+			if id == "" { // older servers and some models give none; the UI and the stored thread need one
+				id = newCallID()
+			}
+			reply.ToolCalls = append(reply.ToolCalls, ToolCall{ID: id, Name: tc.Function.Name, Arguments: decodeArgs(tc.Function.Arguments)})
 		}
 		if r.Done {
 			done = true
@@ -163,4 +169,11 @@ func (c *Client) chatOnce(parent context.Context, model string, req ChatRequest,
 		return reply, didStream, classify("chat with "+model, err)
 	}
 	return reply, didStream, nil
+}
+
+// newCallID names a tool call the model gave no id.
+func newCallID() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return "call_" + hex.EncodeToString(b)
 }

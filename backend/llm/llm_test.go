@@ -270,3 +270,21 @@ func TestWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestToolCallsWithoutIDGetOne: a tool call the server sent without an id gets
+// a unique one (the chat finds a delegation's thread by it).
+func TestToolCallsWithoutIDGetOne(t *testing.T) {
+	fake := llmtest.New()
+	fake.Chat = func(api.ChatRequest) llmtest.Reply {
+		return llmtest.Reply{ToolCalls: []api.ToolCall{{Function: api.ToolCallFunction{Name: "a"}}, {Function: api.ToolCallFunction{Name: "b"}}}}
+	}
+	c := newClient(t, fake, nil)
+	reply, err := c.Chat(context.Background(), ChatRequest{Models: []string{"llama3.2"}, Messages: userMsg("x")}, func(Delta) error { return nil })
+	if err != nil || len(reply.ToolCalls) != 2 {
+		t.Fatalf("reply = %+v, %v", reply, err)
+	}
+	a, b := reply.ToolCalls[0].ID, reply.ToolCalls[1].ID
+	if !strings.HasPrefix(a, "call_") || a == b {
+		t.Errorf("ids %q %q", a, b)
+	}
+}
