@@ -49,6 +49,10 @@ export interface Message {
   stop?: GuardStop | null;
   /** A stored reply claims an action no tool call performed. */
   unverified?: boolean;
+  /** The channel the message belongs to: absent or "main" for the conversation, else a sub-agent's name. */
+  channel?: string;
+  /** On a tool message of an agent__<name> call: the sub-agent's own messages of that delegation. */
+  thread?: Message[] | null;
 }
 
 /** How one tool call ended (see backend/tools/outcome.go). */
@@ -66,6 +70,8 @@ export interface ToolCall {
   result?: string;
   latencyMs: number;
   breaker?: string;
+  /** The model's id for the call (the same as the AgentEvents of a delegation carry). */
+  callId?: string;
 }
 
 /** Why the loop guard stopped a turn. */
@@ -744,6 +750,51 @@ export type WorkflowProblem =
   | string
   | { file?: string; line?: number; workflow?: string; phase?: string; step?: string; field?: string; message: string };
 
+// ---------------------------------------------------------------------------------------------
+// Sub-agents (agents.yaml and the built-in specialists; see backend/subagent)
+
+export type AgentMemory = 'none' | 'read';
+
+/** A specialist the main model may delegate to, as the tool `tool` (agent__<name>). */
+export interface AgentInfo {
+  name: string;
+  description: string;
+  system: string;
+  model?: string;
+  tools: string[] | null;
+  memory: AgentMemory | string;
+  maxRounds: number;
+  disabled: boolean;
+  builtin: boolean;
+  /** Its line in agents.yaml (0 for a built-in not written there). */
+  line: number;
+  tool: string;
+}
+
+/** What SaveAgent takes (as JSON). */
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  system: string;
+  model: string;
+  tools: string[];
+  memory: AgentMemory | string;
+  maxRounds: number;
+}
+
+export type AgentEventKind = 'start' | 'delta' | 'tool' | 'done' | 'failed';
+
+/** A step of a delegation while it runs (the chat:agent:<requestId> event). */
+export interface AgentEvent {
+  callId: string;
+  agent: string;
+  kind: AgentEventKind;
+  task?: string;
+  text?: string;
+  tool?: ToolCall;
+  error?: string;
+}
+
 export interface DeltaEvent {
   text: string;
 }
@@ -1133,6 +1184,11 @@ export function createApi(t: Transport) {
       call<void>('PinMessage', messageId, pinned ? 'true' : 'false'),
     LastContext: (sessionId: string) => call<ContextReport>('LastContext', sessionId),
     ReplyContext: (sessionId: string, replyId: string) => call<ContextReport>('ReplyContext', sessionId, replyId),
+    /** The channels of a session that have messages: "main" and the sub-agents that ran in it. */
+    SessionChannels: (sessionId: string) =>
+      call<string[] | null>('SessionChannels', sessionId).then((l) => l ?? []),
+    /** The window a channel's next turn would be built from. */
+    ChannelContext: (sessionId: string, channel: string) => call<ContextReport>('ChannelContext', sessionId, channel),
     ContinueTurn: (requestId: string, sessionId: string) => call<TurnResult>('ContinueTurn', requestId, sessionId),
     /** code: the one-time code (web mode, allowing a tool that runs a program); "" for none. */
     ResolveApproval: (id: string, allow: boolean, scope: 'once' | 'session', code = '') =>
@@ -1235,6 +1291,18 @@ export function createApi(t: Transport) {
     ResumeWorkflow: (id: string, confirm: boolean) => call<WorkflowRun>('ResumeWorkflow', id, confirm ? 'true' : 'false'),
     /** Ends a run for good (waits until it has stopped). */
     CancelWorkflow: (id: string) => call<WorkflowRun>('CancelWorkflow', id),
+    /** The sub-agents: the built-ins and those of agents.yaml (a broken one is left out: see AgentProblems). */
+    ListAgents: () => call<AgentInfo[] | null>('ListAgents').then((l) => l ?? []),
+    /** The mistakes in agents.yaml, one line each. */
+    AgentProblems: () => call<string[] | null>('AgentProblems').then((l) => l ?? []),
+    /** Adds (original "") or replaces (and may rename) a sub-agent in agents.yaml. */
+    SaveAgent: (original: string, definition: AgentDefinition) =>
+      call<AgentInfo>('SaveAgent', original, JSON.stringify(definition)),
+    /** Takes a sub-agent out of agents.yaml (a built-in cannot go: switch it off instead). */
+    DeleteAgent: (name: string) => call<void>('DeleteAgent', name),
+    SetAgentEnabled: (name: string, on: boolean) => call<void>('SetAgentEnabled', name, on ? 'true' : 'false'),
+    /** The path of agents.yaml. */
+    AgentFile: () => call<string>('AgentFile'),
   };
 }
 

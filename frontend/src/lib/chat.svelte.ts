@@ -13,6 +13,7 @@ import {
   type Unsubscribe,
 } from './backend';
 import { toToolCall } from './tools.svelte';
+import { applyAgentEvent, delegationOf, isAgentTool, type Delegation } from './agents.svelte';
 import { attachmentKey, composeMessage, type Attachment } from './attachment';
 
 export type UIStatus = 'ok' | 'cancelled' | 'failed' | 'streaming';
@@ -36,6 +37,8 @@ export interface UIMessage {
   stop?: GuardStop;
   /** The reply claims an action no tool call performed. */
   unverified?: boolean;
+  /** The sub-agents this reply delegated to: live from chat:agent events, or from stored threads. */
+  delegations?: Delegation[];
 }
 
 export type ChatApi = Pick<
@@ -132,16 +135,27 @@ function storedToolCall(m: Message): ToolCall {
 function visible(messages: Message[] | null | undefined): UIMessage[] {
   const out: UIMessage[] = [];
   let pending: ToolCall[] = [];
+  let threads: Delegation[] = [];
   for (const m of messages ?? []) {
+    // Only the conversation's own messages: a sub-agent's come in its delegation's thread.
+    if (m.channel && m.channel !== 'main') continue;
     if (m.role === 'tool') {
-      pending.push(storedToolCall(m));
+      const call = storedToolCall(m);
+      if (isAgentTool(call.tool)) {
+        if (!call.callId) call.callId = `stored-${m.id}`;
+        threads.push(delegationOf(call, m.thread, call.callId));
+      }
+      pending.push(call);
     } else if (m.role === 'user') {
       pending = [];
+      threads = [];
       out.push(toUIMessage(m));
     } else if (m.role === 'assistant') {
       const ui = toUIMessage(m);
       if (pending.length > 0) ui.tools = pending;
+      if (threads.length > 0) ui.delegations = threads;
       pending = [];
+      threads = [];
       out.push(ui);
     }
   }
@@ -286,6 +300,15 @@ export class ChatStore {
     else m.tools = [call];
   }
 
+  /** Applies a delegation's step (a chat:agent:<id> event) to the reply being streamed. */
+  appendAgent(requestId: string, payload: unknown): void {
+    const m = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant' && x.status === 'streaming');
+    if (!m) return;
+    const list = m.delegations ?? [];
+    if (!applyAgentEvent(list, payload)) return;
+    if (!m.delegations) m.delegations = list;
+  }
+
   #replace(requestId: string, res: TurnResult): void {
     const assistant = toUIMessage(res.assistant);
     const streamed = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant');
@@ -293,6 +316,7 @@ export class ChatStore {
       ? res.tools.map(toToolCall).filter((c): c is ToolCall => c !== null)
       : streamed?.tools;
     if (tools && tools.length > 0) assistant.tools = tools;
+    if (streamed?.delegations?.length) assistant.delegations = $state.snapshot(streamed.delegations) as Delegation[];
     if (res.stop && typeof res.stop === 'object') assistant.stop = { kind: String(res.stop.kind ?? ''), message: String(res.stop.message ?? '') };
     if (res.unverified === true) assistant.unverified = true;
     if (res.user?.id) {
@@ -312,9 +336,11 @@ export class ChatStore {
   #listen(requestId: string): Unsubscribe {
     const a = this.#deps.on(`chat:delta:${requestId}`, (p) => this.appendDelta(requestId, p));
     const b = this.#deps.on(`chat:tool:${requestId}`, (p) => this.appendTool(requestId, p));
+    const c = this.#deps.on(`chat:agent:${requestId}`, (p) => this.appendAgent(requestId, p));
     return () => {
       a();
       b();
+      c();
     };
   }
 

@@ -73,8 +73,11 @@ export function segments(items: ContextItem[] | null | undefined, budget: number
 }
 
 export interface ContextDeps {
-  api: Pick<Api, 'LastContext' | 'ReplyContext'>;
+  api: Pick<Api, 'LastContext' | 'ReplyContext'> & Partial<Pick<Api, 'SessionChannels' | 'ChannelContext'>>;
 }
+
+/** The conversation's own channel (the others are sub-agents'). */
+export const MAIN_CHANNEL = 'main';
 
 export class ContextStore {
   report = $state<ContextReport | null>(null);
@@ -84,6 +87,10 @@ export class ContextStore {
   sessionId = $state('');
   /** The reply whose context is shown; '' shows the session's last turn. */
   replyId = $state('');
+  /** The session's channels that have messages ("main" and the sub-agents that ran in it). */
+  channels = $state<string[]>([]);
+  /** The channel shown: "main" shows the conversation's context; a sub-agent's shows its next window. */
+  channel = $state(MAIN_CHANNEL);
 
   #deps: ContextDeps;
   #seq = 0;
@@ -98,6 +105,13 @@ export class ContextStore {
    */
   async load(sessionId: string, replyId = ''): Promise<void> {
     const seq = ++this.#seq;
+    if (sessionId !== this.sessionId) {
+      this.channel = MAIN_CHANNEL;
+      this.channels = [];
+    } else if (replyId && replyId !== this.replyId) {
+      // A reply's context is the conversation's.
+      this.channel = MAIN_CHANNEL;
+    }
     if (sessionId !== this.sessionId || replyId !== this.replyId) this.report = null;
     this.sessionId = sessionId;
     this.replyId = sessionId ? replyId : '';
@@ -108,10 +122,16 @@ export class ContextStore {
       return;
     }
     this.loading = true;
+    void this.loadChannels(sessionId);
+    const channel = this.channel;
+    const api = this.#deps.api;
     try {
-      const r = replyId
-        ? await this.#deps.api.ReplyContext(sessionId, replyId)
-        : await this.#deps.api.LastContext(sessionId);
+      const r =
+        channel !== MAIN_CHANNEL && api.ChannelContext
+          ? await api.ChannelContext(sessionId, channel)
+          : replyId
+            ? await api.ReplyContext(sessionId, replyId)
+            : await api.LastContext(sessionId);
       if (seq !== this.#seq) return;
       this.report = r ? { ...r, items: r.items ?? [] } : null;
     } catch (e) {
@@ -120,6 +140,32 @@ export class ContextStore {
     } finally {
       if (seq === this.#seq) this.loading = false;
     }
+  }
+
+  /** Reads which channels the session has (none when the backend cannot tell). */
+  async loadChannels(sessionId: string): Promise<void> {
+    const list = this.#deps.api.SessionChannels;
+    if (!list || !sessionId) return;
+    try {
+      const got = await list(sessionId);
+      if (sessionId !== this.sessionId) return;
+      const names = got.filter((c) => typeof c === 'string' && c !== '');
+      // The channel shown stays in the list even when the backend left it out.
+      if (!names.includes(MAIN_CHANNEL)) names.unshift(MAIN_CHANNEL);
+      if (!names.includes(this.channel)) names.push(this.channel);
+      this.channels = names;
+    } catch {
+      // Without the list there is no switch; the conversation's context still shows.
+    }
+  }
+
+  /** Shows another channel's context. */
+  async setChannel(channel: string): Promise<void> {
+    const c = channel || MAIN_CHANNEL;
+    if (c === this.channel) return;
+    this.channel = c;
+    this.report = null;
+    await this.load(this.sessionId, this.replyId);
   }
 
   /** True when the report describes a turn (the backend keeps one per session for this run). */

@@ -114,6 +114,7 @@ export function toToolCall(p: unknown): ToolCall | null {
     result: str(o.result),
     latencyMs: typeof o.latencyMs === 'number' ? o.latencyMs : -1,
     breaker: str(o.breaker),
+    ...(str(o.callId) ? { callId: str(o.callId) } : {}),
   };
 }
 

@@ -7,6 +7,14 @@
 //     "Done: <tool result>";
 //   - a user message containing "loop": every reply says a few words and calls
 //     `calculator` with {"expression":"1+1"} again, so the loop guard has to stop it;
+//   - a user message containing "research": the first reply delegates to the researcher
+//     sub-agent, calling `agent__researcher` with {"task": <the user message>} and a call id
+//     ("call_N", unique in the process, as Ollama gives one); once its answer (the tool
+//     result) is in the request, the reply is "Done: <tool result>";
+//   - a request of the researcher sub-agent itself (a system message containing "Hermes'
+//     researcher"): with no tool result yet it calls `session_search` with
+//     {"query":"invoice"}; after that it streams "I found: " and the first 80 characters
+//     of the tool result;
 //   - anything else is echoed as without --script.
 //
 // With --which-tools (in either mode) a user message containing "which tools" is answered
@@ -33,6 +41,7 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -45,7 +54,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback)")
 	delay := flag.Duration("token-delay", 0, "delay before each streamed word")
 	words := flag.Int("extra-words", 40, "words added after the echo")
-	script := flag.String("script", "", `scripted replies: "" (echo) or "tools" (tool calls for "shout" and "loop" messages)`)
+	script := flag.String("script", "", `scripted replies: "" (echo) or "tools" (tool calls for "shout", "loop" and "research" messages)`)
 	whichTools := flag.Bool("which-tools", false, `answer a message containing "which tools" with the names of the tools offered`)
 	extractFacts := flag.Bool("extract", false, `answer memory extraction requests with scripted facts ("allergic to peanuts", "my favourite colour is")`)
 	models := flag.String("models", "", `the models installed at start, comma-separated (of "llama3.2", "nomic-embed-text"); empty: both`)
@@ -120,6 +129,20 @@ func toolsScript(echo func(api.ChatRequest) llmtest.Reply, delay time.Duration) 
 		user, tools, lastTool := round(req.Messages)
 		text := strings.ToLower(user)
 		switch {
+		case isResearcher(req.Messages):
+			if tools == 0 {
+				return llmtest.Reply{ToolCalls: []api.ToolCall{withID(call("session_search", "query", "invoice"))}}
+			}
+			found := []rune(strings.TrimSpace(lastTool))
+			if len(found) > 80 {
+				found = found[:80]
+			}
+			return llmtest.Reply{Chunks: llmtest.Words("I found: " + string(found)), Delay: delay}
+		case strings.Contains(text, "research"):
+			if tools == 0 {
+				return llmtest.Reply{ToolCalls: []api.ToolCall{withID(call("agent__researcher", "task", user))}}
+			}
+			return llmtest.Reply{Chunks: llmtest.Words("Done: " + strings.TrimSpace(lastTool)), Delay: delay}
 		case strings.Contains(text, "shout"):
 			if tools == 0 {
 				return llmtest.Reply{ToolCalls: []api.ToolCall{call("shout", "text", user)}}
@@ -131,6 +154,26 @@ func toolsScript(echo func(api.ChatRequest) llmtest.Reply, delay time.Duration) 
 		}
 		return echo(req)
 	}
+}
+
+var callIDs atomic.Int64
+
+// withID gives a call an id, as Ollama does ("call_1", "call_2", … across the process), so a
+// delegation's thread can be found by its call.
+func withID(c api.ToolCall) api.ToolCall {
+	c.ID = fmt.Sprintf("call_%d", callIDs.Add(1))
+	return c
+}
+
+// isResearcher tells a request of the researcher sub-agent: one of its system messages
+// contains "Hermes' researcher".
+func isResearcher(msgs []api.Message) bool {
+	for _, m := range msgs {
+		if m.Role == "system" && strings.Contains(m.Content, "Hermes' researcher") {
+			return true
+		}
+	}
+	return false
 }
 
 // round finds the last user message, how many tool results follow it and the last
