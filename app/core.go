@@ -133,6 +133,12 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := c.registerPlanTool(); err != nil {
+		c.closeAgents()
+		c.closeWorkflows()
+		db.Close()
+		return nil, err
+	}
 	c.Agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.Sessions, Classifier: intentClassifier{c.intent},
 		Prompt: c.Prompt, Budget: c.budget, Calibration: c.Calib, AfterTurn: c.afterTurn, Tools: c.tools,
 		Memory: agentMemory{c}}

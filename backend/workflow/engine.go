@@ -76,6 +76,9 @@ type StartOptions struct {
 	Kind      string      // "declared" (default) or "plan"
 	Observe   func(Event) // this run's changes (progress on a terminal); optional
 	OnCreated func(Run)   // hears the run as soon as its snapshot exists; optional
+	// Reuse holds steps already done (a revised plan keeps those of the run it
+	// revises, see Reusable): they start done with this state and do not run.
+	Reuse map[string]StepState
 }
 
 // ResumeOptions tune Resume.
@@ -165,7 +168,12 @@ func (e *Engine) Start(ctx context.Context, w *Workflow, inputs json.RawMessage,
 		CreatedAt: now, UpdatedAt: now, Definition: &def}
 	for pi, ph := range w.Phases {
 		for _, s := range ph.Steps {
-			r.Steps = append(r.Steps, StepState{ID: s.ID, Phase: pi, PhaseName: ph.Name, Tool: s.Tool, Status: StepPending})
+			st := StepState{ID: s.ID, Phase: pi, PhaseName: ph.Name, Tool: s.Tool, Status: StepPending}
+			if done, ok := opts.Reuse[s.ID]; ok && done.Status == StepDone {
+				st = done
+				st.Phase, st.PhaseName, st.Tool, st.Interrupted = pi, ph.Name, s.Tool, false
+			}
+			r.Steps = append(r.Steps, st)
 		}
 	}
 	if err := e.snap.create(context.WithoutCancel(ctx), &r, e.owner); err != nil {
@@ -236,11 +244,18 @@ func (e *Engine) Resume(ctx context.Context, id string, opts ResumeOptions) (Run
 	case StatusDone:
 		return r, kindErrorf(ErrConflict, "workflow run %s is already done", id)
 	case StatusCancelled:
+		if r.Kind == "plan" {
+			return r, kindErrorf(ErrConflict, "plan run %s was cancelled; ask again in the conversation for a new plan", id)
+		}
 		return r, kindErrorf(ErrConflict, "workflow run %s was cancelled; start it again with `hermes workflow run %s`", id, r.Workflow)
 	}
 	if unsure := Unsure(r); len(unsure) > 0 && !opts.Confirm {
+		how := "mark it idempotent: true in " + FileName + ", or confirm with --yes"
+		if r.Kind == "plan" {
+			how = "confirm with --yes"
+		}
 		return r, kindErrorf(ErrConfirm, "workflow run %s: step %s was stopped while it ran and may have acted already; "+
-			"running it again may repeat that (mark it idempotent: true in %s, or confirm with --yes)", id, strings.Join(unsure, ", "), FileName)
+			"running it again may repeat that (%s)", id, strings.Join(unsure, ", "), how)
 	}
 	if owner != e.owner && !ownerAlive(owner) {
 		// a dead process's running run: make it resumable, then claim it

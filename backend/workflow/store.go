@@ -37,7 +37,7 @@ func nullable(s string) any {
 	return s
 }
 
-// create writes a new run and its steps, all pending.
+// create writes a new run and its steps, pending (or done: see StartOptions.Reuse).
 func (s snapshots) create(ctx context.Context, r *Run, owner string) error {
 	def, err := json.Marshal(r.Definition)
 	if err != nil {
@@ -59,6 +59,15 @@ func (s snapshots) create(ctx context.Context, r *Run, owner string) error {
 		for i, st := range r.Steps {
 			if _, err := stmt.ExecContext(ctx, r.ID, st.ID, i, st.Phase, st.PhaseName, st.Tool, string(st.Status)); err != nil {
 				return fmt.Errorf("create workflow run: step %s: %w", st.ID, err)
+			}
+			if st.Status != StepPending { // kept from an earlier run: its result and times too
+				up, err := s.db.TxStmt(ctx, tx, updateStepSQL)
+				if err == nil {
+					err = execStep(ctx, up, r.ID, &st)
+				}
+				if err != nil {
+					return fmt.Errorf("create workflow run: step %s: %w", st.ID, err)
+				}
 			}
 		}
 		return nil

@@ -220,9 +220,12 @@ export function runIdIn(text: string | null | undefined): string {
 
 /** The prefix of the tools a workflow is offered to the model as. */
 export const WORKFLOW_TOOL_PREFIX = 'workflow__';
+/** The tool that runs a plan the model made; its run shows as a run card like a workflow's. */
+export const PLAN_TOOL = 'run_plan';
 
 export function isWorkflowTool(name: string | null | undefined): boolean {
-  return (name ?? '').startsWith(WORKFLOW_TOOL_PREFIX) && (name ?? '').length > WORKFLOW_TOOL_PREFIX.length;
+  const n = name ?? '';
+  return n === PLAN_TOOL || (n.startsWith(WORKFLOW_TOOL_PREFIX) && n.length > WORKFLOW_TOOL_PREFIX.length);
 }
 
 /**

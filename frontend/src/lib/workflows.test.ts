@@ -102,6 +102,8 @@ describe('workflow helpers', () => {
     expect(runIdIn('')).toBe('');
     expect(isWorkflowTool('workflow__reset')).toBe(true);
     expect(isWorkflowTool('workflow__')).toBe(false);
+    expect(isWorkflowTool('run_plan')).toBe(true); // a model-made plan's run has a card too
+    expect(isWorkflowTool('run_plans')).toBe(false);
     expect(isWorkflowTool('shout')).toBe(false);
     expect(
       confirmStepsIn('workflow run wr_1: step sms, verify was stopped while it ran and may have acted already; running it again …'),
