@@ -14,15 +14,21 @@ import (
 
 // toMessages are a conversation's messages as the chat shows them: the main
 // channel, each delegation's sub-agent messages as the thread of its tool message.
-func toMessages(msgs []session.Message) []Message {
+func toMessages(all []session.Message) []Message {
+	msgs := session.Visible(all)
+	branches := session.NewBranches(all)
 	out := make([]Message, 0, len(msgs))
 	threads := map[string][]Message{} // delegation call id -> its sub-agent messages
 	for _, m := range msgs {
 		if session.InChannel(m, session.MainChannel) {
-			out = append(out, toMessage(m))
+			dto := toMessage(m)
+			if m.Role == "user" || m.Role == "assistant" {
+				dto.Versions = versionsOf(branches, m.ID)
+			}
+			out = append(out, dto)
 			continue
 		}
-		if id := subagent.DelegationOf(m); id != "" {
+		if id := session.DelegationOf(m); id != "" {
 			threads[id] = append(threads[id], toMessage(m))
 		}
 	}
@@ -32,6 +38,14 @@ func toMessages(msgs []session.Message) []Message {
 		}
 	}
 	return out
+}
+
+func versionsOf(b session.Branches, id string) *Versions {
+	ids, shown := b.Versions(id)
+	if ids == nil {
+		return nil
+	}
+	return &Versions{Index: shown, Count: len(ids), IDs: ids}
 }
 
 // Errors of the agent commands.

@@ -275,7 +275,7 @@ func (c *Core) BuildContext(ctx context.Context, sessionID, query string, budget
 	if err != nil {
 		return prompt.Context{}, fmt.Errorf("build context: %w", err)
 	}
-	hist, err := c.Sessions.Messages(ctx, s.ID)
+	hist, err := c.Sessions.History(ctx, s)
 	if err != nil {
 		return prompt.Context{}, fmt.Errorf("build context: %w", err)
 	}

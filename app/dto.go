@@ -42,6 +42,18 @@ type Message struct {
 	Channel string `json:"channel,omitempty"`
 	// Thread is a delegation's sub-agent messages (on an agent__ tool message).
 	Thread []Message `json:"thread,omitempty"`
+	// Versions are an edited message's or a regenerated reply's versions.
+	Versions *Versions `json:"versions,omitempty"`
+	// Figures are a reply's model, tokens, speed and times.
+	Figures *agent.Figures `json:"figures,omitempty"`
+}
+
+// Versions are the versions of a message: the ids to select each by (oldest
+// first) and which one is shown.
+type Versions struct {
+	Index int      `json:"index"`
+	Count int      `json:"count"`
+	IDs   []string `json:"ids"`
 }
 
 // TurnResult is what SendMessage returns.
@@ -125,6 +137,7 @@ func toMessage(m session.Message) Message {
 			out.Stop = &GuardStop{Kind: d.Stop.Kind, Message: d.Stop.Message}
 		}
 		out.Unverified = d.Unverified
+		out.Figures = d.Figures
 	}
 	return out
 }

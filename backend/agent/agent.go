@@ -127,6 +127,9 @@ type Input struct {
 	// Continue resumes a turn the loop guard stopped: no new user message, one more
 	// round of tool calls.
 	Continue bool
+	// Regenerate, with Continue, answers the last shown user message again as a
+	// whole new turn (its reply a new version of the one before).
+	Regenerate bool
 	// OnTool hears every tool call's outcome as it happens (for the UI).
 	OnTool func(tools.Outcome)
 	// Incognito neither reads nor writes memory.
@@ -272,7 +275,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	if a.Tools != nil && res.Plan.ToolGroup != ToolsNone {
 		req.Tools = a.Tools.Schemas(res.Plan.ToolGroup)
 		rounds := 0
-		if in.Continue {
+		if in.Continue && !in.Regenerate {
 			rounds = 1
 		}
 		toolTurn = a.Tools.NewTurn(in.RequestID, sess.ID, res.Plan.ToolGroup, rounds)
@@ -287,6 +290,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	var reply llm.Reply
 	var chatErr error
 	var text strings.Builder
+	clock := figures{start: time.Now()}
 	for {
 		reply, chatErr = a.LLM.Chat(ctx, req, func(d llm.Delta) error {
 			if err := userStored(); err != nil {
@@ -295,6 +299,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 			if err := ctx.Err(); err != nil {
 				return err // stopped: a delta already on its way is neither shown nor kept
 			}
+			clock.delta()
 			text.WriteString(d.Content)
 			if onDelta == nil {
 				return nil
@@ -304,6 +309,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		if err := userStored(); err != nil {
 			return res, err // nothing of the reply was shown; the caller keeps the text
 		}
+		clock.round(reply)
 		if chatErr != nil || len(reply.ToolCalls) == 0 || toolTurn == nil {
 			break
 		}
@@ -350,7 +356,11 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		}
 		res.Unverified = tools.ClaimsUnexecutedAction(reply.Content, succeeded)
 	}
-	out.Details, out.Context = replyDetails(res), contextRecipe(res, sess.SummaryUpto, recalledAt)
+	var figs *Figures
+	if out.Status == session.StatusOK {
+		figs = clock.done()
+	}
+	out.Details, out.Context = replyDetails(res, figs), contextRecipe(res, sess.SummaryUpto, recalledAt)
 	stored, err := a.Sessions.Append(context.WithoutCancel(ctx), out)
 	if err != nil {
 		return res, fmt.Errorf("turn: store reply: %w", errors.Join(err, chatErr))
@@ -396,10 +406,11 @@ func toolStatus(o tools.Outcome) string {
 
 // lastUser is the session's newest user message (what a continued turn answers).
 func (a *Agent) lastUser(ctx context.Context, sessionID string) (session.Message, error) {
-	msgs, err := a.Sessions.Messages(ctx, sessionID)
+	all, err := a.Sessions.Messages(ctx, sessionID)
 	if err != nil {
 		return session.Message{}, fmt.Errorf("turn: %w", err)
 	}
+	msgs := session.ChannelOnly(session.Visible(all), session.MainChannel)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Role == "user" {
 			return msgs[i], nil

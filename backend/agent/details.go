@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"hermes/backend/llm"
 	"hermes/backend/prompt"
 	"hermes/backend/session"
 	"hermes/backend/tools"
@@ -28,6 +29,55 @@ type ToolDetails struct {
 type ReplyDetails struct {
 	Stop       *tools.StopReason `json:"stop,omitempty"`
 	Unverified bool              `json:"unverified,omitempty"`
+	Figures    *Figures          `json:"figures,omitempty"`
+}
+
+// Figures are a reply's numbers, from the server's counters and the turn's clock:
+// the model, tokens in (the last request's prompt) and out (every round's),
+// generation speed, time to the first token and to the end.
+type Figures struct {
+	Model            string  `json:"model"`
+	PromptTokens     int     `json:"promptTokens"`
+	CompletionTokens int     `json:"completionTokens"`
+	TokensPerSecond  float64 `json:"tokensPerSecond"`
+	FirstTokenMs     int64   `json:"firstTokenMs"`
+	TotalMs          int64   `json:"totalMs"`
+}
+
+// figures measures the rounds of one reply.
+type figures struct {
+	start, first time.Time
+	f            Figures
+	eval         time.Duration
+}
+
+func (m *figures) delta() {
+	if m.first.IsZero() {
+		m.first = time.Now()
+	}
+}
+
+func (m *figures) round(r llm.Reply) {
+	if r.Model != "" {
+		m.f.Model = r.Model
+	}
+	if r.PromptTokens > 0 {
+		m.f.PromptTokens = r.PromptTokens
+	}
+	m.f.CompletionTokens += r.CompletionTokens
+	m.eval += r.EvalDuration
+}
+
+func (m *figures) done() *Figures {
+	f := m.f
+	f.TotalMs = time.Since(m.start).Milliseconds()
+	if !m.first.IsZero() {
+		f.FirstTokenMs = m.first.Sub(m.start).Milliseconds()
+	}
+	if m.eval > 0 {
+		f.TokensPerSecond = float64(f.CompletionTokens) / m.eval.Seconds()
+	}
+	return &f
 }
 
 // ContextRecipe records a turn's prompt without its text: each item names where its
@@ -124,11 +174,11 @@ func toolDetails(o tools.Outcome, delegation string) string {
 		ErrorKind: o.ErrorKind, Error: errText, LatencyUs: o.Latency.Microseconds(), Breaker: o.Breaker, Delegation: delegation})
 }
 
-func replyDetails(res Result) string {
-	if res.Stop == nil && !res.Unverified {
+func replyDetails(res Result, f *Figures) string {
+	if res.Stop == nil && !res.Unverified && f == nil {
 		return ""
 	}
-	return encodeDetails(ReplyDetails{Stop: res.Stop, Unverified: res.Unverified})
+	return encodeDetails(ReplyDetails{Stop: res.Stop, Unverified: res.Unverified, Figures: f})
 }
 
 // contextRecipe is what session.Message.Context stores for a reply ("" without a prompt).

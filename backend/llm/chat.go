@@ -49,6 +49,8 @@ type Reply struct {
 	DoneReason       string
 	PromptTokens     int
 	CompletionTokens int
+	// EvalDuration is the server's time generating CompletionTokens (0: not reported).
+	EvalDuration time.Duration
 	// Failures lists models tried before Model, with why they were skipped.
 	Failures []string
 }
@@ -138,6 +140,7 @@ func (c *Client) chatOnce(parent context.Context, model string, req ChatRequest,
 			reply.DoneReason = r.DoneReason
 			reply.PromptTokens = r.PromptEvalCount
 			reply.CompletionTokens = r.EvalCount
+			reply.EvalDuration = r.EvalDuration
 		}
 		if r.Message.Content == "" {
 			return nil

@@ -64,7 +64,7 @@ func (s *Summarizer) RefreshChannel(ctx context.Context, sessionID, channel stri
 	if err != nil {
 		return false, "", fmt.Errorf("refresh summary: %w", err)
 	}
-	msgs := session.ChannelOnly(all, channel)
+	msgs := session.ChannelOnly(session.Visible(all), channel) // the shown branch
 	// Find where the kept window starts: the KeepTurns-th newest user message.
 	cut := len(msgs)
 	for i, turns := len(msgs)-1, 0; i >= 0; i-- {

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -94,4 +95,27 @@ func channelSummaryTexts(ctx context.Context, tx *sql.Tx, sessionID string) ([]s
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// DelegationOf is the delegation (the main model's call id) a sub-agent's
+// message belongs to, from its details ("" for none).
+func DelegationOf(m Message) string {
+	var d struct {
+		Delegation string `json:"delegation"`
+	}
+	if m.Details == "" || json.Unmarshal([]byte(m.Details), &d) != nil {
+		return ""
+	}
+	return d.Delegation
+}
+
+// callID is a tool message's call id, from its details ("" for none).
+func callID(m Message) string {
+	var d struct {
+		CallID string `json:"callId"`
+	}
+	if m.Role != "tool" || m.Details == "" || json.Unmarshal([]byte(m.Details), &d) != nil {
+		return ""
+	}
+	return d.CallID
 }

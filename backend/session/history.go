@@ -114,16 +114,17 @@ func (c *historyCache) appended(m Message, rev int64) {
 	c.bytes += size
 }
 
-// History returns the session's messages in order, as Messages does, from memory
-// while s.Rev (from Get) says nothing changed since they were read.
+// History returns the session's messages as shown (Visible: the selected branch of
+// the main channel and the other channels), in order, from memory while s.Rev
+// (from Get) says nothing changed since they were read.
 func (st *Store) History(ctx context.Context, s Session) ([]Message, error) {
 	if msgs, ok := st.hist.get(s.ID, s.Rev); ok {
-		return msgs, nil
+		return Visible(msgs), nil
 	}
 	msgs, err := st.Messages(ctx, s.ID)
 	if err != nil {
 		return nil, err
 	}
 	st.hist.put(s.ID, s.Rev, msgs)
-	return msgs, nil
+	return Visible(msgs), nil
 }

@@ -83,10 +83,11 @@ func (l *Lifecycle) close(ctx context.Context, id string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	msgs, err := l.Store.Messages(ctx, id)
+	all, err := l.Store.Messages(ctx, id)
 	if err != nil {
 		return err
 	}
+	msgs := ChannelOnly(Visible(all), MainChannel) // the conversation as shown is what is titled
 	summary, title := s.Summary, ""
 	if l.Close != nil && len(msgs) > 0 {
 		sum, t, err := l.Close(ctx, s, msgs)

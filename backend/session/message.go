@@ -11,14 +11,16 @@ import (
 )
 
 const messageCols = `id, session_id, COALESCE(ref, ''), seq, role, content, status, error, model,
-	channel, intent, intent_confidence, pinned, kind, tool_name, details, created_at`
+	channel, intent, intent_confidence, pinned, kind, tool_name, details, created_at, parent_id, selected`
 
 func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
 	var m Message
 	var created string
+	var parent sql.NullString
 	err := row.Scan(&m.ID, &m.SessionID, &m.Ref, &m.Seq, &m.Role, &m.Content, &m.Status, &m.Error, &m.Model,
-		&m.Channel, &m.Intent, &m.IntentConfidence, &m.Pinned, &m.Kind, &m.ToolName, &m.Details, &created)
+		&m.Channel, &m.Intent, &m.IntentConfidence, &m.Pinned, &m.Kind, &m.ToolName, &m.Details, &created, &parent, &m.Selected)
 	m.CreatedAt = parseTS(created)
+	m.Parent, m.Linked = parent.String, parent.Valid
 	return m, err
 }
 
@@ -148,8 +150,11 @@ func (st *Store) insert(ctx context.Context, tx *sql.Tx, m *Message, touch bool)
 		return 0, err
 	}
 	var rowid int64
+	var parent sql.NullString
 	err = ins.QueryRowContext(ctx, m.ID, m.SessionID, ref, m.Role, m.Content, m.Status, m.Error, m.Model, m.Channel,
-		m.Intent, m.IntentConfidence, m.Pinned, m.Kind, m.ToolName, m.Details, ts(m.CreatedAt), m.SessionID).Scan(&rowid, &m.Seq)
+		m.Intent, m.IntentConfidence, m.Pinned, m.Kind, m.ToolName, m.Details, ts(m.CreatedAt), m.Channel, m.SessionID,
+		m.SessionID).Scan(&rowid, &m.Seq, &parent)
+	m.Parent, m.Linked, m.Selected = parent.String, parent.Valid, true
 	if err != nil {
 		if strings.Contains(err.Error(), "FOREIGN KEY") {
 			return 0, fmt.Errorf("%q: %w", m.SessionID, ErrNotFound)
@@ -189,7 +194,7 @@ func (st *Store) insert(ctx context.Context, tx *sql.Tx, m *Message, touch bool)
 		return 0, err
 	}
 	var rev int64
-	err = upd.QueryRowContext(ctx, ts(m.CreatedAt), title, title, m.SessionID).Scan(&rev)
+	err = upd.QueryRowContext(ctx, ts(m.CreatedAt), title, title, m.Channel, m.ID, m.SessionID).Scan(&rev)
 	return rev, err
 }
 
@@ -242,15 +247,17 @@ func (st *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any
 // The statements every message write runs, prepared once (store.DB.Stmt).
 const (
 	insertMessage = `INSERT INTO messages(id, session_id, ref, seq, role, content, status, error, model, channel,
-		intent, intent_confidence, pinned, kind, tool_name, details, created_at)
-		SELECT ?, ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM messages WHERE session_id = ?
-		RETURNING rowid, seq`
+		intent, intent_confidence, pinned, kind, tool_name, details, created_at, parent_id)
+		SELECT ?, ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+			CASE WHEN ? = 'main' THEN (SELECT leaf_id FROM sessions WHERE id = ?) END FROM messages WHERE session_id = ?
+		RETURNING rowid, seq, parent_id`
 	insertSearchRow   = `INSERT INTO messages_fts(rowid, body) VALUES (?, ?)`
 	deferSearchRow    = `INSERT INTO search_backlog(message_rowid) VALUES (?)`
 	insertTurnContext = `INSERT INTO turn_contexts(message_id, recipe) VALUES (?, ?)`
 	searchBacklog     = `SELECT b.message_rowid, m.content FROM search_backlog b JOIN messages m ON m.rowid = b.message_rowid WHERE m.content <> ''`
 	touchSession      = `UPDATE sessions SET updated_at = ?, state = 'active', closed_at = NULL,
-		title = CASE WHEN title = '' AND title_auto = 1 AND ? <> '' THEN ? ELSE title END WHERE id = ? RETURNING rev`
+		title = CASE WHEN title = '' AND title_auto = 1 AND ? <> '' THEN ? ELSE title END,
+		leaf_id = CASE WHEN leaf_id IS NOT NULL AND ? = 'main' THEN ? ELSE leaf_id END WHERE id = ? RETURNING rev`
 )
 
 // PinMessage pins or unpins a message; pinned messages are always offered to the model.

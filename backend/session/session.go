@@ -66,6 +66,11 @@ type Message struct {
 	Kind             string // message, routing, final
 	ToolName         string
 	Details          string // JSON the agent keeps with the message (tool call, loop stop); '' for none
+	// Parent is the message before it on its branch when Linked; an unlinked
+	// message follows the previous message of the main channel (see Visible).
+	Parent   string
+	Linked   bool
+	Selected bool // the shown one of its versions
 	// Context is written with the message into turn_contexts (see TurnContext); it is
 	// not read back with the message.
 	Context   string

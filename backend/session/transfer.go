@@ -299,16 +299,18 @@ type ExportMessage struct {
 	CreatedAt string `json:"created_at"`
 }
 
-// ExportJSON returns a session with all its messages.
+// ExportJSON returns a session with its messages as shown (the chosen version of
+// each; every channel).
 func (st *Store) ExportJSON(ctx context.Context, id string) (Export, error) {
 	s, err := st.Get(ctx, id)
 	if err != nil {
 		return Export{}, fmt.Errorf("export: %w", err)
 	}
-	msgs, err := st.Messages(ctx, s.ID)
+	all, err := st.Messages(ctx, s.ID)
 	if err != nil {
 		return Export{}, fmt.Errorf("export: %w", err)
 	}
+	msgs := Visible(all)
 	e := Export{Session: ExportSession{ID: s.ID, Ref: s.Ref, Title: s.Title, Profile: s.Profile, State: s.State, Summary: s.Summary,
 		CreatedAt: ts(s.CreatedAt), UpdatedAt: ts(s.UpdatedAt)}, Messages: []ExportMessage{}}
 	for _, m := range msgs {

@@ -96,15 +96,6 @@ type Details struct {
 	Delegation string `json:"delegation"`
 }
 
-// DelegationOf returns the call id a channel message belongs to ("" when none).
-func DelegationOf(m session.Message) string {
-	var d Details
-	if m.Details == "" || json.Unmarshal([]byte(m.Details), &d) != nil {
-		return ""
-	}
-	return d.Delegation
-}
-
 // ErrStopped is a sub-agent stopped by its loop guard.
 var ErrStopped = errors.New("stopped by its loop guard")
 

@@ -306,6 +306,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		}
 		return true
 	}
+	started := time.Now()
 	for i, c := range reply.Chunks {
 		if reply.StallAfter > 0 && i == reply.StallAfter {
 			select { // hold the connection open without sending anything
@@ -336,6 +337,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		Message: api.Message{Role: "assistant"}}
 	final.PromptEvalCount, final.EvalCount = promptTokens(req, reply), len(reply.Chunks)
 	final.TotalDuration = time.Duration(len(reply.Chunks)) * reply.Delay
+	final.EvalDuration = time.Since(started) // as Ollama reports its generation time
 	send(final)
 }
 

@@ -1,0 +1,80 @@
+package app
+
+import (
+	"context"
+
+	"hermes/backend/agent"
+	"hermes/backend/session"
+)
+
+// Branch methods of the UI: regenerate a reply, edit a message, choose a
+// version, delete a turn. Each keeps the versions it replaces.
+
+// RegenerateReply answers again the user message a reply answers; the new reply
+// is a new version of it (streamed like SendMessage's).
+func (a *App) RegenerateReply(requestID, sessionID, replyID string) (TurnResult, error) {
+	ctx := context.Background()
+	if _, err := a.core.Sessions.ForkReply(ctx, sessionID, replyID); err != nil {
+		return TurnResult{}, a.mapErr(ctx, err)
+	}
+	tr, err := a.run(ctx, requestID, agent.Input{SessionID: sessionID, Continue: true, Regenerate: true})
+	return a.withVersions(ctx, tr), err
+}
+
+// EditMessage sends a user message's edited text as a new version of it; the
+// old message and the turns after it stay as the other version.
+func (a *App) EditMessage(requestID, sessionID, messageID, text string) (TurnResult, error) {
+	ctx := context.Background()
+	if err := session.ValidateText(text); err != nil {
+		return TurnResult{}, a.mapErr(ctx, err)
+	}
+	if err := a.core.Sessions.ForkMessage(ctx, sessionID, messageID); err != nil {
+		return TurnResult{}, a.mapErr(ctx, err)
+	}
+	tr, err := a.send(ctx, requestID, sessionID, text)
+	return a.withVersions(ctx, tr), err
+}
+
+// SelectVersion shows one version of a message (one of its versions' ids) and
+// returns the conversation as now shown.
+func (a *App) SelectVersion(sessionID, messageID string) (SessionDetail, error) {
+	ctx := context.Background()
+	if err := a.core.Sessions.SelectVersion(ctx, sessionID, messageID); err != nil {
+		return SessionDetail{}, a.mapErr(ctx, err)
+	}
+	a.forgetContext(sessionID)
+	return a.LoadSession(sessionID)
+}
+
+// DeleteTurn deletes a user message with every version of its reply and returns
+// the conversation as now shown.
+func (a *App) DeleteTurn(sessionID, messageID string) (SessionDetail, error) {
+	ctx := context.Background()
+	if _, err := a.core.Sessions.DeleteTurn(ctx, sessionID, messageID); err != nil {
+		return SessionDetail{}, a.mapErr(ctx, err)
+	}
+	a.forgetContext(sessionID)
+	return a.LoadSession(sessionID)
+}
+
+// withVersions adds the versions of a turn's messages to its result.
+func (a *App) withVersions(ctx context.Context, tr TurnResult) TurnResult {
+	if tr.Session.ID == "" {
+		return tr
+	}
+	all, err := a.core.Sessions.Messages(ctx, tr.Session.ID)
+	if err != nil {
+		return tr
+	}
+	b := session.NewBranches(all)
+	tr.User.Versions, tr.Assistant.Versions = versionsOf(b, tr.User.ID), versionsOf(b, tr.Assistant.ID)
+	return tr
+}
+
+// forgetContext drops the kept report of what the model saw last (the shown
+// branch changed).
+func (a *App) forgetContext(sessionID string) {
+	a.mu.Lock()
+	delete(a.contexts, sessionID)
+	a.mu.Unlock()
+}

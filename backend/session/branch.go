@@ -1,0 +1,353 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+)
+
+// A conversation's main channel is a tree: a regenerated reply or an edited
+// message is a new version beside the old one (the same parent), and each
+// message's selected flag says which of its versions is shown. The shown
+// conversation is the path of selected messages from the first one; the model
+// sees that path only. Before a conversation first branches, every message
+// follows the one before it (parent_id NULL) and the tree is a line.
+
+// tree is the main channel's messages with their parents resolved.
+type tree struct {
+	msgs   []Message           // main channel, by seq
+	byID   map[string]int      // id -> index in msgs
+	parent map[string]string   // id -> parent id ("" for a first message)
+	kids   map[string][]string // id -> its children's ids, by seq
+}
+
+func newTree(all []Message) *tree {
+	t := &tree{byID: map[string]int{}, parent: map[string]string{}, kids: map[string][]string{}}
+	prev := ""
+	for _, m := range all {
+		if !InChannel(m, MainChannel) {
+			continue
+		}
+		p := prev
+		if m.Linked {
+			p = m.Parent
+		}
+		t.byID[m.ID] = len(t.msgs)
+		t.parent[m.ID] = p
+		t.kids[p] = append(t.kids[p], m.ID)
+		t.msgs = append(t.msgs, m)
+		prev = m.ID
+	}
+	return t
+}
+
+// visible reports which messages are on the shown path.
+func (t *tree) visible() map[string]bool {
+	shown := map[string]bool{"": true}
+	for _, m := range t.msgs { // a parent comes before its children
+		if m.Selected && shown[t.parent[m.ID]] {
+			shown[m.ID] = true
+		}
+	}
+	delete(shown, "")
+	return shown
+}
+
+// children are the messages whose parent is id, by seq.
+func (t *tree) children(id string) []Message {
+	out := make([]Message, 0, len(t.kids[id]))
+	for _, k := range t.kids[id] {
+		out = append(out, t.msgs[t.byID[k]])
+	}
+	return out
+}
+
+// subtree is id and everything below it.
+func (t *tree) subtree(id string) map[string]bool {
+	in := map[string]bool{id: true}
+	for _, m := range t.msgs {
+		if in[t.parent[m.ID]] {
+			in[m.ID] = true
+		}
+	}
+	return in
+}
+
+// Visible is the conversation as shown: the selected path of the main channel,
+// and every message of the other channels, in order.
+func Visible(all []Message) []Message {
+	shown := newTree(all).visible()
+	out := make([]Message, 0, len(all))
+	for _, m := range all {
+		if !InChannel(m, MainChannel) || shown[m.ID] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Branches answers which versions each message has.
+type Branches struct{ t *tree }
+
+// NewBranches reads the branches of a conversation's messages (all of them,
+// as Messages gives them).
+func NewBranches(all []Message) Branches { return Branches{newTree(all)} }
+
+// Versions are the versions of a message, oldest first, as the ids to select
+// them by, and which one is shown. A user message's versions are its edits (the
+// user messages beside it); a reply's are its regenerations (what answers the
+// same user message: each version's first message, a tool call or the reply).
+// One version gives nil.
+func (b Branches) Versions(id string) (ids []string, shown int) {
+	t := b.t
+	i, ok := t.byID[id]
+	if !ok {
+		return nil, 0
+	}
+	head := id
+	if t.msgs[i].Role != "user" {
+		for { // up to the message whose parent is a user message
+			p := t.parent[head]
+			if j, ok := t.byID[p]; !ok || t.msgs[j].Role == "user" {
+				break
+			}
+			head = p
+		}
+	}
+	user := t.msgs[t.byID[head]].Role == "user"
+	for _, c := range t.kids[t.parent[head]] {
+		if (t.msgs[t.byID[c]].Role == "user") == user {
+			if c == head {
+				shown = len(ids)
+			}
+			ids = append(ids, c)
+		}
+	}
+	if len(ids) < 2 {
+		return nil, 0
+	}
+	return ids, shown
+}
+
+// branch changes which messages are shown in one transaction: it links every
+// message to its parent (so versions have one), lets change edit the selected
+// flags, then moves the session's leaf to the end of the shown path. A summary
+// that covered a message no longer shown is dropped (it is rebuilt).
+func (st *Store) branch(ctx context.Context, op, sessionID string, change func(t *tree) (map[string]bool, int, error)) error {
+	s, err := st.Get(ctx, sessionID)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	all, err := st.Messages(ctx, s.ID)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	t := newTree(all)
+	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
+		for _, m := range t.msgs {
+			if !m.Linked {
+				if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ? WHERE id = ?`, t.parent[m.ID], m.ID); err != nil {
+					return err
+				}
+			}
+		}
+		selected, forkSeq, err := change(t)
+		if err != nil {
+			return err
+		}
+		for id, on := range selected {
+			if _, err := tx.ExecContext(ctx, `UPDATE messages SET selected = ? WHERE id = ?`, on, id); err != nil {
+				return err
+			}
+			t.msgs[t.byID[id]].Selected = on
+		}
+		leaf := ""
+		shown := t.visible()
+		for _, m := range t.msgs {
+			if shown[m.ID] {
+				leaf = m.ID
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET leaf_id = ? WHERE id = ?`, leaf, s.ID); err != nil {
+			return err
+		}
+		if s.SummaryUpto >= forkSeq {
+			_, err = tx.ExecContext(ctx, `UPDATE sessions SET summary = '', summary_kind = '', summary_upto = 0 WHERE id = ?`, s.ID)
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
+
+// shownMessage finds a shown message of the main channel with one of roles.
+func shownMessage(t *tree, id string, roles ...string) (Message, error) {
+	i, ok := t.byID[id]
+	if !ok || !t.visible()[id] || !slices.Contains(roles, t.msgs[i].Role) {
+		return Message{}, fmt.Errorf("%w: %q is not a shown %s message of this conversation", ErrInvalid, id, roles[0])
+	}
+	return t.msgs[i], nil
+}
+
+// ForkReply hides a reply (with everything after it) so that the user message it
+// answers can be answered again as a new version of it. It returns that user
+// message.
+func (st *Store) ForkReply(ctx context.Context, sessionID, replyID string) (Message, error) {
+	var user Message
+	err := st.branch(ctx, "regenerate", sessionID, func(t *tree) (map[string]bool, int, error) {
+		r, err := shownMessage(t, replyID, "assistant")
+		if err != nil {
+			return nil, 0, err
+		}
+		head := r.ID
+		for {
+			p := t.parent[head]
+			j, ok := t.byID[p]
+			if !ok {
+				return nil, 0, fmt.Errorf("%w: the reply %q answers no message", ErrInvalid, replyID)
+			}
+			if t.msgs[j].Role == "user" {
+				user = t.msgs[j]
+				break
+			}
+			head = p
+		}
+		return map[string]bool{head: false}, t.msgs[t.byID[head]].Seq, nil
+	})
+	return user, err
+}
+
+// ForkMessage hides a user message (with everything after it) so that its
+// edited text can be sent as a new version of it.
+func (st *Store) ForkMessage(ctx context.Context, sessionID, messageID string) error {
+	return st.branch(ctx, "edit message", sessionID, func(t *tree) (map[string]bool, int, error) {
+		m, err := shownMessage(t, messageID, "user")
+		if err != nil {
+			return nil, 0, err
+		}
+		return map[string]bool{m.ID: false}, m.Seq, nil
+	})
+}
+
+// SelectVersion shows one version of a message (an id Versions gave) instead of
+// the one shown.
+func (st *Store) SelectVersion(ctx context.Context, sessionID, id string) error {
+	return st.branch(ctx, "select version", sessionID, func(t *tree) (map[string]bool, int, error) {
+		i, ok := t.byID[id]
+		if !ok {
+			return nil, 0, fmt.Errorf("%w: no message %q in this conversation", ErrNotFound, id)
+		}
+		user := t.msgs[i].Role == "user"
+		change := map[string]bool{}
+		fork := t.msgs[i].Seq
+		for _, c := range t.children(t.parent[id]) {
+			if (c.Role == "user") == user {
+				change[c.ID] = c.ID == id
+				fork = min(fork, c.Seq)
+			}
+		}
+		return change, fork, nil
+	})
+}
+
+// DeleteTurn deletes a shown user message with its reply (every version of it,
+// and the sub-agents' messages of its delegations); the turns after it follow
+// the message before it.
+func (st *Store) DeleteTurn(ctx context.Context, sessionID, userID string) (int, error) {
+	s, err := st.Get(ctx, sessionID)
+	if err != nil {
+		return 0, fmt.Errorf("delete turn: %w", err)
+	}
+	all, err := st.Messages(ctx, s.ID)
+	if err != nil {
+		return 0, fmt.Errorf("delete turn: %w", err)
+	}
+	t := newTree(all)
+	u, err := shownMessage(t, userID, "user")
+	if err != nil {
+		return 0, fmt.Errorf("delete turn: %w", err)
+	}
+	gone := t.subtree(u.ID)
+	shown := t.visible()
+	next := ""
+	for _, m := range t.msgs { // the next shown user message keeps its subtree
+		if gone[m.ID] && shown[m.ID] && m.Role == "user" && m.ID != u.ID {
+			next = m.ID
+			break
+		}
+	}
+	if next != "" {
+		for id := range t.subtree(next) {
+			delete(gone, id)
+		}
+	}
+	var texts []string
+	calls := map[string]bool{}
+	for _, m := range t.msgs {
+		if gone[m.ID] {
+			texts = append(texts, m.Content)
+			if d := callID(m); d != "" {
+				calls[d] = true
+			}
+		}
+	}
+	for _, m := range all { // the threads of its delegations
+		if !InChannel(m, MainChannel) && calls[DelegationOf(m)] {
+			gone[m.ID] = true
+			texts = append(texts, m.Content)
+		}
+	}
+	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
+		for _, m := range t.msgs {
+			if !m.Linked && !gone[m.ID] {
+				if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ? WHERE id = ?`, t.parent[m.ID], m.ID); err != nil {
+					return err
+				}
+			}
+		}
+		if next != "" {
+			if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ? WHERE id = ?`, t.parent[u.ID], next); err != nil {
+				return err
+			}
+		}
+		for id := range gone {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM messages_fts WHERE rowid = (SELECT rowid FROM messages WHERE id = ?)`, id); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE id = ?`, id); err != nil {
+				return err
+			}
+		}
+		leaf := t.parent[u.ID]
+		if next != "" {
+			leaf = lastShown(t, gone, next)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET leaf_id = ?, summary = CASE WHEN summary_upto >= ? THEN '' ELSE summary END,
+			summary_upto = CASE WHEN summary_upto >= ? THEN 0 ELSE summary_upto END WHERE id = ?`, leaf, u.Seq, u.Seq, s.ID); err != nil {
+			return err
+		}
+		return PurgeTerms(ctx, tx, "messages_fts", texts)
+	})
+	st.hist.forget(s.ID)
+	if err != nil {
+		return 0, fmt.Errorf("delete turn: %w", err)
+	}
+	return len(gone), nil
+}
+
+// lastShown is the end of the shown path once gone is deleted and next follows
+// the deleted turn's parent.
+func lastShown(t *tree, gone map[string]bool, next string) string {
+	leaf := next
+	in := t.subtree(next)
+	shown := t.visible()
+	for _, m := range t.msgs {
+		if in[m.ID] && shown[m.ID] && !gone[m.ID] {
+			leaf = m.ID
+		}
+	}
+	return leaf
+}
