@@ -214,6 +214,25 @@ describe('web transport', () => {
     expect(JSON.parse(String((fetchMock.mock.calls[0] as [string, RequestInit])[1].body))).toEqual(['r2', 's1']);
   });
 
+  it('waits for the event stream before regenerating or resending an edit; sends the branch calls their arguments', async () => {
+    const { api, fetchMock, es } = setup(() => jsonResponse(200, null));
+    const p = api.RegenerateReply('r3', 's1', 'a1');
+    const q = api.EditMessage('r4', 's1', 'u1', 'new text');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(fetchMock).not.toHaveBeenCalled();
+    es.open();
+    await Promise.all([p, q]);
+    await api.SelectVersion('s1', 'a2');
+    await api.DeleteTurn('s1', 'u1');
+    const calls = (fetchMock.mock.calls as [string, RequestInit][]).map(([url, init]) => [url, JSON.parse(String(init.body))]);
+    expect(calls).toEqual([
+      ['/api/call/RegenerateReply', ['r3', 's1', 'a1']],
+      ['/api/call/EditMessage', ['r4', 's1', 'u1', 'new text']],
+      ['/api/call/SelectVersion', ['s1', 'a2']],
+      ['/api/call/DeleteTurn', ['s1', 'u1']],
+    ]);
+  });
+
   it('sends the tool methods their arguments as strings', async () => {
     const { api, fetchMock, es } = setup(() => jsonResponse(200, null));
     es.open();

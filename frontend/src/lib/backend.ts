@@ -53,6 +53,27 @@ export interface Message {
   channel?: string;
   /** On a tool message of an agent__<name> call: the sub-agent's own messages of that delegation. */
   thread?: Message[] | null;
+  /** An edited user message's or a regenerated reply's versions; absent when there is only one. */
+  versions?: MessageVersions | null;
+  /** A reply's figures from the model's counters (absent on old replies). */
+  figures?: ReplyFigures | null;
+}
+
+/** The versions of a message: the one shown (0-based) and every version's id, oldest first. */
+export interface MessageVersions {
+  index: number;
+  count: number;
+  ids: string[];
+}
+
+/** What one reply cost: 0 in any field means unknown. */
+export interface ReplyFigures {
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  tokensPerSecond: number;
+  firstTokenMs: number;
+  totalMs: number;
 }
 
 /** How one tool call ended (see backend/tools/outcome.go). */
@@ -993,6 +1014,8 @@ export class EventStreamParser {
 const STREAMING: ReadonlySet<string> = new Set([
   'SendMessage',
   'ContinueTurn',
+  'RegenerateReply',
+  'EditMessage',
   'PullModel',
   'ImportModel',
   'RunWorkflow',
@@ -1190,6 +1213,16 @@ export function createApi(t: Transport) {
     /** The window a channel's next turn would be built from. */
     ChannelContext: (sessionId: string, channel: string) => call<ContextReport>('ChannelContext', sessionId, channel),
     ContinueTurn: (requestId: string, sessionId: string) => call<TurnResult>('ContinueTurn', requestId, sessionId),
+    /** Answers again the user message a reply answers: the new reply is a new version of it. */
+    RegenerateReply: (requestId: string, sessionId: string, replyId: string) =>
+      call<TurnResult>('RegenerateReply', requestId, sessionId, replyId),
+    /** Resends a user message with new text, as a new version of it (the old branch is kept). */
+    EditMessage: (requestId: string, sessionId: string, messageId: string, text: string) =>
+      call<TurnResult>('EditMessage', requestId, sessionId, messageId, text),
+    /** Shows one version of a message; returns the conversation as now shown. */
+    SelectVersion: (sessionId: string, messageId: string) => call<SessionDetail>('SelectVersion', sessionId, messageId),
+    /** Deletes a user message and its reply (every version); returns the conversation as now shown. */
+    DeleteTurn: (sessionId: string, messageId: string) => call<SessionDetail>('DeleteTurn', sessionId, messageId),
     /** code: the one-time code (web mode, allowing a tool that runs a program); "" for none. */
     ResolveApproval: (id: string, allow: boolean, scope: 'once' | 'session', code = '') =>
       confirmed<void>(code, 'ResolveApproval', id, allow ? 'true' : 'false', scope),

@@ -7,6 +7,9 @@ import {
   type ExportFormat,
   type GuardStop,
   type Message,
+  type MessageVersions,
+  type ReplyFigures,
+  type SessionDetail,
   type SessionInfo,
   type ToolCall,
   type TurnResult,
@@ -14,7 +17,7 @@ import {
 } from './backend';
 import { toToolCall } from './tools.svelte';
 import { applyAgentEvent, delegationOf, isAgentTool, type Delegation } from './agents.svelte';
-import { attachmentKey, composeMessage, type Attachment } from './attachment';
+import { attachmentKey, composeMessage, splitMessage, type Attachment } from './attachment';
 
 export type UIStatus = 'ok' | 'cancelled' | 'failed' | 'streaming';
 
@@ -39,6 +42,36 @@ export interface UIMessage {
   unverified?: boolean;
   /** The sub-agents this reply delegated to: live from chat:agent events, or from stored threads. */
   delegations?: Delegation[];
+  /** An edited user message's or a regenerated reply's versions (absent with only one). */
+  versions?: MessageVersions;
+  /** A reply's figures (model, tokens, speed); absent on old replies. */
+  figures?: ReplyFigures;
+}
+
+/**
+ * What a message's branch buttons do (the chat store behind them, with the app's error notices):
+ * Regenerate, Edit and resend, the version switcher and Delete turn.
+ */
+export interface BranchControls {
+  /** A reply streams: nothing can be regenerated, edited, switched or deleted meanwhile. */
+  readonly busy: boolean;
+  /** The message being edited, if any. */
+  readonly editing: EditState | null;
+  regenerate(replyId: string): void;
+  startEdit(messageId: string): void;
+  setEditText(text: string): void;
+  cancelEdit(): void;
+  submitEdit(): void;
+  /** which: the switcher button that asked (the focus goes back to it). */
+  selectVersion(messageId: string, which: 'prev' | 'next'): void;
+  deleteTurn(messageId: string): Promise<void>;
+}
+
+/** A user message being edited in place: its id, the text so far and why the last resend failed. */
+export interface EditState {
+  id: string;
+  text: string;
+  error?: string;
 }
 
 export type ChatApi = Pick<
@@ -55,6 +88,10 @@ export type ChatApi = Pick<
   | 'ExportSession'
   | 'PinMessage'
   | 'ContinueTurn'
+  | 'RegenerateReply'
+  | 'EditMessage'
+  | 'SelectVersion'
+  | 'DeleteTurn'
 >;
 
 export interface ChatDeps {
@@ -81,7 +118,38 @@ export function toUIMessage(m: Message): UIMessage {
     createdAt: m.createdAt,
     stop: m.stop ?? undefined,
     unverified: m.unverified === true || undefined,
+    versions: toVersions(m.versions),
+    figures: toFigures(m.figures),
   };
+}
+
+/** A message's versions as the switcher uses them; none when there is only one or they do not add up. */
+export function toVersions(v: unknown): MessageVersions | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const o = v as Partial<MessageVersions>;
+  const ids = Array.isArray(o.ids) ? o.ids.filter((x): x is string => typeof x === 'string' && x !== '') : [];
+  const count = typeof o.count === 'number' && o.count > 0 ? Math.floor(o.count) : ids.length;
+  const index = typeof o.index === 'number' ? Math.floor(o.index) : -1;
+  if (count < 2 || ids.length !== count || index < 0 || index >= count) return undefined;
+  return { index, count, ids };
+}
+
+const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0);
+
+/** A reply's figures with every unknown or nonsense value as 0; none when nothing is known. */
+export function toFigures(f: unknown): ReplyFigures | undefined {
+  if (!f || typeof f !== 'object') return undefined;
+  const o = f as Partial<Record<keyof ReplyFigures, unknown>>;
+  const out: ReplyFigures = {
+    model: typeof o.model === 'string' ? o.model : '',
+    promptTokens: num(o.promptTokens),
+    completionTokens: num(o.completionTokens),
+    tokensPerSecond: num(o.tokensPerSecond),
+    firstTokenMs: num(o.firstTokenMs),
+    totalMs: num(o.totalMs),
+  };
+  const known = out.model !== '' || out.promptTokens || out.completionTokens || out.tokensPerSecond || out.firstTokenMs || out.totalMs;
+  return known ? out : undefined;
 }
 
 function time(s: string): number {
@@ -162,6 +230,32 @@ function visible(messages: Message[] | null | undefined): UIMessage[] {
   return out;
 }
 
+/** The text a user typed in a message, without its attached resources. */
+export function typedText(content: string): string {
+  const parts = splitMessage(content);
+  if (!parts.some((p) => p.kind === 'resource')) return content;
+  return parts
+    .filter((p) => p.kind === 'text')
+    .map((p) => p.text)
+    .join('\n\n');
+}
+
+/** A message's new text with the resources the old one had attached. */
+function withAttachments(old: string, text: string): string {
+  const resources: Attachment[] = [];
+  for (const p of splitMessage(old)) {
+    if (p.kind === 'resource') resources.push({ server: p.server, uri: p.uri, name: p.name, mimeType: p.mimeType || undefined, text: p.text });
+  }
+  return resources.length === 0 ? text : composeMessage(text, resources);
+}
+
+/** The versions a message will have once a new one (local id) is added after its last. */
+function nextVersion(m: UIMessage, id: string): MessageVersions {
+  const ids = m.versions ? [...m.versions.ids] : [m.id];
+  ids.push(id);
+  return { index: ids.length - 1, count: ids.length, ids };
+}
+
 function deltaText(payload: unknown): string {
   if (typeof payload === 'string') return payload;
   if (payload && typeof payload === 'object' && typeof (payload as { text?: unknown }).text === 'string') {
@@ -200,6 +294,10 @@ export class ChatStore {
   highlightId = $state('');
   /** Counts finished sends (answered or failed), so views can refresh after each turn. */
   turns = $state(0);
+  /** The user message being edited in place (Edit on a message), if any. */
+  editing = $state<EditState | null>(null);
+  /** Retry after a failed regenerate or edit: answers the user message of that turn again. */
+  #retryUser = '';
 
   /**
    * The last deletion whose file waits to be scrubbed (another Hermes process was reading the
@@ -246,6 +344,7 @@ export class ChatStore {
     const view = ++this.#view;
     this.loading = true;
     this.highlightId = '';
+    this.editing = null;
     try {
       const detail = await this.#deps.api.LoadSession(id);
       if (view !== this.#view) return;
@@ -263,6 +362,8 @@ export class ChatStore {
     this.currentId = session.id;
     this.messages = visible(messages);
     this.upsertSession(session);
+    const ed = this.editing;
+    if (ed && !this.messages.some((m) => m.id === ed.id)) this.editing = null;
   }
 
   /** Opens a fresh conversation, unless the open one is still empty. */
@@ -273,6 +374,7 @@ export class ChatStore {
     this.messages = [];
     this.sendError = '';
     this.loadError = '';
+    this.editing = null;
     try {
       const s = await this.#deps.api.NewSession();
       if (view !== this.#view) return;
@@ -410,7 +512,140 @@ export class ChatStore {
   /** Retry after a failed reply whose message is saved: answers it again, storing nothing twice. */
   async retry(): Promise<boolean> {
     this.replyFailedSaved = false;
+    // After a failed regenerate or edit, the turn's reply (if one was stored) is answered again.
+    const user = this.#retryUser;
+    this.#retryUser = '';
+    if (user) {
+      const i = this.messages.findIndex((m) => m.id === user);
+      const reply = i >= 0 ? this.messages[i + 1] : undefined;
+      if (reply && reply.role === 'assistant' && !reply.id.startsWith('local-')) return this.regenerate(reply.id);
+    }
     return this.continueTurn();
+  }
+
+  /**
+   * Regenerate: answers again the user message a stored reply answers. The new reply streams in
+   * the reply's place as its newest version (later turns belong to the old version's branch).
+   * Resolves true when the backend answered.
+   */
+  async regenerate(replyId: string): Promise<boolean> {
+    const sessionId = this.currentId;
+    const i = this.messages.findIndex((m) => m.id === replyId && m.role === 'assistant');
+    if (this.active || !sessionId || i < 0) return false;
+    const old = this.messages[i];
+    const requestId = this.#uuid();
+    const view = this.#view;
+    const placeholder: UIMessage = {
+      id: `local-assistant-${requestId}`,
+      role: 'assistant',
+      content: '',
+      status: 'streaming',
+      createdAt: new Date().toISOString(),
+      requestId,
+      versions: nextVersion(old, `local-assistant-${requestId}`),
+    };
+    this.sendError = '';
+    this.replyFailedSaved = false;
+    this.editing = null;
+    this.messages = [...this.messages.slice(0, i), placeholder];
+    const user = [...this.messages].reverse().find((m) => m.role === 'user');
+    return this.#stream(
+      requestId,
+      sessionId,
+      view,
+      () => this.#deps.api.RegenerateReply(requestId, sessionId, replyId),
+      () => this.#failedTurn(user?.id ?? ''),
+    );
+  }
+
+  /** Opens the in-place editor on a user message, with the text the user typed (attachments stay). */
+  startEdit(messageId: string): void {
+    const m = this.messages.find((x) => x.id === messageId && x.role === 'user');
+    if (!m || this.active) return;
+    this.editing = { id: messageId, text: typedText(m.content) };
+  }
+
+  cancelEdit(): void {
+    this.editing = null;
+  }
+
+  /**
+   * Resends the message being edited with its new text: it becomes a new version of that
+   * message (the old one and its later turns stay as the other branch) and a new reply streams.
+   * When the backend did not take the edit, the editor opens again with the text and the error.
+   */
+  async submitEdit(): Promise<boolean> {
+    const ed = this.editing;
+    if (!ed || this.active) return false;
+    const text = ed.text;
+    const i = this.messages.findIndex((m) => m.id === ed.id && m.role === 'user');
+    if (i < 0) return false;
+    const old = this.messages[i];
+    const body = withAttachments(old.content, text);
+    if (!body.trim()) return false;
+    const before = [...this.messages];
+    const requestId = this.#uuid();
+    const sessionId = this.currentId;
+    const view = this.#view;
+    const now = new Date().toISOString();
+    this.editing = null;
+    this.sendError = '';
+    this.replyFailedSaved = false;
+    this.messages = [
+      ...this.messages.slice(0, i),
+      { id: `local-user-${requestId}`, role: 'user', content: body, status: 'ok', createdAt: now, requestId, versions: nextVersion(old, `local-user-${requestId}`) },
+      { id: `local-assistant-${requestId}`, role: 'assistant', content: '', status: 'streaming', createdAt: now, requestId },
+    ];
+    return this.#stream(
+      requestId,
+      sessionId,
+      view,
+      () => this.#deps.api.EditMessage(requestId, sessionId, ed.id, body),
+      () => {
+        // The conversation as stored: the edit is there (then only its reply failed) or not
+        // (then the old message is back and the editor keeps the new text).
+        const error = this.sendError;
+        if (this.messages.some((m) => m.id === `local-user-${requestId}`)) this.messages = before; // nothing reloaded
+        const at = this.messages[i];
+        const stored = at && at.role === 'user' && at.id !== ed.id && !at.id.startsWith('local-') && at.content === body ? at : undefined;
+        if (stored) {
+          this.#failedTurn(stored.id);
+        } else if (this.messages.some((m) => m.id === ed.id)) {
+          this.sendError = '';
+          this.editing = { id: ed.id, text, error };
+        }
+      },
+    );
+  }
+
+  /** After a failed regenerate or edit whose message is stored: "reply failed", Retry answers it. */
+  #failedTurn(userId: string): void {
+    if (!userId) return;
+    this.replyFailedSaved = true;
+    this.#retryUser = userId;
+  }
+
+  /** Shows another version of a message; the conversation after it follows that version's branch. Throws the backend's error. */
+  async selectVersion(messageId: string): Promise<void> {
+    const sessionId = this.currentId;
+    if (this.active || !sessionId) return;
+    const view = ++this.#view;
+    const detail: SessionDetail = await this.#deps.api.SelectVersion(sessionId, messageId);
+    if (view !== this.#view) return;
+    this.editing = null;
+    this.#show(detail.session, detail.messages);
+  }
+
+  /** Deletes a turn: a user message and its reply (all versions). The UI must have asked first. Throws the backend's error. */
+  async deleteTurn(messageId: string): Promise<void> {
+    const sessionId = this.currentId;
+    if (this.active || !sessionId) return;
+    const view = ++this.#view;
+    const detail: SessionDetail = await this.#deps.api.DeleteTurn(sessionId, messageId);
+    if (view !== this.#view) return;
+    if (this.editing?.id === messageId) this.editing = null;
+    this.#show(detail.session, detail.messages);
+    this.turns++;
   }
 
   /**
@@ -447,6 +682,7 @@ export class ChatStore {
     onError?: () => void,
   ): Promise<boolean> {
     this.active = { requestId, sessionId };
+    this.#retryUser = '';
     const off = this.#listen(requestId);
     let result: TurnResult;
     try {

@@ -36,6 +36,10 @@ function harness() {
     ExportSession: vi.fn(async (id: string, format: string) => `${format}:${id}`),
     PinMessage: vi.fn(async (_id: string, _pinned: boolean) => {}),
     ContinueTurn: vi.fn((_r: string, _s: string) => pending.promise),
+    RegenerateReply: vi.fn((_r: string, _s: string, _id: string) => pending.promise),
+    EditMessage: vi.fn((_r: string, _s: string, _id: string, _t: string) => pending.promise),
+    SelectVersion: vi.fn(async (id: string, _m: string): Promise<SessionDetail> => ({ session: session(id), messages: [] })),
+    DeleteTurn: vi.fn(async (id: string, _m: string): Promise<SessionDetail> => ({ session: session(id), messages: [] })),
   };
   const on = vi.fn((name: string, cb: (d: unknown) => void) => {
     handlers.set(name, cb);
