@@ -119,7 +119,7 @@ func (c *Core) reloadAgents() {
 
 // ChannelContext builds the window a channel's next turn starts from: the main
 // channel's as the main agent builds it, a sub-agent's from its channel only.
-func (c *Core) ChannelContext(ctx context.Context, sessionID, channel string) (prompt.Context, error) {
+func (c *Core) ChannelContext(ctx context.Context, sessionID, channel string) (PromptContext, error) {
 	if channel == "" || channel == session.MainChannel {
 		return c.BuildContext(ctx, sessionID, "", 0)
 	}

@@ -270,7 +270,7 @@ func (c *Core) contextLength(ctx context.Context, client *llm.Client, model stri
 
 // BuildContext builds the context the model would see if query were sent to the
 // session now, within budget tokens (for `hermes session context` and evaluations).
-func (c *Core) BuildContext(ctx context.Context, sessionID, query string, budget int) (prompt.Context, error) {
+func (c *Core) BuildContext(ctx context.Context, sessionID, query string, budget int) (PromptContext, error) {
 	s, err := c.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		return prompt.Context{}, fmt.Errorf("build context: %w", err)

@@ -8,6 +8,7 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/config"
 	"hermes/backend/llm"
+	"hermes/backend/memory"
 	"hermes/backend/session"
 	"hermes/backend/store"
 )
@@ -80,3 +81,30 @@ func IsBadInput(err error) bool {
 
 // DescribeError turns a backend error into one a user can act on.
 func DescribeError(err error, host, model string) error { return userError(err, host, model) }
+
+// ErrInvalid marks input the service refused (a file that is not what the
+// command reads); errors.Is(err, ErrInvalid) tells it, and the message is the
+// backend's own, which names the line and field.
+var ErrInvalid = errors.New("invalid input")
+
+// invalidError marks err as ErrInvalid and keeps its message.
+type invalidError struct{ err error }
+
+func (e invalidError) Error() string        { return e.err.Error() }
+func (e invalidError) Unwrap() error        { return e.err }
+func (e invalidError) Is(target error) bool { return target == ErrInvalid }
+
+func invalid(err error) error { return invalidError{err} }
+
+// IsNotFound reports whether err is a conversation, message or memory that does
+// not exist (the command line then says what to list).
+func IsNotFound(err error) bool {
+	return errors.Is(err, session.ErrNotFound) || errors.Is(err, memory.ErrNotFound)
+}
+
+// IsMemoryBadInput reports whether err is a memory request being refused (text
+// that breaks a rule, an unknown profile, a bad import line): exit 2.
+func IsMemoryBadInput(err error) bool {
+	var le *memory.LineError
+	return errors.Is(err, memory.ErrInvalid) || errors.As(err, &le)
+}

@@ -97,9 +97,6 @@ func (c intentClassifier) Classify(ctx context.Context, text string) (string, fl
 	return r.Label, r.Confidence, err
 }
 
-// Intent returns the classifier, or why it is unavailable.
-func (c *Core) Intent() (*intent.Classifier, error) { return c.intent.get() }
-
 // IntentProblem describes why the intent classifier is unavailable, with the fix; "" when it works.
 func (c *Core) IntentProblem() (problem, fix string) {
 	_, err := c.intent.get()
@@ -121,4 +118,41 @@ func (c *Core) IntentProblem() (problem, fix string) {
 			"Rebuild it with `go tool task model:intent`, or remove " + c.intent.dir + " to restore the built-in model."
 	}
 	return "The intent classifier failed to start: " + err.Error(), "Run `hermes doctor` for details."
+}
+
+// IntentResult is the classification of one message: label, confidence, scores.
+type IntentResult = intent.Result
+
+// IntentModel describes the loaded intent classifier.
+type IntentModel struct {
+	Labels    int     // how many labels the model knows
+	Threshold float32 // below this confidence a message is "unknown"
+}
+
+// IntentModel loads the classifier if needed and describes it, or says why it
+// is unavailable (IntentProblem has the fix).
+func (c *Core) IntentModel() (IntentModel, error) {
+	cls, err := c.intent.get()
+	if err != nil {
+		return IntentModel{}, err
+	}
+	return IntentModel{Labels: len(cls.Labels()), Threshold: cls.Threshold()}, nil
+}
+
+// ClassifyIntent classifies one message.
+func (c *Core) ClassifyIntent(ctx context.Context, text string) (IntentResult, error) {
+	cls, err := c.intent.get()
+	if err != nil {
+		return IntentResult{}, err
+	}
+	return cls.Classify(ctx, text)
+}
+
+// ClassifyIntents classifies many messages in one batch, in order.
+func (c *Core) ClassifyIntents(ctx context.Context, texts []string) ([]IntentResult, error) {
+	cls, err := c.intent.get()
+	if err != nil {
+		return nil, err
+	}
+	return cls.ClassifyBatch(ctx, texts)
 }

@@ -72,7 +72,7 @@ func (c *Core) emitEvent(name string, data any) {
 
 // MCPServers lists the configured servers with their status and tools.
 func (a *App) MCPServers() ([]mcp.Status, error) {
-	list := a.core.mcp.List()
+	list := a.core.MCPList()
 	if list == nil {
 		list = []mcp.Status{}
 	}
@@ -81,7 +81,7 @@ func (a *App) MCPServers() ([]mcp.Status, error) {
 
 // MCPProblems lists mistakes in mcp.json, each with its line and field.
 func (a *App) MCPProblems() ([]mcp.Problem, error) {
-	p, err := a.core.mcp.Problems()
+	p, err := a.core.MCPProblems()
 	if err != nil {
 		return nil, &UserError{Message: err.Error(), Err: err}
 	}
@@ -130,7 +130,7 @@ func (a *App) MCPAddServer(name, configJSON string) (mcp.Status, error) {
 
 // MCPApprove approves a server's command and starts it.
 func (a *App) MCPApprove(name string) (mcp.Status, error) {
-	return a.mcpDo(name, func(ctx context.Context) error { return a.core.mcp.Approve(ctx, name) })
+	return a.mcpDo(name, func(ctx context.Context) error { return a.core.MCPApproveServer(ctx, name) })
 }
 
 // MCPRestart restarts a server (and resets its breaker).
@@ -158,7 +158,7 @@ func (a *App) MCPSetToolEnabled(server, tool, on string) (mcp.Status, error) {
 
 // MCPAcceptToolChanges accepts changed tool definitions of a server (after a rug-pull warning).
 func (a *App) MCPAcceptToolChanges(server string) (mcp.Status, error) {
-	return a.mcpDo(server, func(context.Context) error { return a.core.mcp.AcceptToolChanges(server) })
+	return a.mcpDo(server, func(context.Context) error { return a.core.MCPAcceptTools(server) })
 }
 
 // MCPStderr is the end of a server's stderr.

@@ -14,7 +14,7 @@ import (
 func (a *App) mem() (*memory.Store, error) {
 	m, err := a.core.Memory()
 	if err != nil {
-		return nil, &UserError{Message: "Memory is not available: " + err.Error(), Err: err}
+		return nil, memoryUnavailable("open memory", err)
 	}
 	return m, nil
 }
@@ -62,22 +62,13 @@ type MemoryFilter struct {
 
 // MemoryList lists memories; filterJSON is a MemoryFilter ("" lists everything).
 func (a *App) MemoryList(filterJSON string) ([]memory.Memory, error) {
-	m, err := a.mem()
-	if err != nil {
-		return nil, err
-	}
 	var f MemoryFilter
 	if filterJSON != "" {
 		if err := json.Unmarshal([]byte(filterJSON), &f); err != nil {
 			return nil, &UserError{Message: "The memory filter is not valid JSON: " + err.Error()}
 		}
 	}
-	mf := memory.Filter{Profile: f.Profile, Layer: memory.Layer(f.Layer), Category: f.Category, MinConfidence: f.MinConfidence,
-		Text: f.Text, SessionID: f.SessionID, Limit: f.Limit, Offset: f.Offset}
-	for _, s := range f.Statuses {
-		mf.Statuses = append(mf.Statuses, memory.Status(s))
-	}
-	list, err := m.List(context.Background(), mf)
+	list, err := a.core.ListMemories(context.Background(), f)
 	if list == nil {
 		list = []memory.Memory{}
 	}
@@ -86,62 +77,42 @@ func (a *App) MemoryList(filterJSON string) ([]memory.Memory, error) {
 
 // MemoryShow returns a memory with its history, sources and what it replaced.
 func (a *App) MemoryShow(id string) (memory.Detail, error) {
-	m, err := a.mem()
-	if err != nil {
-		return memory.Detail{}, err
-	}
-	d, err := m.Show(context.Background(), id)
+	d, err := a.core.ShowMemory(context.Background(), id)
 	return d, memErr(err)
 }
 
 // MemorySearch ranks memories for a query (the browser's search box).
 func (a *App) MemorySearch(query, k string) ([]memory.Hit, error) {
-	m, err := a.mem()
-	if err != nil {
-		return nil, err
-	}
 	n, _ := strconv.Atoi(k)
-	hits, err := m.Search(context.Background(), "", query, n)
-	if hits == nil {
-		hits = []memory.Hit{}
-	}
+	hits, err := a.core.SearchMemories(context.Background(), query, n)
 	return hits, memErr(err)
 }
 
 // MemoryAdd stores what the user typed, as an explicit request to remember.
 func (a *App) MemoryAdd(text string) (memory.Memory, error) {
-	m, err := a.mem()
-	if err != nil {
-		return memory.Memory{}, err
-	}
-	mm, err := m.Add(context.Background(), memory.AddInput{Text: text})
+	mm, err := a.core.AddMemory(context.Background(), text)
 	return mm, memErr(err)
 }
 
 // MemoryEdit corrects a memory's text; the old version is kept in its history.
 func (a *App) MemoryEdit(id, text string) (memory.Memory, error) {
-	m, err := a.mem()
-	if err != nil {
-		return memory.Memory{}, err
-	}
-	mm, err := m.Edit(context.Background(), id, memory.Edit{Text: text})
+	mm, err := a.core.EditMemory(context.Background(), id, text)
 	return mm, memErr(err)
 }
 
 // MemoryForget erases memories for good (idsJSON is a JSON list) and returns the receipt.
 func (a *App) MemoryForget(idsJSON string) (memory.Receipt, error) {
-	return a.memReceipt(idsJSON, func(m *memory.Store, ids []string) (memory.Receipt, error) {
-		return m.Forget(context.Background(), ids...)
-	})
+	list, err := ids(idsJSON)
+	if err != nil {
+		return memory.Receipt{}, err
+	}
+	r, err := a.core.ForgetMemories(context.Background(), list...)
+	return r, memErr(err)
 }
 
 // MemoryForgetMatches shows what forgetting by a query would erase (confirm with MemoryForget).
 func (a *App) MemoryForgetMatches(query string) ([]memory.Hit, error) {
-	m, err := a.mem()
-	if err != nil {
-		return nil, err
-	}
-	hits, err := m.ForgetMatches(context.Background(), "", query, 20)
+	hits, err := a.core.ForgetMatches(context.Background(), query, 20)
 	if hits == nil {
 		hits = []memory.Hit{}
 	}
@@ -192,12 +163,8 @@ func (a *App) MemoryTombstones() ([]memory.Tombstone, error) {
 
 // MemoryExport returns every memory as versioned JSON with provenance.
 func (a *App) MemoryExport() (string, error) {
-	m, err := a.mem()
-	if err != nil {
-		return "", err
-	}
 	var b bytes.Buffer
-	if err := m.Export(context.Background(), &b, ""); err != nil {
+	if err := a.core.ExportMemories(context.Background(), &b); err != nil {
 		return "", memErr(err)
 	}
 	return b.String(), nil
@@ -207,11 +174,7 @@ func (a *App) MemoryExport() (string, error) {
 // "export" or "jsonl", is what the user chose and is no longer needed); mode is
 // skip, merge or replace.
 func (a *App) MemoryImport(content, kind, mode string) (memory.ImportResult, error) {
-	m, err := a.mem()
-	if err != nil {
-		return memory.ImportResult{}, err
-	}
-	res, err := m.Import(context.Background(), strings.NewReader(content), memory.ImportOptions{Mode: memory.ImportMode(mode)})
+	res, err := a.core.ImportMemories(context.Background(), strings.NewReader(content), mode, nil)
 	return res, memErr(err)
 }
 

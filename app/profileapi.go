@@ -9,11 +9,7 @@ import (
 // MemoryProfiles lists the memory profiles, the active one marked, with how
 // many memories each holds.
 func (a *App) MemoryProfiles() ([]memory.ProfileInfo, error) {
-	m, err := a.mem()
-	if err != nil {
-		return nil, err
-	}
-	list, err := m.ListProfiles(context.Background())
+	list, err := a.core.MemoryProfiles(context.Background())
 	if list == nil {
 		list = []memory.ProfileInfo{}
 	}
@@ -22,30 +18,18 @@ func (a *App) MemoryProfiles() ([]memory.ProfileInfo, error) {
 
 // CreateMemoryProfile makes an empty profile (it does not switch to it).
 func (a *App) CreateMemoryProfile(name string) error {
-	m, err := a.mem()
-	if err != nil {
-		return err
-	}
-	return memErr(m.CreateProfile(context.Background(), name))
+	return memErr(a.core.CreateMemoryProfile(context.Background(), name))
 }
 
 // UseMemoryProfile makes a profile the one new conversations recall from and
 // remember into.
 func (a *App) UseMemoryProfile(name string) error {
-	m, err := a.mem()
-	if err != nil {
-		return err
-	}
-	return memErr(m.UseProfile(context.Background(), name))
+	return memErr(a.core.UseMemoryProfile(context.Background(), name))
 }
 
 // DeleteMemoryProfile erases a profile and every memory in it, and returns
 // the receipt.
 func (a *App) DeleteMemoryProfile(name string) (memory.Receipt, error) {
-	m, err := a.mem()
-	if err != nil {
-		return memory.Receipt{}, err
-	}
-	r, err := m.DeleteProfile(context.Background(), name)
+	r, err := a.core.DeleteMemoryProfile(context.Background(), name)
 	return r, memErr(err)
 }

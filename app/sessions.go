@@ -17,7 +17,7 @@ func (a *App) SearchSessions(query string) ([]SearchHit, error) {
 	if strings.TrimSpace(query) == "" {
 		return []SearchHit{}, nil
 	}
-	hits, err := a.core.Sessions.Search(ctx, query, 30)
+	hits, err := a.core.SearchSessions(ctx, query, 30)
 	if err != nil {
 		return nil, a.mapErr(ctx, err)
 	}
@@ -27,7 +27,7 @@ func (a *App) SearchSessions(query string) ([]SearchHit, error) {
 // RenameSession sets a conversation's title.
 func (a *App) RenameSession(id, title string) (SessionInfo, error) {
 	ctx := context.Background()
-	if err := a.core.Sessions.Rename(ctx, id, title); err != nil {
+	if err := a.core.RenameSession(ctx, id, title); err != nil {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
 	return a.sessionInfo(ctx, id)
@@ -36,7 +36,7 @@ func (a *App) RenameSession(id, title string) (SessionInfo, error) {
 // PinSession pins ("true") or unpins ("false") a conversation.
 func (a *App) PinSession(id, pinned string) (SessionInfo, error) {
 	ctx := context.Background()
-	if err := a.core.Sessions.Pin(ctx, id, pinned == "true"); err != nil {
+	if err := a.core.PinSession(ctx, id, pinned == "true"); err != nil {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
 	return a.sessionInfo(ctx, id)
@@ -51,7 +51,7 @@ func (a *App) PinMessage(id, pinned string) error {
 // ArchiveSession archives a conversation; it stays searchable and resumes on a new message.
 func (a *App) ArchiveSession(id string) (SessionInfo, error) {
 	ctx := context.Background()
-	if err := a.core.Sessions.Archive(ctx, id); err != nil {
+	if err := a.core.ArchiveSession(ctx, id); err != nil {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
 	if m, err := a.core.Memory(); err == nil {
@@ -97,7 +97,7 @@ func (a *App) SaveExport(id, format string) (string, error) {
 
 // DeleteSession deletes a conversation for good (the UI confirms first); the
 // receipt says whether its text is gone from the files yet.
-func (a *App) DeleteSession(id string) (session.DeleteReceipt, error) {
+func (a *App) DeleteSession(id string) (DeleteReceipt, error) {
 	ctx := context.Background()
 	s, err := a.core.Sessions.Get(ctx, id)
 	if err != nil {
@@ -158,9 +158,6 @@ func (a *App) LastContext(sessionID string) (ContextReport, error) {
 }
 
 func (a *App) sessionInfo(ctx context.Context, id string) (SessionInfo, error) {
-	s, err := a.core.Sessions.Get(ctx, id)
-	if err != nil {
-		return SessionInfo{}, a.mapErr(ctx, err)
-	}
-	return toSessionInfo(s), nil
+	s, err := a.core.Session(ctx, id)
+	return s, a.mapErr(ctx, err)
 }

@@ -74,15 +74,12 @@ func (c *Core) openTools(getenv func(string) string) error {
 // Tools is the registry, for the CLI and MCP.
 func (c *Core) Tools() *tools.Registry { return c.tools.reg }
 
-// Executor runs tool calls outside a chat turn (e.g. `hermes mcp call`).
-func (c *Core) Executor() *tools.Executor { return c.tools.exec }
-
 // ToolFileErrors are the mistakes in tools.yaml, each naming its line and field.
 func (c *Core) ToolFileErrors() []error { return c.tools.fileErrors }
 
 // SetApprover decides who is asked before a call that needs approval: the window's
 // dialog, a terminal prompt, or a policy (--yes).
-func (c *Core) SetApprover(a tools.Approver) { c.approver.set(a) }
+func (c *Core) SetApprover(a Approver) { c.approver.set(a) }
 
 // Schemas are the tools a turn of the group is offered.
 func (t *toolbox) Schemas(group agent.ToolGroup) api.Tools {

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"os"
 
-	"hermes/backend/jsonl"
+	"hermes/app"
 )
 
 // eachLine runs fn for every non-empty line of a JSONL batch file and writes what fn
@@ -20,8 +20,8 @@ func eachLine(cmd, file string, env Env, fn func(n int, raw []byte, out *json.En
 	defer w.Flush()
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	err = jsonl.Lines(f, 4<<20, func(n int, line []byte) error { return fn(n, line, enc) })
-	if le, ok := err.(*jsonl.LineError); ok { // the file itself could not be read (fn's errors pass as they are)
+	err = app.JSONLines(f, 4<<20, func(n int, line []byte) error { return fn(n, line, enc) })
+	if le, ok := err.(*app.LineError); ok { // the file itself could not be read (fn's errors pass as they are)
 		return usagef("%s: %s %v", cmd, file, le)
 	}
 	return err

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"hermes/app"
-	"hermes/backend/config"
 )
 
 // Env is what a run of the CLI sees of the world.
@@ -154,7 +153,7 @@ func oneLine(err error) string {
 }
 
 func run(g globals, args []string, env Env) error {
-	dir, err := config.DataDir(g.dataDir, env.Getenv)
+	dir, err := app.DataDir(g.dataDir, env.Getenv)
 	if err != nil {
 		return err
 	}

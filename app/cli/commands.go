@@ -15,8 +15,6 @@ import (
 	"time"
 
 	"hermes/app"
-	"hermes/backend/agent"
-	"hermes/backend/session"
 )
 
 // positional is the rule for commands that take no flags: an argument that
@@ -129,21 +127,12 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 	text := strings.Join(fs.Args(), " ")
 	core.SetApprover(newTermApprover(g, env))
 	core.StartMCPWhenOffered(20 * time.Second) // the approved MCP servers, when a turn offers tools
-	var models []string
-	if *model != "" {
-		s, err := core.Settings.Load(context.Background())
-		if err != nil {
-			return err
-		}
-		s.ChatModel = *model
-		models = s.Models()
-	}
 	if *sessionID != "" {
-		if _, err := core.Sessions.Get(context.Background(), *sessionID); err != nil {
+		if _, err := core.Session(context.Background(), *sessionID); err != nil {
 			return usagef("chat: no session %q; see `hermes session list`", *sessionID)
 		}
 	}
-	turn := func(id, text string) (agent.Result, error) {
+	turn := func(id, text string) (app.TurnResult, error) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		stop := make(chan struct{})
@@ -155,7 +144,7 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 			case <-stop:
 			}
 		}()
-		res, err := core.Agent.Turn(ctx, agent.Input{SessionID: id, Text: text, Models: models}, func(s string) error {
+		res, err := core.Chat(ctx, app.ChatInput{SessionID: id, Text: text, Model: *model}, func(s string) error {
 			if !g.json {
 				_, err := io.WriteString(env.Stdout, s)
 				return err
@@ -165,22 +154,17 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 		if !g.json && res.Assistant.Content != "" {
 			fmt.Fprintln(env.Stdout)
 		}
-		if res.Assistant.Status == session.StatusCancelled {
+		if res.Assistant.Status == app.MessageCancelled {
 			fmt.Fprintln(env.Stderr, "(stopped)")
 		}
 		if err != nil {
-			s, _ := core.Settings.Load(context.Background())
-			if *model != "" {
-				s.ChatModel = *model
-			}
-			err = app.DescribeError(err, s.OllamaHost, s.ChatModel)
 			if app.IsBadInput(err) {
 				return res, usagef("%v", err) // exit 2: the message itself was refused
 			}
 			return res, err
 		}
 		if g.json {
-			printJSON(env.Stdout, app.ToTurnResult(res))
+			printJSON(env.Stdout, res)
 		}
 		return res, nil
 	}
@@ -205,14 +189,14 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 	interactive := isFile && isTerminal(f)
 	var worst error
 	sc := bufio.NewScanner(env.Stdin)
-	sc.Buffer(make([]byte, 64*1024), 2*session.MaxMessageBytes)
+	sc.Buffer(make([]byte, 64*1024), 2*app.MaxMessageBytes)
 	fmt.Fprintln(env.Stderr, "Type a message and press Enter; Ctrl+C stops a reply, Ctrl+D quits.")
 	for {
 		fmt.Fprint(env.Stderr, "> ")
 		if !sc.Scan() {
 			fmt.Fprintln(env.Stderr)
 			if errors.Is(sc.Err(), bufio.ErrTooLong) {
-				return usagef("chat: a line is over %d KiB; the limit for a message is %d KiB", 2*session.MaxMessageBytes>>10, session.MaxMessageBytes>>10)
+				return usagef("chat: a line is over %d KiB; the limit for a message is %d KiB", 2*app.MaxMessageBytes>>10, app.MaxMessageBytes>>10)
 			}
 			if sc.Err() != nil || interactive {
 				return sc.Err()
@@ -257,7 +241,7 @@ func settingsCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		return tw.Flush()
 	case args[0] == "get" && len(args) == 2:
-		v, err := core.Settings.Get(context.Background(), args[1])
+		v, err := core.Setting(context.Background(), args[1])
 		if err != nil {
 			return usagef("settings get: %s", app.DescribeError(err, "", ""))
 		}
@@ -273,7 +257,7 @@ func settingsCmd(core *app.Core, g globals, args []string, env Env) error {
 			}
 			return fmt.Errorf("settings set: %w", err) // could not store it (e.g. the database stayed locked): exit 1
 		}
-		v, _ := core.Settings.Get(context.Background(), args[1])
+		v, _ := core.Setting(context.Background(), args[1])
 		fmt.Fprintf(env.Stderr, "%s = %s\n", args[1], v)
 		return nil
 	}

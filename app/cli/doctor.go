@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"hermes/app"
-	"hermes/backend/config"
 )
 
 // Check is one line of the doctor's report.
@@ -37,7 +36,7 @@ func doctor(ctx context.Context, g globals, dir string, args []string, env Env) 
 	var checks []Check
 	add := func(c Check) { checks = append(checks, c) }
 
-	file, err := config.EnsureDataDir(dir)
+	file, err := app.EnsureDataDir(dir)
 	if err != nil {
 		add(Check{"data dir", "fail", err.Error(), "Choose a writable directory with --data-dir or HERMES_DATA_DIR."})
 	} else if probe, err := os.CreateTemp(dir, ".doctor-*"); err != nil {
@@ -59,43 +58,25 @@ func doctor(ctx context.Context, g globals, dir string, args []string, env Env) 
 			add(Check{"database", "fail", err.Error(), fix})
 		} else {
 			defer core.Close()
-			res, ierr := core.DB.Integrity(ctx)
-			v, _ := core.DB.SchemaVersion(ctx)
+			dc, ierr := core.CheckDatabase(ctx)
 			switch {
-			case ierr != nil || res != "ok":
-				add(Check{"database", "fail", fmt.Sprintf("%s: integrity check: %s %v", file, res, ierr), app.DamagedFix(file)})
+			case ierr != nil || dc.Integrity != "ok":
+				add(Check{"database", "fail", fmt.Sprintf("%s: integrity check: %s %v", file, dc.Integrity, ierr), app.DamagedFix(file)})
 			default:
-				add(Check{"database", "ok", fmt.Sprintf("%s (schema %d, integrity ok)", file, v), ""})
+				add(Check{"database", "ok", fmt.Sprintf("%s (schema %d, integrity ok)", file, dc.Schema), ""})
 			}
 		}
 	}
 
 	if core != nil {
-		if cls, err := core.Intent(); err != nil {
+		if im, err := core.IntentModel(); err != nil {
 			problem, fix := core.IntentProblem()
 			add(Check{"intent", "fail", problem, fix + " Chat still works; every message is classified as unknown."})
 		} else {
-			add(Check{"intent", "ok", fmt.Sprintf("classifier loaded (%d labels, threshold %.2f)", len(cls.Labels()), cls.Threshold()), ""})
+			add(Check{"intent", "ok", fmt.Sprintf("classifier loaded (%d labels, threshold %.2f)", im.Labels, im.Threshold), ""})
 		}
-		if m := core.MCP(); m != nil {
-			if err := m.Start(ctx); err == nil { // reads mcp.json; MCPNoStart keeps every server stopped
-				probs, perr := m.Problems()
-				servers := m.List()
-				waiting := 0
-				for _, s := range servers {
-					if !s.Approved {
-						waiting++
-					}
-				}
-				switch {
-				case perr != nil:
-					add(Check{"mcp", "fail", perr.Error(), "Fix " + m.ConfigPath() + " (Claude Desktop's mcpServers format)."})
-				case len(probs) > 0:
-					add(Check{"mcp", "warn", probs[0].Error(), fmt.Sprintf("Fix %s; %d problem(s) in all, each entry with a problem is disabled.", m.ConfigPath(), len(probs))})
-				default:
-					add(Check{"mcp", "ok", fmt.Sprintf("%d server(s) configured, %d awaiting approval (%s)", len(servers), waiting, m.ConfigPath()), ""})
-				}
-			}
+		if err := core.StartMCP(ctx); err == nil { // reads mcp.json; MCPNoStart keeps every server stopped
+			add(mcpCheck(core))
 		}
 		if errs := core.ToolFileErrors(); len(errs) > 0 {
 			add(Check{"tools.yaml", "warn", errs[0].Error(), fmt.Sprintf("%d mistake(s); the broken tools are left out. `hermes tools list` shows them all.", len(errs))})
@@ -108,7 +89,7 @@ func doctor(ctx context.Context, g globals, dir string, args []string, env Env) 
 			add(Check{"ollama", "fail", st.Problem, st.Fix})
 		default:
 			managed := "not started by Hermes"
-			if os, err := core.OllamaState(ctx); err == nil && os.Managed {
+			if st.OllamaManaged { // Status asked the local Ollama supervisor
 				managed = "started by Hermes; stopped when it exits"
 			}
 			add(Check{"ollama", "ok", fmt.Sprintf("%s, version %s (%s)", st.Host, st.Version, managed), ""})
@@ -211,4 +192,24 @@ func modelsCheck(a *app.App) Check {
 	}
 	return Check{"models", "warn", detail + "; no embedding model: memory recall runs on the offline embedder",
 		"For better recall: `hermes model pull nomic-embed-text`."}
+}
+
+// mcpCheck reports mistakes in mcp.json and the servers awaiting approval.
+func mcpCheck(core *app.Core) Check {
+	probs, perr := core.MCPProblems()
+	servers := core.MCPList()
+	path := core.MCPConfigPath()
+	waiting := 0
+	for _, s := range servers {
+		if !s.Approved {
+			waiting++
+		}
+	}
+	switch {
+	case perr != nil:
+		return Check{"mcp", "fail", perr.Error(), "Fix " + path + " (Claude Desktop's mcpServers format)."}
+	case len(probs) > 0:
+		return Check{"mcp", "warn", probs[0].Error(), fmt.Sprintf("Fix %s; %d problem(s) in all, each entry with a problem is disabled.", path, len(probs))}
+	}
+	return Check{"mcp", "ok", fmt.Sprintf("%d server(s) configured, %d awaiting approval (%s)", len(servers), waiting, path), ""}
 }

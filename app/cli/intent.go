@@ -8,8 +8,16 @@ import (
 	"os"
 	"strings"
 
-	"hermes/backend/jsonl"
+	"hermes/app"
 )
+
+// coreIntent is what the intent command needs of the service.
+type coreIntent interface {
+	IntentModel() (app.IntentModel, error)
+	IntentProblem() (string, string)
+	ClassifyIntent(ctx context.Context, text string) (app.IntentResult, error)
+	ClassifyIntents(ctx context.Context, texts []string) ([]app.IntentResult, error)
+}
 
 // intentCmd: hermes intent classify TEXT | --batch FILE
 func intentCmd(core coreIntent, g globals, args []string, env Env) error {
@@ -25,14 +33,13 @@ func intentCmd(core coreIntent, g globals, args []string, env Env) error {
 	if (*batch == "") == (text == "") {
 		return usagef("intent classify: give TEXT or --batch FILE (not both)")
 	}
-	cls, err := core.Intent()
-	if err != nil {
+	if _, err := core.IntentModel(); err != nil {
 		problem, fix := core.IntentProblem()
 		return fmt.Errorf("intent classify: %s %s", problem, fix)
 	}
 	ctx := context.Background()
 	if text != "" {
-		r, err := cls.Classify(ctx, text)
+		r, err := core.ClassifyIntent(ctx, text)
 		if err != nil {
 			return err
 		}
@@ -53,7 +60,7 @@ func intentCmd(core coreIntent, g globals, args []string, env Env) error {
 	defer f.Close()
 	var ids []json.RawMessage
 	var texts []string
-	err = jsonl.Lines(f, 4<<20, func(n int, raw []byte) error {
+	err = app.JSONLines(f, 4<<20, func(n int, raw []byte) error {
 		var l line
 		if err := json.Unmarshal(raw, &l); err != nil || l.Text == nil || len(l.ID) == 0 {
 			return usagef("intent classify: %s line %d: want {\"id\": ..., \"text\": \"...\"}", *batch, n)
@@ -62,12 +69,12 @@ func intentCmd(core coreIntent, g globals, args []string, env Env) error {
 		texts = append(texts, *l.Text)
 		return nil
 	})
-	if le, ok := err.(*jsonl.LineError); ok {
+	if le, ok := err.(*app.LineError); ok {
 		return usagef("intent classify: %s %v", *batch, le)
 	} else if err != nil {
 		return err
 	}
-	results, err := cls.ClassifyBatch(ctx, texts)
+	results, err := core.ClassifyIntents(ctx, texts)
 	if err != nil {
 		return err
 	}

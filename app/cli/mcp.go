@@ -9,9 +9,6 @@ import (
 	"time"
 
 	"hermes/app"
-	"hermes/backend/llm"
-	"hermes/backend/mcp"
-	"hermes/backend/tools"
 )
 
 // mcpCmd: hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME | accept NAME [TOOL]
@@ -20,7 +17,6 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 		return usagef("mcp: use list, tools [SERVER], call SERVER TOOL [ARGS_JSON], import [FILE], approve NAME or accept NAME [TOOL]")
 	}
 	ctx := context.Background()
-	m := core.MCP()
 	sub, args := args[0], args[1:]
 	args, err := positional("mcp "+sub, args)
 	if err != nil {
@@ -38,7 +34,7 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 		if len(args) == 1 {
 			from = args[0]
 		}
-		res, err := m.Import(ctx, from)
+		res, err := core.MCPImport(ctx, from)
 		if err != nil {
 			return err
 		}
@@ -58,7 +54,7 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 		if len(args) < 1 || len(args) > 2 {
 			return usagef("mcp accept: give NAME and optionally one TOOL whose changed definition you accept")
 		}
-		st, err := m.WaitReady(ctx, args[0])
+		st, err := core.MCPWaitReady(ctx, args[0])
 		if err != nil {
 			return fmt.Errorf("mcp accept: %w", err)
 		}
@@ -82,7 +78,7 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 				return nil
 			}
 		}
-		if err := m.AcceptToolChanges(args[0], changed...); err != nil {
+		if err := core.MCPAcceptTools(args[0], changed...); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.Stderr, "accepted %s\n", strings.Join(changed, ", "))
@@ -91,15 +87,15 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 		if len(args) != 1 {
 			return usagef("mcp approve: give one server name")
 		}
-		if err := m.Reload(ctx); err != nil {
+		if err := core.MCPReload(ctx); err != nil {
 			return err
 		}
-		st, err := m.Server(args[0])
+		st, err := core.MCPServer(args[0])
 		if err != nil {
 			return usagef("mcp approve: %v; see `hermes mcp list`", err)
 		}
 		verb, question := "runs", "Allow Hermes to start it?"
-		if st.Transport != mcp.TransportStdio {
+		if st.Transport != app.MCPStdio {
 			verb, question = "connects to", "Allow Hermes to connect to it?"
 		}
 		fmt.Fprintf(env.Stderr, "Server %s %s:\n    %s\n", st.Name, verb, st.Command)
@@ -116,18 +112,18 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 				return nil
 			}
 		}
-		if err := m.Approve(ctx, args[0]); err != nil {
+		if err := core.MCPApproveServer(ctx, args[0]); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.Stderr, "approved %s\n", args[0])
 		return nil
 	}
-	printMCPProblems(m, env)
+	printMCPProblems(core, env)
 	switch sub {
 	case "list":
 		// Listing starts no server: it shows each one as configured and how it
 		// did when a Hermes process last ran it.
-		list := m.List()
+		list := core.MCPList()
 		if g.json {
 			return printJSON(env.Stdout, list)
 		}
@@ -144,17 +140,17 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.State, seen, s.Transport, s.Command, errText)
 		}
 		if len(list) == 0 {
-			fmt.Fprintf(env.Stderr, "no MCP servers in %s; add one there (Claude Desktop's format: a command, or a url) or run `hermes mcp import`\n", m.ConfigPath())
+			fmt.Fprintf(env.Stderr, "no MCP servers in %s; add one there (Claude Desktop's format: a command, or a url) or run `hermes mcp import`\n", core.MCPConfigPath())
 		}
 		return tw.Flush()
 	case "tools":
-		list := waitSettled(ctx, m, m.List())
+		list := core.MCPWaitSettled(ctx, 15*time.Second)
 		if len(args) == 1 {
-			st, err := m.WaitReady(ctx, args[0])
+			st, err := core.MCPWaitReady(ctx, args[0])
 			if err != nil {
 				return usagef("mcp tools: %v", err)
 			}
-			list = []mcp.Status{st}
+			list = []app.MCPStatus{st}
 		}
 		if g.json {
 			return printJSON(env.Stdout, list)
@@ -184,18 +180,14 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 		defer cancel()
-		if _, err := m.WaitReady(wctx, args[0]); err != nil {
+		if _, err := core.MCPWaitReady(wctx, args[0]); err != nil {
 			return fmt.Errorf("mcp call: %w", err)
 		}
-		name, err := m.ToolName(args[0], args[1])
+		name, err := core.MCPToolName(args[0], args[1])
 		if err != nil {
 			return usagef("mcp call: %v", err)
 		}
-		// A direct call by the user is its own approval; it still goes through
-		// validation, the breaker, the timeout and the audit log.
-		core.SetApprover(tools.AllowAll{})
-		turn := core.Executor().NewTurn(tools.TurnInfo{RequestID: "cli-" + time.Now().UTC().Format("20060102T150405.000")})
-		o, _ := turn.Run(ctx, llm.ToolCall{ID: "cli", Name: name, Arguments: raw})
+		o := core.CallTool(ctx, name, raw) // the user's own request: its own approval
 		if g.json {
 			printJSON(env.Stdout, app.ToolCallInfo(o))
 		} else if o.OK() {
@@ -210,25 +202,12 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 }
 
 // printMCPProblems reports mistakes in mcp.json, each with its line and field.
-func printMCPProblems(m *mcp.Manager, env Env) {
-	probs, err := m.Problems()
+func printMCPProblems(core *app.Core, env Env) {
+	probs, err := core.MCPProblems()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "hermes: %v\n", err)
 	}
 	for _, p := range probs {
 		fmt.Fprintf(env.Stderr, "%s\n", p.Error())
 	}
-}
-
-// waitSettled gives starting servers a few seconds to become ready, so a list shows
-// their tools.
-func waitSettled(ctx context.Context, m *mcp.Manager, list []mcp.Status) []mcp.Status {
-	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	defer cancel()
-	for _, s := range list {
-		if s.Approved && !s.Disabled {
-			m.WaitReady(wctx, s.Name)
-		}
-	}
-	return m.List()
 }

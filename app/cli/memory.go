@@ -3,14 +3,12 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"text/tabwriter"
 
 	"hermes/app"
-	"hermes/backend/memory"
 )
 
 // memoryCmd: hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... |
@@ -19,24 +17,20 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 	if len(args) == 0 {
 		return usagef("memory: use add, list, show, edit, forget, import, search, export or profile")
 	}
-	m, err := core.Memory()
-	if err != nil {
-		return err
-	}
 	ctx := context.Background()
 	sub, args := args[0], args[1:]
 	notFound := func(id string) error { return usagef("memory %s: no memory %q; see `hermes memory list`", sub, id) }
 	switch sub {
 	case "profile":
-		return profileCmd(ctx, m, g, args, env)
+		return profileCmd(ctx, core, g, args, env)
 	case "add":
 		text := strings.Join(args, " ")
 		if strings.TrimSpace(text) == "" {
 			return usagef("memory add: give the text to remember")
 		}
-		mm, err := m.Add(ctx, memory.AddInput{Text: text})
+		mm, err := core.AddMemory(ctx, text)
 		if err != nil {
-			if errors.Is(err, memory.ErrInvalid) {
+			if app.IsMemoryBadInput(err) {
 				return usagef("memory add: %v", err)
 			}
 			return err
@@ -55,17 +49,17 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 		if err := parse(fs, args); err != nil {
 			return err
 		}
-		f := memory.Filter{Profile: *profile, Layer: memory.Layer(*layer), Limit: *limit}
+		f := app.MemoryFilter{Profile: *profile, Layer: *layer, Limit: *limit}
 		if *status != "" {
-			f.Statuses = []memory.Status{memory.Status(*status)}
+			f.Statuses = []string{*status}
 		}
-		list, err := m.List(ctx, f)
+		list, err := core.ListMemories(ctx, f)
 		if err != nil {
 			return err
 		}
 		if g.json {
 			if list == nil {
-				list = []memory.Memory{}
+				list = []app.Memory{}
 			}
 			return printJSON(env.Stdout, list)
 		}
@@ -79,8 +73,8 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 		if len(args) != 1 {
 			return usagef("memory show: give one memory id")
 		}
-		d, err := m.Show(ctx, args[0])
-		if errors.Is(err, memory.ErrNotFound) {
+		d, err := core.ShowMemory(ctx, args[0])
+		if app.IsNotFound(err) {
 			return notFound(args[0])
 		}
 		if err != nil {
@@ -102,8 +96,8 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 		if len(args) < 2 {
 			return usagef("memory edit: give an id and the corrected text")
 		}
-		mm, err := m.Edit(ctx, args[0], memory.Edit{Text: strings.Join(args[1:], " ")})
-		if errors.Is(err, memory.ErrNotFound) {
+		mm, err := core.EditMemory(ctx, args[0], strings.Join(args[1:], " "))
+		if app.IsNotFound(err) {
 			return notFound(args[0])
 		}
 		if err != nil {
@@ -122,7 +116,7 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		list := fs.Args()
 		if *query != "" {
-			hits, err := m.ForgetMatches(ctx, "", *query, 20)
+			hits, err := core.ForgetMatches(ctx, *query, 20)
 			if err != nil {
 				return err
 			}
@@ -139,7 +133,7 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 			return usagef("memory forget: give memory ids or --query Q")
 		}
 		for _, id := range list {
-			if _, err := m.Get(ctx, id); err != nil {
+			if _, err := core.GetMemory(ctx, id); err != nil {
 				return notFound(id)
 			}
 		}
@@ -153,7 +147,7 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 				return nil
 			}
 		}
-		r, err := m.Forget(ctx, list...)
+		r, err := core.ForgetMemories(ctx, list...)
 		if err != nil {
 			return err
 		}
@@ -177,12 +171,11 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 			return usagef("memory import: %v", err)
 		}
 		defer f.Close()
-		res, err := m.Import(ctx, f, memory.ImportOptions{Mode: memory.ImportMode(*mode), Progress: func(p memory.Progress) {
-			fmt.Fprintf(env.Stderr, "\rimporting %d/%d", p.Done, p.Total)
-		}})
+		res, err := core.ImportMemories(ctx, f, *mode, func(done, total int) {
+			fmt.Fprintf(env.Stderr, "\rimporting %d/%d", done, total)
+		})
 		fmt.Fprintln(env.Stderr)
-		var le *memory.LineError
-		if errors.As(err, &le) || errors.Is(err, memory.ErrInvalid) {
+		if app.IsMemoryBadInput(err) {
 			return usagef("memory import: %s: %v", *file, err)
 		}
 		if err != nil {
@@ -201,18 +194,15 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 			return err
 		}
 		if *batch != "" {
-			return memoryBatch(ctx, m, *batch, *k, env)
+			return memoryBatch(ctx, core, *batch, *k, env)
 		}
 		q := strings.Join(fs.Args(), " ")
-		hits, err := m.Search(ctx, "", q, *k)
-		if errors.Is(err, memory.ErrInvalid) {
+		hits, err := core.SearchMemories(ctx, q, *k)
+		if app.IsMemoryBadInput(err) {
 			return usagef("memory search: give words to search for")
 		}
 		if err != nil {
 			return err
-		}
-		if hits == nil {
-			hits = []memory.Hit{}
 		}
 		if g.json {
 			return printJSON(env.Stdout, hits)
@@ -236,13 +226,13 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 			defer f.Close()
 			w = f
 		}
-		return m.Export(ctx, w, "")
+		return core.ExportMemories(ctx, w)
 	}
 	return usagef("memory: unknown subcommand %q", sub)
 }
 
 // memoryBatch: lines {"id","query"} -> {"id","results":[{"memory_id","ref","text","score"}]}.
-func memoryBatch(ctx context.Context, m *memory.Store, file string, k int, env Env) error {
+func memoryBatch(ctx context.Context, core *app.Core, file string, k int, env Env) error {
 	return eachLine("memory search", file, env, func(n int, raw []byte, enc *json.Encoder) error {
 		var l struct {
 			ID    json.RawMessage `json:"id"`
@@ -251,84 +241,13 @@ func memoryBatch(ctx context.Context, m *memory.Store, file string, k int, env E
 		if err := json.Unmarshal(raw, &l); err != nil || strings.TrimSpace(l.Query) == "" {
 			return usagef("memory search: %s line %d: want {\"id\",\"query\"}", file, n)
 		}
-		hits, err := m.Search(ctx, "", l.Query, k)
+		hits, err := core.SearchMemories(ctx, l.Query, k)
 		if err != nil {
 			return fmt.Errorf("%s line %d: %w", file, n, err)
 		}
-		if hits == nil {
-			hits = []memory.Hit{}
-		}
 		return enc.Encode(struct {
 			ID      json.RawMessage `json:"id"`
-			Results []memory.Hit    `json:"results"`
+			Results []app.MemoryHit `json:"results"`
 		}{l.ID, hits})
 	})
-}
-
-// profileCmd: hermes memory profile list | create NAME | use NAME | delete NAME
-func profileCmd(ctx context.Context, m *memory.Store, g globals, args []string, env Env) error {
-	args, err := positional("memory profile", args)
-	if err != nil {
-		return err
-	}
-	if len(args) == 0 {
-		args = []string{"list"}
-	}
-	bad := func(err error) error {
-		if errors.Is(err, memory.ErrInvalid) {
-			return usagef("memory profile %s: %v", args[0], err)
-		}
-		return err
-	}
-	switch {
-	case args[0] == "list" && len(args) == 1:
-		list, err := m.ListProfiles(ctx)
-		if err != nil {
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, list)
-		}
-		for _, p := range list {
-			mark := " "
-			if p.Active {
-				mark = "*"
-			}
-			fmt.Fprintf(env.Stdout, "%s %-20s %d memories\n", mark, p.Name, p.Memories)
-		}
-		return nil
-	case args[0] == "create" && len(args) == 2:
-		if err := m.CreateProfile(ctx, args[1]); err != nil {
-			return bad(err)
-		}
-		fmt.Fprintf(env.Stderr, "created profile %s; switch to it with `hermes memory profile use %s`\n", args[1], args[1])
-		return nil
-	case args[0] == "use" && len(args) == 2:
-		if err := m.UseProfile(ctx, args[1]); err != nil {
-			return bad(err)
-		}
-		fmt.Fprintf(env.Stderr, "%s is the active profile: new conversations and memory commands use it\n", args[1])
-		return nil
-	case args[0] == "delete" && len(args) == 2:
-		if !g.yes {
-			ok, err := confirm(env, fmt.Sprintf("Delete profile %s and erase all its memories for good?", args[1]), "refusing to delete without confirmation")
-			if err != nil {
-				return err
-			}
-			if !ok {
-				fmt.Fprintln(env.Stderr, "nothing deleted")
-				return nil
-			}
-		}
-		r, err := m.DeleteProfile(ctx, args[1])
-		if err != nil {
-			return bad(err)
-		}
-		if g.json {
-			return printJSON(env.Stdout, r)
-		}
-		fmt.Fprintln(env.Stdout, r.Summary())
-		return nil
-	}
-	return usagef("memory profile: use list, create NAME, use NAME or delete NAME")
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,16 +11,7 @@ import (
 	"text/tabwriter"
 
 	"hermes/app"
-	"hermes/backend/intent"
-	"hermes/backend/prompt"
-	"hermes/backend/session"
 )
-
-// coreIntent is what the intent command needs.
-type coreIntent interface {
-	Intent() (*intent.Classifier, error)
-	IntentProblem() (string, string)
-}
 
 func notFound(cmd, id string) error {
 	return usagef("%s: no session %q; see `hermes session list`", cmd, id)
@@ -32,7 +22,6 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		return usagef("session: say list, show, search, export, import, context, rename, pin, unpin, archive or delete")
 	}
 	ctx := context.Background()
-	st := core.Sessions
 	a := app.NewApp(core, nil)
 	sub, args := args[0], args[1:]
 	switch sub {
@@ -68,7 +57,7 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		d, err := a.LoadSession(args[0])
 		if err != nil {
-			if errors.Is(err, session.ErrNotFound) {
+			if app.IsNotFound(err) {
 				return notFound("session show", args[0])
 			}
 			return err
@@ -82,7 +71,7 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 			switch {
 			case m.Tool != nil:
 				head = fmt.Sprintf("tool %s %s [%s, %d ms]", m.Tool.Tool, m.Tool.Args, m.Tool.Status, m.Tool.LatencyMs)
-			case m.Status != session.StatusOK:
+			case m.Status != app.MessageOK:
 				head += " [" + m.Status + "]"
 			}
 			fmt.Fprintf(env.Stdout, "\n%s:\n%s\n", head, m.Content)
@@ -101,9 +90,9 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 			return err
 		}
 		q := strings.Join(fs.Args(), " ")
-		hits, err := st.Search(ctx, q, *limit)
+		hits, err := core.SearchSessions(ctx, q, *limit)
 		if err != nil {
-			if errors.Is(err, session.ErrInvalid) {
+			if app.IsBadInput(err) {
 				return usagef("session search: give words to search for")
 			}
 			return err
@@ -112,7 +101,7 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 			return printJSON(env.Stdout, app.ToSearchHits(hits))
 		}
 		for _, h := range hits {
-			fmt.Fprintf(env.Stdout, "%s  %s #%d (%s)\n    %s\n", h.SessionID, h.SessionTitle, h.Seq, h.Role, session.SnippetText(h.Snippet))
+			fmt.Fprintf(env.Stdout, "%s  %s #%d (%s)\n    %s\n", h.SessionID, h.SessionTitle, h.Seq, h.Role, app.SnippetText(h.Snippet))
 		}
 		if len(hits) == 0 {
 			fmt.Fprintln(env.Stderr, "no matches")
@@ -128,29 +117,19 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		if fs.NArg() != 1 {
 			return usagef("session export: give one session id")
 		}
-		var body []byte
-		switch *format {
-		case "md", "markdown":
-			md, err := st.ExportMarkdown(ctx, fs.Arg(0))
-			if errors.Is(err, session.ErrNotFound) {
-				return notFound("session export", fs.Arg(0))
-			}
-			if err != nil {
-				return err
-			}
-			body = []byte(md)
-		case "json":
-			e, err := st.ExportJSON(ctx, fs.Arg(0))
-			if errors.Is(err, session.ErrNotFound) {
-				return notFound("session export", fs.Arg(0))
-			}
-			if err != nil {
-				return err
-			}
-			body, _ = json.MarshalIndent(e, "", "  ")
-			body = append(body, '\n')
-		default:
+		if *format != "md" && *format != "markdown" && *format != "json" {
 			return usagef("session export: --format must be md or json")
+		}
+		text, err := a.ExportSession(fs.Arg(0), *format)
+		if app.IsNotFound(err) {
+			return notFound("session export", fs.Arg(0))
+		}
+		if err != nil {
+			return err
+		}
+		body := []byte(text)
+		if *format == "json" {
+			body = append(body, '\n')
 		}
 		if *out == "" {
 			_, err := env.Stdout.Write(body)
@@ -175,11 +154,10 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 			return usagef("session import: %v", err)
 		}
 		defer f.Close()
-		lines, err := session.ParseImport(f)
-		if err != nil {
+		res, err := core.ImportSessions(ctx, f, progressPrinter(env, "importing messages"))
+		if errors.Is(err, app.ErrInvalid) {
 			return usagef("session import: %s: %s", *file, strings.ReplaceAll(err.Error(), "\n", "; "))
 		}
-		res, err := st.Import(ctx, lines, progressPrinter(env, "importing messages"))
 		if err != nil {
 			return err
 		}
@@ -194,23 +172,23 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		if len(args) < 2 {
 			return usagef("session rename: give an id and a title")
 		}
-		return sessionErr("session rename", args[0], st.Rename(ctx, args[0], strings.Join(args[1:], " ")))
+		return sessionErr("session rename", args[0], core.RenameSession(ctx, args[0], strings.Join(args[1:], " ")))
 	case "pin", "unpin":
 		if len(args) != 1 {
 			return usagef("session %s: give one session id", sub)
 		}
-		return sessionErr("session "+sub, args[0], st.Pin(ctx, args[0], sub == "pin"))
+		return sessionErr("session "+sub, args[0], core.PinSession(ctx, args[0], sub == "pin"))
 	case "archive":
 		if len(args) != 1 {
 			return usagef("session archive: give one session id")
 		}
-		return sessionErr("session archive", args[0], st.Archive(ctx, args[0]))
+		return sessionErr("session archive", args[0], core.ArchiveSession(ctx, args[0]))
 	case "delete":
 		if len(args) == 0 {
 			return usagef("session delete: give one or more session ids")
 		}
 		for _, id := range args {
-			if _, err := st.Get(ctx, id); err != nil {
+			if _, err := core.Session(ctx, id); err != nil {
 				return sessionErr("session delete", id, err)
 			}
 		}
@@ -224,7 +202,7 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 				return nil
 			}
 		}
-		var receipts []session.DeleteReceipt
+		var receipts []app.DeleteReceipt
 		for _, id := range args {
 			r, err := a.DeleteSession(id) // with the memories derived from it
 			if err != nil {
@@ -248,9 +226,9 @@ func sessionErr(cmd, id string, err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, session.ErrNotFound):
+	case app.IsNotFound(err):
 		return notFound(cmd, id)
-	case errors.Is(err, session.ErrInvalid):
+	case app.IsBadInput(err):
 		return usagef("%s: %v", cmd, err)
 	}
 	return err
@@ -298,138 +276,4 @@ func progressPrinter(env Env, what string) func(done, total int) {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// contextCmd: hermes session context --session S --query Q --budget N | --batch FILE
-func contextCmd(core *app.Core, g globals, args []string, env Env) error {
-	fs := newFlags("session context")
-	sid := fs.String("session", "", "session id or ref")
-	query := fs.String("query", "", "the message to build the context for")
-	budget := fs.Int("budget", 0, "prompt token budget")
-	batch := fs.String("batch", "", "JSONL file of {\"id\",\"session\",\"query\",\"budget\"}")
-	reply := fs.String("reply", "", "a stored reply (message id): what the model saw when it wrote it")
-	channel := fs.String("channel", "", "a sub-agent's channel (or main): the window its next turn starts from")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *channel != "" {
-		return channelContext(core, g, *sid, *channel, env)
-	}
-	if *reply != "" {
-		rep, err := app.NewApp(core, nil).MessageContext(*reply)
-		if errors.Is(err, session.ErrNotFound) {
-			return usagef("session context: no message %q; see `hermes session show ID --json`", *reply)
-		}
-		if err != nil {
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, rep)
-		}
-		if len(rep.Items) == 0 {
-			fmt.Fprintf(env.Stderr, "reply %s kept no record of its context (not a reply, or written before Hermes kept them)\n", *reply)
-			return nil
-		}
-		for _, it := range rep.Items {
-			fmt.Fprintf(env.Stdout, "%-10s %5d  %-9s %s\n", it.Reason, it.Tokens, it.Role, firstLine(it.Preview, 60))
-		}
-		fmt.Fprintf(env.Stdout, "%d of %d tokens; intent %s\n", rep.Tokens, rep.Budget, rep.Intent)
-		return nil
-	}
-	ctx := context.Background()
-	type out struct {
-		ID       json.RawMessage `json:"id,omitempty"`
-		Included []string        `json:"included"`
-		Tokens   int             `json:"tokens"`
-	}
-	build := func(s, q string, b int) (prompt.Context, error) {
-		if b <= 0 {
-			return prompt.Context{}, usagef("session context: --budget must be a positive number of tokens")
-		}
-		c, err := core.BuildContext(ctx, s, q, b)
-		if errors.Is(err, session.ErrNotFound) {
-			return c, notFound("session context", s)
-		}
-		return c, err
-	}
-	if *batch == "" {
-		if *sid == "" || *query == "" {
-			return usagef("session context: give --session, --query and --budget, or --batch FILE")
-		}
-		c, err := build(*sid, *query, *budget)
-		if err != nil {
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, struct {
-				out
-				Items []prompt.Item `json:"items"`
-			}{out{Included: nonNil(c.Refs()), Tokens: c.Tokens}, c.Items})
-		}
-		for _, it := range c.Items {
-			ref := it.Ref
-			if ref == "" {
-				ref = it.MessageID
-			}
-			fmt.Fprintf(env.Stdout, "%-10s %5d  %-9s %s\n", it.Reason, it.Tokens, it.Role, ref)
-		}
-		fmt.Fprintf(env.Stdout, "%d of %d tokens; %d older messages left out\n", c.Tokens, c.Budget, c.Dropped)
-		return nil
-	}
-	return eachLine("session context", *batch, env, func(n int, raw []byte, enc *json.Encoder) error {
-		var l struct {
-			ID      json.RawMessage `json:"id"`
-			Session string          `json:"session"`
-			Query   string          `json:"query"`
-			Budget  int             `json:"budget"`
-		}
-		if err := json.Unmarshal(raw, &l); err != nil || l.Session == "" || l.Budget <= 0 {
-			return usagef("session context: %s line %d: want {\"id\",\"session\",\"query\",\"budget\"}", *batch, n)
-		}
-		c, err := build(l.Session, l.Query, l.Budget)
-		if err != nil {
-			return fmt.Errorf("%s line %d: %w", *batch, n, err)
-		}
-		return enc.Encode(out{ID: l.ID, Included: nonNil(c.Refs()), Tokens: c.Tokens})
-	})
-}
-
-// firstLine is the start of a text's first line, at most n runes.
-func firstLine(s string, n int) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if r := []rune(s); len(r) > n {
-		s = string(r[:n]) + "…"
-	}
-	return s
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-// channelContext prints the window a channel's next turn would be built from.
-func channelContext(core *app.Core, g globals, sid, channel string, env Env) error {
-	if sid == "" {
-		return usagef("session context --channel: give --session too")
-	}
-	c, err := core.ChannelContext(context.Background(), sid, channel)
-	switch {
-	case errors.Is(err, session.ErrNotFound):
-		return notFound("session context", sid)
-	case err != nil:
-		return agentErr(err)
-	}
-	if g.json {
-		return printJSON(env.Stdout, c)
-	}
-	for _, it := range c.Items {
-		fmt.Fprintf(env.Stdout, "%-10s %5d  %-9s %s\n", it.Reason, it.Tokens, it.Role, firstLine(it.Content, 60))
-	}
-	fmt.Fprintf(env.Stdout, "%d of %d tokens; channel %s\n", c.Tokens, c.Budget, channel)
-	return nil
 }

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
 
 	"hermes/app"
-	"hermes/backend/tools"
 )
 
 // termApprover asks on the terminal before a call that needs approval, showing the
@@ -30,30 +30,30 @@ func newTermApprover(g globals, env Env) *termApprover {
 	return &termApprover{yes: g.yes, interactive: ok && isTerminal(f), in: bufio.NewReader(env.Stdin), out: env.Stderr}
 }
 
-func (t *termApprover) Approve(ctx context.Context, req tools.ApprovalRequest) (tools.Decision, error) {
+func (t *termApprover) Approve(ctx context.Context, req app.ApprovalRequest) (app.Decision, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	args, _ := json.MarshalIndent(json.RawMessage(req.Args), "    ", "  ")
 	if t.yes {
 		fmt.Fprintf(t.out, "[approved by --yes] %s %s\n", req.Tool, args)
-		return tools.Decision{Allow: true, Scope: tools.ScopeOnce}, nil
+		return app.Decision{Allow: true, Scope: app.ScopeOnce}, nil
 	}
 	if !t.interactive {
 		fmt.Fprintf(t.out, "[denied] %s needs approval; run with --yes to allow it in scripts\n", req.Tool)
-		return tools.Decision{Allow: false}, nil
+		return app.Decision{Allow: false}, nil
 	}
 	fmt.Fprintf(t.out, "\nThe model wants to run %s: %s\n    %s\nAllow? [y]es once / [s]ession / [N]o: ", req.Tool, req.Description, args)
 	line, err := t.in.ReadString('\n')
 	if err != nil && line == "" {
-		return tools.Decision{Allow: false}, nil
+		return app.Decision{Allow: false}, nil
 	}
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "yes":
-		return tools.Decision{Allow: true, Scope: tools.ScopeOnce}, nil
+		return app.Decision{Allow: true, Scope: app.ScopeOnce}, nil
 	case "s", "session":
-		return tools.Decision{Allow: true, Scope: tools.ScopeSession}, nil
+		return app.Decision{Allow: true, Scope: app.ScopeSession}, nil
 	}
-	return tools.Decision{Allow: false}, nil
+	return app.Decision{Allow: false}, nil
 }
 
 // toolsCmd: hermes tools log [--json] [--tool T] [--status S] [--session S] [--limit N] | list
@@ -96,7 +96,7 @@ func toolsCmd(core *app.Core, g globals, args []string, env Env) error {
 		if err := parse(fs, args[1:]); err != nil {
 			return err
 		}
-		rows, err := core.ToolActivity(context.Background(), tools.AuditFilter{Tool: *tool, Status: tools.Status(*status), SessionID: *sess, Limit: *limit})
+		rows, err := app.NewApp(core, nil).ToolActivity(*tool, *status, *sess, strconv.Itoa(*limit))
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,54 @@
+package app
+
+import (
+	"context"
+
+	"hermes/backend/agent"
+	"hermes/backend/session"
+)
+
+// MaxMessageBytes is the longest message a user may send.
+const MaxMessageBytes = session.MaxMessageBytes
+
+// Message statuses (Message.Status).
+const (
+	MessageOK        = session.StatusOK
+	MessageCancelled = session.StatusCancelled
+)
+
+// ChatInput is one message for Chat.
+type ChatInput struct {
+	SessionID string // the conversation to continue; "" starts one
+	Text      string
+	Model     string // the chat model for this turn; "" uses the setting
+}
+
+// Chat runs one turn for the command line, streaming the reply's text to fn. The
+// result holds what was stored even when err is set (a stopped reply keeps its
+// partial text); err is already a user's message (IsBadInput tells refused input).
+func (c *Core) Chat(ctx context.Context, in ChatInput, fn func(string) error) (TurnResult, error) {
+	var models []string
+	if in.Model != "" {
+		s, err := c.Settings.Load(ctx)
+		if err != nil {
+			return TurnResult{}, err
+		}
+		s.ChatModel = in.Model
+		models = s.Models()
+	}
+	res, err := c.Agent.Turn(ctx, agent.Input{SessionID: in.SessionID, Text: in.Text, Models: models}, fn)
+	tr := ToTurnResult(res)
+	if err != nil {
+		s, _ := c.Settings.Load(context.WithoutCancel(ctx))
+		if in.Model != "" {
+			s.ChatModel = in.Model
+		}
+		return tr, userError(err, s.OllamaHost, s.ChatModel)
+	}
+	return tr, nil
+}
+
+// Setting returns one setting's effective value.
+func (c *Core) Setting(ctx context.Context, key string) (string, error) {
+	return c.Settings.Get(ctx, key)
+}

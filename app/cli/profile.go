@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"hermes/app"
+)
+
+// profileCmd: hermes memory profile list | create NAME | use NAME | delete NAME
+func profileCmd(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
+	args, err := positional("memory profile", args)
+	if err != nil {
+		return err
+	}
+	if len(args) == 0 {
+		args = []string{"list"}
+	}
+	bad := func(err error) error {
+		if app.IsMemoryBadInput(err) {
+			return usagef("memory profile %s: %v", args[0], err)
+		}
+		return err
+	}
+	switch {
+	case args[0] == "list" && len(args) == 1:
+		list, err := core.MemoryProfiles(ctx)
+		if err != nil {
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, list)
+		}
+		for _, p := range list {
+			mark := " "
+			if p.Active {
+				mark = "*"
+			}
+			fmt.Fprintf(env.Stdout, "%s %-20s %d memories\n", mark, p.Name, p.Memories)
+		}
+		return nil
+	case args[0] == "create" && len(args) == 2:
+		if err := core.CreateMemoryProfile(ctx, args[1]); err != nil {
+			return bad(err)
+		}
+		fmt.Fprintf(env.Stderr, "created profile %s; switch to it with `hermes memory profile use %s`\n", args[1], args[1])
+		return nil
+	case args[0] == "use" && len(args) == 2:
+		if err := core.UseMemoryProfile(ctx, args[1]); err != nil {
+			return bad(err)
+		}
+		fmt.Fprintf(env.Stderr, "%s is the active profile: new conversations and memory commands use it\n", args[1])
+		return nil
+	case args[0] == "delete" && len(args) == 2:
+		if !g.yes {
+			ok, err := confirm(env, fmt.Sprintf("Delete profile %s and erase all its memories for good?", args[1]), "refusing to delete without confirmation")
+			if err != nil {
+				return err
+			}
+			if !ok {
+				fmt.Fprintln(env.Stderr, "nothing deleted")
+				return nil
+			}
+		}
+		r, err := core.DeleteMemoryProfile(ctx, args[1])
+		if err != nil {
+			return bad(err)
+		}
+		if g.json {
+			return printJSON(env.Stdout, r)
+		}
+		fmt.Fprintln(env.Stdout, r.Summary())
+		return nil
+	}
+	return usagef("memory profile: use list, create NAME, use NAME or delete NAME")
+}

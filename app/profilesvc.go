@@ -1,0 +1,33 @@
+package app
+
+import (
+	"context"
+
+	"hermes/backend/memory"
+)
+
+// MemoryProfiles lists the memory profiles, the active one marked.
+func (c *Core) MemoryProfiles(ctx context.Context) ([]MemoryProfile, error) {
+	return withMemory(c, "list profiles", func(m *memory.Store) ([]MemoryProfile, error) { return m.ListProfiles(ctx) })
+}
+
+// CreateMemoryProfile makes an empty profile (it does not switch to it).
+func (c *Core) CreateMemoryProfile(ctx context.Context, name string) error {
+	_, err := withMemory(c, "create profile", func(m *memory.Store) (struct{}, error) {
+		return struct{}{}, m.CreateProfile(ctx, name)
+	})
+	return err
+}
+
+// UseMemoryProfile makes a profile the one new conversations use.
+func (c *Core) UseMemoryProfile(ctx context.Context, name string) error {
+	_, err := withMemory(c, "use profile", func(m *memory.Store) (struct{}, error) {
+		return struct{}{}, m.UseProfile(ctx, name)
+	})
+	return err
+}
+
+// DeleteMemoryProfile erases a profile and every memory in it.
+func (c *Core) DeleteMemoryProfile(ctx context.Context, name string) (MemoryReceipt, error) {
+	return withMemory(c, "delete profile", func(m *memory.Store) (MemoryReceipt, error) { return m.DeleteProfile(ctx, name) })
+}

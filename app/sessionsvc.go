@@ -1,0 +1,68 @@
+package app
+
+import (
+	"context"
+	"io"
+
+	"hermes/backend/prompt"
+	"hermes/backend/session"
+)
+
+// Session-level types as the command line prints them (plain data with JSON tags).
+type (
+	// SessionHit is one search result, with the message's number in its conversation.
+	SessionHit = session.Hit
+	// SnippetFragment is a piece of a search snippet, marked when it matched.
+	SnippetFragment = session.Fragment
+	// DeleteReceipt says what deleting a conversation erased.
+	DeleteReceipt = session.DeleteReceipt
+	// SessionImportResult counts what a JSONL import did.
+	SessionImportResult = session.ImportResult
+	// PromptContext is a context built for the model: its items and token counts.
+	PromptContext = prompt.Context
+	// PromptItem is one item of a PromptContext.
+	PromptItem = prompt.Item
+)
+
+// Session returns a conversation by id or ref.
+func (c *Core) Session(ctx context.Context, id string) (SessionInfo, error) {
+	s, err := c.Sessions.Get(ctx, id)
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	return toSessionInfo(s), nil
+}
+
+// SearchSessions finds messages across every conversation, archived ones
+// included, best first; a query with no words is bad input.
+func (c *Core) SearchSessions(ctx context.Context, query string, limit int) ([]SessionHit, error) {
+	return c.Sessions.Search(ctx, query, limit)
+}
+
+// SnippetText is a search snippet as plain text.
+func SnippetText(frags []SnippetFragment) string { return session.SnippetText(frags) }
+
+// ImportSessions reads a JSONL import (validating every line first: a bad file is
+// ErrInvalid and nothing is written) and stores it, reporting progress.
+func (c *Core) ImportSessions(ctx context.Context, r io.Reader, progress func(done, total int)) (SessionImportResult, error) {
+	lines, err := session.ParseImport(r)
+	if err != nil {
+		return SessionImportResult{}, invalid(err)
+	}
+	return c.Sessions.Import(ctx, lines, progress)
+}
+
+// RenameSession sets a conversation's title.
+func (c *Core) RenameSession(ctx context.Context, id, title string) error {
+	return c.Sessions.Rename(ctx, id, title)
+}
+
+// PinSession pins or unpins a conversation.
+func (c *Core) PinSession(ctx context.Context, id string, pinned bool) error {
+	return c.Sessions.Pin(ctx, id, pinned)
+}
+
+// ArchiveSession archives a conversation; it stays searchable.
+func (c *Core) ArchiveSession(ctx context.Context, id string) error {
+	return c.Sessions.Archive(ctx, id)
+}
