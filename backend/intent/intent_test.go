@@ -510,48 +510,153 @@ func helper() int {
 	return 0
 }
 
-// TestChallengeSet runs hand-written messages that no template produced and
-// that were written before the model saw them; they were never used to tune
-// anything. It reports accuracy per language and fails below a floor well
-// under the held-out figure: a warning sign that the templates drifted away
-// from how people write.
+// TestChallengeSet evaluates the committed model, through ONNX Runtime, on
+// the hand-written challenge set (backend/intent/testdata/challenge.jsonl:
+// messages written by hand, no generator reads them, nothing is trained,
+// tuned or chosen on them) and on the held-out generated split. It logs
+// accuracy, macro-F1, per-label F1, per-language accuracy, ECE and the
+// errors made with confidence >= 0.9, and fails below the figures the
+// committed model reaches (regression floors).
+//
+// Issue 16's bars are NOT all reached by this model; the floors below are
+// what it does reach. Bars: challenge accuracy >= 0.95 and macro-F1 >= 0.95
+// (reached: 0.908), every label F1 >= 0.90 (reached: 0.86 at worst),
+// confident errors <= 1% (reached: 1.28%); held-out >= 0.97 (reached: 0.878,
+// split by template family).
 func TestChallengeSet(t *testing.T) {
-	c := openTest(t, Config{Threshold: 0.01})
+	c := openTest(t, Config{})
+	type floor struct {
+		acc, macroF1, labelF1, langAcc, confErr, ece float64
+		min                                          int
+	}
+	for _, tc := range []struct {
+		file string
+		f    floor
+	}{
+		{filepath.Join("testdata", "challenge.jsonl"), floor{acc: 0.90, macroF1: 0.90, labelF1: 0.85, langAcc: 0.89, confErr: 0.013, ece: 0.035, min: 300}},
+		{filepath.Join(modelDir, "test.jsonl"), floor{acc: 0.87, macroF1: 0.87, labelF1: 0.73, langAcc: 0.87, confErr: 0.023, ece: 0.029, min: 1000}},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			exs, err := dataset.ReadFile(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(exs) < tc.f.min {
+				t.Fatalf("%d examples, want >= %d", len(exs), tc.f.min)
+			}
+			preds, err := Predictions(context.Background(), c, exs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := train.Evaluate(tc.file, exs, preds)
+			t.Logf("accuracy %.4f, macro-F1 %.4f, ECE %.4f, errors with confidence >= 0.9: %d of %d (%.2f%%)",
+				float64(h.Accuracy), float64(h.MacroF1), float64(h.ECE), h.ConfidentErrors, h.Examples, 100*float64(h.ConfidentErrorRate))
+			if float64(h.Accuracy) < tc.f.acc || float64(h.MacroF1) < tc.f.macroF1 {
+				t.Errorf("accuracy %.4f, macro-F1 %.4f, want >= %.2f, %.2f", float64(h.Accuracy), float64(h.MacroF1), tc.f.acc, tc.f.macroF1)
+			}
+			if float64(h.ECE) > tc.f.ece || float64(h.ConfidentErrorRate) > tc.f.confErr {
+				t.Errorf("ECE %.4f, confident errors %.4f, want <= %.3f, %.3f", float64(h.ECE), float64(h.ConfidentErrorRate), tc.f.ece, tc.f.confErr)
+			}
+			for _, l := range h.PerLabel {
+				t.Logf("  %-12s F1 %.4f (en %.3f, zh %.3f)", l.Label, float64(l.F1), float64(l.AccuracyEN), float64(l.AccuracyZH))
+				if float64(l.F1) < tc.f.labelF1 {
+					t.Errorf("%s F1 %.4f, want >= %.2f", l.Label, float64(l.F1), tc.f.labelF1)
+				}
+			}
+			for _, l := range h.PerLang {
+				t.Logf("  %s: %d examples, accuracy %.4f", l.Lang, l.Examples, float64(l.Accuracy))
+				if float64(l.Accuracy) < tc.f.langAcc {
+					t.Errorf("%s accuracy %.4f, want >= %.2f", l.Lang, float64(l.Accuracy), tc.f.langAcc)
+				}
+			}
+			if testing.Verbose() {
+				for i, p := range preds {
+					if got := dataset.Labels[p.Label]; got != exs[i].Label {
+						t.Logf("  miss: %-12s -> %-12s %.2f %s", exs[i].Label, got, p.Confidence, exs[i].Text)
+					}
+				}
+			}
+		})
+	}
+}
+
+// The challenge set is hand-written and separate: at least 40 messages per
+// label, both languages, and none of them is in any generated split.
+func TestChallengeSetShape(t *testing.T) {
 	exs, err := dataset.ReadFile(filepath.Join("testdata", "challenge.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	train, err := dataset.ReadFile(filepath.Join(modelDir, "train.jsonl"))
+	perLabel, perLang := map[string]int{}, map[string]int{}
+	for _, ex := range exs {
+		perLabel[ex.Label]++
+		perLang[ex.Lang]++
+	}
+	for _, l := range dataset.Labels {
+		if perLabel[l] < 40 {
+			t.Errorf("%s: %d messages, want >= 40", l, perLabel[l])
+		}
+	}
+	if len(exs) < 300 || perLang["en"] < 100 || perLang["zh"] < 100 {
+		t.Errorf("%d messages (%v), want >= 300 in both languages", len(exs), perLang)
+	}
+	seen := map[string]string{}
+	for _, split := range []string{"train.jsonl", "dev.jsonl", "test.jsonl"} {
+		gen, err := dataset.ReadFile(filepath.Join(modelDir, split))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ex := range gen {
+			seen[datagen.Key(ex.Text)] = split
+		}
+	}
+	dup := map[string]bool{}
+	for _, ex := range exs {
+		k := datagen.Key(ex.Text)
+		if split, ok := seen[k]; ok {
+			t.Errorf("challenge %q is in %s", ex.Text, split)
+		}
+		if dup[k] {
+			t.Errorf("challenge %q is there twice", ex.Text)
+		}
+		dup[k] = true
+	}
+}
+
+// TestMLPExportMatchesTraining: the perceptron the trainer can make (compared
+// with the committed linear model) exports to an ONNX graph that ONNX Runtime
+// runs to the same predictions as the trainer's own arithmetic.
+func TestMLPExportMatchesTraining(t *testing.T) {
+	cfg := train.MLPConfig()
+	cfg.Epochs = 2
+	dir := t.TempDir()
+	res, err := train.Run(modelDir, dir, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]bool{}
-	for _, ex := range train {
-		seen[datagen.Key(ex.Text)] = true
+	c := openTest(t, Config{ModelDir: dir})
+	exs, err := dataset.ReadFile(filepath.Join(modelDir, "test.jsonl"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	right := map[string]int{}
-	total := map[string]int{}
+	right := 0
 	for _, ex := range exs {
-		if seen[datagen.Key(ex.Text)] {
-			t.Errorf("challenge %q is in train.jsonl", ex.Text)
-		}
 		r, err := c.Classify(context.Background(), ex.Text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		total[ex.Lang]++
-		if r.Label == ex.Label {
-			right[ex.Lang]++
-		} else {
-			t.Logf("miss: %-12s -> %-12s %.2f %s", ex.Label, r.Label, r.Confidence, ex.Text)
+		best, p := "", float32(-1)
+		for l, s := range r.Scores { // the argmax, whatever the threshold says
+			if s > p {
+				best, p = l, s
+			}
+		}
+		if best == ex.Label {
+			right++
 		}
 	}
-	all := 0
-	for _, lang := range dataset.Langs {
-		all += right[lang]
-		t.Logf("%s: %d/%d = %.3f", lang, right[lang], total[lang], float64(right[lang])/float64(total[lang]))
-	}
-	if acc := float64(all) / float64(len(exs)); acc < 0.8 {
-		t.Fatalf("challenge accuracy %.3f, want >= 0.8", acc)
+	got, want := float64(right)/float64(len(exs)), float64(res.Report.HeldOut.Accuracy)
+	if math.Abs(got-want) > 0.002 || want < 0.6 {
+		t.Fatalf("ONNX Runtime accuracy %.4f, trainer's %.4f", got, want)
 	}
 }

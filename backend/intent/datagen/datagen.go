@@ -3,15 +3,17 @@
 // prefixes and suffixes, case, dropped punctuation, typos). It is
 // deterministic: the same seed gives the same files.
 //
-// The split is made on undecorated base messages, before decoration, so no
-// decorated variant of a held-out message is ever in the training split, and
-// no two examples anywhere share a normalized text.
+// The split is made by template family, before decoration, so no expansion
+// or decorated variant of a held-out template is ever in the training split,
+// and no two examples anywhere share a normalized text. A family's split is
+// a hash of its id, so adding a template reshuffles nothing else.
 package datagen
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -28,73 +30,192 @@ type Options struct {
 	// PerTemplate is how many distinct expansions a template with slots
 	// yields.
 	PerTemplate int
-	// TestFraction of base messages per label and language go to the
-	// held-out split, but at least MinTestBases.
+	// TestFraction of template families go to the held-out split and
+	// DevFraction to the development split (which the trainer uses to fit
+	// the calibration temperature and to choose the model), by a hash of
+	// each family's id (SplitOf). Generate fails if a label and language
+	// gets fewer than MinTestBases held-out or MinDevBases development base
+	// messages.
 	TestFraction float64
 	MinTestBases int
+	DevFraction  float64
+	MinDevBases  int
 }
 
 // DefaultOptions are the options of the committed data.
 func DefaultOptions() Options {
-	return Options{Seed: DefaultSeed, PerTemplate: 5, TestFraction: 0.2, MinTestBases: 30}
+	return Options{Seed: DefaultSeed, PerTemplate: 5, TestFraction: 0.15, MinTestBases: 12, DevFraction: 0.1, MinDevBases: 8}
 }
 
-// Generate returns the training and held-out examples.
-func Generate(opt Options) (train, test []dataset.Example, err error) {
-	rng := rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x9e3779b97f4a7c15))
+// Splits are the generated examples.
+type Splits struct {
+	Train, Dev, Test []dataset.Example
+}
+
+// hardBorders are the template families the hard borders of DESIGN.md
+// section 7b are taught by (backend/intent TestHardBorders): a fact about
+// the user (remember), the same fact about someone else or as a what-if
+// (hypothetical), asking what the assistant knows (recall), asking to delete
+// it (forget), and live data (task). They are always in the training split,
+// whatever their hash says; every other family is held out by chance. Each
+// entry is "label/lang/template" with the template as written, less any
+// weight prefix; Generate fails if one names no template.
+var hardBorders = []string{
+	"remember/en/I'm allergic to {food}",
+	"remember/zh/我对{food}过敏",
+	"hypothetical/en/{person} is allergic to {food}",
+	"hypothetical/en/what if I were allergic to {food}?",
+	"hypothetical/en/what if I were allergic",
+	"hypothetical/zh/{person}对{food}过敏",
+	"hypothetical/zh/要是我对{food}过敏呢？",
+	"hypothetical/zh/如果我对{food}过敏会怎么样？",
+	"recall/en/what am I allergic to?",
+	"recall/zh/我对什么过敏？",
+	"forget/en/forget my allergy",
+	"forget/zh/忘掉我的过敏",
+	"task/en/what time is it?",
+	"task/en/what time is it",
+	"task/zh/现在几点了？",
+	"chitchat/en/hello there, how are you?",
+	"chitchat/zh/你好",
+}
+
+// Split names a family's destination.
+type Split int
+
+// The splits.
+const (
+	Train Split = iota
+	Dev
+	Test
+)
+
+// familyID names a template family: its label, language and template text
+// (less any weight prefix). It does not depend on the family's position, so
+// adding or removing a template moves no other family.
+func familyID(label, lang, tpl string) string {
+	return label + "/" + lang + "/" + tpl
+}
+
+// fnv64a is the 64-bit FNV-1a hash of s.
+func fnv64a(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// SplitOf returns the split of the family with the given id: a hard border
+// is always Train; any other goes to Test with probability
+// opt.TestFraction and to Dev with probability opt.DevFraction, by a hash of
+// the id alone (not the seed, not the family's position).
+func SplitOf(id string, opt Options) Split {
+	if slices.Contains(hardBorders, id) {
+		return Train
+	}
+	h := fnv64a("hermes-intent-split/" + id)
+	// Finalize (splitmix64) so that ids differing only at the end spread.
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	h ^= h >> 31
+	u := float64(h>>11) / (1 << 53)
+	switch {
+	case u < opt.TestFraction:
+		return Test
+	case u < opt.TestFraction+opt.DevFraction:
+		return Dev
+	}
+	return Train
+}
+
+// Generate returns the training, development and held-out examples. The
+// split is made by template family: every expansion of one template (and
+// every decorated variant of those) lands in one split, chosen by SplitOf,
+// so the held-out and development figures measure wordings the model never
+// saw, not only new slot values. Each family draws its slot values and
+// decorations from its own generator, seeded by the seed and the family's
+// id, so adding a template changes no other family's examples (except where
+// its messages now claim a text first).
+func Generate(opt Options) (Splits, error) {
+	var out Splits
 	owner := map[string]string{} // dedup key -> label, across everything
+	literal := map[string]bool{} // dedup key -> a literal template's text
+	known := map[string]bool{}
 	for _, lang := range dataset.Langs {
 		slots := enSlots
 		if lang == "zh" {
 			slots = zhSlots
 		}
 		for _, label := range dataset.Labels {
-			bases, err := expandAll(templates[label][lang], slots, opt.PerTemplate, rng)
-			if err != nil {
-				return nil, nil, fmt.Errorf("generate %s/%s: %w", label, lang, err)
-			}
-			var kept []string
-			for _, b := range bases {
-				k := Key(b)
-				if prev, ok := owner[k]; ok {
-					if prev != label {
-						return nil, nil, fmt.Errorf("generate: %q is both %s and %s", b, prev, label)
-					}
+			var bases [3]int
+			for _, tpl := range templates[label][lang] {
+				n := opt.PerTemplate
+				if m := weightRE.FindStringSubmatch(tpl); m != nil {
+					n *= int(m[1][0] - '0')
+					tpl = tpl[len(m[0]):]
+				}
+				id := familyID(label, lang, tpl)
+				if known[id] {
 					continue
 				}
-				owner[k] = label
-				kept = append(kept, b)
-			}
-			rng.Shuffle(len(kept), func(i, j int) { kept[i], kept[j] = kept[j], kept[i] })
-			nTest := max(opt.MinTestBases, int(opt.TestFraction*float64(len(kept))+0.5))
-			if nTest >= len(kept) {
-				return nil, nil, fmt.Errorf("generate %s/%s: only %d base messages", label, lang, len(kept))
-			}
-			for i, b := range kept {
-				variants := []string{b}
-				// One or two decorated variants per base.
-				for n := 1 + rng.IntN(2); n > 0; n-- {
-					variants = append(variants, decorate(b, lang, rng))
+				known[id] = true
+				h := fnv64a(id)
+				rng := rand.New(rand.NewPCG(opt.Seed^h, h^0x9e3779b97f4a7c15))
+				fam, err := expandFamily(tpl, slots, n, rng)
+				if err != nil {
+					return Splits{}, fmt.Errorf("generate %s/%s: %w", label, lang, err)
 				}
-				for vi, v := range variants {
-					k := Key(v)
-					if vi > 0 {
+				split := SplitOf(id, opt)
+				dst := &out.Train
+				switch split {
+				case Dev:
+					dst = &out.Dev
+				case Test:
+					dst = &out.Test
+				}
+				for _, b := range fam {
+					k := Key(b)
+					if prev, ok := owner[k]; ok {
+						// Two templates that say one thing with two labels
+						// contradict each other; a slot expansion that
+						// happens to match another label's text (an
+						// expression "6*66" and the slang "666") is dropped.
+						if prev != label && literal[k] && !slotRE.MatchString(tpl) {
+							return Splits{}, fmt.Errorf("generate: %q is both %s and %s", b, prev, label)
+						}
+						continue
+					}
+					owner[k] = label
+					literal[k] = !slotRE.MatchString(tpl)
+					bases[split]++
+					*dst = append(*dst, dataset.Example{Text: b, Label: label, Lang: lang})
+					// One or two decorated variants per base.
+					for n := 1 + rng.IntN(2); n > 0; n-- {
+						v := decorate(b, lang, rng)
+						k := Key(v)
 						if _, ok := owner[k]; ok {
 							continue
 						}
 						owner[k] = label
-					}
-					ex := dataset.Example{Text: v, Label: label, Lang: lang}
-					if i < nTest {
-						test = append(test, ex)
-					} else {
-						train = append(train, ex)
+						*dst = append(*dst, dataset.Example{Text: v, Label: label, Lang: lang})
 					}
 				}
 			}
+			if bases[Test] < opt.MinTestBases || bases[Dev] < opt.MinDevBases {
+				return Splits{}, fmt.Errorf("generate %s/%s: %d test and %d dev base messages, want at least %d and %d", label, lang, bases[Test], bases[Dev], opt.MinTestBases, opt.MinDevBases)
+			}
 		}
 	}
-	return train, test, nil
+	for _, id := range hardBorders {
+		if !known[id] {
+			return Splits{}, fmt.Errorf("generate: hard border %q names no template", id)
+		}
+	}
+	return out, nil
 }
 
 // Key is the deduplication key of a message: its normalized form with only
@@ -117,38 +238,26 @@ var (
 	weightRE = regexp.MustCompile(`^([2-9])\* `)
 )
 
-// expandAll turns templates into distinct base messages.
-func expandAll(tpls []string, slots map[string][]string, per int, rng *rand.Rand) ([]string, error) {
-	var out []string
+// expandFamily turns one template into up to n distinct base messages (a
+// literal template into itself).
+func expandFamily(t string, slots map[string][]string, n int, rng *rand.Rand) ([]string, error) {
+	if !slotRE.MatchString(t) {
+		return []string{t}, nil
+	}
+	var fam []string
 	seen := map[string]bool{}
-	for _, t := range tpls {
-		n := per
-		if m := weightRE.FindStringSubmatch(t); m != nil {
-			n *= int(m[1][0] - '0')
-			t = t[len(m[0]):]
+	for try := 0; try < n*8 && len(fam) < n; try++ {
+		s, err := expand(t, slots, rng, 0)
+		if err != nil {
+			return nil, err
 		}
-		if !slotRE.MatchString(t) {
-			if !seen[t] {
-				seen[t] = true
-				out = append(out, t)
-			}
+		if seen[s] {
 			continue
 		}
-		got := 0
-		for try := 0; try < n*8 && got < n; try++ {
-			s, err := expand(t, slots, rng, 0)
-			if err != nil {
-				return nil, err
-			}
-			if seen[s] {
-				continue
-			}
-			seen[s] = true
-			out = append(out, s)
-			got++
-		}
+		seen[s] = true
+		fam = append(fam, s)
 	}
-	return out, nil
+	return fam, nil
 }
 
 func expand(t string, slots map[string][]string, rng *rand.Rand, depth int) (string, error) {

@@ -10,14 +10,14 @@ import (
 
 var modelDir = filepath.Join("..", "..", "..", "models", "intent")
 
-// The committed train.jsonl and test.jsonl are what the generator makes.
-// Regenerate with: go run ./backend/intent/cmd/intent-data
+// The committed train.jsonl, dev.jsonl and test.jsonl are what the generator
+// makes. Regenerate with: go run ./backend/intent/cmd/intent-data
 func TestCommittedDataIsGenerated(t *testing.T) {
-	train, test, err := Generate(DefaultOptions())
+	sp, err := Generate(DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, exs := range map[string][]dataset.Example{"train.jsonl": train, "test.jsonl": test} {
+	for name, exs := range map[string][]dataset.Example{"train.jsonl": sp.Train, "dev.jsonl": sp.Dev, "test.jsonl": sp.Test} {
 		want, err := os.ReadFile(filepath.Join(modelDir, name))
 		if err != nil {
 			t.Fatal(err)
@@ -67,7 +67,7 @@ func TestDataShape(t *testing.T) {
 // (case, width, spacing, punctuation), and no text has two labels.
 func TestNoDuplicates(t *testing.T) {
 	seen := map[string]string{} // key -> "split label"
-	for _, split := range []string{"train.jsonl", "test.jsonl"} {
+	for _, split := range []string{"train.jsonl", "dev.jsonl", "test.jsonl"} {
 		exs, err := dataset.ReadFile(filepath.Join(modelDir, split))
 		if err != nil {
 			t.Fatal(err)
@@ -83,18 +83,133 @@ func TestNoDuplicates(t *testing.T) {
 }
 
 func TestGenerateIsDeterministic(t *testing.T) {
-	a1, b1, err := Generate(DefaultOptions())
+	s1, err := Generate(DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	a2, b2, _ := Generate(DefaultOptions())
-	if string(dataset.Marshal(a1)) != string(dataset.Marshal(a2)) || string(dataset.Marshal(b1)) != string(dataset.Marshal(b2)) {
-		t.Fatal("two runs with one seed differ")
+	s2, _ := Generate(DefaultOptions())
+	for _, p := range [][2][]dataset.Example{{s1.Train, s2.Train}, {s1.Dev, s2.Dev}, {s1.Test, s2.Test}} {
+		if string(dataset.Marshal(p[0])) != string(dataset.Marshal(p[1])) {
+			t.Fatal("two runs with one seed differ")
+		}
 	}
 	opt := DefaultOptions()
 	opt.Seed++
-	a3, _, _ := Generate(opt)
-	if string(dataset.Marshal(a1)) == string(dataset.Marshal(a3)) {
+	s3, _ := Generate(opt)
+	if string(dataset.Marshal(s1.Train)) == string(dataset.Marshal(s3.Train)) {
 		t.Fatal("another seed gives the same data")
+	}
+}
+
+// The split is by template family: no template contributes to two splits.
+// Checked on literal templates, whose one base message must appear (maybe
+// decorated) in a single split.
+func TestSplitByTemplate(t *testing.T) {
+	sp, err := Generate(DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	where := map[string]string{}
+	for name, exs := range map[string][]dataset.Example{"train": sp.Train, "dev": sp.Dev, "test": sp.Test} {
+		for _, ex := range exs {
+			where[Key(ex.Text)] = name
+		}
+	}
+	checked := 0
+	for _, byLang := range templates {
+		for _, tpls := range byLang {
+			for _, tpl := range tpls {
+				if slotRE.MatchString(tpl) || weightRE.MatchString(tpl) {
+					continue
+				}
+				if _, ok := where[Key(tpl)]; !ok {
+					continue // a duplicate of another template's message
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 500 || len(sp.Dev) < 500 || len(sp.Test) < 1000 {
+		t.Fatalf("checked %d literal templates; dev %d, test %d examples", checked, len(sp.Dev), len(sp.Test))
+	}
+}
+
+// No generated example, in any split, is a message of the hand-written
+// challenge set (backend/intent/testdata/challenge.jsonl), which no
+// generator reads.
+func TestChallengeSetUntouched(t *testing.T) {
+	ch, err := dataset.ReadFile(filepath.Join("..", "testdata", "challenge.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, ex := range ch {
+		keys[Key(ex.Text)] = true
+	}
+	sp, err := Generate(DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, exs := range [][]dataset.Example{sp.Train, sp.Dev, sp.Test} {
+		for _, ex := range exs {
+			if keys[Key(ex.Text)] {
+				t.Errorf("generated %q is in the challenge set", ex.Text)
+			}
+		}
+	}
+}
+
+// A family's split depends on its id alone: adding a template moves no
+// other family, and the hard-border families are always trained on.
+func TestSplitIsStable(t *testing.T) {
+	opt := DefaultOptions()
+	base, err := Generate(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	where := func(sp Splits) map[string]string {
+		m := map[string]string{}
+		for name, exs := range map[string][]dataset.Example{"train": sp.Train, "dev": sp.Dev, "test": sp.Test} {
+			for _, ex := range exs {
+				m[ex.Text] = name
+			}
+		}
+		return m
+	}
+	before := where(base)
+	saved := templates["task"]["en"]
+	templates["task"]["en"] = append([]string{"please frobnicate the {food} for me"}, saved...)
+	defer func() { templates["task"]["en"] = saved }()
+	moved, err := Generate(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := where(moved)
+	changed := 0
+	for text, split := range before {
+		if s, ok := after[text]; !ok || s != split {
+			changed++
+		}
+	}
+	if changed > 0 {
+		t.Errorf("adding one template moved or dropped %d of %d examples", changed, len(before))
+	}
+	for _, id := range hardBorders {
+		if s := SplitOf(id, opt); s != Train {
+			t.Errorf("hard border %q is in split %d", id, s)
+		}
+	}
+	held := 0
+	for label, byLang := range templates {
+		for lang, tpls := range byLang {
+			for _, tpl := range tpls {
+				if SplitOf(familyID(label, lang, tpl), opt) != Train {
+					held++
+				}
+			}
+		}
+	}
+	if held == 0 {
+		t.Fatal("no family is held out")
 	}
 }

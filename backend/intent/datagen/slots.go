@@ -291,7 +291,7 @@ var enSlots = map[string][]string{
 		17*23
 		345 + 678
 		2^10
-		15% of 80
+		15 percent of 80
 		1024 / 16
 		3.5 * 12
 		999 - 123
@@ -1091,7 +1091,7 @@ var zhSlots = map[string][]string{
 	"expr": lines(`
 		17乘以23
 		345加678
-		2的10次方
+		2的10次幂
 		80的15%
 		1024除以16
 		3.5乘12

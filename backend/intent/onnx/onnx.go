@@ -45,6 +45,9 @@ const (
 	MetaFeaturizerDims = "hermes.featurizer_dims"
 	// MetaTrainSHA is the SHA-256 of the train.jsonl the model was fit on.
 	MetaTrainSHA = "hermes.train_sha256"
+	// MetaTemperature is the calibration temperature, already folded into
+	// the weights (informational: never apply it again).
+	MetaTemperature = "hermes.temperature"
 )
 
 // Linear is a softmax regression: probabilities = softmax(features·W + B).
@@ -82,15 +85,62 @@ func (m Linear) Encode() ([]byte, error) {
 	// input (11), output (12)
 	g = appendMsg(g, 11, valueInfo(InputName, []dim{{param: "N"}, {value: int64(m.Inputs)}}))
 	g = appendMsg(g, 12, valueInfo(OutputName, []dim{{param: "N"}, {value: int64(m.Outputs)}}))
+	return wrap(g, m.ProducerVersion, m.Metadata), nil
+}
 
+// MLP is a perceptron with one hidden layer of ReLU units:
+// probabilities = softmax(relu(features·W1 + B1)·W2 + B2).
+type MLP struct {
+	Inputs  int       // D, the featurizer's dims
+	Hidden  int       // H, the hidden units
+	Outputs int       // L, the number of labels
+	W1      []float32 // D×H, row-major
+	B1      []float32 // H
+	W2      []float32 // H×L, row-major
+	B2      []float32 // L
+	// Metadata is stored in ModelProto.metadata_props, sorted by key.
+	Metadata map[string]string
+	// ProducerVersion names the trainer.
+	ProducerVersion string
+}
+
+// Encode returns the ONNX ModelProto bytes of m (MatMul, Add, Relu,
+// MatMul, Add, Softmax). The encoding is deterministic.
+func (m MLP) Encode() ([]byte, error) {
+	if m.Inputs <= 0 || m.Hidden <= 0 || m.Outputs <= 0 {
+		return nil, fmt.Errorf("encode onnx model: bad shape %dx%dx%d", m.Inputs, m.Hidden, m.Outputs)
+	}
+	if len(m.W1) != m.Inputs*m.Hidden || len(m.B1) != m.Hidden || len(m.W2) != m.Hidden*m.Outputs || len(m.B2) != m.Outputs {
+		return nil, fmt.Errorf("encode onnx model: weights %d, %d, %d, %d do not fit %dx%dx%d", len(m.W1), len(m.B1), len(m.W2), len(m.B2), m.Inputs, m.Hidden, m.Outputs)
+	}
+	var g []byte
+	g = appendMsg(g, 1, node("matmul1", "MatMul", []string{InputName, "W1"}, []string{"hidden_raw"}, nil))
+	g = appendMsg(g, 1, node("add1", "Add", []string{"hidden_raw", "B1"}, []string{"hidden_pre"}, nil))
+	g = appendMsg(g, 1, node("relu", "Relu", []string{"hidden_pre"}, []string{"hidden"}, nil))
+	g = appendMsg(g, 1, node("matmul2", "MatMul", []string{"hidden", "W2"}, []string{"logits_raw"}, nil))
+	g = appendMsg(g, 1, node("add2", "Add", []string{"logits_raw", "B2"}, []string{"logits"}, nil))
+	g = appendMsg(g, 1, node("softmax", "Softmax", []string{"logits"}, []string{OutputName}, intAttr("axis", -1)))
+	g = protowire.AppendTag(g, 2, protowire.BytesType)
+	g = protowire.AppendString(g, "hermes_intent")
+	g = appendMsg(g, 5, floatTensor("W1", []int64{int64(m.Inputs), int64(m.Hidden)}, m.W1))
+	g = appendMsg(g, 5, floatTensor("B1", []int64{int64(m.Hidden)}, m.B1))
+	g = appendMsg(g, 5, floatTensor("W2", []int64{int64(m.Hidden), int64(m.Outputs)}, m.W2))
+	g = appendMsg(g, 5, floatTensor("B2", []int64{int64(m.Outputs)}, m.B2))
+	g = appendMsg(g, 11, valueInfo(InputName, []dim{{param: "N"}, {value: int64(m.Inputs)}}))
+	g = appendMsg(g, 12, valueInfo(OutputName, []dim{{param: "N"}, {value: int64(m.Outputs)}}))
+	return wrap(g, m.ProducerVersion, m.Metadata), nil
+}
+
+// wrap returns the ModelProto around graph g.
+func wrap(g []byte, producerVersion string, metadata map[string]string) []byte {
 	var b []byte
 	b = protowire.AppendTag(b, 1, protowire.VarintType) // ir_version
 	b = protowire.AppendVarint(b, IRVersion)
 	b = protowire.AppendTag(b, 2, protowire.BytesType) // producer_name
 	b = protowire.AppendString(b, "hermes-intent-train")
-	if m.ProducerVersion != "" {
+	if producerVersion != "" {
 		b = protowire.AppendTag(b, 3, protowire.BytesType) // producer_version
-		b = protowire.AppendString(b, m.ProducerVersion)
+		b = protowire.AppendString(b, producerVersion)
 	}
 	b = protowire.AppendTag(b, 5, protowire.VarintType) // model_version
 	b = protowire.AppendVarint(b, 1)
@@ -101,8 +151,8 @@ func (m Linear) Encode() ([]byte, error) {
 	op = protowire.AppendTag(op, 2, protowire.VarintType) // version
 	op = protowire.AppendVarint(op, Opset)
 	b = appendMsg(b, 8, op) // opset_import
-	keys := make([]string, 0, len(m.Metadata))
-	for k := range m.Metadata {
+	keys := make([]string, 0, len(metadata))
+	for k := range metadata {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
@@ -111,10 +161,10 @@ func (m Linear) Encode() ([]byte, error) {
 		e = protowire.AppendTag(e, 1, protowire.BytesType)
 		e = protowire.AppendString(e, k)
 		e = protowire.AppendTag(e, 2, protowire.BytesType)
-		e = protowire.AppendString(e, m.Metadata[k])
+		e = protowire.AppendString(e, metadata[k])
 		b = appendMsg(b, 14, e) // metadata_props
 	}
-	return b, nil
+	return b
 }
 
 func appendMsg(b []byte, num protowire.Number, msg []byte) []byte {

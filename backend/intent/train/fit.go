@@ -26,19 +26,41 @@ type Config struct {
 	BatchSize    int     `json:"batch_size"`
 	LearningRate float64 `json:"learning_rate"`
 	L2           float64 `json:"l2"`
+	// Hidden is the number of ReLU units of the hidden layer; 0 trains the
+	// linear model (softmax regression).
+	Hidden int `json:"hidden"`
+	// InitScale bounds the hidden layer's initial weights (uniform in
+	// ±InitScale).
+	InitScale float64 `json:"init_scale,omitempty"`
+	// Uncalibrated skips temperature scaling (temperature 1); only for
+	// measuring the calibration's effect, never for the committed model.
+	Uncalibrated bool `json:"-"`
 }
 
-// DefaultConfig is the configuration of the committed model.
+// DefaultConfig is the configuration of the committed model: softmax
+// regression over the hashed features. A perceptron with 64 hidden units
+// (MLPConfig) scored 0.012 more macro-F1 on the development split but less on
+// the held-out split (0.870 against 0.878), at twice the time per message and
+// nine times the size, so the linear model stays.
 func DefaultConfig() Config {
-	return Config{Seed: 7, Epochs: 30, BatchSize: 32, LearningRate: 0.05, L2: 0}
+	return Config{Seed: 7, Epochs: 10, BatchSize: 32, LearningRate: 0.05, L2: 0}
 }
 
-// Model is a trained softmax regression.
+// MLPConfig is the perceptron compared with the committed model
+// (`intent-train -hidden 64 -init 0.1`).
+func MLPConfig() Config {
+	return Config{Seed: 7, Epochs: 8, BatchSize: 32, LearningRate: 0.005, L2: 0, Hidden: 64, InitScale: 0.1}
+}
+
+// Model is a trained softmax regression (H == 0) or a perceptron with one
+// hidden layer of H ReLU units: softmax(relu(x·W1 + B1)·W + B).
 type Model struct {
-	Labels []string
-	D, L   int
-	W      []float32 // D×L row-major
-	B      []float32 // L
+	Labels  []string
+	D, L, H int
+	W1      []float32 // D×H row-major (H > 0)
+	B1      []float32 // H (H > 0)
+	W       []float32 // D×L (or H×L) row-major
+	B       []float32 // L
 }
 
 // Fit trains a model on examples with the given featurizer.
@@ -48,6 +70,12 @@ func Fit(fz *feature.Featurizer, examples []dataset.Example, cfg Config) (*Model
 	}
 	if cfg.Epochs <= 0 || cfg.BatchSize <= 0 || cfg.LearningRate <= 0 {
 		return nil, fmt.Errorf("train intent model: bad config %+v", cfg)
+	}
+	if cfg.Hidden > 0 {
+		if cfg.InitScale <= 0 {
+			return nil, fmt.Errorf("train intent model: bad config %+v", cfg)
+		}
+		return fitMLP(fz, examples, cfg)
 	}
 	D, L := fz.Dims(), len(dataset.Labels)
 	xs := make([]feature.Sparse, len(examples))
@@ -141,18 +169,48 @@ func Fit(fz *feature.Featurizer, examples []dataset.Example, cfg Config) (*Model
 // Predict returns the label probabilities of one feature vector, computed
 // from the float32 weights the ONNX model holds.
 func (m *Model) Predict(x feature.Sparse) []float64 {
+	p := m.Logits(x)
+	softmax(p)
+	return p
+}
+
+// Logits returns the logits (before softmax) of one feature vector,
+// computed from the float32 weights the ONNX model holds.
+func (m *Model) Logits(x feature.Sparse) []float64 {
 	p := make([]float64, m.L)
 	for c := 0; c < m.L; c++ {
 		p[c] = float64(m.B[c])
 	}
+	if m.H == 0 {
+		for k, idx := range x.Index {
+			xv := float64(x.Value[k])
+			row := int(idx) * m.L
+			for c := 0; c < m.L; c++ {
+				p[c] += float64(xv * float64(m.W[row+c]))
+			}
+		}
+		return p
+	}
+	h := make([]float64, m.H)
+	for j := range h {
+		h[j] = float64(m.B1[j])
+	}
 	for k, idx := range x.Index {
 		xv := float64(x.Value[k])
-		row := int(idx) * m.L
-		for c := 0; c < m.L; c++ {
-			p[c] += float64(xv * float64(m.W[row+c]))
+		row := int(idx) * m.H
+		for j := range h {
+			h[j] += float64(xv * float64(m.W1[row+j]))
 		}
 	}
-	softmax(p)
+	for j, v := range h {
+		if v <= 0 {
+			continue
+		}
+		row := j * m.L
+		for c := 0; c < m.L; c++ {
+			p[c] += float64(v * float64(m.W[row+c]))
+		}
+	}
 	return p
 }
 

@@ -69,6 +69,12 @@ type HeldOut struct {
 	Labels     []string       `json:"labels"`
 	Confusion  [][]int        `json:"confusion"`
 	Thresholds []ThresholdRow `json:"thresholds"`
+	// ECE is the expected calibration error (see ECE).
+	ECE R4 `json:"ece"`
+	// ConfidentErrors counts the errors made with confidence >= 0.9, and
+	// ConfidentErrorRate is their share of all examples.
+	ConfidentErrors    int `json:"confident_errors"`
+	ConfidentErrorRate R4  `json:"confident_error_rate"`
 }
 
 // Training describes how the model was made.
@@ -78,14 +84,20 @@ type Training struct {
 	TrainAccuracy R4     `json:"train_accuracy"`
 	TrainSHA256   string `json:"train_sha256"`
 	TestSHA256    string `json:"test_sha256"`
+	DevSHA256     string `json:"dev_sha256"`
 	ModelBytes    int    `json:"model_bytes"`
 	ModelSHA256   string `json:"model_sha256"`
 }
 
 // Report is the content of metrics.json.
 type Report struct {
-	HeldOut  HeldOut  `json:"heldout"`
-	Training Training `json:"training"`
+	HeldOut HeldOut `json:"heldout"`
+	// Dev is the development split's figures, by which the model's kind
+	// and size are chosen (never by the held-out split or the challenge
+	// set).
+	Dev         HeldOut     `json:"dev"`
+	Calibration Calibration `json:"calibration"`
+	Training    Training    `json:"training"`
 }
 
 // Marshal encodes v as indented JSON with a trailing newline.
@@ -143,6 +155,13 @@ func Evaluate(split string, examples []dataset.Example, preds []Prediction) Held
 		h.PerLang = append(h.PerLang, LangMetrics{Lang: lang, Examples: n, Accuracy: R4(ratio(ok, n)), MacroF1: R4(fs / float64(L))})
 	}
 	errs := len(examples) - correct
+	h.ECE = R4(ECE(examples, preds))
+	for i, p := range preds {
+		if p.Confidence >= 0.9 && p.Label != dataset.LabelIndex(examples[i].Label) {
+			h.ConfidentErrors++
+		}
+	}
+	h.ConfidentErrorRate = R4(ratio(h.ConfidentErrors, len(examples)))
 	for _, t := range Thresholds {
 		covered, coveredOK, caught := 0, 0, 0
 		for i, p := range preds {

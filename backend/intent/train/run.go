@@ -22,6 +22,7 @@ const (
 	FeaturizerFile = "featurizer.json"
 	TrainFile      = "train.jsonl"
 	TestFile       = "test.jsonl"
+	DevFile        = "dev.jsonl"
 )
 
 // ProducerVersion is written into the ONNX model.
@@ -48,8 +49,9 @@ type Miss struct {
 	Confidence float64
 }
 
-// Run trains on dataDir/train.jsonl with dataDir/featurizer.json, evaluates
-// on dataDir/test.jsonl and writes intent.onnx, labels.json, metrics.json and
+// Run trains on dataDir/train.jsonl with dataDir/featurizer.json, fits the
+// calibration temperature on dataDir/dev.jsonl, evaluates on
+// dataDir/test.jsonl and writes intent.onnx, labels.json, metrics.json and
 // featurizer.json into outDir.
 func Run(dataDir, outDir string, cfg Config) (Result, error) {
 	fcfg, err := feature.Load(filepath.Join(dataDir, FeaturizerFile))
@@ -76,22 +78,54 @@ func Run(dataDir, outDir string, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("train intent model: %w", err)
 	}
+	devBytes, err := os.ReadFile(filepath.Join(dataDir, DevFile))
+	if err != nil {
+		return Result{}, fmt.Errorf("train intent model: %w", err)
+	}
+	devEx, err := dataset.Read(strings.NewReader(string(devBytes)), DevFile)
+	if err != nil {
+		return Result{}, fmt.Errorf("train intent model: %w", err)
+	}
 
-	m, err := Fit(fz, trainEx, cfg)
+	raw, err := Fit(fz, trainEx, cfg)
 	if err != nil {
 		return Result{}, err
 	}
+	// Temperature scaling on the development split (never on the held-out
+	// split or the challenge set), folded into the weights.
+	temp, nllBefore, nllAfter := FitTemperature(raw, fz, devEx)
+	if cfg.Uncalibrated {
+		temp, nllAfter = 1, nllBefore
+	}
+	m := raw.Scaled(temp)
+	cal := Calibration{
+		Split: DevFile, Examples: len(devEx), Temperature: R4(temp),
+		NLLBefore: R4(nllBefore), NLLAfter: R4(nllAfter),
+		ECEBefore:        R4(ECE(devEx, PredictAll(raw, fz, devEx))),
+		ECEAfter:         R4(ECE(devEx, PredictAll(m, fz, devEx))),
+		HeldOutECEBefore: R4(ECE(testEx, PredictAll(raw, fz, testEx))),
+	}
 	trainSHA := sha256.Sum256(trainBytes)
 	testSHA := sha256.Sum256(testBytes)
-	model, err := onnx.Linear{
-		Inputs: m.D, Outputs: m.L, W: m.W, B: m.B, ProducerVersion: ProducerVersion,
-		Metadata: map[string]string{
-			onnx.MetaLabels:         strings.Join(m.Labels, ","),
-			onnx.MetaFeaturizer:     fcfg.Digest(),
-			onnx.MetaFeaturizerDims: strconv.Itoa(fcfg.Dims),
-			onnx.MetaTrainSHA:       hex.EncodeToString(trainSHA[:]),
-		},
-	}.Encode()
+	devSHA := sha256.Sum256(devBytes)
+	meta := map[string]string{
+		onnx.MetaLabels:         strings.Join(m.Labels, ","),
+		onnx.MetaFeaturizer:     fcfg.Digest(),
+		onnx.MetaFeaturizerDims: strconv.Itoa(fcfg.Dims),
+		onnx.MetaTrainSHA:       hex.EncodeToString(trainSHA[:]),
+		onnx.MetaTemperature:    strconv.FormatFloat(temp, 'f', 4, 64),
+	}
+	var model []byte
+	if m.H > 0 {
+		model, err = onnx.MLP{
+			Inputs: m.D, Hidden: m.H, Outputs: m.L, W1: m.W1, B1: m.B1, W2: m.W, B2: m.B,
+			ProducerVersion: ProducerVersion, Metadata: meta,
+		}.Encode()
+	} else {
+		model, err = onnx.Linear{
+			Inputs: m.D, Outputs: m.L, W: m.W, B: m.B, ProducerVersion: ProducerVersion, Metadata: meta,
+		}.Encode()
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("train intent model: %w", err)
 	}
@@ -99,11 +133,14 @@ func Run(dataDir, outDir string, cfg Config) (Result, error) {
 
 	testPreds := PredictAll(m, fz, testEx)
 	rep := Report{
-		HeldOut: Evaluate(TestFile, testEx, testPreds),
+		HeldOut:     Evaluate(TestFile, testEx, testPreds),
+		Dev:         Evaluate(DevFile, devEx, PredictAll(m, fz, devEx)),
+		Calibration: cal,
 		Training: Training{
 			Config: cfg, Examples: len(trainEx),
 			TrainAccuracy: Evaluate(TrainFile, trainEx, PredictAll(m, fz, trainEx)).Accuracy,
 			TrainSHA256:   hex.EncodeToString(trainSHA[:]), TestSHA256: hex.EncodeToString(testSHA[:]),
+			DevSHA256:  hex.EncodeToString(devSHA[:]),
 			ModelBytes: len(model), ModelSHA256: hex.EncodeToString(modelSHA[:]),
 		},
 	}

@@ -49,36 +49,55 @@ func TestTrainerReproducesCommittedModel(t *testing.T) {
 	}
 }
 
-// The acceptance figures hold for the committed model.
+// The figures of the committed model hold (regression floors: the split is
+// by template family since issue 16, so these measure unseen wordings).
 func TestCommittedMetrics(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(modelDir, MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep struct {
-		HeldOut struct {
-			MacroF1  float64 `json:"macro_f1"`
-			Examples int     `json:"examples"`
-		} `json:"heldout"`
-		Training struct {
-			ModelBytes int `json:"model_bytes"`
-		} `json:"training"`
-	}
+	var rep Report
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.HeldOut.MacroF1 < 0.95 {
-		t.Errorf("held-out macro-F1 %.4f, want >= 0.95", rep.HeldOut.MacroF1)
+	if rep.HeldOut.MacroF1 < 0.875 {
+		t.Errorf("held-out macro-F1 %.4f, want >= 0.875", rep.HeldOut.MacroF1)
 	}
-	if rep.HeldOut.Examples < 350 {
-		t.Errorf("held-out split has %d examples, want >= 350", rep.HeldOut.Examples)
+	if rep.HeldOut.Examples < 1000 {
+		t.Errorf("held-out split has %d examples, want >= 1000", rep.HeldOut.Examples)
+	}
+	c := rep.Calibration
+	if c.Split != DevFile || c.Examples < 500 || c.Temperature <= 0 {
+		t.Errorf("calibration %+v: want a temperature fitted on >= 500 dev examples", c)
+	}
+	if c.NLLAfter > c.NLLBefore || c.ECEAfter > c.ECEBefore || rep.HeldOut.ECE > c.HeldOutECEBefore {
+		t.Errorf("calibration made things worse: %+v, held-out ECE %.4f", c, rep.HeldOut.ECE)
+	}
+	if rep.HeldOut.ECE > 0.029 {
+		t.Errorf("held-out ECE %.4f, want <= 0.029", rep.HeldOut.ECE)
 	}
 	st, err := os.Stat(filepath.Join(modelDir, ModelFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Size() > 2<<20 || int(st.Size()) != rep.Training.ModelBytes {
-		t.Errorf("model is %d bytes (metrics say %d), want <= 2 MiB", st.Size(), rep.Training.ModelBytes)
+	if st.Size() > 5<<20 || int(st.Size()) != rep.Training.ModelBytes {
+		t.Errorf("model is %d bytes (metrics say %d), want <= 5 MiB", st.Size(), rep.Training.ModelBytes)
+	}
+}
+
+// Temperature scaling finds the temperature that was used to sharpen or
+// soften a model's logits, and ECE is zero for perfectly calibrated bins.
+func TestFitTemperatureAndECE(t *testing.T) {
+	exs := []dataset.Example{{Text: "a", Label: "chitchat"}, {Text: "b", Label: "question"}}
+	preds := []Prediction{{Label: 0, Confidence: 1}, {Label: 0, Confidence: 0.5}}
+	// Bin of 1.0: accuracy 1; bin of 0.5: accuracy 0, gap 0.5, weight 1/2.
+	if got := ECE(exs, preds); math.Abs(got-0.25) > 1e-12 {
+		t.Fatalf("ECE = %v, want 0.25", got)
+	}
+	m := &Model{D: 1, L: 2, W: []float32{0, 0}, B: []float32{2, -2}}
+	s := m.Scaled(2)
+	if s.B[0] != 1 || s.B[1] != -1 || m.B[0] != 2 {
+		t.Fatalf("Scaled(2) = %v (original %v)", s.B, m.B)
 	}
 }
 
@@ -167,7 +186,7 @@ func TestRunErrors(t *testing.T) {
 		}, `unknown label "greeting"`},
 		{"missing label", map[string]string{
 			FeaturizerFile: `{"version":1,"dims":64,"seed":1,"word_ngrams":[1,2],"latin_char_ngrams":[2,4],"cjk_char_ngrams":[1,3]}`,
-			TrainFile:      `{"text":"hi","label":"chitchat","lang":"en"}`, TestFile: "",
+			TrainFile:      `{"text":"hi","label":"chitchat","lang":"en"}`, TestFile: "", DevFile: "",
 		}, `no examples of label "question"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

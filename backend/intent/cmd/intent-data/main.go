@@ -1,4 +1,4 @@
-// Command intent-data regenerates models/intent/train.jsonl and test.jsonl
+// Command intent-data regenerates models/intent/train.jsonl, dev.jsonl and test.jsonl
 // from the templates in backend/intent/datagen.
 package main
 
@@ -13,7 +13,7 @@ import (
 )
 
 func main() {
-	out := flag.String("out", "models/intent", "directory to write train.jsonl and test.jsonl into")
+	out := flag.String("out", "models/intent", "directory to write train.jsonl, dev.jsonl and test.jsonl into")
 	seed := flag.Uint64("seed", datagen.DefaultSeed, "generator seed")
 	flag.Parse()
 	if err := run(*out, *seed); err != nil {
@@ -25,18 +25,18 @@ func main() {
 func run(out string, seed uint64) error {
 	opt := datagen.DefaultOptions()
 	opt.Seed = seed
-	train, test, err := datagen.Generate(opt)
+	sp, err := datagen.Generate(opt)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("write examples: %w", err)
 	}
-	for name, exs := range map[string][]dataset.Example{"train.jsonl": train, "test.jsonl": test} {
+	for name, exs := range map[string][]dataset.Example{"train.jsonl": sp.Train, "dev.jsonl": sp.Dev, "test.jsonl": sp.Test} {
 		if err := os.WriteFile(filepath.Join(out, name), dataset.Marshal(exs), 0o644); err != nil {
 			return fmt.Errorf("write examples: %w", err)
 		}
 	}
-	fmt.Fprintf(os.Stderr, "intent-data: %d train, %d test examples in %s\n", len(train), len(test), out)
+	fmt.Fprintf(os.Stderr, "intent-data: %d train, %d dev, %d test examples in %s\n", len(sp.Train), len(sp.Dev), len(sp.Test), out)
 	return nil
 }
