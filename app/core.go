@@ -24,6 +24,8 @@ import (
 	"hermes/backend/prompt"
 	"hermes/backend/session"
 	"hermes/backend/store"
+	"hermes/backend/summary"
+	"hermes/backend/tokencal"
 )
 
 // Options configure Open.
@@ -52,8 +54,8 @@ type Core struct {
 	Sessions *session.Store
 	Agent    *agent.Agent
 	Prompt   *prompt.Builder
-	Summary  *prompt.Summarizer
-	Calib    *prompt.Calibration
+	Summary  *summary.Summarizer
+	Calib    *tokencal.Calibration
 
 	intent   *intentLoader
 	tools    *toolbox
@@ -112,8 +114,8 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	}
 	c.intent = &intentLoader{model: model, dir: modelDir, libPath: getenv("HERMES_ORT_LIB")}
 	c.Prompt = prompt.NewBuilder()
-	c.Calib = prompt.NewCalibration(db.DB)
-	c.Summary = &prompt.Summarizer{LLM: settingsLLM{c}, Store: c.Sessions, KeepTurns: 6, MinMessages: 8}
+	c.Calib = tokencal.New(db.DB)
+	c.Summary = &summary.Summarizer{LLM: settingsLLM{c}, Store: c.Sessions, KeepTurns: 6, MinMessages: 8}
 	if err := c.openTools(getenv); err != nil {
 		db.Close()
 		return nil, err

@@ -711,7 +711,14 @@ func TestChatUsesMCPTools(t *testing.T) {
 	srv := fake.Start()
 	t.Cleanup(func() { fake.Close(); srv.Close() })
 	env := map[string]string{"OLLAMA_HOST": srv.URL, "HERMES_DATA_DIR": dir}
-	script, _ := filepath.Abs("../../backend/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	// The server runs from a path of this test's own (a link to the package), so
+	// the check below sees only this chat's server, not another test's.
+	pkg, _ := filepath.Abs("../../backend/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything")
+	link := filepath.Join(t.TempDir(), "server-everything")
+	if err := os.Symlink(pkg, link); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(link, "dist", "index.js")
 	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": map[string]any{"command": "node", "args": []string{script, "stdio"}}}})
 	os.WriteFile(filepath.Join(dir, "mcp.json"), cfg, 0o600)
 	if r := runCLI(t, env, "", "--yes", "mcp", "approve", "everything"); r.code != 0 {

@@ -228,8 +228,16 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	}
 	res.User = user
 
-	// 2. build the prompt: what fits the model's context window, and why.
+	// 2. build the prompt: what fits the model's context window (the offered tools'
+	// schemas counted in it), and why.
 	req := llm.ChatRequest{Models: in.Models}
+	var offered api.Tools
+	if a.Tools != nil {
+		res.Plan = widenForNamedTool(res.Plan, a.Tools, in.Text)
+		if res.Plan.ToolGroup != ToolsNone {
+			offered = a.Tools.Schemas(res.Plan.ToolGroup)
+		}
+	}
 	var recalledAt time.Time // when memories were recalled for this reply (the recall log's batch)
 	if a.Prompt != nil {
 		budget, numCtx, model, recent := 6144, 0, "", 0
@@ -253,8 +261,10 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		if a.Calibration != nil && model != "" {
 			pin.Ratio = a.Calibration.Ratio(ctx, model)
 		}
+		pin.ToolSchemas = SchemaTexts(offered)
 		res.Context = a.Prompt.Build(ctx, pin)
-		req.Messages = res.Context.Messages()
+		req.Messages = ChatMessages(res.Context)
+		offered = Fitted(offered, pin.ToolSchemas, res.Context)
 		if numCtx > 0 {
 			req.Options = map[string]any{"num_ctx": numCtx}
 		}
@@ -269,11 +279,8 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 
 	// 3. stream the reply; run the tools it asks for and ask again, under the loop guard.
 	var toolTurn ToolTurn
-	if a.Tools != nil {
-		res.Plan = widenForNamedTool(res.Plan, a.Tools, in.Text)
-	}
 	if a.Tools != nil && res.Plan.ToolGroup != ToolsNone {
-		req.Tools = a.Tools.Schemas(res.Plan.ToolGroup)
+		req.Tools = offered
 		rounds := 0
 		if in.Continue && !in.Regenerate {
 			rounds = 1

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"hermes/backend/llm"
 	"hermes/backend/session"
 )
 
@@ -50,18 +49,6 @@ type Context struct {
 	Budget    int `json:"budget"`
 	// Dropped counts history messages that did not fit.
 	Dropped int `json:"dropped"`
-}
-
-// Messages converts the context to chat messages.
-func (c Context) Messages() []llm.Message {
-	out := make([]llm.Message, 0, len(c.Items))
-	for _, it := range c.Items {
-		if it.Reason == ReasonTool {
-			continue // schemas travel in the request's tools field
-		}
-		out = append(out, llm.Message{Role: it.Role, Content: it.Content})
-	}
-	return out
 }
 
 // Refs are the refs (or ids, when a message has no ref) of the included history messages, in order.

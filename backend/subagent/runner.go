@@ -162,12 +162,17 @@ func (r *Runner) Run(ctx context.Context, t Task) (string, error) {
 			pin.Memories = mems
 		}
 	}
-	built := r.Prompt.Build(ctx, pin)
-	req.Messages = built.Messages()
 	allow := d.MayUse
-	var turn ToolTurn
+	var offered api.Tools
 	if len(d.Tools) > 0 && r.Tools != nil {
-		req.Tools = r.Tools.Schemas(allow)
+		offered = r.Tools.Schemas(allow)
+	}
+	pin.ToolSchemas = agent.SchemaTexts(offered) // counted in its window
+	built := r.Prompt.Build(ctx, pin)
+	req.Messages = agent.ChatMessages(built)
+	var turn ToolTurn
+	if len(offered) > 0 {
+		req.Tools = agent.Fitted(offered, pin.ToolSchemas, built)
 		turn = r.Tools.NewTurn(t.RequestID+"/"+d.Name, t.SessionID, allow, d.Rounds())
 	}
 

@@ -1,4 +1,7 @@
-package prompt
+// Package summary keeps a conversation channel's rolling summary: the turns that
+// have left the recent window folded, incrementally, into a few bullet points by
+// the model (or extractively when it cannot).
+package summary
 
 import (
 	"context"
