@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
-	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	textpkg "hermes/backend/text"
 )
 
 // HashedName is the name of the offline embedder; the suffix is its feature
@@ -115,52 +116,16 @@ func Features(text string, fn func(feature string, weight float32)) {
 	}
 }
 
-// Tokens splits text into words: runs of letters and digits (apostrophes inside a
-// word are dropped, so "don't" is "dont"), and runs of CJK characters.
-func Tokens(text string) []string {
-	var out []string
-	var cur []rune
-	cjk := false
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, string(cur))
-			cur = cur[:0]
-		}
-	}
-	runes := []rune(text)
-	for i, r := range runes {
-		switch {
-		case IsCJK(r):
-			if !cjk {
-				flush()
-			}
-			cjk = true
-			cur = append(cur, r)
-		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r):
-			if cjk {
-				flush()
-			}
-			cjk = false
-			cur = append(cur, unicode.ToLower(r))
-		case (r == '\'' || r == '’') && !cjk && len(cur) > 0 && i+1 < len(runes) && unicode.IsLetter(runes[i+1]):
-			// inside a word: "don't", "I'm"
-		default:
-			flush()
-			cjk = false
-		}
-	}
-	flush()
-	return out
-}
+// Tokens splits text into words (text.Tokens).
+func Tokens(s string) []string { return textpkg.Tokens(s) }
 
-// IsCJK reports whether r is written without spaces between words (Han, Kana, Hangul).
-func IsCJK(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
-}
+// IsCJK reports whether r is written without spaces between words (text.IsCJK).
+func IsCJK(r rune) bool { return textpkg.IsCJK(r) }
 
 // Stem strips one common English suffix, keeping at least four letters, so
 // "driving", "drives" and "drive" share "driv". It is deliberately crude: it only
-// has to make forms of one word meet.
+// has to make forms of one word meet. It is part of hermes-hash-v1's features
+// (changing it changes every stored vector); search uses text.Stem (Porter).
 func Stem(w string) string {
 	for _, suf := range []string{"ations", "ation", "ingly", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "ly", "s", "e", "y"} {
 		if strings.HasSuffix(w, suf) && len([]rune(w))-len([]rune(suf)) >= 4 {

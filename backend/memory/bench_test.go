@@ -159,6 +159,51 @@ func BenchmarkRecall10k(b *testing.B) { benchmarkRecall(b, 10_000) }
 // BenchmarkRecall100k: the same over 100,000 memories (target p95 ≤ 80 ms).
 func BenchmarkRecall100k(b *testing.B) { benchmarkRecall(b, 100_000) }
 
+// BenchmarkRecallPaired is the A/B for a loaded machine: each query is recalled
+// with the improvements off ("before") and on ("after") one right after the
+// other, in alternating order, so both see the same load; p50/p95 of each.
+func BenchmarkRecallPaired(b *testing.B) {
+	saved := rerankOn
+	defer func() { rerankOn = saved }()
+	off := saved
+	off.concepts, off.time, off.prf, off.rerank = false, false, false, false
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			s := openBench(b, seededDB(b, n))
+			ctx := context.Background()
+			var before, after []time.Duration
+			run := func(i int, on bool) {
+				rerankOn = off
+				if on {
+					rerankOn = saved
+				}
+				start := time.Now()
+				if _, err := s.Recall(ctx, Query{Text: syntheticQuery(i), K: 5, SessionID: "bench", MessageID: fmt.Sprintf("bench-%d", i)}); err != nil {
+					b.Fatal(err)
+				}
+				if on {
+					after = append(after, time.Since(start))
+				} else {
+					before = append(before, time.Since(start))
+				}
+			}
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				run(i, i%2 == 0)
+				run(i, i%2 == 1)
+			}
+			for name, xs := range map[string][]time.Duration{"before": before, "after": after} {
+				sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
+				pct := func(p float64) float64 {
+					return float64(xs[min(len(xs)-1, int(p*float64(len(xs))))].Microseconds()) / 1000
+				}
+				b.ReportMetric(pct(0.50), name+"-p50-ms")
+				b.ReportMetric(pct(0.95), name+"-p95-ms")
+			}
+		})
+	}
+}
+
 // BenchmarkImport10k imports 10,000 JSONL memories into a fresh database, the
 // offline embedder included (target ≤ 10 s).
 func BenchmarkImport10k(b *testing.B) {

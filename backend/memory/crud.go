@@ -181,7 +181,7 @@ func (s *Store) Show(ctx context.Context, idOrRef string) (Detail, error) {
 	if d.Supersedes, err = queryMemories(ctx, s.db, `m.superseded_by = ? ORDER BY m.rid`, m.ID); err != nil {
 		return Detail{}, fmt.Errorf("show memory: %w", err)
 	}
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_recalls WHERE memory_rid = ?`, m.rid).Scan(&d.Recalls); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_recalls WHERE memory_rid = ? AND kept = 1`, m.rid).Scan(&d.Recalls); err != nil {
 		return Detail{}, fmt.Errorf("show memory: %w", err)
 	}
 	return d, nil

@@ -183,8 +183,11 @@ func TestRecallFixture(t *testing.T) {
 	}
 	t.Logf("recall (threshold, K=5): answer offered for %.3f of questions, %.2f memories offered per question",
 		float64(offered)/float64(len(fx.Questions)), float64(total)/float64(len(fx.Questions)))
-	hermes, bm25 := hitAt["hermes (hybrid)"], hitAt["bm25 (plain)"]
+	hermes, bm25, lex := hitAt["hermes (hybrid)"], hitAt["bm25 (plain)"], hitAt["hermes lexical only"]
 	if hermes[0] <= bm25[0] || hermes[1] <= bm25[1] || hermes[2] < bm25[2] {
 		t.Errorf("hermes %v does not beat bm25 %v at hit@1/5/10", hermes, bm25)
+	}
+	if hermes[0] < lex[0] {
+		t.Errorf("hermes hit@1 %d is below its lexical search alone (%d)", hermes[0], lex[0])
 	}
 }

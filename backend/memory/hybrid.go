@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -14,6 +13,7 @@ const (
 	rrfK          = 60
 	lexicalWeight = 1.0
 	vectorWeight  = 0.8
+	conceptWeight = 0.6
 )
 
 // candidate is a memory found by the lexical search, the vector search or both.
@@ -24,30 +24,76 @@ type candidate struct {
 	bm25    float64 // higher is better
 	sim     float64 // cosine to the query
 	score   float64 // fused
+	conRank int     // 1-based rank in the concept search; 0 when not found there
+	inTime  bool    // created in a time the query names
+	rr      rerankScore
 }
 
-// hybrid finds up to n active memories of profile for text by BM25 and by vector
-// similarity, and fuses both rankings by reciprocal rank fusion, best first.
-func (s *Store) hybrid(ctx context.Context, profile, text string, n int) ([]candidate, error) {
-	// The two searches run side by side: one in SQLite, one in the vector index.
+// hybrid finds up to n active memories of profile for q: candidates from BM25 over
+// the query's words, BM25 over the words of the query's concepts, vector
+// similarity and, when the query names a time ("last May", "去年"), the memories
+// of that time; fused by reciprocal rank fusion and reranked (rerank.go), best first.
+func (s *Store) hybrid(ctx context.Context, profile, q string, n int) ([]candidate, error) {
+	return s.hybridFor(ctx, profile, q, "", n)
+}
+
+// hybridFor is hybrid favouring memories of category (the intent's), when set.
+func (s *Store) hybridFor(ctx context.Context, profile, q, category string, n int) ([]candidate, error) {
+	a := s.analyze(ctx, q, s.now())
+	a.category = category
+	// The vector search and the concept search run beside the lexical search.
 	var vec []vecHit
-	done := make(chan struct{})
+	var con []lexHit
+	var conErr error
+	done := make(chan struct{}, 2)
 	go func() {
-		defer close(done)
-		vec = s.vectorSearch(ctx, profile, text, n)
+		defer func() { done <- struct{}{} }()
+		vec = s.vectorSearch(ctx, profile, q, n)
 	}()
-	lex, err := s.lexical(ctx, profile, queryTerms(text), n)
+	go func() {
+		defer func() { done <- struct{}{} }()
+		if rerankOn.concepts && len(a.expand) > 0 {
+			con, conErr = s.lexical(ctx, profile, a.expand, n)
+		}
+	}()
+	lex, err := s.lexical(ctx, profile, a.fts, n)
+	var when []lexHit
+	if err == nil && rerankOn.time && len(a.spans) > 0 {
+		when, err = s.inSpans(ctx, profile, a.spans, 5*n)
+	}
 	<-done
+	<-done
+	if err == nil {
+		err = conErr
+	}
 	if err != nil {
 		return nil, err
 	}
 	byRid := map[int64]*candidate{}
 	byID := map[string]*candidate{}
+	get := func(rid int64) *candidate {
+		c := byRid[rid]
+		if c == nil {
+			c = &candidate{}
+			byRid[rid] = c
+		}
+		return c
+	}
 	for i, h := range lex {
-		byRid[h.rid] = &candidate{lexRank: i + 1, bm25: h.score}
+		c := get(h.rid)
+		c.lexRank, c.bm25 = i+1, h.score
+		c.score += lexicalWeight / float64(rrfK+i+1)
+	}
+	for i, h := range con {
+		c := get(h.rid)
+		c.conRank = i + 1
+		c.score += conceptWeight / float64(rrfK+i+1)
+	}
+	for _, h := range when {
+		get(h.rid).inTime = true
 	}
 	for i, h := range vec {
-		byID[h.ID] = &candidate{vecRank: i + 1, sim: h.Sim}
+		byID[h.ID] = &candidate{vecRank: i + 1, sim: h.Sim, score: vectorWeight / float64(rrfK+i+1)}
 	}
 	if len(byRid)+len(byID) == 0 {
 		return nil, nil
@@ -60,25 +106,18 @@ func (s *Store) hybrid(ctx context.Context, profile, text string, n int) ([]cand
 	for _, m := range mems {
 		c := candidate{Memory: m}
 		if l := byRid[m.rid]; l != nil {
-			c.lexRank, c.bm25 = l.lexRank, l.bm25
+			c.lexRank, c.bm25, c.conRank, c.inTime, c.score = l.lexRank, l.bm25, l.conRank, l.inTime, l.score
 		}
 		if v := byID[m.ID]; v != nil {
 			c.vecRank, c.sim = v.vecRank, v.sim
+			c.score += v.score
 		}
-		if c.lexRank > 0 {
-			c.score += lexicalWeight / float64(rrfK+c.lexRank)
-		}
-		if c.vecRank > 0 {
-			c.score += vectorWeight / float64(rrfK+c.vecRank)
+		if len(a.spans) > 0 && !c.inTime {
+			c.inTime = inAnySpan(a.spans, m.CreatedAt)
 		}
 		out = append(out, c)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		return out[i].sim > out[j].sim
-	})
+	s.rerank(ctx, a, out)
 	return out, nil
 }
 

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"hermes/backend/embed"
 	"hermes/backend/session"
 	"hermes/backend/store"
+	"hermes/backend/text"
 )
 
 // The lexical index (memories_fts) holds the active memories: body is the text
@@ -41,9 +41,11 @@ func ftsDelete(ctx context.Context, tx *sql.Tx, rids ...int64) error {
 }
 
 // queryTerms turns a question into lexical terms: content words (function words
-// dropped) matched by stem prefix, so "driving" finds "drive"; Chinese as the
-// bigrams session.Segment indexes, or the character of a one-character run.
-func queryTerms(text string) []string {
+// dropped) matched by the prefix their Porter stem shares with them, so "driving"
+// finds "drive" and "nurses" finds "nursing"; Chinese as the bigrams
+// session.Segment indexes (pairs straddling a particle dropped), or the character
+// of a one-character run.
+func queryTerms(q string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(t string) {
@@ -52,41 +54,55 @@ func queryTerms(text string) []string {
 			out = append(out, t)
 		}
 	}
-	for _, tok := range embed.Tokens(text) {
+	for _, tok := range text.Tokens(text.Fold(q)) {
 		r := []rune(tok)
-		if embed.IsCJK(r[0]) {
+		if text.IsCJK(r[0]) {
 			if len(r) == 1 {
-				if !embed.IsStopword(tok) {
+				if !text.IsStopword(tok) {
 					add(`"` + tok + `"`)
 				}
 				continue
 			}
-			for i := 0; i+1 < len(r); i++ {
-				if g := string(r[i : i+2]); !embed.IsStopword(g) {
+			for _, g := range text.Bigrams(tok) {
+				if !text.IsStopword(g) && !text.ParticlePair(g) {
 					add(`"` + g + `"`)
 				}
 			}
 			continue
 		}
-		if embed.IsStopword(tok) {
+		if text.IsStopword(tok) {
 			continue
 		}
-		if len(r) <= 3 {
-			add(`"` + tok + `"`)
-			continue
-		}
-		add(`"` + embed.Stem(tok) + `"*`)
+		add(ftsWord(tok))
 	}
 	return out
 }
 
+// ftsWord is the FTS5 term of an English word: the prefix its stem shares with it
+// (at least three letters) when the stem is shorter, else the word itself, as a
+// prefix from four letters ("peanut" finds "peanuts").
+func ftsWord(w string) string {
+	st := stemFn(w)
+	p := 0
+	for p < len(st) && p < len(w) && st[p] == w[p] {
+		p++
+	}
+	switch {
+	case p >= 3 && p < len(w):
+		return `"` + w[:p] + `"*`
+	case len(w) >= 4:
+		return `"` + w + `"*`
+	}
+	return `"` + w + `"`
+}
+
 // plainTerms are the terms of a plain BM25 search: every word as it is, Chinese as
 // bigrams. It is the baseline Hermes' recall is measured against.
-func plainTerms(text string) []string {
+func plainTerms(q string) []string {
 	var out []string
-	for _, tok := range embed.Tokens(text) {
+	for _, tok := range text.Tokens(q) {
 		r := []rune(tok)
-		if embed.IsCJK(r[0]) && len(r) > 1 {
+		if text.IsCJK(r[0]) && len(r) > 1 {
 			for i := 0; i+1 < len(r); i++ {
 				out = append(out, `"`+string(r[i:i+2])+`"`)
 			}
@@ -194,3 +210,5 @@ func RebuildLexical(ctx context.Context, db *store.DB) error {
 		return nil
 	})
 }
+
+var stemFn = text.Stem

@@ -154,6 +154,12 @@ type Store struct {
 
 	wake chan struct{}
 
+	// nmu guards the cached count of indexed memories and document frequencies (for IDF).
+	nmu   sync.Mutex
+	nDocs int
+	nAt   time.Time
+	dfs   map[string]int
+
 	// afterCandidate, when set (tests), runs after each candidate of a job is written;
 	// an error stops the job there as a crash would.
 	afterCandidate func(jobID int64, candidate int) error
@@ -235,6 +241,9 @@ func (s *Store) current() (Embedder, *index) {
 func (s *Store) now() time.Time { return s.cfg.Now().UTC() }
 
 func (s *Store) emit(c Change) {
+	s.nmu.Lock() // the index changed: counts and frequencies are looked up again
+	s.nAt, s.dfs = time.Time{}, nil
+	s.nmu.Unlock()
 	if s.cfg.OnChange != nil && len(c.IDs) > 0 {
 		s.cfg.OnChange(c)
 	}

@@ -2,9 +2,9 @@ package memory
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -22,6 +22,8 @@ type Query struct {
 	MessageID string
 	// Incognito reads nothing and logs nothing.
 	Incognito bool
+	// Category, when set (the intent's memory category), favours memories of it.
+	Category string
 }
 
 // Recalled is a memory offered to the model.
@@ -37,6 +39,15 @@ type Recalled struct {
 	Source string `json:"source"`
 	// Prompt is what the model sees: the source, then the text.
 	Prompt string `json:"prompt"`
+	// Rerank is the reranker's score; Reason says why it was offered.
+	Rerank float64 `json:"rerank"`
+	Reason string  `json:"reason,omitempty"`
+}
+
+// dropped is a reranked candidate that was not offered, and why (for the recall log).
+type dropped struct {
+	c      candidate
+	reason string
 }
 
 // Recall returns the memories to offer the model for q: the profile memories, then
@@ -64,28 +75,44 @@ func (s *Store) Recall(ctx context.Context, q Query) ([]Recalled, error) {
 		seen[dedupKey(m)] = true
 		out = append(out, s.recalled(m, now, candidate{}, true))
 	}
-	cands, err := s.hybrid(ctx, q.Profile, q.Text, max(4*q.K, 20))
+	cands, err := s.hybridFor(ctx, q.Profile, q.Text, q.Category, max(4*q.K, 20))
 	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
 	facts := 0
+	var drops []dropped
 	for _, c := range cands {
-		if facts == q.K {
-			break
+		why := ""
+		switch {
+		case c.Profile != q.Profile || !s.offerable(c.Memory, q.SessionID, now):
+			why = "not offerable (another profile, not active, decayed or another session's)"
+		case rerankOn.rerank && c.rr.Total < rerankThreshold:
+			why = fmt.Sprintf("below the threshold %.2f: %s", rerankThreshold, c.rr.why())
+		case !rerankOn.rerank && !(c.lexRank > 0 || c.sim >= s.minSimilarity()):
+			why = "found by similarity only, below the similarity threshold"
+		case facts == q.K:
+			why = fmt.Sprintf("beyond the %d offered", q.K)
 		}
-		if c.Profile != q.Profile || !s.offerable(c.Memory, q.SessionID, now) || !(c.lexRank > 0 || c.sim >= s.minSimilarity()) {
+		if why == "" {
+			if k := dedupKey(c.Memory); seen[k] {
+				why = "says the same as a memory offered"
+			} else {
+				seen[k] = true
+			}
+		}
+		if why != "" {
+			if len(drops) < 20 {
+				drops = append(drops, dropped{c, why})
+			}
 			continue
 		}
-		if k := dedupKey(c.Memory); seen[k] {
-			continue
-		} else {
-			seen[k] = true
-		}
-		out = append(out, s.recalled(c.Memory, now, c, false))
+		r := s.recalled(c.Memory, now, c, false)
+		r.Rerank, r.Reason = c.rr.Total, c.rr.why()
+		out = append(out, r)
 		facts++
 	}
-	if q.MessageID != "" && len(out) > 0 {
-		if err := s.logRecall(ctx, q, out, now); err != nil {
+	if q.MessageID != "" && (len(out) > 0 || len(drops) > 0) {
+		if err := s.logRecall(ctx, q, out, drops, now); err != nil {
 			return out, fmt.Errorf("recall: %w", err)
 		}
 	}
@@ -171,17 +198,65 @@ func (s *Store) profileMemories(ctx context.Context, profile string) ([]Memory, 
 	return out, rows.Err()
 }
 
-func (s *Store) logRecall(ctx context.Context, q Query, out []Recalled, now time.Time) error {
-	return s.db.Tx(ctx, func(tx *sql.Tx) error {
-		for i, r := range out {
-			_, err := tx.ExecContext(ctx, `INSERT INTO memory_recalls(message_id, session_id, memory_rid, rank, score, lexical_rank, vector_rank, similarity, at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, q.MessageID, nullStr(q.SessionID), r.Memory.rid, i+1, r.Score, r.LexicalRank, r.VectorRank, r.Similarity, ts(now))
-			if err != nil {
-				return fmt.Errorf("log recall: %w", err)
-			}
+// logRecall logs what was offered (kept, in order; profile memories "always"),
+// then the reranked candidates that were dropped, each with its scores and reason.
+func (s *Store) logRecall(ctx context.Context, q Query, out []Recalled, drops []dropped, now time.Time) error {
+	// One statement for all rows: a recall logs up to 25 of them.
+	var vals []string
+	var args []any
+	row := func(rid int64, rank int, score float64, lr, vr int, sim float64, kept bool, rerank float64, reason string) {
+		vals = append(vals, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		args = append(args, q.MessageID, nullStr(q.SessionID), rid, rank, score, lr, vr, sim, ts(now), kept, rerank, reason)
+	}
+	for i, r := range out {
+		reason := "kept: " + r.Reason
+		if r.Always {
+			reason = "kept: confirmed profile memory, always offered"
 		}
-		return nil
-	})
+		row(r.Memory.rid, i+1, r.Score, r.LexicalRank, r.VectorRank, r.Similarity, true, r.Rerank, reason)
+	}
+	for i, d := range drops {
+		row(d.c.rid, len(out)+i+1, d.c.score, d.c.lexRank, d.c.vecRank, d.c.sim, false, d.c.rr.Total, "dropped: "+d.reason)
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO memory_recalls(message_id, session_id, memory_rid, rank, score, lexical_rank, vector_rank, similarity, at, kept, rerank, reason)
+		VALUES `+strings.Join(vals, ", "), args...)
+	if err != nil {
+		return fmt.Errorf("log recall: %w", err)
+	}
+	return nil
+}
+
+// RecallCandidate is one candidate of a recall as the log keeps it: offered or
+// dropped, its scores and the reason.
+type RecallCandidate struct {
+	RecallEntry
+	Kept   bool    `json:"kept"`
+	Rerank float64 `json:"rerank"`
+	Reason string  `json:"reason"`
+}
+
+// RecallCandidates returns every candidate logged for a message, offered ones
+// first: the recall log's answer to "why was this (not) offered?".
+func (s *Store) RecallCandidates(ctx context.Context, messageID string) ([]RecallCandidate, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+memoryCols+`, r.rank, r.score, r.lexical_rank, r.vector_rank, r.similarity, r.at, r.kept, r.rerank, r.reason
+		FROM memory_recalls r JOIN memories m ON m.rid = r.memory_rid WHERE r.message_id = ? ORDER BY r.id`, messageID)
+	if err != nil {
+		return nil, fmt.Errorf("recall candidates for %s: %w", messageID, err)
+	}
+	defer rows.Close()
+	var out []RecallCandidate
+	now := s.now()
+	for rows.Next() {
+		var c RecallCandidate
+		var at string
+		m, err := scanMemory(scanWith(rows, &c.Rank, &c.Score, &c.LexicalRank, &c.VectorRank, &c.Similarity, &at, &c.Kept, &c.Rerank, &c.Reason))
+		if err != nil {
+			return nil, fmt.Errorf("recall candidates for %s: %w", messageID, err)
+		}
+		c.Memory, c.At = s.withStrength(m, now), parseTS(at)
+		out = append(out, c)
+	}
+	return out, rows.Err()
 }
 
 // RecallEntry is one memory that was offered for a message.
@@ -199,7 +274,7 @@ type RecallEntry struct {
 // in the order they were offered. Forgotten memories are gone from the log too.
 func (s *Store) WhyRecalled(ctx context.Context, messageID string) ([]RecallEntry, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+memoryCols+`, r.rank, r.score, r.lexical_rank, r.vector_rank, r.similarity, r.at
-		FROM memory_recalls r JOIN memories m ON m.rid = r.memory_rid WHERE r.message_id = ? ORDER BY r.id`, messageID)
+		FROM memory_recalls r JOIN memories m ON m.rid = r.memory_rid WHERE r.message_id = ? AND r.kept = 1 ORDER BY r.id`, messageID)
 	if err != nil {
 		return nil, fmt.Errorf("why recalled for %s: %w", messageID, err)
 	}
