@@ -131,14 +131,14 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 // CancelMessage; done ends it.
 func (a *App) track(parent context.Context, requestID string) (context.Context, func(), error) {
 	if requestID == "" {
-		return nil, nil, &UserError{Message: "Internal error: the request has no id."}
+		return nil, nil, &UserError{Message: "Internal error: the request has no id.", Code: CodeInternal}
 	}
 	ctx, cancel := context.WithCancel(parent)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, dup := a.running[requestID]; dup {
 		cancel()
-		return nil, nil, &UserError{Message: "That request is already running."}
+		return nil, nil, &UserError{Message: "That request is already running.", Code: CodeConflict}
 	}
 	a.running[requestID] = cancel
 	return ctx, func() {

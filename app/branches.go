@@ -13,7 +13,10 @@ import (
 // RegenerateReply answers again the user message a reply answers; the new reply
 // is a new version of it (streamed like SendMessage's).
 func (a *App) RegenerateReply(requestID, sessionID, replyID string) (TurnResult, error) {
-	ctx := context.Background()
+	return a.regenerate(context.Background(), requestID, sessionID, replyID)
+}
+
+func (a *App) regenerate(ctx context.Context, requestID, sessionID, replyID string) (TurnResult, error) {
 	if _, err := a.core.Sessions.ForkReply(ctx, sessionID, replyID); err != nil {
 		return TurnResult{}, a.mapErr(ctx, err)
 	}
@@ -24,7 +27,10 @@ func (a *App) RegenerateReply(requestID, sessionID, replyID string) (TurnResult,
 // EditMessage sends a user message's edited text as a new version of it; the
 // old message and the turns after it stay as the other version.
 func (a *App) EditMessage(requestID, sessionID, messageID, text string) (TurnResult, error) {
-	ctx := context.Background()
+	return a.edit(context.Background(), requestID, sessionID, messageID, text)
+}
+
+func (a *App) edit(ctx context.Context, requestID, sessionID, messageID, text string) (TurnResult, error) {
 	if err := session.ValidateText(text); err != nil {
 		return TurnResult{}, a.mapErr(ctx, err)
 	}

@@ -112,7 +112,8 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	} else {
 		modelDir = filepath.Join(opts.DataDir, "models", "intent")
 	}
-	c.intent = &intentLoader{model: model, dir: modelDir, libPath: getenv("HERMES_ORT_LIB")}
+	c.intent = &intentLoader{model: model, dir: modelDir, libPath: getenv("HERMES_ORT_LIB"),
+		corrections: &corrections{path: filepath.Join(opts.DataDir, IntentCorrectionsFile)}}
 	c.Prompt = prompt.NewBuilder()
 	c.Calib = tokencal.New(db.DB)
 	c.Summary = &summary.Summarizer{LLM: settingsLLM{c}, Store: c.Sessions, KeepTurns: 6, MinMessages: 8}

@@ -60,6 +60,9 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 			}
 		},
 		Bind: []interface{}{app},
+		// A failed call rejects the page's promise with an ErrorBody (message, code,
+		// params), as the web mode answers it.
+		ErrorFormatter: FormatError,
 	})
 	if err != nil {
 		return fmt.Errorf("open desktop window: %w", err)

@@ -13,9 +13,37 @@ import (
 	"hermes/backend/store"
 )
 
-// UserError is an error whose message is fit to show a user: what went wrong and what to do.
+// Error codes: the one vocabulary of failures the UI is told about. Every error a
+// bound method returns reaches the window and the web page with one of them
+// (ErrorBody), and the UI words its message by the code in the user's language
+// (frontend/src/lib/i18n.svelte.ts, keys "err.<code>", with the Params named
+// there), falling back to the English Message for a code it does not know.
+const (
+	CodeOllamaUnreachable = "ollama_unreachable" // params: host
+	CodeModelMissing      = "model_missing"      // params: model
+	CodeOllamaTimeout     = "ollama_timeout"     // params: setting, limit
+	CodeOllamaBusy        = "ollama_busy"
+	CodeDBBusy            = "db_busy" // params: wait
+	CodeDBDamaged         = "db_damaged"
+	CodeDBNewer           = "db_newer"
+	CodeEmptyMessage      = "empty_message"
+	CodeNotFound          = "not_found"
+	CodeInvalidInput      = "invalid_input" // params: detail (the backend's own words)
+	CodeConflict          = "conflict"
+	CodeUnavailable       = "unavailable"
+	CodeCancelled         = "cancelled"
+	CodeUnauthorized      = "unauthorized"
+	CodeFailed            = "failed"   // params: detail (an operation's own English words)
+	CodeInternal          = "internal" // params: detail
+)
+
+// UserError is an error whose message is fit to show a user: what went wrong and
+// what to do. Error() is the English message (the command line prints it); Code
+// and Params let the UI say the same in the user's language.
 type UserError struct {
 	Message string
+	Code    string            // one of the Code* constants; "" is worked out from Err
+	Params  map[string]string // the message's variable parts, by the names the UI's strings use
 	Err     error
 }
 
@@ -31,38 +59,112 @@ func userError(err error, host, model string) error {
 	if errors.As(err, &ue) {
 		return err
 	}
-	msg := describe(err, host, model)
-	return &UserError{Message: msg, Err: err}
+	code, params, msg := describe(err, host, model)
+	return &UserError{Message: msg, Code: code, Params: params, Err: err}
 }
 
-func describe(err error, host, model string) string {
+func describe(err error, host, model string) (code string, params map[string]string, msg string) {
 	switch {
 	case errors.Is(err, agent.ErrEmptyMessage):
-		return "Type a message first."
+		return CodeEmptyMessage, nil, "Type a message first."
 	case errors.Is(err, session.ErrNotFound):
-		return "That conversation no longer exists. Start a new chat."
+		return CodeNotFound, nil, "That conversation no longer exists. Start a new chat."
 	case errors.Is(err, session.ErrInvalid):
 		msg := err.Error()
 		if i := strings.Index(msg, session.ErrInvalid.Error()+": "); i >= 0 {
 			msg = msg[i+len(session.ErrInvalid.Error())+2:]
 		}
-		return strings.ToUpper(msg[:1]) + msg[1:] + "."
+		msg = strings.ToUpper(msg[:1]) + msg[1:] + "."
+		return CodeInvalidInput, map[string]string{"detail": msg}, msg
 	case errors.Is(err, config.ErrInvalid):
-		return strings.TrimPrefix(err.Error(), config.ErrInvalid.Error()+": ")
+		msg := strings.TrimPrefix(err.Error(), config.ErrInvalid.Error()+": ")
+		return CodeInvalidInput, map[string]string{"detail": msg}, msg
 	case errors.Is(err, llm.ErrUnreachable):
-		return fmt.Sprintf("Ollama is not reachable at %s. Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings.", host)
+		return CodeOllamaUnreachable, map[string]string{"host": host},
+			fmt.Sprintf("Ollama is not reachable at %s. Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings.", host)
 	case errors.Is(err, llm.ErrModelNotFound):
-		return fmt.Sprintf("Model %s is not installed. Run `hermes model pull %s` (or pull it in the Models panel), or pick another model.", model, model)
+		return CodeModelMissing, map[string]string{"model": model},
+			fmt.Sprintf("Model %s is not installed. Run `hermes model pull %s` (or pull it in the Models panel), or pick another model.", model, model)
 	case errors.Is(err, llm.ErrTimeout):
-		return fmt.Sprintf("Ollama stopped responding (%v). Try again; a large model may need a longer first_token_timeout in Settings.", cause(err))
+		setting, limit := "first_token_timeout", ""
+		var te *llm.TimeoutError
+		if errors.As(err, &te) {
+			setting, limit = te.Setting, te.Limit.String()
+		}
+		p := map[string]string{"setting": setting, "limit": limit}
+		if setting == "token_gap_timeout" {
+			return CodeOllamaTimeout, p, fmt.Sprintf("Ollama stopped in the middle of the reply (no new text for %s). Try again; if it keeps happening, raise token_gap_timeout in Settings.", limit)
+		}
+		if limit == "" {
+			return CodeOllamaTimeout, p, "Ollama stopped responding. Try again; a large model may need a longer first_token_timeout in Settings."
+		}
+		return CodeOllamaTimeout, p, fmt.Sprintf("Ollama sent nothing within %s (a large model can take longer to load). Try again; if it keeps happening, raise %s in Settings.", limit, setting)
 	case errors.Is(err, llm.ErrOverloaded):
-		return "Ollama is busy with other requests. Try again in a moment."
-	case errors.Is(err, store.ErrNotDatabase), errors.Is(err, store.ErrNewerSchema):
-		return err.Error()
+		return CodeOllamaBusy, nil, "Ollama is busy with other requests. Try again in a moment."
+	case errors.Is(err, store.ErrNotDatabase):
+		return CodeDBDamaged, map[string]string{"detail": err.Error()}, err.Error()
+	case errors.Is(err, store.ErrNewerSchema):
+		return CodeDBNewer, map[string]string{"detail": err.Error()}, err.Error()
 	case store.IsBusy(err):
-		return fmt.Sprintf("Another Hermes process kept the database busy for more than %s (a long import or forget?). Nothing was changed; try again when it has finished.", store.BusyTimeout)
+		return CodeDBBusy, map[string]string{"wait": store.BusyTimeout.String()},
+			fmt.Sprintf("Another Hermes process kept the database busy for more than %s (a long import or forget?). Nothing was changed; try again when it has finished.", store.BusyTimeout)
+	case errors.Is(err, memory.ErrNotFound):
+		return CodeNotFound, nil, "That memory no longer exists."
+	case errors.Is(err, ErrJobCancelled):
+		return CodeCancelled, nil, "Cancelled."
 	}
-	return "Something went wrong: " + err.Error()
+	return CodeInternal, map[string]string{"detail": err.Error()}, "Something went wrong: " + err.Error()
+}
+
+// ErrorCode is err's code from the vocabulary above: a UserError's own, else the
+// one its cause maps to (CodeInternal when nothing more is known).
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var ue *UserError
+	if errors.As(err, &ue) && ue.Code != "" {
+		return ue.Code
+	}
+	cause := err
+	if ue != nil {
+		if ue.Err == nil {
+			// A hand-written message without a cause: the request was refused as asked.
+			return CodeInvalidInput
+		}
+		cause = ue.Err
+	}
+	if IsBadInput(cause) || IsMemoryBadInput(cause) || errors.Is(cause, ErrInvalid) {
+		return CodeInvalidInput
+	}
+	code, _, _ := describe(cause, "", "")
+	if code == CodeInternal && ue != nil {
+		return CodeFailed // worded for the user already, by the operation that failed
+	}
+	return code
+}
+
+// ErrorBody is what the UI receives for a failed call, in the desktop window (the
+// Wails binding's ErrorFormatter) and in web mode (the JSON body) alike.
+type ErrorBody struct {
+	Error  string            `json:"error"` // the English message, as the command line prints it
+	Code   string            `json:"code"`
+	Params map[string]string `json:"params,omitempty"`
+}
+
+// FormatError turns an error a bound method returned into the ErrorBody the UI
+// gets; it is the Wails ErrorFormatter of the window.
+func FormatError(err error) any { return errorBody(err) }
+
+func errorBody(err error) ErrorBody {
+	b := ErrorBody{Error: err.Error(), Code: ErrorCode(err)}
+	var ue *UserError
+	if errors.As(err, &ue) && len(ue.Params) > 0 {
+		b.Params = ue.Params
+	} else if b.Code == CodeInvalidInput || b.Code == CodeFailed || b.Code == CodeInternal {
+		b.Params = map[string]string{"detail": err.Error()}
+	}
+	return b
 }
 
 func cause(err error) string {

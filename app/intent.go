@@ -22,8 +22,11 @@ type intentLoader struct {
 	model   fs.FS  // embedded model files, may be nil
 	dir     string // where the model files are read from
 	libPath string // explicit library path, "" to look it up
+	// corrections are the user's corrections; a corrected text keeps its label.
+	corrections *corrections
 
 	once sync.Once
+	user bool // the model trained on this computer (dir/user) is the one loaded
 	rt   *intent.Runtime
 	cls  *intent.Classifier
 	err  error
@@ -45,9 +48,28 @@ func (l *intentLoader) get() (*intent.Classifier, error) {
 			}
 		}
 		l.rt = intent.NewRuntime(lib)
+		if ud := l.userDir(); ud != "" {
+			// The model trained here (`intent train`) comes first; the installed one
+			// is the fallback when it is missing or does not load.
+			if _, err := os.Stat(filepath.Join(ud, intentFiles[0])); err == nil {
+				if cls, err := intent.Open(intent.Config{Runtime: l.rt, ModelDir: ud}); err == nil {
+					l.cls, l.user = cls, true
+					return
+				}
+			}
+		}
 		l.cls, l.err = intent.Open(intent.Config{Runtime: l.rt, ModelDir: l.dir})
 	})
 	return l.cls, l.err
+}
+
+// userDir is where a model trained on this computer lives; "" when the model
+// files come from HERMES_INTENT_MODEL_DIR (used as they are).
+func (l *intentLoader) userDir() string {
+	if l.model == nil {
+		return ""
+	}
+	return filepath.Join(l.dir, userModelDir)
 }
 
 func (l *intentLoader) close() {
@@ -89,6 +111,9 @@ func materialize(model fs.FS, dir string) error {
 type intentClassifier struct{ l *intentLoader }
 
 func (c intentClassifier) Classify(ctx context.Context, text string) (string, float32, error) {
+	if label, ok := c.l.corrections.lookup(text); ok { // the user said so
+		return label, 1, nil
+	}
 	cls, err := c.l.get()
 	if err != nil {
 		return intent.Unknown, 0, err

@@ -26,8 +26,16 @@ func (c *Core) openMCP(environ func() []string, only []string, noStart bool) err
 		return fmt.Errorf("open mcp: %w", err)
 	}
 	c.mcp = m
+	if !noStart {
+		c.StartMCPWhenOffered(firstTurnMCPWait) // every door's first turn with tools has the servers' tools
+	}
 	return nil
 }
+
+// firstTurnMCPWait bounds how long the first turn that offers tools waits for
+// the approved MCP servers that are still starting (one that fails is left out
+// at once).
+const firstTurnMCPWait = 20 * time.Second
 
 // MCP is the supervisor of the MCP servers.
 func (c *Core) MCP() *mcp.Manager { return c.mcp }
@@ -37,8 +45,9 @@ func (c *Core) StartMCP(ctx context.Context) error { return c.mcp.Start(ctx) }
 
 // StartMCPWhenOffered starts the approved MCP servers the first time a turn
 // would be offered their tools (a turn that offers none never starts them), and
-// waits up to wait for them to be ready; Close stops them. The command line's
-// chat uses it, so its turns have the same tools as the window's.
+// waits up to wait for them to be ready; Close stops them. Open installs it for
+// every door (the window and web mode also start the servers at launch), so no
+// door's first turn misses the tools of a server still starting.
 func (c *Core) StartMCPWhenOffered(wait time.Duration) {
 	var once sync.Once
 	c.tools.prepare = func(group agent.ToolGroup) {

@@ -75,7 +75,7 @@ func (a *App) UnarchiveSession(id string) (SessionInfo, error) {
 // writes it there; it returns the path, or "" when the user cancelled.
 func (a *App) SaveExport(id, format string) (string, error) {
 	if a.saveDialog == nil {
-		return "", &UserError{Message: "Saving files is only available in the desktop window; use the download link."}
+		return "", &UserError{Message: "Saving files is only available in the desktop window; use the download link.", Code: CodeUnavailable}
 	}
 	body, err := a.ExportSession(id, format)
 	if err != nil {

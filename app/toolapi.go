@@ -74,14 +74,18 @@ func (a *App) ResolveApproval(id, allow, scope string) error {
 		d.Scope = tools.ScopeSession
 	}
 	if !a.approvals.resolve(id, d) {
-		return &UserError{Message: "That approval request is no longer waiting (it timed out or the turn was stopped)."}
+		return &UserError{Message: "That approval request is no longer waiting (it timed out or the turn was stopped).", Code: CodeNotFound}
 	}
 	return nil
 }
 
 // ContinueTurn gives a turn the loop guard stopped one more round of tool calls.
 func (a *App) ContinueTurn(requestID, sessionID string) (TurnResult, error) {
-	return a.run(context.Background(), requestID, agent.Input{SessionID: sessionID, Continue: true})
+	return a.continueTurn(context.Background(), requestID, sessionID)
+}
+
+func (a *App) continueTurn(ctx context.Context, requestID, sessionID string) (TurnResult, error) {
+	return a.run(ctx, requestID, agent.Input{SessionID: sessionID, Continue: true})
 }
 
 // ToolInfo is a tool as the settings show it.

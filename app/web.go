@@ -144,8 +144,8 @@ func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !w.match(r.Header.Get(TokenHeader)) {
-		writeJSON(rw, http.StatusUnauthorized, map[string]string{
-			"error": "unauthorized: open the URL printed by `hermes serve` (it carries the token) in this tab"})
+		writeJSON(rw, http.StatusUnauthorized, ErrorBody{Code: CodeUnauthorized,
+			Error: "unauthorized: open the URL printed by `hermes serve` (it carries the token) in this tab"})
 		return
 	}
 	switch {
@@ -154,7 +154,7 @@ func (w *Web) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	case r.URL.Path == "/api/events":
 		w.events(rw, r)
 	default:
-		writeJSON(rw, http.StatusNotFound, map[string]string{"error": "not found"})
+		writeJSON(rw, http.StatusNotFound, ErrorBody{Code: CodeNotFound, Error: "not found"})
 	}
 }
 
@@ -215,7 +215,7 @@ func (w *Web) call(rw http.ResponseWriter, r *http.Request, method string) {
 		} else if errors.As(err, &ue) {
 			status = http.StatusUnprocessableEntity
 		}
-		writeJSON(rw, status, map[string]string{"error": err.Error()})
+		writeJSON(rw, status, errorBody(err))
 		return
 	}
 	writeJSON(rw, http.StatusOK, res)
@@ -233,11 +233,11 @@ var errBadCall = errors.New("bad call")
 // window: every exported method of App is callable, and only those. SendMessage runs
 // under the request's context, so a closed page stops its turn.
 func (a *App) dispatch(ctx context.Context, method string, args []string) (any, error) {
-	if method == "SendMessage" {
-		if len(args) != 3 {
-			return nil, fmt.Errorf("%w: SendMessage takes 3 arguments, got %d", errBadCall, len(args))
+	if f, ok := a.requestBound()[method]; ok { // long calls stop when the page's request goes away
+		if len(args) != f.args {
+			return nil, fmt.Errorf("%w: %s takes %d arguments, got %d", errBadCall, method, f.args, len(args))
 		}
-		return a.send(ctx, args[0], args[1], args[2])
+		return f.call(ctx, args)
 	}
 	m := reflect.ValueOf(a).MethodByName(method)
 	if !m.IsValid() || method == "" || !unicode.IsUpper(rune(method[0])) {

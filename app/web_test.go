@@ -15,6 +15,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/ollama/ollama/api"
+
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/tools"
 )
@@ -68,7 +70,12 @@ func (r *webRig) advance(d time.Duration) {
 
 func startWebRig(t *testing.T) *webRig {
 	t.Helper()
-	a, core, _, _ := newTestApp(t, llmtest.Echo(3, 0))
+	return startWebRigWith(t, llmtest.Echo(3, 0))
+}
+
+func startWebRigWith(t *testing.T, script func(api.ChatRequest) llmtest.Reply) *webRig {
+	t.Helper()
+	a, core, _, _ := newTestApp(t, script)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -95,6 +95,8 @@ Usage:
   hermes session import --jsonl FILE
   hermes session context --session S --query Q --budget N | --batch FILE | --reply MESSAGE_ID | --session S --channel NAME
   hermes intent classify TEXT | --batch FILE
+  hermes intent corrections list | clear    the labels you chose on the intent chip
+  hermes intent train --with-corrections    retrain the intent model here, with your corrections
   hermes tools list | log [--tool T] [--status S] [--session S] [--limit N]
   hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... | forget --query Q
   hermes memory import --jsonl FILE | search QUERY [--k N] | search --batch FILE [--k N] | export [--out FILE]

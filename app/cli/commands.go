@@ -126,7 +126,6 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 	}
 	text := strings.Join(fs.Args(), " ")
 	core.SetApprover(newTermApprover(g, env))
-	core.StartMCPWhenOffered(20 * time.Second) // the approved MCP servers, when a turn offers tools
 	if *sessionID != "" {
 		if _, err := core.Session(context.Background(), *sessionID); err != nil {
 			return usagef("chat: no session %q; see `hermes session list`", *sessionID)

@@ -17,12 +17,23 @@ type coreIntent interface {
 	IntentProblem() (string, string)
 	ClassifyIntent(ctx context.Context, text string) (app.IntentResult, error)
 	ClassifyIntents(ctx context.Context, texts []string) ([]app.IntentResult, error)
+	IntentCorrections(ctx context.Context) ([]app.IntentCorrection, error)
+	ClearIntentCorrections(ctx context.Context) (int, error)
+	TrainIntent(ctx context.Context, withCorrections bool) (app.IntentTraining, error)
 }
 
-// intentCmd: hermes intent classify TEXT | --batch FILE
+// intentCmd: hermes intent classify TEXT | --batch FILE | corrections list|clear | train [--with-corrections]
 func intentCmd(core coreIntent, g globals, args []string, env Env) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "corrections":
+			return intentCorrectionsCmd(core, g, args[1:], env)
+		case "train":
+			return intentTrainCmd(core, g, args[1:], env)
+		}
+	}
 	if len(args) == 0 || args[0] != "classify" {
-		return usagef("intent: use `intent classify TEXT` or `intent classify --batch FILE`")
+		return usagef("intent: use `intent classify TEXT`, `intent classify --batch FILE`, `intent corrections list|clear` or `intent train --with-corrections`")
 	}
 	fs := newFlags("intent classify")
 	batch := fs.String("batch", "", "JSONL file of {\"id\",\"text\"}")
@@ -89,4 +100,79 @@ func intentCmd(core coreIntent, g globals, args []string, env Env) error {
 		}{ids[i], r.Label, r.Confidence})
 	}
 	return w.Flush()
+}
+
+// intentCorrectionsCmd: hermes intent corrections list | clear
+func intentCorrectionsCmd(core coreIntent, g globals, args []string, env Env) error {
+	ctx := context.Background()
+	if len(args) != 1 || (args[0] != "list" && args[0] != "clear") {
+		return usagef("intent corrections: use `intent corrections list` or `intent corrections clear`")
+	}
+	if args[0] == "list" {
+		list, err := core.IntentCorrections(ctx)
+		if err != nil {
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, list)
+		}
+		for _, c := range list {
+			fmt.Fprintf(env.Stdout, "%s\t%s\n", c.Label, c.Text)
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(env.Stderr, "no intent corrections")
+		}
+		return nil
+	}
+	list, err := core.IntentCorrections(ctx)
+	if err == nil && len(list) == 0 {
+		fmt.Fprintln(env.Stderr, "no intent corrections")
+		if g.json {
+			return printJSON(env.Stdout, map[string]any{"cleared": 0})
+		}
+		return nil
+	}
+	if !g.yes {
+		ok, err := confirm(env, fmt.Sprintf("Clear %d intent corrections?", len(list)), "this needs confirmation")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			fmt.Fprintln(env.Stderr, "nothing cleared")
+			return nil
+		}
+	}
+	n, err := core.ClearIntentCorrections(ctx)
+	if err != nil {
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, map[string]any{"cleared": n})
+	}
+	fmt.Fprintf(env.Stdout, "cleared %d intent corrections\n", n)
+	return nil
+}
+
+// intentTrainCmd: hermes intent train [--with-corrections]
+func intentTrainCmd(core coreIntent, g globals, args []string, env Env) error {
+	fs := newFlags("intent train")
+	with := fs.Bool("with-corrections", false, "add the corrections made on the intent chip to the shipped training data")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("intent train: takes no arguments (use --with-corrections)")
+	}
+	fmt.Fprintln(env.Stderr, "training the intent model on this computer...")
+	r, err := core.TrainIntent(context.Background(), *with)
+	if err != nil {
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, r)
+	}
+	fmt.Fprintf(env.Stdout, "trained on %d examples (%d corrections) in %.1fs: held-out accuracy %.3f, macro-F1 %.3f\n",
+		r.Examples, r.Corrections, r.Seconds, r.HeldOut, r.MacroF1)
+	fmt.Fprintf(env.Stdout, "wrote %s; Hermes uses it from its next start (remove that folder to go back to the installed model)\n", r.Dir)
+	return nil
 }

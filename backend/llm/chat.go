@@ -159,12 +159,11 @@ func (c *Client) chatOnce(parent context.Context, model string, req ChatRequest,
 	didStream := streamed
 	if err != nil {
 		if errors.Is(context.Cause(ctx), errStalled) && parent.Err() == nil {
-			phase := "the first token"
-			limit := c.cfg.FirstTokenTimeout
+			te := &TimeoutError{Setting: "first_token_timeout", Limit: c.cfg.FirstTokenTimeout}
 			if didStream {
-				phase, limit = "the next token", c.cfg.TokenGapTimeout
+				te = &TimeoutError{Setting: "token_gap_timeout", Limit: c.cfg.TokenGapTimeout}
 			}
-			return reply, didStream, fmt.Errorf("chat with %s: %w: no %s within %s", model, ErrTimeout, phase, limit)
+			return reply, didStream, fmt.Errorf("chat with %s: %w", model, te)
 		}
 		if parent.Err() != nil {
 			return reply, didStream, fmt.Errorf("chat with %s: %w", model, parent.Err())

@@ -26,6 +26,24 @@ var (
 	ErrOverloaded    = errors.New("ollama is busy")
 )
 
+// TimeoutError is an ErrTimeout that says which wait ran out: Setting is the
+// name of the setting that bounds it (first_token_timeout before the first
+// chunk, token_gap_timeout between two), Limit its value.
+type TimeoutError struct {
+	Setting string
+	Limit   time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	phase := "the first token"
+	if e.Setting == "token_gap_timeout" {
+		phase = "the next token"
+	}
+	return fmt.Sprintf("%v: no %s within %s", ErrTimeout, phase, e.Limit)
+}
+
+func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
+
 // Config says where Ollama is and how patient to be.
 type Config struct {
 	Host              string        // scheme://host:port

@@ -13,6 +13,8 @@ const (
 	intentHypothetical = "hypothetical"
 	intentChitchat     = "chitchat"
 	intentQuestion     = "question"
+	intentRecall       = "recall"
+	intentUnknown      = "unknown"
 )
 
 // Key-fact signals.
@@ -47,14 +49,21 @@ type GateInput struct {
 	MinSignals int
 }
 
-// Gate decides whether a turn may write memory:
-//   - incognito never writes;
-//   - hypothetical, chitchat, question and forget turns never write;
-//   - a turn whose plan may write (intent remember) passes; any other intent passes
-//     only for an explicit first-person statement;
-//   - then the key-fact rule: at least two of time expression, quantity, negation,
-//     strong preference or emotion (English and Chinese), unless the user
-//     explicitly asked to remember.
+// Gate decides whether a turn may write memory. It is the one place the rule
+// is decided, for the background extraction and the memory tools alike, so
+// nothing the extraction model returns can get past it:
+//   - incognito never writes; a direct user action (Explicit) always does;
+//   - hypothetical, chitchat, question, recall and forget turns never write;
+//   - whatever the intent, a what-if, role-play, test or example never writes,
+//     nor does a question (about oneself or anything else) unless it asks to
+//     remember ("can you remember that…"), nor another person's fact ("my
+//     friend is allergic to shellfish") unless the user asks to remember it;
+//   - an explicit ask to remember passes;
+//   - otherwise only a first-person statement passes: on a remember turn (the
+//     plan may write memory) as it is, whether or not it says "remember"; on a
+//     task turn when it is a key fact (at least two of time expression,
+//     quantity, negation, strong preference or emotion, English and Chinese);
+//     below the confidence threshold (unknown) never.
 func Gate(in GateInput) Decision {
 	d := Decision{Explicit: in.Explicit || AsksToRemember(in.Text), FirstPerson: FirstPersonStatement(in.Text)}
 	d.Signals = KeyFactSignals(in.Text)
@@ -69,12 +78,22 @@ func Gate(in GateInput) Decision {
 		d.Reason = "empty message"
 	case in.Explicit:
 		d.Allowed, d.Reason = true, "added by the user"
-	case in.Intent == intentHypothetical || in.Intent == intentChitchat || in.Intent == intentQuestion || in.Intent == intentForget:
+	case in.Intent == intentHypothetical || in.Intent == intentChitchat || in.Intent == intentQuestion || in.Intent == intentForget || in.Intent == intentRecall:
 		d.Reason = fmt.Sprintf("a %s message is never remembered", in.Intent)
-	case !in.MayWriteMemory && !d.FirstPerson:
-		d.Reason = fmt.Sprintf("a %s message is remembered only when it is a first-person statement", intentOr(in.Intent))
+	case reHypothetical.MatchString(in.Text):
+		d.Reason = "a what-if, role-play, test or example is never remembered"
+	case isQuestion(in.Text) && !requestsToRemember(in.Text):
+		d.Reason = "a question is never remembered"
+	case OtherPersonsFact(in.Text) && !d.Explicit:
+		d.Reason = "another person's fact is remembered only when the user asks"
 	case d.Explicit:
 		d.Allowed, d.Reason = true, "the user asked to remember"
+	case !d.FirstPerson:
+		d.Reason = fmt.Sprintf("a %s message is remembered only when it is a first-person statement", intentOr(in.Intent))
+	case in.MayWriteMemory:
+		d.Allowed, d.Reason = true, "a first-person statement"
+	case in.Intent == "" || in.Intent == intentUnknown:
+		d.Reason = "not sure of the intent: remembered only when the user asks"
 	case len(d.Signals) < min:
 		d.Reason = fmt.Sprintf("not a key fact: %d of %d signals (time, quantity, negation, preference)", len(d.Signals), min)
 	default:
@@ -93,10 +112,13 @@ func intentOr(s string) string {
 // Patterns of the gate, English and Chinese. Compiled once; read-only.
 var (
 	reRememberStart = regexp.MustCompile(`(?i)(?:^|[.!;\n]\s*)(?:(?:ok|okay|also|and|hey|so)[,\s]+)?(?:please\s+)?(?:remember|memori[sz]e|note|keep in mind|don'?t forget|do not forget|never forget|save this|write this down)\b`)
-	reRememberAsk   = regexp.MustCompile(`(?i)\b(?:please|pls|can you|could you|would you|will you|i want you to|i'd like you to|i would like you to|you should|make sure (?:to|you))\s+(?:please\s+)?(?:remember|memori[sz]e|note|keep in mind|save|store|not forget)\b|\bfor (?:future )?reference\b|\bmake a note\b|\btake (?:a )?note\b|\bkeep (?:this|that|it) in mind\b|\bremember (?:that|this|it)\s*[.!]*\s*$`)
+	reRememberAsk   = regexp.MustCompile(`(?i)\b(?:please|pls|can you|could you|would you|will you|i want you to|i'd like you to|i would like you to|you should|make sure (?:to|you))\s+(?:please\s+)?(?:remember|memori[sz]e|note|keep in mind|save|store|not forget)\b|\bfor (?:future )?reference\b|\bmake a note\b|\btake (?:a )?note\b|\bkeep (?:this|that|it) in mind\b|\bremember (?:that|this|it)\s*[.!]*\s*$|\b(?:don'?t|do not) let me forget\b|\bsave (?:that|this|it)\s*[.!]*\s*$`)
 	reRememberZH    = regexp.MustCompile(`记住|记一下|记下来|记下|帮我记|请记得|你要记得|你记得我|别忘了|不要忘了|不要忘记|别忘记|备忘|存一下`)
 	reQuestionStart = regexp.MustCompile(`(?i)^\s*(?:what|who|whom|whose|where|when|why|how|which|do|does|did|can|could|would|will|is|are|am|was|were|should|shall|have|has)\b`)
-	reHypothetical  = regexp.MustCompile(`(?i)\b(?:what if|suppose|supposing|imagine|pretend|hypothetically|let'?s say|role-?play|for example|e\.g\.)\b|假如|假设|如果我是|想象一下|比如说|举个例子|扮演`)
+	reHypothetical  = regexp.MustCompile(`(?i)\b(?:what if|suppose|supposing|imagine|pretend|hypothetically|let'?s say|role-?play|for example|for instance|e\.g\.|as an example|example sentence|sample sentence|let'?s play|play a game|in character|just (?:a )?test(?:ing)?|only a test|this is a test|test message|testing(?: testing| 1 2 3)?\s*[:,!-])|\bexample\s*:|假如|假设|如果我是|想象一下|比如说|举个例子|举例|例句|扮演|角色扮演|假装|玩个游戏|测试一下|只是测试|这是测试|这是一个测试|测试消息|测试[:：]`)
+	reRememberReqZH = regexp.MustCompile(`记住|记一下|记下来|记下|帮我记|请记得|你要记得|别忘了|不要忘了|不要忘记|别忘记|备忘|存一下`)
+	reOtherPersonEN = regexp.MustCompile(`(?i)^\s*(?:(?:fyi|btw|so|oh|and|also|ok|okay|just so you know|heads up)[,:]?\s+)*(?:my|our)\s+(?:(?:best|old|new|little|big|older|younger|elder|twin|ex|step)[- ]?)?(?:friends?|sisters?|brothers?|siblings?|mom|mum|mother|dad|father|parents|wife|husband|partner|spouse|girlfriend|boyfriend|fianc[eé]e?|sons?|daughters?|kids?|child|children|baby|boss|manager|colleagues?|co-?workers?|neighbou?rs?|room-?mates?|flat-?mates?|cousins?|aunts?|uncles?|grandma|grandmother|grandpa|grandfather|grandparents|nephews?|nieces?|teachers?|classmates?|in-laws)(?:'s|’s)?\b`)
+	reOtherPersonZH = regexp.MustCompile(`^\s*(?:(?:顺便说下|顺便说一下|对了|跟你说|告诉你)[，,：:\s]*)?我(?:的)?(?:朋友|好朋友|同事|妈妈?|爸爸?|母亲|父亲|老婆|老公|妻子|丈夫|爱人|女朋友|男朋友|对象|儿子|女儿|孩子|哥哥?|姐姐?|弟弟?|妹妹?|老板|领导|上司|邻居|室友|表[哥姐弟妹]|堂[哥姐弟妹]|爷爷|奶奶|外公|外婆|同学|老师|闺蜜|兄弟)`)
 	reFirstPersonEN = regexp.MustCompile(`(?i)(?:^|[^\w'’])(?:i|i'm|i’m|im|i've|i’ve|i'd|i’d|i'll|i’ll|my|mine|me|myself)(?:[^\w'’]|$)`)
 	reFirstPersonZH = regexp.MustCompile(`我`)
 	reQuestionZH    = regexp.MustCompile(`(?:吗|呢|么)\s*[？?。.!！]*\s*$|^(?:什么|怎么|为什么|哪|谁|是否|能不能|可不可以|有没有)`)
@@ -119,6 +141,24 @@ func AsksToRemember(text string) bool {
 	return reRememberStart.MatchString(text) || reRememberAsk.MatchString(text) || reRememberZH.MatchString(text)
 }
 
+// requestsToRemember reports whether text asks to remember something, in a way
+// that may be phrased as a question ("can you remember that…", "能帮我记一下吗").
+func requestsToRemember(text string) bool {
+	return reRememberStart.MatchString(text) || reRememberAsk.MatchString(text) || reRememberReqZH.MatchString(text)
+}
+
+// isQuestion reports whether text is phrased as a question.
+func isQuestion(text string) bool {
+	t := strings.TrimSpace(text)
+	return strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？") || reQuestionStart.MatchString(t) || reQuestionZH.MatchString(t)
+}
+
+// OtherPersonsFact reports whether text states a fact about someone else ("my
+// sister prefers tea", "我妈不吃香菜"): its subject is another person.
+func OtherPersonsFact(text string) bool {
+	return reOtherPersonEN.MatchString(text) || reOtherPersonZH.MatchString(text)
+}
+
 // FirstPersonStatement reports whether text states something about the speaker:
 // it speaks in the first person, is not a question and is not a what-if.
 func FirstPersonStatement(text string) bool {
@@ -126,7 +166,7 @@ func FirstPersonStatement(text string) bool {
 	if t == "" || reHypothetical.MatchString(t) {
 		return false
 	}
-	if strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？") || reQuestionStart.MatchString(t) || reQuestionZH.MatchString(t) {
+	if isQuestion(t) {
 		return false
 	}
 	return reFirstPersonEN.MatchString(t) || reFirstPersonZH.MatchString(t)

@@ -47,7 +47,9 @@ func TestGateStopsBeforeTheQueue(t *testing.T) {
 		{"chitchat", Turn{Intent: "chitchat", UserText: "I'm so happy today!"}},
 		{"question", Turn{Intent: "question", UserText: "Why don't 2 magnets stick?"}},
 		{"incognito", Turn{Intent: "remember", MayWriteMemory: true, Incognito: true, UserText: "Remember that I'm vegan"}},
-		{"not a key fact", Turn{Intent: "remember", MayWriteMemory: true, UserText: "My dog is called Rex"}},
+		{"not a key fact", Turn{Intent: "task", UserText: "My dog is called Rex"}},
+		{"a question about oneself", Turn{Intent: "remember", MayWriteMemory: true, UserText: "Am I allergic to anything?"}},
+		{"another person's fact", Turn{Intent: "remember", MayWriteMemory: true, UserText: "My friend is allergic to shellfish"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

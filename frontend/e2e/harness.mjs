@@ -273,7 +273,7 @@ export async function openApp(logs, problems, { prefix, tokenDelay = '0s', fakeA
   await page.goto(h.url);
   await page.getByTestId('status-bar').waitFor();
   await useFakeModel(page);
-  return { dataDir, profileDir, context, page, url: h.url };
+  return { dataDir, profileDir, context, page, url: h.url, fake: f.child, hermes: h.child };
 }
 
 /** Takes the final screenshot, closes the browser and stops the processes openApp started. */

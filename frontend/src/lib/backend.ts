@@ -10,7 +10,11 @@
 //    Approving a new MCP command or a call of a tool that runs a program also needs a one-time
 //    code printed in the terminal that runs `hermes serve` (ConfirmError tells the UI).
 //
-// Every failure is normalised to an Error carrying the backend's message.
+// Every failure is normalised to an Error carrying the backend's message. A backend error is a
+// BackendError with the code and params the Go side gave it (app/errors.go ErrorBody: the web
+// mode's JSON body, and the object a Wails binding's promise is rejected with, through the
+// window's ErrorFormatter); errorMessage words it in the user's language (errors.ts).
+import { errorText } from './errors';
 
 export type SessionState = 'active' | 'idle' | 'archived';
 
@@ -235,6 +239,14 @@ export interface PlanInfo {
   recallK: number;
   mayWriteMemory: boolean;
   toolGroup: string;
+}
+
+/** A message whose intent the user corrected, with the plan a re-run of its turn gets. */
+export interface IntentCorrected {
+  messageId: string;
+  intent: string;
+  intentConfidence: number;
+  plan: PlanInfo;
 }
 
 /** What the model saw on a session's last turn (empty items when there was none in this run). */
@@ -834,6 +846,31 @@ export interface Transport {
   openExternal(url: string): void;
   /** Approving a program needs the one-time code from the terminal (web mode only). */
   approvalCodes?: boolean;
+  /**
+   * Follows whether the backend is alive: true while the event stream is open and its heartbeat
+   * arrives, false when it is not (web mode only; the desktop window's backend is in-process).
+   */
+  liveness?(cb: (up: boolean) => void): Unsubscribe;
+}
+
+/** A failed backend call: the English message, the code (app/errors.go) and its params. */
+export class BackendError extends Error {
+  readonly code: string;
+  readonly params: Record<string, string>;
+  constructor(message: string, code = '', params: Record<string, string> = {}) {
+    super(message);
+    this.name = 'BackendError';
+    this.code = code;
+    this.params = params;
+  }
+}
+
+function stringParams(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (typeof x === 'string') out[k] = x;
+  }
+  return out;
 }
 
 /**
@@ -868,14 +905,24 @@ export function toError(e: unknown): Error {
   if (typeof e === 'string') return new Error(e || 'unknown error');
   if (e && typeof e === 'object') {
     const o = e as Record<string, unknown>;
-    if (typeof o.error === 'string') return new Error(o.error);
+    if (typeof o.error === 'string') {
+      return typeof o.code === 'string' && o.code ? new BackendError(o.error, o.code, stringParams(o.params)) : new Error(o.error);
+    }
     if (typeof o.message === 'string') return new Error(o.message);
   }
   return new Error(String(e ?? 'unknown error'));
 }
 
+/** The code of a backend error ("" when it has none). */
+export function errorCode(e: unknown): string {
+  const err = toError(e);
+  return err instanceof BackendError ? err.code : '';
+}
+
+/** The message to show: a backend error in the user's language by its code, else the error's text. */
 export function errorMessage(e: unknown): string {
-  return toError(e).message;
+  const err = toError(e);
+  return err instanceof BackendError && err.code ? errorText(err.code, err.params, err.message) : err.message;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -932,6 +979,11 @@ export interface WebOptions {
   eventsReadyTimeoutMs?: number;
   /** The wait before the event stream reconnects (doubles up to 10 s). */
   retryMs?: number;
+  /**
+   * The backend counts as gone when the event stream has sent nothing (not even its ": ping"
+   * heartbeat, every 20 s) for this long; the stream is then dropped and opened again.
+   */
+  staleMs?: number;
 }
 
 /** Reads the per-run token from a query string such as "?token=abc". */
@@ -1027,10 +1079,26 @@ export function webTransport(opts: WebOptions): Transport {
   const doFetch = opts.fetch ?? ((...a: Parameters<typeof fetch>) => globalThis.fetch(...a));
   const readyTimeout = opts.eventsReadyTimeoutMs ?? 3000;
   const firstRetry = opts.retryMs ?? 1000;
+  const staleMs = opts.staleMs ?? 45_000;
   const handlers = new Map<string, Set<EventHandler>>();
   let started = false;
   let opened = false;
   let openWaiters: Array<() => void> = [];
+  /** null until the first connection attempt ends one way or the other. */
+  let alive: boolean | null = null;
+  const liveWatchers = new Set<(up: boolean) => void>();
+
+  function setAlive(up: boolean) {
+    if (alive === up) return;
+    alive = up;
+    for (const cb of [...liveWatchers]) {
+      try {
+        cb(up);
+      } catch (err) {
+        console.error('liveness handler failed', err);
+      }
+    }
+  }
 
   function dispatch(raw: string) {
     let msg: { name?: unknown; data?: unknown };
@@ -1071,14 +1139,32 @@ export function webTransport(opts: WebOptions): Transport {
         });
         if (res.ok && res.body) {
           markOpen();
+          setAlive(true);
           wait = firstRetry;
           const reader = res.body.getReader();
           const decoder = new TextDecoder();
           const parser = new EventStreamParser();
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            for (const d of parser.push(decoder.decode(value, { stream: true }))) dispatch(d);
+          // Anything read (an event or the ": ping" heartbeat) shows the backend is alive; a
+          // stream silent for staleMs is a backend that hangs or a connection that died quietly.
+          let stale: ReturnType<typeof setTimeout> | undefined;
+          const arm = () => {
+            clearTimeout(stale);
+            stale = setTimeout(() => {
+              setAlive(false);
+              reader.cancel().catch(() => {});
+            }, staleMs);
+          };
+          arm();
+          try {
+            for (;;) {
+              const { done, value } = await reader.read();
+              if (done) break;
+              arm();
+              setAlive(true);
+              for (const d of parser.push(decoder.decode(value, { stream: true }))) dispatch(d);
+            }
+          } finally {
+            clearTimeout(stale);
           }
         } else {
           // Read the refusal so the connection is released.
@@ -1088,6 +1174,7 @@ export function webTransport(opts: WebOptions): Transport {
         // the server went away: try again below
       }
       opened = false;
+      setAlive(false);
       await new Promise((r) => setTimeout(r, wait));
       wait = Math.min(wait * 2, 10_000);
     }
@@ -1130,7 +1217,8 @@ export function webTransport(opts: WebOptions): Transport {
           credentials: 'omit',
         });
       } catch (e) {
-        throw new Error(`cannot reach the Hermes backend: ${toError(e).message}`);
+        const detail = toError(e).message;
+        throw new BackendError(`cannot reach the Hermes backend: ${detail}`, 'backend_unreachable', { detail });
       }
       const body = await res.text();
       let parsed: unknown = null;
@@ -1148,7 +1236,7 @@ export function webTransport(opts: WebOptions): Transport {
           if (typeof o.confirm === 'string' && CONFIRM_REASONS.has(o.confirm)) {
             throw new ConfirmError(o.error, o.confirm as ConfirmReason, typeof o.tries_left === 'number' ? o.tries_left : null);
           }
-          throw new Error(o.error);
+          throw toError(parsed);
         }
         const detail = body.trim() || res.statusText;
         throw new Error(`${method} failed (HTTP ${res.status})${detail ? `: ${detail}` : ''}`);
@@ -1170,6 +1258,14 @@ export function webTransport(opts: WebOptions): Transport {
     },
     openExternal(url) {
       (opts.open ?? ((u: string) => globalThis.open?.(u, '_blank', 'noopener,noreferrer')))(url);
+    },
+    liveness(cb) {
+      connect();
+      liveWatchers.add(cb);
+      if (alive !== null) cb(alive);
+      return () => {
+        liveWatchers.delete(cb);
+      };
     },
   };
 }
@@ -1205,6 +1301,8 @@ export function createApi(t: Transport) {
     ExportSession: (id: string, format: ExportFormat) => call<string>('ExportSession', id, format),
     PinMessage: (messageId: string, pinned: boolean) =>
       call<void>('PinMessage', messageId, pinned ? 'true' : 'false'),
+    /** Gives a user's message the intent the user chose on its chip; a re-run of its turn follows it. */
+    CorrectIntent: (messageId: string, label: string) => call<IntentCorrected>('CorrectIntent', messageId, label),
     LastContext: (sessionId: string) => call<ContextReport>('LastContext', sessionId),
     ReplyContext: (sessionId: string, replyId: string) => call<ContextReport>('ReplyContext', sessionId, replyId),
     /** The channels of a session that have messages: "main" and the sub-agents that ran in it. */
@@ -1384,7 +1482,13 @@ const lazy: Transport = {
   get approvalCodes() {
     return transport().approvalCodes === true;
   },
+  liveness: (cb) => transport().liveness?.(cb) ?? (() => {}),
 };
+
+/** Follows the backend's liveness (web mode; in the desktop window it never reports). */
+export function liveness(cb: (up: boolean) => void): Unsubscribe {
+  return lazy.liveness!(cb);
+}
 
 /** The app's backend. The transport is picked on first use. */
 export const api: Api = createApi(lazy);

@@ -92,7 +92,8 @@ export type ChatApi = Pick<
   | 'EditMessage'
   | 'SelectVersion'
   | 'DeleteTurn'
->;
+> &
+  Partial<Pick<Api, 'CorrectIntent'>>;
 
 export interface ChatDeps {
   api: ChatApi;
@@ -800,6 +801,18 @@ export class ChatStore {
     await this.#deps.api.PinMessage(messageId, pinned);
     const m = this.messages.find((x) => x.id === messageId);
     if (m) m.pinned = pinned;
+  }
+
+  /** Gives a stored user message the intent the user chose; a re-run of its turn is planned from it. */
+  async correctIntent(messageId: string, label: string): Promise<void> {
+    const correct = this.#deps.api.CorrectIntent;
+    if (!correct) throw new Error('correcting an intent is not available');
+    const r = await correct(messageId, label);
+    const m = this.messages.find((x) => x.id === messageId);
+    if (m) {
+      m.intent = r.intent;
+      m.intentConfidence = r.intentConfidence;
+    }
   }
 
   /** Asks the backend to stop the reply being streamed. */

@@ -142,6 +142,9 @@ export const en = {
   'intent.forget': 'forget',
   'intent.hypothetical': 'hypothetical',
   'intent.unknown': 'unknown',
+  'intent.correct': '{title}. Change the intent',
+  'intent.menu': 'Intent of this message',
+  'intent.correctError': 'Could not change the intent: {error}',
 
   'tools.none': 'none',
   'tools.read-only': 'read-only tools',
@@ -210,6 +213,31 @@ export const en = {
   'status.warning': 'Warning',
   'status.dbWaiting': 'Waiting for another Hermes process…',
   'status.noToken': 'This tab has no access to Hermes: open the URL that `hermes serve` printed (it carries this run’s token).',
+  'status.disconnected': 'Disconnected — reconnecting…',
+
+  // Backend errors by code (app/errors.go, errors.ts); {detail} is the backend's own English words.
+  'err.ollama_unreachable':
+    'Ollama is not reachable at {host}. Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings.',
+  'err.model_missing': 'Model {model} is not installed. Run `hermes model pull {model}` (or pull it in the Models panel), or pick another model.',
+  'err.ollama_timeout':
+    'Ollama sent nothing within {limit} (a large model can take longer to load). Try again; if it keeps happening, raise {setting} in Settings.',
+  'err.ollama_timeout_gap':
+    'Ollama stopped in the middle of the reply (no new text for {limit}). Try again; if it keeps happening, raise {setting} in Settings.',
+  'err.ollama_busy': 'Ollama is busy with other requests. Try again in a moment.',
+  'err.db_busy':
+    'Another Hermes process kept the database busy for more than {wait} (a long import or forget?). Nothing was changed; try again when it has finished.',
+  'err.db_damaged': '{detail}',
+  'err.db_newer': '{detail}',
+  'err.empty_message': 'Type a message first.',
+  'err.not_found': 'That no longer exists (it may have been deleted). Refresh the list and try again.',
+  'err.invalid_input': '{detail}',
+  'err.conflict': 'That request is already running.',
+  'err.unavailable': '{detail}',
+  'err.cancelled': 'Cancelled.',
+  'err.unauthorized': 'This tab has no access to Hermes: open the URL that `hermes serve` printed (it carries this run’s token).',
+  'err.failed': '{detail}',
+  'err.internal': 'Something went wrong: {detail}',
+  'err.backend_unreachable': 'Cannot reach the Hermes backend. It may have stopped; this page reconnects by itself when it is back.',
 
   'header.model': 'Model',
   'header.settings': 'Settings',
@@ -1186,6 +1214,9 @@ export const zh: Record<MessageKey, string> = {
   'intent.forget': '遗忘',
   'intent.hypothetical': '假设',
   'intent.unknown': '未知',
+  'intent.correct': '{title}。更改意图',
+  'intent.menu': '这条消息的意图',
+  'intent.correctError': '无法更改意图：{error}',
 
   'tools.none': '无',
   'tools.read-only': '只读工具',
@@ -1254,6 +1285,26 @@ export const zh: Record<MessageKey, string> = {
   'status.warning': '警告',
   'status.dbWaiting': '正在等待另一个 Hermes 进程…',
   'status.noToken': '此标签页无权访问 Hermes：请打开 `hermes serve` 打印的网址（其中带有本次运行的令牌）。',
+  'status.disconnected': '已断开 — 正在重新连接…',
+
+  'err.ollama_unreachable': '无法连接 {host} 上的 Ollama。请用 `ollama serve` 启动它（如未安装请先安装 Ollama），或在设置中更改主机地址。',
+  'err.model_missing': '模型 {model} 尚未安装。请运行 `hermes model pull {model}`（或在模型面板中拉取），或选择其他模型。',
+  'err.ollama_timeout': 'Ollama 在 {limit} 内没有任何回应（大型模型加载可能需要更久）。请重试；如果反复出现，请在设置中调大 {setting}。',
+  'err.ollama_timeout_gap': 'Ollama 在回复中途停止了（{limit} 内没有新文字）。请重试；如果反复出现，请在设置中调大 {setting}。',
+  'err.ollama_busy': 'Ollama 正忙于处理其他请求。请稍后再试。',
+  'err.db_busy': '另一个 Hermes 进程占用数据库超过 {wait}（可能在进行较长的导入或遗忘操作）。没有做任何更改；请在它完成后重试。',
+  'err.db_damaged': '数据库文件已损坏，或不是 SQLite 数据库；Hermes 不会修改它。（{detail}）',
+  'err.db_newer': '数据库由更新版本的 Hermes 写入，此版本不会修改它。请更新 Hermes。（{detail}）',
+  'err.empty_message': '请先输入消息。',
+  'err.not_found': '要找的内容已不存在（可能已被删除）。请刷新列表后再试。',
+  'err.invalid_input': '无法接受该输入：{detail}',
+  'err.conflict': '该请求已在进行中。',
+  'err.unavailable': '此功能在这里不可用：{detail}',
+  'err.cancelled': '已取消。',
+  'err.unauthorized': '此标签页无权访问 Hermes：请打开 `hermes serve` 打印的网址（其中带有本次运行的令牌）。',
+  'err.failed': '操作失败：{detail}',
+  'err.internal': '出错了：{detail}',
+  'err.backend_unreachable': '无法连接 Hermes 后端。它可能已停止；恢复后此页面会自动重新连接。',
 
   'header.model': '模型',
   'header.settings': '设置',

@@ -4,6 +4,9 @@ import type { MessageKey } from './i18n.svelte';
 export const INTENTS = ['chitchat', 'question', 'task', 'remember', 'recall', 'forget', 'hypothetical', 'unknown'] as const;
 export type Intent = (typeof INTENTS)[number];
 
+/** The labels a user can give a message on its chip (every label but unknown). */
+export const CORRECTABLE_INTENTS = INTENTS.filter((l) => l !== 'unknown');
+
 /** A label the UI knows; anything else (or nothing) is shown as unknown. */
 export function normalizeIntent(label: string | null | undefined): Intent {
   const l = (label ?? '').trim().toLowerCase();

@@ -1,8 +1,16 @@
 // Backend health: polls Status(), keeps the model list, and says in words what to do next.
-import { errorMessage, type Api, type ModelInfo, type Status, type Unsubscribe } from './backend';
+import { errorCode, errorMessage, type Api, type ModelInfo, type Status, type Unsubscribe } from './backend';
 import type { MessageKey } from './i18n.svelte';
 
-export type StatusState = 'loading' | 'backend-error' | 'unreachable' | 'model-missing' | 'problem' | 'ok' | 'db-waiting';
+export type StatusState =
+  | 'loading'
+  | 'backend-error'
+  | 'disconnected'
+  | 'unreachable'
+  | 'model-missing'
+  | 'problem'
+  | 'ok'
+  | 'db-waiting';
 
 export interface StatusView {
   state: StatusState;
@@ -13,13 +21,22 @@ type Translate = (key: MessageKey, params?: Record<string, string | number>) => 
 
 /**
  * The status bar's text: the backend's own problem/fix when it sends one, else our guidance.
- * While a write waits for another Hermes process (db:waiting) the bar says that first.
+ * When the backend is gone (web mode: the event stream or its heartbeat stopped) the bar says
+ * so before anything else; while a write waits for another Hermes process (db:waiting) it says that.
  */
-export function describeStatus(s: Status | null, err: string, t: Translate, dbWaiting = false): StatusView {
+export function describeStatus(
+  s: Status | null,
+  err: string,
+  t: Translate,
+  dbWaiting = false,
+  disconnected = false,
+  errCode = '',
+): StatusView {
+  if (disconnected) return { state: 'disconnected', text: t('status.disconnected') };
   if (dbWaiting) return { state: 'db-waiting', text: t('status.dbWaiting') };
   if (!s) {
     // Web mode without the token (a tab opened on the bare address): say how to get in.
-    if (/^unauthorized\b/.test(err)) return { state: 'backend-error', text: t('status.noToken') };
+    if (errCode === 'unauthorized' || /^unauthorized\b/.test(err)) return { state: 'backend-error', text: t('status.noToken') };
     if (err) return { state: 'backend-error', text: t('status.backendError', { error: err }) };
     return { state: 'loading', text: t('status.loading') };
   }
@@ -38,11 +55,17 @@ export function describeStatus(s: Status | null, err: string, t: Translate, dbWa
 export interface StatusDeps {
   api: Pick<Api, 'Status' | 'ListModels' | 'SetSetting' | 'UIReady'>;
   intervalMs?: number;
+  /** Called when the backend is back after a disconnection (the app reloads its lists). */
+  onReconnect?: () => void;
 }
 
 export class StatusStore {
   status = $state<Status | null>(null);
   error = $state('');
+  /** The last failure's code (app/errors.go), "" when none or it had none. */
+  errorCode = $state('');
+  /** The backend is gone (web mode): the event stream dropped or its heartbeat stopped. */
+  disconnected = $state(false);
   models = $state<ModelInfo[]>([]);
   dismissed = $state<string[]>([]);
   /** The intent banner was hidden for this run. */
@@ -69,6 +92,23 @@ export class StatusStore {
     const problem = (this.status?.intentProblem ?? '').trim();
     if (!problem || this.intentDismissed) return null;
     return { problem, fix: (this.status?.intentFix ?? '').trim() };
+  }
+
+  /**
+   * Follows the backend's liveness (backend.liveness). Going down shows "Disconnected —
+   * reconnecting"; coming back asks for Status at once and calls onReconnect.
+   */
+  follow(liveness: (cb: (up: boolean) => void) => Unsubscribe): Unsubscribe {
+    return liveness((up) => {
+      if (!up) {
+        this.disconnected = true;
+        return;
+      }
+      if (!this.disconnected) return;
+      this.disconnected = false;
+      void this.refresh(true);
+      this.#deps.onReconnect?.();
+    });
   }
 
   /** Follows db:waiting (true while a write waits for another Hermes process). */
@@ -103,6 +143,7 @@ export class StatusStore {
         const s = await this.#deps.api.Status();
         this.status = s;
         this.error = '';
+        this.errorCode = '';
         const key = `${s?.reachable}|${(s?.models ?? []).join('\n')}`;
         if (key !== this.#modelsKey) {
           this.#modelsKey = key;
@@ -110,6 +151,7 @@ export class StatusStore {
         }
       } catch (e) {
         this.error = errorMessage(e);
+        this.errorCode = errorCode(e);
       } finally {
         this.#inflight = null;
         if (!this.#readySent) {

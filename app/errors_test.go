@@ -1,0 +1,221 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+	"github.com/ollama/ollama/api"
+
+	"hermes/backend/agent"
+	"hermes/backend/config"
+	"hermes/backend/llm"
+	"hermes/backend/llm/llmtest"
+	"hermes/backend/memory"
+	"hermes/backend/session"
+	"hermes/backend/store"
+)
+
+func TestEveryMappedErrorCarriesItsCode(t *testing.T) {
+	busy := fmt.Errorf("add message: %w", sqlite3.Error{Code: sqlite3.ErrBusy})
+	cases := []struct {
+		name       string
+		err        error
+		code       string
+		params     map[string]string
+		msgHas     string
+		cliMessage bool // the English text is what the command line prints
+	}{
+		{"empty message", fmt.Errorf("turn: %w", agent.ErrEmptyMessage), CodeEmptyMessage, nil, "Type a message first.", true},
+		{"conversation gone", fmt.Errorf("get session: %w", session.ErrNotFound), CodeNotFound, nil, "no longer exists", true},
+		{"memory gone", fmt.Errorf("forget: %w", memory.ErrNotFound), CodeNotFound, nil, "memory no longer exists", true},
+		{"invalid session input", fmt.Errorf("rename: %w: title is too long", session.ErrInvalid), CodeInvalidInput,
+			map[string]string{"detail": "Title is too long."}, "Title is too long.", true},
+		{"invalid setting", fmt.Errorf("%w: chat_model: must not be empty", config.ErrInvalid), CodeInvalidInput,
+			map[string]string{"detail": "chat_model: must not be empty"}, "chat_model: must not be empty", true},
+		{"ollama down", fmt.Errorf("chat with m: %w: dial tcp: connection refused", llm.ErrUnreachable), CodeOllamaUnreachable,
+			map[string]string{"host": "http://127.0.0.1:9"}, "not reachable at http://127.0.0.1:9", true},
+		{"model missing", fmt.Errorf("chat with m: %w: no such model", llm.ErrModelNotFound), CodeModelMissing,
+			map[string]string{"model": "qwen2.5"}, "hermes model pull qwen2.5", true},
+		{"no first token", fmt.Errorf("chat with m: %w", &llm.TimeoutError{Setting: "first_token_timeout", Limit: 2 * time.Minute}), CodeOllamaTimeout,
+			map[string]string{"setting": "first_token_timeout", "limit": "2m0s"}, "raise first_token_timeout in Settings", true},
+		{"stalled mid-reply", fmt.Errorf("chat with m: %w", &llm.TimeoutError{Setting: "token_gap_timeout", Limit: 30 * time.Second}), CodeOllamaTimeout,
+			map[string]string{"setting": "token_gap_timeout", "limit": "30s"}, "raise token_gap_timeout in Settings", true},
+		{"ollama busy", fmt.Errorf("chat with m: %w: too many requests", llm.ErrOverloaded), CodeOllamaBusy, nil, "busy with other requests", true},
+		{"database busy", busy, CodeDBBusy, map[string]string{"wait": store.BusyTimeout.String()}, "kept the database busy", true},
+		{"not a database", fmt.Errorf("open database x: %w: file is not a database", store.ErrNotDatabase), CodeDBDamaged, nil, "not a SQLite database", true},
+		{"newer schema", fmt.Errorf("open database x: %w", store.ErrNewerSchema), CodeDBNewer, nil, "newer than this build", true},
+		{"download cancelled", &UserError{Message: "Cancelled.", Err: errors.Join(ErrJobCancelled, context.Canceled)}, CodeCancelled, nil, "Cancelled.", false},
+		{"anything else", errors.New("disk on fire"), CodeInternal, map[string]string{"detail": "disk on fire"}, "Something went wrong: disk on fire", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := userError(tc.err, "http://127.0.0.1:9", "qwen2.5")
+			if got := ErrorCode(err); got != tc.code {
+				t.Fatalf("code = %q, want %q (err %v)", got, tc.code, err)
+			}
+			if !strings.Contains(err.Error(), tc.msgHas) {
+				t.Fatalf("message %q lacks %q", err.Error(), tc.msgHas)
+			}
+			if tc.cliMessage && DescribeError(tc.err, "http://127.0.0.1:9", "qwen2.5").Error() != err.Error() {
+				t.Fatal("the command line's message differs from the UI's English one")
+			}
+			b := errorBody(err)
+			if b.Code != tc.code || b.Error != err.Error() {
+				t.Fatalf("body = %+v", b)
+			}
+			for k, v := range tc.params {
+				if b.Params[k] != v {
+					t.Fatalf("params = %v, want %s=%q", b.Params, k, v)
+				}
+			}
+			// The window gets the same body through the Wails ErrorFormatter.
+			if got, _ := FormatError(err).(ErrorBody); got.Code != tc.code {
+				t.Fatalf("FormatError = %+v", got)
+			}
+			// Still errors.Is-able for the command line's exit codes.
+			if !errors.Is(err, tc.err) && !errors.Is(err, errors.Unwrap(tc.err)) {
+				t.Fatal("the cause is lost")
+			}
+		})
+	}
+}
+
+func TestHandWrittenUserErrorsGetACode(t *testing.T) {
+	cases := []struct {
+		name string
+		err  error
+		code string
+	}{
+		{"own code", &UserError{Message: "That request is already running.", Code: CodeConflict}, CodeConflict},
+		{"refusal without a cause", &UserError{Message: "Give the memory ids as a JSON list."}, CodeInvalidInput},
+		{"cause is bad input", &UserError{Message: "bad", Err: fmt.Errorf("%w: x", config.ErrInvalid)}, CodeInvalidInput},
+		{"cause is a memory rule", &UserError{Message: "bad", Err: fmt.Errorf("%w: x", memory.ErrInvalid)}, CodeInvalidInput},
+		{"cause is Ollama", &UserError{Message: "down", Err: fmt.Errorf("pull: %w", llm.ErrUnreachable)}, CodeOllamaUnreachable},
+		{"operation failed in its own words", &UserError{Message: "Could not save /x: denied", Err: errors.New("denied")}, CodeFailed},
+		{"unmapped error", errors.New("boom"), CodeInternal},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ErrorCode(tc.err); got != tc.code {
+				t.Fatalf("code = %q, want %q", got, tc.code)
+			}
+			if b := errorBody(tc.err); b.Code != tc.code || b.Error != tc.err.Error() {
+				t.Fatalf("body = %+v", b)
+			}
+		})
+	}
+}
+
+// errorWeb serves a test App over HTTP and gives access to its fake Ollama.
+func errorWeb(t *testing.T) (*Web, string, *llmtest.Server, *Core) {
+	t.Helper()
+	a, core, fake, _ := newTestApp(t, llmtest.Echo(3, 0))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	web, err := NewWeb(a, fstest.MapFS{"index.html": {Data: []byte("<!doctype html>")}}, ln)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: web}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return web, "http://" + ln.Addr().String(), fake, core
+}
+
+func postCall(t *testing.T, web *Web, base, method string, args ...string) (int, ErrorBody) {
+	t.Helper()
+	b, _ := json.Marshal(args)
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/call/"+method, strings.NewReader(string(b)))
+	req.Header.Set(TokenHeader, web.Token())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var body ErrorBody
+	_ = json.Unmarshal(raw, &body)
+	return resp.StatusCode, body
+}
+
+func TestWebErrorsCarryTheirCode(t *testing.T) {
+	web, base, fake, core := errorWeb(t)
+	ctx := context.Background()
+	closed, _ := net.Listen("tcp", "127.0.0.1:0")
+	deadHost := closed.Addr().String()
+	closed.Close()
+
+	cases := []struct {
+		name   string
+		setup  func()
+		method string
+		args   []string
+		status int
+		code   string
+		param  [2]string
+	}{
+		{"empty message", nil, "SendMessage", []string{"r1", "", "   "}, http.StatusUnprocessableEntity, CodeEmptyMessage, [2]string{}},
+		{"unknown conversation", nil, "LoadSession", []string{"no-such-id"}, http.StatusUnprocessableEntity, CodeNotFound, [2]string{}},
+		{"bad setting", nil, "SetSetting", []string{"first_token_timeout", "soon"}, http.StatusUnprocessableEntity, CodeInvalidInput, [2]string{"detail", ""}},
+		{"model missing", func() {
+			fake.Chat = func(api.ChatRequest) llmtest.Reply {
+				return llmtest.Reply{Status: 404, Error: `model "llama3.2" not found`}
+			}
+		}, "SendMessage", []string{"r2", "", "hi"}, http.StatusUnprocessableEntity, CodeModelMissing, [2]string{"model", ""}},
+		{"no first token", func() {
+			fake.Chat = func(api.ChatRequest) llmtest.Reply {
+				return llmtest.Reply{Chunks: []string{"a"}, StallAfter: -1, Delay: 3 * time.Second}
+			}
+			if err := core.Settings.Set(ctx, "first_token_timeout", "200ms"); err != nil {
+				t.Fatal(err)
+			}
+		}, "SendMessage", []string{"r3", "", "hi"}, http.StatusUnprocessableEntity, CodeOllamaTimeout, [2]string{"setting", "first_token_timeout"}},
+		{"ollama unreachable", func() {
+			if err := core.Settings.Set(ctx, "ollama_host", deadHost); err != nil {
+				t.Fatal(err)
+			}
+		}, "SendMessage", []string{"r4", "", "anyone?"}, http.StatusUnprocessableEntity, CodeOllamaUnreachable, [2]string{"host", "http://" + deadHost}},
+		{"bad call", nil, "NoSuchMethod", nil, http.StatusBadRequest, CodeInternal, [2]string{"detail", ""}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.setup != nil {
+				tc.setup()
+			}
+			status, body := postCall(t, web, base, tc.method, tc.args...)
+			if status != tc.status || body.Code != tc.code || body.Error == "" {
+				t.Fatalf("status %d body %+v; want %d %q", status, body, tc.status, tc.code)
+			}
+			if k := tc.param[0]; k != "" {
+				if v, ok := body.Params[k]; !ok || (tc.param[1] != "" && v != tc.param[1]) {
+					t.Fatalf("params = %v; want %s=%q", body.Params, k, tc.param[1])
+				}
+			}
+		})
+	}
+
+	t.Run("no token", func(t *testing.T) {
+		resp, err := http.Post(base+"/api/call/Status", "application/json", strings.NewReader("[]"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body ErrorBody
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		if resp.StatusCode != http.StatusUnauthorized || body.Code != CodeUnauthorized || !strings.HasPrefix(body.Error, "unauthorized") {
+			t.Fatalf("%d %+v", resp.StatusCode, body)
+		}
+	})
+}

@@ -1,0 +1,80 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+)
+
+// Workflow methods of the UI.
+
+// ListWorkflows lists the declared workflows.
+func (a *App) ListWorkflows() ([]WorkflowInfo, error) {
+	list, _ := a.core.Workflows()
+	return list, nil
+}
+
+// WorkflowProblems lists the mistakes in workflows.yaml, one line each.
+func (a *App) WorkflowProblems() ([]string, error) {
+	_, errs := a.core.Workflows()
+	out := make([]string, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, e.Error())
+	}
+	return out, nil
+}
+
+// WorkflowRuns lists the runs of a session ("" for all), newest first.
+func (a *App) WorkflowRuns(sessionID string) ([]WorkflowRun, error) {
+	ctx := context.Background()
+	runs, err := a.core.WorkflowRuns(ctx, sessionID, 100)
+	return runs, a.mapErr(ctx, err)
+}
+
+// GetWorkflowRun reads a run with its steps.
+func (a *App) GetWorkflowRun(id string) (WorkflowRun, error) {
+	ctx := context.Background()
+	r, err := a.core.WorkflowRun(ctx, id)
+	return r, a.mapErr(ctx, err)
+}
+
+// RunWorkflow runs a workflow with inputs (a JSON object) in a session ("" for
+// none); progress comes as workflow:progress events; it returns the run when it
+// ends.
+func (a *App) RunWorkflow(sessionID, name, inputsJSON string) (WorkflowRun, error) {
+	return a.runWorkflow(context.Background(), sessionID, name, inputsJSON)
+}
+
+func (a *App) runWorkflow(ctx context.Context, sessionID, name, inputsJSON string) (WorkflowRun, error) {
+	if strings.TrimSpace(inputsJSON) == "" {
+		inputsJSON = "{}"
+	}
+	r, err := a.core.RunWorkflow(ctx, name, json.RawMessage(inputsJSON), WorkflowOptions{SessionID: sessionID})
+	return r, a.workflowErr(ctx, err)
+}
+
+// ResumeWorkflow resumes a failed or interrupted run; confirm "true" runs again
+// the steps that were stopped mid-way.
+func (a *App) ResumeWorkflow(id, confirm string) (WorkflowRun, error) {
+	return a.resumeWorkflow(context.Background(), id, confirm)
+}
+
+func (a *App) resumeWorkflow(ctx context.Context, id, confirm string) (WorkflowRun, error) {
+	r, err := a.core.ResumeWorkflow(ctx, id, WorkflowOptions{Confirm: confirm == "true"})
+	return r, a.workflowErr(ctx, err)
+}
+
+// CancelWorkflow cancels a run.
+func (a *App) CancelWorkflow(id string) (WorkflowRun, error) {
+	ctx := context.Background()
+	r, err := a.core.CancelWorkflow(ctx, id)
+	return r, a.workflowErr(ctx, err)
+}
+
+// workflowErr keeps the workflow engine's own messages (they say what to do).
+func (a *App) workflowErr(ctx context.Context, err error) error {
+	if err != nil && IsWorkflowBadInput(err) {
+		return &UserError{Message: err.Error(), Err: err}
+	}
+	return a.mapErr(ctx, err)
+}

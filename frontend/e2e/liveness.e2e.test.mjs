@@ -1,0 +1,116 @@
+// Browser end-to-end test of truthful failure: a failed reply's reason in the user's language (by
+// the error's code), and the status bar following the backend's liveness over the event stream.
+//
+//   go tool task build && (cd frontend && node --test e2e/liveness.e2e.test.mjs)
+//
+// `hermes serve` makes a new token on every start, so a page cannot outlive a restart; the
+// recovery is tested by pausing the server (SIGSTOP: the heartbeat stops, the page says
+// "Disconnected — reconnecting") and resuming it (SIGCONT: it recovers by itself). Killing the
+// server shows the same state at once (the stream breaks).
+// Screenshots of the disconnected status: EN/ZH, light/dark, 800/1100/1440, under
+// $E2E_ARTIFACTS/liveness/.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifacts, closeApp, menuItem, openApp, send, sleep, stop } from './harness.mjs';
+
+const logs = {};
+const shotsDir = join(artifacts, 'liveness');
+
+async function lang(page) {
+  return (await page.evaluate(() => document.documentElement.lang)).startsWith('zh') ? 'zh' : 'en';
+}
+
+async function setLanguage(page, want) {
+  if ((await lang(page)) === want) return;
+  await menuItem(page, 'language-toggle');
+  await page.waitForFunction((w) => document.documentElement.lang.startsWith(w), want);
+  await page.keyboard.press('Escape').catch(() => {});
+}
+
+async function statusState(page) {
+  return page.getByTestId('status-bar').getAttribute('data-state');
+}
+
+describe('truthful failure and liveness', { timeout: 240_000 }, () => {
+  let app;
+  const problems = [];
+
+  before(async () => {
+    app = await openApp(logs, problems, { prefix: 'liveness' });
+  });
+
+  after(async () => {
+    if (app) await closeApp(logs, app, 'liveness-final.png', 'liveness-');
+  });
+
+  it('says why a reply failed in Chinese, by the error code, and keeps the message', async () => {
+    const { page } = app;
+    await setLanguage(page, 'zh');
+    await stop(app.fake); // Ollama goes away
+    await send(page, '你好，还在吗？');
+    const err = page.getByTestId('send-error');
+    await err.waitFor({ timeout: 30_000 });
+    const text = (await err.textContent()) ?? '';
+    assert.match(text, /回复失败——您的消息已保存/);
+    assert.match(text, /无法连接 http:\/\/127\.0\.0\.1:\d+ 上的 Ollama/, text);
+    assert.doesNotMatch(text, /dial tcp|connection refused|not reachable/, text);
+    assert.ok(await page.getByTestId('send-retry').isVisible());
+    await page.screenshot({ path: join(artifacts, 'liveness-reply-failed-zh.png') });
+  });
+
+  it('says Disconnected when the heartbeat stops, and recovers by itself', async () => {
+    const { page } = app;
+    mkdirSync(shotsDir, { recursive: true });
+    await setLanguage(page, 'en');
+    const before = await page.getByTestId('session-item').count();
+    app.hermes.kill('SIGSTOP');
+    try {
+      // No ": ping" for 45 s: the page gives the stream up and says so.
+      await page.waitForSelector('[data-testid="status-bar"][data-state="disconnected"]', { timeout: 70_000 });
+      assert.match((await page.getByTestId('status-bar').textContent()) ?? '', /Disconnected — reconnecting/);
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const l of ['en', 'zh']) {
+          await page.setViewportSize({ width: 1100, height: 700 });
+          await setLanguage(page, l);
+          for (const [w, h] of [
+            [800, 600],
+            [1100, 700],
+            [1440, 900],
+          ]) {
+            await page.setViewportSize({ width: w, height: h });
+            await sleep(150);
+            assert.equal(await statusState(page), 'disconnected');
+            await page.screenshot({ path: join(shotsDir, `disconnected-${l}-${scheme}-${w}x${h}.png`) });
+          }
+        }
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1100, height: 700 });
+      assert.match((await page.getByTestId('status-bar').textContent()) ?? '', /已断开 — 正在重新连接/);
+    } finally {
+      app.hermes.kill('SIGCONT');
+    }
+    // Back: the stream opens again, the bar leaves "disconnected" and the chat list is there.
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="status-bar"]')?.getAttribute('data-state') !== 'disconnected',
+      null,
+      { timeout: 30_000 },
+    );
+    assert.notEqual(await statusState(page), 'disconnected');
+    assert.ok((await page.getByTestId('session-item').count()) >= Math.max(before, 1));
+    await page.screenshot({ path: join(shotsDir, 'recovered-zh.png') });
+  });
+
+  it('says Disconnected at once when hermes serve is killed', async () => {
+    const { page } = app;
+    await setLanguage(page, 'en');
+    app.hermes.kill('SIGKILL');
+    await page.waitForSelector('[data-testid="status-bar"][data-state="disconnected"]', { timeout: 15_000 });
+    assert.match((await page.getByTestId('status-bar').textContent()) ?? '', /Disconnected — reconnecting/);
+    await page.screenshot({ path: join(shotsDir, 'killed-en.png') });
+    assert.deepEqual(problems, []);
+  });
+});

@@ -1,0 +1,158 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ERROR_CODES, errorText } from './errors';
+import { BackendError, createApi, errorCode, errorMessage, toError, wailsTransport, webTransport } from './backend';
+import { dictionaries, locale } from './i18n.svelte';
+
+afterEach(() => {
+  locale.lang = 'en';
+});
+
+describe('errorText', () => {
+  const cases: Array<{ code: string; params: Record<string, string>; message: string; en: string; zh: string }> = [
+    {
+      code: 'ollama_unreachable',
+      params: { host: 'http://127.0.0.1:9' },
+      message: 'Ollama is not reachable at http://127.0.0.1:9. …',
+      en: 'Ollama is not reachable at http://127.0.0.1:9. Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings.',
+      zh: '无法连接 http://127.0.0.1:9 上的 Ollama。请用 `ollama serve` 启动它（如未安装请先安装 Ollama），或在设置中更改主机地址。',
+    },
+    {
+      code: 'model_missing',
+      params: { model: 'qwen2.5' },
+      message: 'Model qwen2.5 is not installed. …',
+      en: 'Model qwen2.5 is not installed. Run `hermes model pull qwen2.5` (or pull it in the Models panel), or pick another model.',
+      zh: '模型 qwen2.5 尚未安装。请运行 `hermes model pull qwen2.5`（或在模型面板中拉取），或选择其他模型。',
+    },
+    {
+      code: 'ollama_timeout',
+      params: { setting: 'first_token_timeout', limit: '2m0s' },
+      message: 'Ollama sent nothing within 2m0s …',
+      en: 'Ollama sent nothing within 2m0s (a large model can take longer to load). Try again; if it keeps happening, raise first_token_timeout in Settings.',
+      zh: 'Ollama 在 2m0s 内没有任何回应（大型模型加载可能需要更久）。请重试；如果反复出现，请在设置中调大 first_token_timeout。',
+    },
+    {
+      code: 'ollama_timeout',
+      params: { setting: 'token_gap_timeout', limit: '30s' },
+      message: 'Ollama stopped in the middle …',
+      en: 'Ollama stopped in the middle of the reply (no new text for 30s). Try again; if it keeps happening, raise token_gap_timeout in Settings.',
+      zh: 'Ollama 在回复中途停止了（30s 内没有新文字）。请重试；如果反复出现，请在设置中调大 token_gap_timeout。',
+    },
+    {
+      code: 'db_busy',
+      params: { wait: '30s' },
+      message: 'Another Hermes process kept the database busy …',
+      en: 'Another Hermes process kept the database busy for more than 30s (a long import or forget?). Nothing was changed; try again when it has finished.',
+      zh: '另一个 Hermes 进程占用数据库超过 30s（可能在进行较长的导入或遗忘操作）。没有做任何更改；请在它完成后重试。',
+    },
+    {
+      code: 'invalid_input',
+      params: { detail: 'Title is too long.' },
+      message: 'Title is too long.',
+      en: 'Title is too long.',
+      zh: '无法接受该输入：Title is too long.',
+    },
+    {
+      code: 'not_found',
+      params: {},
+      message: 'That conversation no longer exists. Start a new chat.',
+      en: 'That no longer exists (it may have been deleted). Refresh the list and try again.',
+      zh: '要找的内容已不存在（可能已被删除）。请刷新列表后再试。',
+    },
+    {
+      code: 'internal',
+      params: { detail: 'disk on fire' },
+      message: 'Something went wrong: disk on fire',
+      en: 'Something went wrong: disk on fire',
+      zh: '出错了：disk on fire',
+    },
+  ];
+  for (const c of cases) {
+    it(`words ${c.code} ${c.params.setting ?? ''} in English and Chinese`, () => {
+      expect(errorText(c.code, c.params, c.message, 'en')).toBe(c.en);
+      expect(errorText(c.code, c.params, c.message, 'zh')).toBe(c.zh);
+    });
+  }
+
+  it('has a message in both languages for every code, with no placeholder left', () => {
+    for (const code of ERROR_CODES) {
+      for (const lang of ['en', 'zh'] as const) {
+        const text = errorText(code, { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd' }, 'msg', lang);
+        expect(text, `${lang} ${code}`).not.toMatch(/\{\w+\}/);
+        expect(text.length, `${lang} ${code}`).toBeGreaterThan(0);
+      }
+      expect(dictionaries.zh[`err.${code}` as keyof typeof dictionaries.zh]).toBeTruthy();
+    }
+  });
+
+  it("falls back to the backend's English text for an unknown or missing code", () => {
+    expect(errorText('flux_capacitor', { x: 'y' }, 'The flux capacitor broke.', 'zh')).toBe('The flux capacitor broke.');
+    expect(errorText(undefined, undefined, 'Plain old error.', 'zh')).toBe('Plain old error.');
+  });
+});
+
+describe('backend errors in the user language', () => {
+  it('reads the code and params of the web mode body', async () => {
+    const t = webTransport({
+      token: 't',
+      fetch: (async (url: string) =>
+        String(url).endsWith('/api/events')
+          ? new Promise(() => {})
+          : new Response(
+              JSON.stringify({ error: 'Model qwen2.5 is not installed. …', code: 'model_missing', params: { model: 'qwen2.5' } }),
+              { status: 422 },
+            )) as unknown as typeof fetch,
+    });
+    const err = await createApi(t)
+      .ListModels()
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(BackendError);
+    expect(err.message).toBe('Model qwen2.5 is not installed. …'); // the English text stays the Error's message
+    expect(errorCode(err)).toBe('model_missing');
+    locale.lang = 'zh';
+    expect(errorMessage(err)).toBe('模型 qwen2.5 尚未安装。请运行 `hermes model pull qwen2.5`（或在模型面板中拉取），或选择其他模型。');
+  });
+
+  it('reads the object a Wails binding rejects with (the ErrorFormatter body)', async () => {
+    const w = {
+      go: {
+        app: {
+          App: {
+            Status: () => Promise.reject({ error: 'Ollama is busy …', code: 'ollama_busy' }),
+            ListSessions: () => Promise.reject('an old plain string'),
+          },
+        },
+      },
+    };
+    const a = createApi(wailsTransport(w));
+    locale.lang = 'zh';
+    const busy = await a.Status().catch((e) => e);
+    expect(errorCode(busy)).toBe('ollama_busy');
+    expect(errorMessage(busy)).toBe('Ollama 正忙于处理其他请求。请稍后再试。');
+    const plain = await a.ListSessions().catch((e) => e);
+    expect(errorCode(plain)).toBe('');
+    expect(errorMessage(plain)).toBe('an old plain string');
+  });
+
+  it('gives a network failure its own code', async () => {
+    const t = webTransport({
+      token: 't',
+      fetch: (async (url: string) => {
+        if (String(url).endsWith('/api/events')) return new Promise(() => {});
+        throw new TypeError('Failed to fetch');
+      }) as unknown as typeof fetch,
+    });
+    const err = await createApi(t)
+      .Status()
+      .catch((e) => e);
+    expect(err.message).toMatch(/cannot reach the Hermes backend: Failed to fetch/);
+    expect(errorCode(err)).toBe('backend_unreachable');
+    locale.lang = 'zh';
+    expect(errorMessage(err)).toBe('无法连接 Hermes 后端。它可能已停止；恢复后此页面会自动重新连接。');
+  });
+
+  it('keeps a body without a code a plain Error', () => {
+    const e = toError({ error: 'x' });
+    expect(e).not.toBeInstanceOf(BackendError);
+    expect(errorMessage(e)).toBe('x');
+  });
+});

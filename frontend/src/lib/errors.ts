@@ -1,0 +1,57 @@
+// Backend errors in the user's language, by code.
+//
+// Every failed backend call carries a code from the vocabulary declared once in Go
+// (app/errors.go, the Code* constants) and the variable parts of its message as params
+// (host, model, setting, limit, wait, detail). The UI words the message by code here;
+// a code it does not know (a newer backend) falls back to the backend's English text.
+// backend_unreachable is the one code the page itself gives: the call never reached Hermes.
+import { dictionaries, format, locale, type Lang, type MessageKey } from './i18n.svelte';
+
+export const ERROR_CODES = [
+  'ollama_unreachable',
+  'model_missing',
+  'ollama_timeout',
+  'ollama_busy',
+  'db_busy',
+  'db_damaged',
+  'db_newer',
+  'empty_message',
+  'not_found',
+  'invalid_input',
+  'conflict',
+  'unavailable',
+  'cancelled',
+  'unauthorized',
+  'failed',
+  'internal',
+  'backend_unreachable',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(ERROR_CODES);
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && KNOWN.has(code);
+}
+
+/**
+ * The message for a coded error in lang (the current language by default). message is the
+ * backend's English text: the fallback for an unknown code, and {message} in the templates
+ * whose English is the backend's own words.
+ */
+export function errorText(
+  code: string | undefined,
+  params: Record<string, string> | undefined,
+  message: string,
+  lang: Lang = locale.lang,
+): string {
+  if (!isErrorCode(code)) return message;
+  let key = `err.${code}` as MessageKey;
+  if (code === 'ollama_timeout' && params?.setting === 'token_gap_timeout') key = 'err.ollama_timeout_gap';
+  const dict = dictionaries[lang] ?? dictionaries.en;
+  const template = dict[key];
+  if (!template) return message;
+  const p: Record<string, string> = { detail: message, ...(params ?? {}), message };
+  return format(template, p);
+}
