@@ -36,12 +36,16 @@ func (c *Core) Chat(ctx context.Context, in ChatInput, fn func(string) error) (T
 		s.ChatModel = in.Model
 		models = s.Models()
 	}
-	res, err := c.Agent.Turn(ctx, agent.Input{SessionID: in.SessionID, Text: in.Text, Models: models}, fn)
+	tin, err := c.withChatSettings(ctx, agent.Input{SessionID: in.SessionID, Text: in.Text, Models: models})
+	if err != nil {
+		return TurnResult{}, err
+	}
+	res, err := c.Agent.Turn(ctx, tin, fn)
 	tr := ToTurnResult(res)
 	if err != nil {
 		s, _ := c.Settings.Load(context.WithoutCancel(ctx))
-		if in.Model != "" {
-			s.ChatModel = in.Model
+		if len(tin.Models) > 0 {
+			s.ChatModel = tin.Models[0]
 		}
 		return tr, userError(err, s.OllamaHost, s.ChatModel)
 	}

@@ -75,11 +75,15 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 	p := r.Plan
 	rep = ContextReport{SessionID: sessionID, MessageID: replyID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
 		Plan: PlanInfo{Intent: p.Intent, Confidence: p.Confidence, Recall: p.Recall, RecallK: p.RecallK, MayWriteMemory: p.MayWriteMemory, ToolGroup: p.ToolGroup}}
+	rep.Settings = toTurnSettings(r.Settings, a.core.Agent.SystemPrompt())
+	if rep.Settings == nil { // a reply stored before chat settings
+		rep.Settings = &TurnSettings{System: a.core.Agent.SystemPrompt()}
+	}
 	for _, it := range r.Items {
 		text := ""
 		switch {
 		case it.Reason == string(prompt.ReasonSystem):
-			text = a.core.Agent.SystemPrompt()
+			text = rep.Settings.System
 		case it.Reason == string(prompt.ReasonQuery):
 			text = byID[r.QueryID].Content
 		case it.Reason == string(prompt.ReasonSummary):
@@ -96,6 +100,14 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 			}
 		case it.Reason == string(prompt.ReasonTool):
 			text = fmt.Sprintf("tool %s", it.Tool)
+		case it.Reason == string(prompt.ReasonDocument):
+			text = "(a document deleted since)"
+			if ds, _ := a.core.Sessions.Documents(ctx, []string{it.Document}); len(ds) == 1 {
+				text = prompt.DocumentHeader(ds[0].Name, max(it.Part, 1), max(it.Part, 1)) + ds[0].Text
+				if it.Part > 0 {
+					text = fmt.Sprintf("Attached document %q, part %d", ds[0].Name, it.Part)
+				}
+			}
 		case it.MessageID != "":
 			if m, ok := byID[it.MessageID]; ok {
 				text = m.Content

@@ -192,6 +192,30 @@ type ContextReport struct {
 	Dropped   int           `json:"dropped"`
 	Intent    string        `json:"intent"`
 	Plan      PlanInfo      `json:"plan"`
+	// Settings are the chat settings the turn ran with (nil: not recorded).
+	Settings *TurnSettings `json:"settings,omitempty"`
+}
+
+// TurnSettings are the chat settings in force on a turn: the system prompt
+// (Custom when the chat's own), the model, temperature (nil: the model's
+// default) and context size asked for.
+type TurnSettings struct {
+	System      string   `json:"system"`
+	Custom      bool     `json:"custom"`
+	Model       string   `json:"model"`
+	Temperature *float64 `json:"temperature"`
+	NumCtx      int      `json:"numCtx"`
+}
+
+func toTurnSettings(s *agent.TurnSettings, defaultSystem string) *TurnSettings {
+	if s == nil {
+		return nil
+	}
+	t := &TurnSettings{System: s.System, Custom: s.System != "", Model: s.Model, Temperature: s.Temperature, NumCtx: s.NumCtx}
+	if t.System == "" {
+		t.System = defaultSystem
+	}
+	return t
 }
 
 // PlanInfo is the routing decision of a turn.
@@ -210,12 +234,23 @@ func toContextReport(sessionID string, r agent.Result) ContextReport {
 		Intent: r.Plan.Intent, Plan: PlanInfo{Intent: r.Plan.Intent, Confidence: r.Plan.Confidence, Recall: r.Plan.Recall,
 			RecallK: r.Plan.RecallK, MayWriteMemory: r.Plan.MayWriteMemory, ToolGroup: string(r.Plan.ToolGroup)}}
 	rep.Items = contextItems(c)
+	rep.Settings = toTurnSettings(&r.Settings, systemText(c))
 	return rep
 }
 
 // toChannelReport is a channel's window built now (no reply, no routing decision).
 func toChannelReport(sessionID string, c prompt.Context) ContextReport {
 	return ContextReport{SessionID: sessionID, Tokens: c.Tokens, Budget: c.Budget, Dropped: c.Dropped, Items: contextItems(c)}
+}
+
+// systemText is the system prompt a built context holds.
+func systemText(c prompt.Context) string {
+	for _, it := range c.Items {
+		if it.Reason == prompt.ReasonSystem {
+			return it.Content
+		}
+	}
+	return ""
 }
 
 func contextItems(c prompt.Context) []ContextItem {

@@ -179,6 +179,20 @@ func (c *Core) UseModel(ctx context.Context, name string, embed bool) error {
 	if err != nil {
 		return err
 	}
+	found, err := fitModel(models, name, embed)
+	if err != nil {
+		return err
+	}
+	key := "chat_model"
+	if embed {
+		key = "embed_model"
+	}
+	return c.Settings.Set(ctx, key, found)
+}
+
+// fitModel is name as installed (among models), or why it cannot do the job:
+// not installed, or not a chat (embed false) or embedding model.
+func fitModel(models []llm.ModelDetail, name string, embed bool) (string, error) {
 	var found *llm.ModelDetail
 	var names []string
 	for i, m := range models {
@@ -189,17 +203,13 @@ func (c *Core) UseModel(ctx context.Context, name string, embed bool) error {
 	}
 	switch {
 	case found == nil:
-		return fmt.Errorf("%w: %s is not installed (installed: %s); pull it with `hermes model pull %s`", config.ErrInvalid, name, strings.Join(names, ", "), name)
+		return "", fmt.Errorf("%w: %s is not installed (installed: %s); pull it with `hermes model pull %s`", config.ErrInvalid, name, strings.Join(names, ", "), name)
 	case embed && !found.Can(llm.CapEmbedding):
-		return fmt.Errorf("%w: %s cannot make embeddings; choose an embedding model such as nomic-embed-text", config.ErrInvalid, found.Name)
+		return "", fmt.Errorf("%w: %s cannot make embeddings; choose an embedding model such as nomic-embed-text", config.ErrInvalid, found.Name)
 	case !embed && !found.Can(llm.CapChat):
-		return fmt.Errorf("%w: %s is an embedding model and cannot chat; choose a chat model", config.ErrInvalid, found.Name)
+		return "", fmt.Errorf("%w: %s is an embedding model and cannot chat; choose a chat model", config.ErrInvalid, found.Name)
 	}
-	key := "chat_model"
-	if embed {
-		key = "embed_model"
-	}
-	return c.Settings.Set(ctx, key, found.Name)
+	return found.Name, nil
 }
 
 // ErrJobCancelled marks a pull or import stopped by the user.

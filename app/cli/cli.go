@@ -93,6 +93,7 @@ Usage:
   hermes session list | show ID | search QUERY | export ID [--format md|json] [--out FILE]
   hermes session rename ID TITLE | pin ID | unpin ID | archive ID | delete ID...
   hermes session import --jsonl FILE
+  hermes session settings ID [--system TEXT|--preset NAME] [--model M] [--temperature T] [--context N]   a chat's own settings ("default" clears one); without flags: show them
   hermes session context --session S --query Q --budget N | --batch FILE | --reply MESSAGE_ID | --session S --channel NAME
   hermes intent classify TEXT | --batch FILE
   hermes intent corrections list | clear    the labels you chose on the intent chip

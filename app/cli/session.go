@@ -19,13 +19,13 @@ func notFound(cmd, id string) error {
 
 func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 	if len(args) == 0 {
-		return usagef("session: say list, show, search, export, import, context, rename, pin, unpin, archive or delete")
+		return usagef("session: say list, show, search, export, import, context, settings, rename, pin, unpin, archive or delete")
 	}
 	ctx := context.Background()
 	a := app.NewApp(core, nil)
 	sub, args := args[0], args[1:]
 	switch sub {
-	case "export", "import", "context", "search": // these parse their own flags
+	case "export", "import", "context", "search", "settings": // these parse their own flags
 	default:
 		var err error
 		if args, err = positional("session "+sub, args); err != nil {
@@ -168,6 +168,8 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		return nil
 	case "context":
 		return contextCmd(core, g, args, env)
+	case "settings":
+		return sessionSettingsCmd(core, g, args, env)
 	case "rename":
 		if len(args) < 2 {
 			return usagef("session rename: give an id and a title")

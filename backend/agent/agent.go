@@ -107,6 +107,8 @@ type Agent struct {
 	Calibration Calibration
 	// AfterTurn runs when a turn has been stored (e.g. to refresh the summary).
 	AfterTurn func(sessionID string)
+	// Documents holds the files attached to messages; nil leaves them out of the prompt.
+	Documents Documents
 	// System is the system prompt; empty uses DefaultSystemPrompt.
 	System string
 }
@@ -134,6 +136,13 @@ type Input struct {
 	OnTool func(tools.Outcome)
 	// Incognito neither reads nor writes memory.
 	Incognito bool
+	// System is this turn's system prompt (a chat's own); "" uses the agent's.
+	System string
+	// Temperature, when set, is sent to the model (a chat's own; nil: the model's default).
+	Temperature *float64
+	// NumCtx, when > 0, is the context size asked for instead of the Budget's
+	// (the budget shrinks or grows with it, keeping the same reply reserve).
+	NumCtx int
 }
 
 // Result is a finished turn.
@@ -152,6 +161,17 @@ type Result struct {
 	Unverified bool
 	// Recalled are the memories offered to the model.
 	Recalled []string
+	// Settings are the chat settings the turn ran with.
+	Settings TurnSettings
+}
+
+// TurnSettings are a turn's chat settings in force.
+type TurnSettings struct {
+	// System is the chat's own system prompt ("" when the default was used).
+	System      string   `json:"system,omitempty"`
+	Model       string   `json:"model,omitempty"`
+	Temperature *float64 `json:"temperature,omitempty"`
+	NumCtx      int      `json:"numCtx,omitempty"`
 }
 
 // Turn runs one turn. The user's message is committed before any of the reply is
@@ -231,6 +251,19 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	// 2. build the prompt: what fits the model's context window (the offered tools'
 	// schemas counted in it), and why.
 	req := llm.ChatRequest{Models: in.Models}
+	system := a.systemPrompt()
+	if strings.TrimSpace(in.System) != "" {
+		system = in.System
+		res.Settings.System = in.System
+	}
+	if in.Temperature != nil {
+		t := *in.Temperature
+		res.Settings.Temperature = &t
+		req.Options = map[string]any{"temperature": t}
+	}
+	if len(in.Models) > 0 {
+		res.Settings.Model = in.Models[0]
+	}
 	var offered api.Tools
 	if a.Tools != nil {
 		res.Plan = widenForNamedTool(res.Plan, a.Tools, in.Text)
@@ -244,7 +277,18 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		if a.Budget != nil {
 			budget, numCtx, model, recent = a.Budget(ctx, in.Models)
 		}
-		pin := prompt.Input{System: a.systemPrompt(), Query: in.Text, History: history, Channel: "main",
+		if in.NumCtx > 0 {
+			reserve := 1024
+			if numCtx > 0 {
+				reserve = numCtx - budget
+			}
+			numCtx, budget = in.NumCtx, max(in.NumCtx-reserve, 256)
+		}
+		res.Settings.NumCtx = numCtx
+		if res.Settings.Model == "" {
+			res.Settings.Model = model
+		}
+		pin := prompt.Input{System: system, Query: in.Text, History: history, Channel: "main",
 			Summary: sess.Summary, SummaryUpto: sess.SummaryUpto, Budget: budget, RecentTurns: recent}
 		if a.Memory != nil && res.Plan.Recall && !in.Incognito {
 			// Recall logs what it offers against the user's message: wait for it to exist.
@@ -261,15 +305,23 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		if a.Calibration != nil && model != "" {
 			pin.Ratio = a.Calibration.Ratio(ctx, model)
 		}
+		docs, derr := a.documents(ctx, in, user.ID, history, userStored)
+		if derr != nil {
+			return res, derr
+		}
+		pin.Documents = docs
 		pin.ToolSchemas = SchemaTexts(offered)
 		res.Context = a.Prompt.Build(ctx, pin)
 		req.Messages = ChatMessages(res.Context)
 		offered = Fitted(offered, pin.ToolSchemas, res.Context)
 		if numCtx > 0 {
-			req.Options = map[string]any{"num_ctx": numCtx}
+			if req.Options == nil {
+				req.Options = map[string]any{}
+			}
+			req.Options["num_ctx"] = numCtx
 		}
 	} else {
-		req.Messages = []llm.Message{{Role: "system", Content: a.systemPrompt()}}
+		req.Messages = []llm.Message{{Role: "system", Content: system}}
 		for _, m := range append(history, user) {
 			if (m.Role == "user" || m.Role == "assistant") && m.Content != "" {
 				req.Messages = append(req.Messages, llm.Message{Role: m.Role, Content: m.Content})

@@ -98,6 +98,9 @@ type ContextRecipe struct {
 	// RecalledAt is when the memories were recalled: the recall log keeps one batch per
 	// recall, and a continued turn recalls again for the same message.
 	RecalledAt time.Time `json:"recalledAt,omitzero"`
+	// Settings are the chat settings in force (the chat's own system prompt, model,
+	// temperature, context size); nil in recipes stored before they existed.
+	Settings *TurnSettings `json:"settings,omitempty"`
 }
 
 // RecipePlan is the turn's routing decision.
@@ -122,6 +125,9 @@ type RecipeItem struct {
 	// Tool names a tool-schema item's tool.
 	Tool      string `json:"tool,omitempty"`
 	Shortened bool   `json:"shortened,omitempty"`
+	// Document and Part name a document item's document (its id) and chunk (0: whole).
+	Document string `json:"document,omitempty"`
+	Part     int    `json:"part,omitempty"`
 }
 
 // recipe is res's prompt as a ContextRecipe (nil when no prompt was built).
@@ -132,7 +138,7 @@ func recipe(res Result, summaryUpto int, recalledAt time.Time) *ContextRecipe {
 	}
 	p := res.Plan
 	r := &ContextRecipe{Tokens: c.Tokens, Budget: c.Budget, Dropped: c.Dropped, QueryID: res.User.ID, Items: make([]RecipeItem, 0, len(c.Items)),
-		SummaryUpto: summaryUpto, RecalledAt: recalledAt,
+		SummaryUpto: summaryUpto, RecalledAt: recalledAt, Settings: &res.Settings,
 		Plan: RecipePlan{Intent: p.Intent, Confidence: p.Confidence, Recall: p.Recall, RecallK: p.RecallK, MayWriteMemory: p.MayWriteMemory, ToolGroup: string(p.ToolGroup)}}
 	for _, it := range c.Items {
 		ri := RecipeItem{Reason: string(it.Reason), Role: it.Role, Tokens: it.Tokens, MessageID: it.MessageID, Shortened: it.Shortened}
@@ -144,6 +150,8 @@ func recipe(res Result, summaryUpto int, recalledAt time.Time) *ContextRecipe {
 					break
 				}
 			}
+		case prompt.ReasonDocument:
+			ri.Document, ri.Part = it.Ref, it.Seq
 		case prompt.ReasonTool:
 			var schema struct {
 				Function struct {

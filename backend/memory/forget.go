@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"hermes/backend/session"
+	"hermes/backend/store"
+	"hermes/backend/text"
 )
 
 // Erasure is a product promise. One transaction removes the memories, their
@@ -359,7 +360,7 @@ func (s *Store) remove(ctx context.Context, tx *sql.Tx, gone []erased, sc eraseS
 			return err
 		}
 	}
-	return session.PurgeTerms(ctx, tx, "memories_fts", texts)
+	return store.PurgeTerms(ctx, tx, "memories_fts", texts)
 }
 
 // verify searches for the erased texts again: lexically (every word of the text)
@@ -377,7 +378,7 @@ func (s *Store) verify(ctx context.Context, gone []erased, idx *index) (lexical,
 			continue
 		}
 		seen[g.profile+g.normHash] = true
-		if expr := session.MatchExpr(g.text); expr != "" {
+		if expr := text.MatchExpr(g.text); expr != "" {
 			rows, err := s.db.QueryContext(ctx, `SELECT f.rowid, COALESCE(m.norm_hash, '') FROM memories_fts f LEFT JOIN memories m ON m.rid = f.rowid
 				WHERE memories_fts MATCH ?`, `{body} : (`+expr+`) AND {scope} : "`+scopeToken(g.profile)+`"`)
 			if err == nil {

@@ -6,19 +6,18 @@ import (
 	"fmt"
 	"strings"
 
-	"hermes/backend/session"
 	"hermes/backend/store"
 	"hermes/backend/text"
 )
 
 // The lexical index (memories_fts) holds the active memories: body is the text
-// segmented for CJK by session.Segment, scope one token naming the profile.
+// segmented for CJK by text.Segment, scope one token naming the profile.
 
 // scopeToken is the FTS token of a profile.
 func scopeToken(profile string) string { return "p" + digest("profile\x00" + profile)[:20] }
 
-func ftsInsert(ctx context.Context, tx *sql.Tx, rid int64, profile, text, key string) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO memories_fts(rowid, body, scope) VALUES (?, ?, ?)`, rid, session.Segment(indexText(text, key)), scopeToken(profile))
+func ftsInsert(ctx context.Context, tx *sql.Tx, rid int64, profile, body, key string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO memories_fts(rowid, body, scope) VALUES (?, ?, ?)`, rid, text.Segment(indexText(body, key)), scopeToken(profile))
 	return err
 }
 
@@ -43,7 +42,7 @@ func ftsDelete(ctx context.Context, tx *sql.Tx, rids ...int64) error {
 // queryTerms turns a question into lexical terms: content words (function words
 // dropped) matched by the prefix their Porter stem shares with them, so "driving"
 // finds "drive" and "nurses" finds "nursing"; Chinese as the bigrams
-// session.Segment indexes (pairs straddling a particle dropped), or the character
+// text.Segment indexes (pairs straddling a particle dropped), or the character
 // of a one-character run.
 func queryTerms(q string) []string {
 	var out []string

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"hermes/backend/session"
+	"hermes/backend/text"
 )
 
 // normalize folds a text for exact-duplicate detection: Unicode NFKC, lower case,
@@ -42,13 +42,13 @@ func keyHash(profile, key string) string {
 // saysValue reports whether text states value: as whole words ("ny" is not said by
 // "sunnyvale"; next to Chinese, Japanese, Korean or Thai no space is needed), in a
 // text without a negation ("I no longer live in Berlin" does not state Berlin).
-func saysValue(text, value string) bool {
-	t, v := normalize(text), normalize(value)
+func saysValue(said, value string) bool {
+	t, v := normalize(said), normalize(value)
 	if v == "" || negated(t) {
 		return false
 	}
 	wordy := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-	unspaced := func(r rune) bool { return session.IsCJK(r) || unicode.Is(unicode.Thai, r) }
+	unspaced := func(r rune) bool { return text.IsCJK(r) || unicode.Is(unicode.Thai, r) }
 	for from := 0; from < len(t); {
 		i := strings.Index(t[from:], v)
 		if i < 0 {

@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"hermes/backend/jsonl"
-	"hermes/backend/session"
+	"hermes/backend/store"
+	"hermes/backend/text"
 )
 
 // ExportFormat names the export file format; ExportVersion is its version.
@@ -546,7 +547,7 @@ func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions
 				}
 			}
 			if it.status == StatusActive {
-				if _, err := fts.ExecContext(ctx, rid, session.Segment(indexText(it.text, it.key)), scope); err != nil {
+				if _, err := fts.ExecContext(ctx, rid, text.Segment(indexText(it.text, it.key)), scope); err != nil {
 					return err
 				}
 				if vecs[i] != nil && usable(vecs[i]) {
@@ -555,7 +556,7 @@ func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions
 			}
 		}
 		if len(purge) > 0 {
-			return session.PurgeTerms(ctx, tx, "memories_fts", purge)
+			return store.PurgeTerms(ctx, tx, "memories_fts", purge)
 		}
 		return nil
 	})

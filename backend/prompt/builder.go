@@ -81,9 +81,12 @@ type Input struct {
 	SummaryUpto int
 	Memories    []string // already formatted, with sources
 	ToolSchemas []string // JSON of each tool offered, for accounting
-	Budget      int      // tokens available for the prompt
-	Ratio       float64  // calibration multiplier (0 means 1)
-	RecentTurns int      // 0 uses the builder's default
+	// Documents are the files attached to the query and to earlier messages (the
+	// query's first): whole when they fit, else their chunks most relevant to the query.
+	Documents   []Document
+	Budget      int     // tokens available for the prompt
+	Ratio       float64 // calibration multiplier (0 means 1)
+	RecentTurns int     // 0 uses the builder's default
 }
 
 // Builder selects what fits.
@@ -91,6 +94,8 @@ type Builder struct {
 	RecentTurns       int     // newest K turns always considered first
 	RelevanceMin      float64 // 0..1 share of the query's weighted terms a turn must cover
 	MaxToolResultToks int     // longer tool results are shortened with a marker
+	ChunkTokens       int     // size of a document chunk; 0 uses DefaultChunkTokens
+	DocumentShare     float64 // share of the room left that documents may take; 0 uses DefaultDocumentShare
 
 	mu    sync.Mutex
 	cache map[string]msgInfo // message id -> analysis (messages never change)
@@ -224,6 +229,16 @@ func (b *Builder) Build(_ context.Context, in Input) Context {
 			used += cost(it.Tokens)
 			head = append(head, it)
 		}
+	}
+
+	if len(in.Documents) > 0 {
+		share := b.DocumentShare
+		if share <= 0 {
+			share = DefaultDocumentShare
+		}
+		docs, c := b.documents(in.Documents, in.Query, int(float64(in.Budget-used)*share), cost)
+		used += c
+		head = append(head, docs...)
 	}
 
 	// Group the history into turns.
@@ -378,7 +393,6 @@ func (b *Builder) score(turns []*turn, query string) {
 	if len(qterms) == 0 || len(turns) == 0 {
 		return
 	}
-	df := make(map[string]int, len(qterms))
 	sets := make([]map[string]bool, len(turns))
 	for i, t := range turns {
 		set := map[string]bool{}
@@ -388,28 +402,19 @@ func (b *Builder) score(turns []*turn, query string) {
 			}
 		}
 		sets[i] = set
-		for _, q := range qterms {
-			if set[q] {
-				df[q]++
-			}
-		}
 	}
-	n := float64(len(turns))
-	total := 0.0
+	for i, s := range relevance(sets, qterms) {
+		turns[i].score = s
+	}
+}
+
+func idfs(qterms []string, df map[string]int, docs int) map[string]float64 {
+	n := float64(docs)
 	idf := make(map[string]float64, len(qterms))
 	for _, q := range qterms {
 		idf[q] = math.Log((n+1)/(float64(df[q])+1)) + 1
-		total += idf[q]
 	}
-	for i, t := range turns {
-		s := 0.0
-		for _, q := range qterms {
-			if sets[i][q] {
-				s += idf[q]
-			}
-		}
-		t.score = s / total
-	}
+	return idf
 }
 
 const toolMarker = "[… tool result shortened:"

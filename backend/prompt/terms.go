@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"hermes/backend/session"
+	"hermes/backend/text"
 )
 
 // stopwords carry no topic.
@@ -33,7 +33,7 @@ func init() {
 
 // Terms are the topic words of a text: lower-cased Latin words (stopwords removed, a
 // light plural fold) and the bigrams of CJK runs.
-func Terms(text string) []string {
+func Terms(s string) []string {
 	var out []string
 	var word []rune
 	var run []rune
@@ -65,9 +65,9 @@ func Terms(text string) []string {
 		}
 		run = run[:0]
 	}
-	for _, r := range text {
+	for _, r := range s {
 		switch {
-		case session.IsCJK(r):
+		case text.IsCJK(r):
 			flushWord()
 			run = append(run, r)
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
@@ -97,9 +97,9 @@ var anchorPatterns = []*regexp.Regexp{
 
 // IsAnchor reports whether a text holds a time expression, a number, a demonstrative
 // or a negation.
-func IsAnchor(text string) bool {
+func IsAnchor(s string) bool {
 	for _, re := range anchorPatterns {
-		if re.MatchString(text) {
+		if re.MatchString(s) {
 			return true
 		}
 	}

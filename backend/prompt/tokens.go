@@ -6,7 +6,7 @@ package prompt
 import (
 	"unicode/utf8"
 
-	"hermes/backend/session"
+	"hermes/backend/text"
 )
 
 // MessageOverhead is the tokens a chat template adds around each message.
@@ -14,18 +14,18 @@ const MessageOverhead = 4
 
 // Estimate approximates the token count of text for English and Chinese: about one
 // token per CJK character and one per four other characters.
-func Estimate(text string) int {
-	if text == "" {
+func Estimate(s string) int {
+	if s == "" {
 		return 0
 	}
 	cjk, other := 0, 0
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch {
 		case r < utf8.RuneSelf:
 			other++
-		case session.IsCJK(r):
+		case text.IsCJK(r):
 			cjk++
 		default:
 			other += 2

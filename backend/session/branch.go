@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+
+	"hermes/backend/store"
 )
 
 // A conversation's main channel is a tree: a regenerated reply or an edited
@@ -329,7 +331,7 @@ func (st *Store) DeleteTurn(ctx context.Context, sessionID, userID string) (int,
 			summary_upto = CASE WHEN summary_upto >= ? THEN 0 ELSE summary_upto END WHERE id = ?`, leaf, u.Seq, u.Seq, s.ID); err != nil {
 			return err
 		}
-		return PurgeTerms(ctx, tx, "messages_fts", texts)
+		return store.PurgeTerms(ctx, tx, "messages_fts", texts)
 	})
 	st.hist.forget(s.ID)
 	if err != nil {

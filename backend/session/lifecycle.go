@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"hermes/backend/store"
+	"hermes/backend/text"
 )
 
 // Session states.
@@ -259,7 +262,7 @@ func (st *Store) Delete(ctx context.Context, id string) (DeleteReceipt, error) {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, s.ID); err != nil {
 			return err
 		}
-		return PurgeTerms(ctx, tx, "messages_fts", texts)
+		return store.PurgeTerms(ctx, tx, "messages_fts", texts)
 	})
 	st.hist.forget(s.ID)
 	if err != nil {
@@ -276,8 +279,8 @@ func (st *Store) Delete(ctx context.Context, id string) (DeleteReceipt, error) {
 // on the deleted rows.
 func (st *Store) stillFound(ctx context.Context, texts []string, rowids map[int64]bool) int {
 	n := 0
-	for _, text := range texts {
-		expr := MatchExpr(text)
+	for _, gone := range texts {
+		expr := text.MatchExpr(gone)
 		if expr == "" {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"hermes/backend/store"
+	"hermes/backend/text"
 )
 
 const messageCols = `id, session_id, COALESCE(ref, ''), seq, role, content, status, error, model,
@@ -168,7 +169,7 @@ func (st *Store) insert(ctx context.Context, tx *sql.Tx, m *Message, touch bool)
 			return 0, err
 		}
 	default:
-		if err := st.exec(ctx, tx, insertSearchRow, rowid, Segment(m.Content)); err != nil {
+		if err := st.exec(ctx, tx, insertSearchRow, rowid, text.Segment(m.Content)); err != nil {
 			return 0, err
 		}
 	}
@@ -226,7 +227,7 @@ func (st *Store) drainSearch(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	for _, p := range todo {
-		if err := st.exec(ctx, tx, insertSearchRow, p.rowid, Segment(p.content)); err != nil {
+		if err := st.exec(ctx, tx, insertSearchRow, p.rowid, text.Segment(p.content)); err != nil {
 			return err
 		}
 	}

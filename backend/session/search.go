@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"hermes/backend/text"
 )
 
 // Hit is one search result.
@@ -23,7 +25,7 @@ type Hit struct {
 // Search finds messages across all sessions (archived ones too), best match first
 // (BM25), with snippets. It works for English and Chinese.
 func (st *Store) Search(ctx context.Context, query string, limit int) ([]Hit, error) {
-	expr := MatchExpr(query)
+	expr := text.MatchExpr(query)
 	if expr == "" {
 		return nil, fmt.Errorf("search: %w: the query has no words", ErrInvalid)
 	}

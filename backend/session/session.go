@@ -169,6 +169,11 @@ func (st *Store) List(ctx context.Context) ([]Session, error) {
 
 // TitleFrom makes a short title from the first words of a message.
 func TitleFrom(text string) string {
+	if refs := DocumentRefs(text); len(refs) > 0 { // a document's line is no title; its name is
+		if text = WithoutDocumentRefs(text); strings.TrimSpace(text) == "" {
+			text = refs[0].Name
+		}
+	}
 	text = strings.Join(strings.Fields(text), " ")
 	const max = 48
 	if utf8.RuneCountInString(text) <= max {

@@ -297,6 +297,17 @@ type ExportMessage struct {
 	Model     string `json:"model,omitempty"`
 	Channel   string `json:"channel"`
 	CreatedAt string `json:"created_at"`
+	// Documents are the files attached to the message, with their text.
+	Documents []ExportDocument `json:"documents,omitempty"`
+}
+
+// ExportDocument is an attached document in an export.
+type ExportDocument struct {
+	Name   string `json:"name"`
+	Kind   string `json:"kind"`
+	Chars  int    `json:"chars"`
+	Tokens int    `json:"tokens"`
+	Text   string `json:"text"`
 }
 
 // ExportJSON returns a session with its messages as shown (the chosen version of
@@ -314,8 +325,18 @@ func (st *Store) ExportJSON(ctx context.Context, id string) (Export, error) {
 	e := Export{Session: ExportSession{ID: s.ID, Ref: s.Ref, Title: s.Title, Profile: s.Profile, State: s.State, Summary: s.Summary,
 		CreatedAt: ts(s.CreatedAt), UpdatedAt: ts(s.UpdatedAt)}, Messages: []ExportMessage{}}
 	for _, m := range msgs {
-		e.Messages = append(e.Messages, ExportMessage{ID: m.ID, Ref: m.Ref, Role: m.Role, Content: m.Content, Status: m.Status,
-			Model: m.Model, Channel: m.Channel, CreatedAt: ts(m.CreatedAt)})
+		em := ExportMessage{ID: m.ID, Ref: m.Ref, Role: m.Role, Content: m.Content, Status: m.Status,
+			Model: m.Model, Channel: m.Channel, CreatedAt: ts(m.CreatedAt)}
+		if m.Role == "user" && len(DocumentRefs(m.Content)) > 0 {
+			docs, err := st.messageDocs(ctx, m)
+			if err != nil {
+				return Export{}, fmt.Errorf("export: %w", err)
+			}
+			for _, d := range docs {
+				em.Documents = append(em.Documents, ExportDocument{Name: d.Name, Kind: d.Kind, Chars: d.Chars, Tokens: d.Tokens, Text: d.Text})
+			}
+		}
+		e.Messages = append(e.Messages, em)
 	}
 	return e, nil
 }
@@ -334,7 +355,14 @@ func (st *Store) ExportMarkdown(ctx context.Context, id string) (string, error) 
 	fmt.Fprintf(&b, "# %s\n\n_Exported from Hermes. Session %s, started %s._\n", title, e.Session.ID, e.Session.CreatedAt)
 	names := map[string]string{"user": "You", "assistant": "Hermes", "system": "System", "tool": "Tool"}
 	for _, m := range e.Messages {
-		fmt.Fprintf(&b, "\n## %s · %s\n\n%s\n", names[m.Role], m.CreatedAt, m.Content)
+		fmt.Fprintf(&b, "\n## %s · %s\n\n%s\n", names[m.Role], m.CreatedAt, WithoutDocumentRefs(m.Content))
+		for _, d := range m.Documents {
+			fence := "```"
+			for strings.Contains(d.Text, fence) {
+				fence += "`"
+			}
+			fmt.Fprintf(&b, "\n### Attached: %s (%s, %d tokens)\n\n%stext\n%s\n%s\n", d.Name, d.Kind, d.Tokens, fence, d.Text, fence)
+		}
 		if m.Status != StatusOK {
 			fmt.Fprintf(&b, "\n_(%s)_\n", m.Status)
 		}

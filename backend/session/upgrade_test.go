@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"hermes/backend/store"
+	"hermes/backend/text"
 )
 
 // A database written by the previous release (schema 4) opens with its conversations
@@ -38,7 +39,7 @@ func TestUpgradeFromSchema4KeepsConversations(t *testing.T) {
 	for i, m := range []struct{ role, text string }{{"user", "book the ferry to the island"}, {"assistant", "Which day?"}} {
 		mustExec(`INSERT INTO messages(id, session_id, seq, role, content, created_at) VALUES (?, 's1', ?, ?, ?, '2026-11-01T00:00:00Z')`,
 			"m"+string(rune('1'+i)), i+1, m.role, m.text)
-		mustExec(`INSERT INTO messages_fts(rowid, body) SELECT rowid, ? FROM messages WHERE id = ?`, Segment(m.text), "m"+string(rune('1'+i)))
+		mustExec(`INSERT INTO messages_fts(rowid, body) SELECT rowid, ? FROM messages WHERE id = ?`, text.Segment(m.text), "m"+string(rune('1'+i)))
 	}
 	old.Close()
 

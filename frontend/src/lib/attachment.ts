@@ -53,16 +53,60 @@ export function composeMessage(text: string, attachments: readonly Attachment[])
   return parts.join('\n\n');
 }
 
-/** A part of a stored message: typed text, or an attached resource. */
+/** A part of a stored message: typed text, an attached resource, or an attached document. */
 export type MessagePart =
   | { kind: 'text'; text: string }
-  | { kind: 'resource'; server: string; uri: string; name: string; mimeType: string; text: string };
+  | { kind: 'resource'; server: string; uri: string; name: string; mimeType: string; text: string }
+  | { kind: 'document'; doc: DocumentInfo };
+
+/**
+ * A file attached to a message (AttachDocument): its text stays in the backend, which
+ * fits it into the prompt; the message names it with one line after the rest,
+ *
+ *   <document id="…" name="report.pdf" kind="pdf" tokens="812" chars="3120"/>
+ */
+export interface DocumentInfo {
+  id: string;
+  name: string;
+  kind: string;
+  tokens: number;
+  chars: number;
+}
+
+/** The line a message names a document with (as the backend's session.DocumentRef.Tag). */
+export function documentTag(d: DocumentInfo): string {
+  return `<document id="${escapeAttr(d.id)}" name="${escapeAttr(d.name)}" kind="${escapeAttr(d.kind)}" tokens="${d.tokens | 0}" chars="${d.chars | 0}"/>`;
+}
+
+/** A message with the documents' lines after it. */
+export function withDocuments(body: string, docs: readonly DocumentInfo[]): string {
+  if (docs.length === 0) return body;
+  const tags = docs.map(documentTag).join('\n');
+  return body.trim() === '' ? tags : `${body}\n\n${tags}`;
+}
+
+const DOC = /<document((?:\s+[a-z_]+="[^"]*")*)\s*\/>/g;
+
+/** The documents a message names, and the message without their lines. */
+export function splitDocuments(content: string): { rest: string; docs: DocumentInfo[] } {
+  if (!content.includes('<document')) return { rest: content, docs: [] };
+  const docs: DocumentInfo[] = [];
+  const rest = content.replace(DOC, (_all, attrText: string) => {
+    const attrs: Record<string, string> = {};
+    for (const a of attrText.matchAll(ATTR)) attrs[a[1]] = unescapeAttr(a[2]);
+    if (!attrs.id) return _all;
+    docs.push({ id: attrs.id, name: attrs.name ?? '', kind: attrs.kind ?? '', tokens: Number(attrs.tokens) || 0, chars: Number(attrs.chars) || 0 });
+    return '';
+  });
+  return { rest: docs.length ? rest.replace(/\s+$/, '') : content, docs };
+}
 
 const BLOCK = /<resource((?:\s+[a-z_]+="[^"]*")*)>\n([\s\S]*?)\n<\/resource>/g;
 const ATTR = /([a-z_]+)="([^"]*)"/g;
 
 /** Splits a message into its typed text and its resource blocks, in order. */
-export function splitMessage(content: string): MessagePart[] {
+export function splitMessage(message: string): MessagePart[] {
+  const { rest: content, docs } = splitDocuments(message);
   const out: MessagePart[] = [];
   const pushText = (s: string) => {
     const text = s.replace(/^\n+|\n+$/g, '');
@@ -85,6 +129,7 @@ export function splitMessage(content: string): MessagePart[] {
     last = (m.index ?? 0) + m[0].length;
   }
   pushText(content.slice(last));
+  for (const doc of docs) out.push({ kind: 'document', doc });
   return out;
 }
 

@@ -260,6 +260,44 @@ export interface ContextReport {
   dropped: number;
   intent: string;
   plan: PlanInfo;
+  /** The chat settings the turn ran with (absent from older backends). */
+  settings?: TurnSettings;
+}
+
+/** The chat settings in force on a turn: the system prompt (custom: the chat's own), model, temperature, context. */
+export interface TurnSettings {
+  system: string;
+  custom: boolean;
+  model: string;
+  /** null: the model's own default. */
+  temperature: number | null;
+  numCtx: number;
+}
+
+/** A conversation's own settings; empty fields (null temperature, 0 context) use the global ones in defaults. */
+export interface ChatSettings {
+  sessionId: string;
+  system: string;
+  model: string;
+  temperature: number | null;
+  numCtx: number;
+  defaults: { system: string; model: string; numCtx: number };
+}
+
+/** A change to a chat's settings (preset, when set, fills the system prompt from that saved one). */
+export interface ChatSettingsInput {
+  system: string;
+  preset?: string;
+  model: string;
+  temperature: number | null;
+  numCtx: number;
+}
+
+/** A saved system prompt. */
+export interface SystemPreset {
+  name: string;
+  text: string;
+  builtin: boolean;
 }
 
 export type ExportFormat = 'md' | 'json';
@@ -1299,12 +1337,23 @@ export function createApi(t: Transport) {
     ArchiveSession: (id: string) => call<SessionInfo>('ArchiveSession', id),
     DeleteSession: (id: string) => call<DeleteReceipt>('DeleteSession', id),
     ExportSession: (id: string, format: ExportFormat) => call<string>('ExportSession', id, format),
+    AttachDocument: (name: string, contentBase64: string) =>
+      call<{ id: string; name: string; kind: string; tokens: number; chars: number }>('AttachDocument', name, contentBase64),
     PinMessage: (messageId: string, pinned: boolean) =>
       call<void>('PinMessage', messageId, pinned ? 'true' : 'false'),
     /** Gives a user's message the intent the user chose on its chip; a re-run of its turn follows it. */
     CorrectIntent: (messageId: string, label: string) => call<IntentCorrected>('CorrectIntent', messageId, label),
     LastContext: (sessionId: string) => call<ContextReport>('LastContext', sessionId),
     ReplyContext: (sessionId: string, replyId: string) => call<ContextReport>('ReplyContext', sessionId, replyId),
+    /** A conversation's own settings (system prompt, model, temperature, context size) and the defaults. */
+    SessionSettings: (sessionId: string) => call<ChatSettings>('SessionSettings', sessionId),
+    SetSessionSettings: (sessionId: string, settings: ChatSettingsInput) =>
+      call<ChatSettings>('SetSessionSettings', sessionId, JSON.stringify(settings)),
+    SystemPresets: () => call<SystemPreset[] | null>('SystemPresets').then((l) => l ?? []),
+    SaveSystemPreset: (name: string, text: string) =>
+      call<SystemPreset[] | null>('SaveSystemPreset', name, text).then((l) => l ?? []),
+    DeleteSystemPreset: (name: string) =>
+      call<SystemPreset[] | null>('DeleteSystemPreset', name).then((l) => l ?? []),
     /** The channels of a session that have messages: "main" and the sub-agents that ran in it. */
     SessionChannels: (sessionId: string) =>
       call<string[] | null>('SessionChannels', sessionId).then((l) => l ?? []),

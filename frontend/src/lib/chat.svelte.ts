@@ -17,7 +17,7 @@ import {
 } from './backend';
 import { toToolCall } from './tools.svelte';
 import { applyAgentEvent, delegationOf, isAgentTool, type Delegation } from './agents.svelte';
-import { attachmentKey, composeMessage, splitMessage, type Attachment } from './attachment';
+import { attachmentKey, composeMessage, splitMessage, withDocuments, type Attachment, type DocumentInfo } from './attachment';
 
 export type UIStatus = 'ok' | 'cancelled' | 'failed' | 'streaming';
 
@@ -93,7 +93,7 @@ export type ChatApi = Pick<
   | 'SelectVersion'
   | 'DeleteTurn'
 > &
-  Partial<Pick<Api, 'CorrectIntent'>>;
+  Partial<Pick<Api, 'CorrectIntent' | 'AttachDocument'>>;
 
 export interface ChatDeps {
   api: ChatApi;
@@ -234,7 +234,7 @@ function visible(messages: Message[] | null | undefined): UIMessage[] {
 /** The text a user typed in a message, without its attached resources. */
 export function typedText(content: string): string {
   const parts = splitMessage(content);
-  if (!parts.some((p) => p.kind === 'resource')) return content;
+  if (!parts.some((p) => p.kind !== 'text')) return content;
   return parts
     .filter((p) => p.kind === 'text')
     .map((p) => p.text)
@@ -244,10 +244,12 @@ export function typedText(content: string): string {
 /** A message's new text with the resources the old one had attached. */
 function withAttachments(old: string, text: string): string {
   const resources: Attachment[] = [];
+  const docs: DocumentInfo[] = [];
   for (const p of splitMessage(old)) {
     if (p.kind === 'resource') resources.push({ server: p.server, uri: p.uri, name: p.name, mimeType: p.mimeType || undefined, text: p.text });
+    if (p.kind === 'document') docs.push(p.doc);
   }
-  return resources.length === 0 ? text : composeMessage(text, resources);
+  return withDocuments(resources.length === 0 ? text : composeMessage(text, resources), docs);
 }
 
 /** The versions a message will have once a new one (local id) is added after its last. */
@@ -285,6 +287,11 @@ export class ChatStore {
   draft = $state('');
   /** Resources that go with the next message (sent before the typed text). */
   attachments = $state<Attachment[]>([]);
+  /** Documents (files) attached to the next message, read by the backend. */
+  documents = $state<DocumentInfo[]>([]);
+  /** Files being read (their names), and why the last one was refused. */
+  reading = $state<string[]>([]);
+  documentError = $state('');
   /** Inline error about the last send (shown next to the composer). */
   sendError = $state('');
   /** Error about loading the list or a conversation. */
@@ -466,9 +473,32 @@ export class ChatStore {
     return this.attachments.some((x) => attachmentKey(x) === key);
   }
 
+  /** Reads files (the paperclip, or dropped on the chat) and attaches their text to the next message. */
+  async attachFiles(files: Iterable<File>): Promise<void> {
+    const attach = this.#deps.api.AttachDocument;
+    if (!attach) return;
+    this.documentError = '';
+    for (const f of files) {
+      this.reading = [...this.reading, f.name];
+      try {
+        const info = await attach(f.name, await fileBase64(f));
+        this.documents = [...this.documents.filter((d) => d.id !== info.id), info];
+      } catch (e) {
+        this.documentError = errorMessage(e);
+      } finally {
+        this.reading = this.reading.filter((n, i, all) => n !== f.name || all.indexOf(n) !== i);
+      }
+    }
+  }
+
+  /** Removes a document from the next message. */
+  detachDocument(id: string): void {
+    this.documents = this.documents.filter((d) => d.id !== id);
+  }
+
   /** Whether the draft can be sent: it has text or attachments. */
   get canSend(): boolean {
-    return this.draft.trim() !== '' || this.attachments.length > 0;
+    return this.draft.trim() !== '' || this.attachments.length > 0 || this.documents.length > 0;
   }
 
   /**
@@ -480,7 +510,8 @@ export class ChatStore {
     const typed = fromDraft ? this.draft : text;
     // The attachments go with the draft (a text given here is sent as it is).
     const attached = fromDraft ? [...this.attachments] : [];
-    const body = composeMessage(typed, attached);
+    const docs = fromDraft ? [...this.documents] : [];
+    const body = withDocuments(composeMessage(typed, attached), docs);
     if (!body.trim() || this.active) return false;
 
     const requestId = this.#uuid();
@@ -490,6 +521,8 @@ export class ChatStore {
     if (fromDraft) {
       this.draft = '';
       this.attachments = [];
+      this.documents = [];
+      this.documentError = '';
     }
     this.sendError = '';
     this.replyFailedSaved = false;
@@ -503,9 +536,10 @@ export class ChatStore {
       // was not stored goes back into the box, so nothing typed is lost.
       const last = [...this.messages].reverse().find((m) => m.role === 'user' && !m.id.startsWith('local-'));
       this.replyFailedSaved = !!last && last.content === body;
-      if (!this.replyFailedSaved && this.draft.trim() === '' && this.attachments.length === 0) {
+      if (!this.replyFailedSaved && this.draft.trim() === '' && this.attachments.length === 0 && this.documents.length === 0) {
         this.draft = typed;
         this.attachments = attached;
+        this.documents = docs;
       }
     });
   }
@@ -825,4 +859,12 @@ export class ChatStore {
       this.sendError = errorMessage(e);
     }
   }
+}
+
+/** A file's bytes as base64 (the backend's methods take strings). */
+async function fileBase64(f: Blob): Promise<string> {
+  const bytes = new Uint8Array(await f.arrayBuffer());
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
 }

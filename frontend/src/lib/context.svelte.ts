@@ -9,6 +9,7 @@ export const REASONS = [
   'summary',
   'memory',
   'tool_schema',
+  'document',
   'pinned',
   'recent',
   'relevant',

@@ -154,5 +154,7 @@ describe('StatusStore liveness', () => {
 
   it('tells a missing token by its code whatever the language', () => {
     expect(describeStatus(null, '此标签页无权访问', t, false, false, 'unauthorized').text).toBe(t('status.noToken'));
+    // A tab without the token: its event stream is refused too, but the bar says how to get in.
+    expect(describeStatus(null, '此标签页无权访问', t, false, true, 'unauthorized').text).toBe(t('status.noToken'));
   });
 });

@@ -32,11 +32,13 @@ export function describeStatus(
   disconnected = false,
   errCode = '',
 ): StatusView {
+  // Web mode without the token (a tab opened on the bare address): the server is there but
+  // refuses this tab, its event stream too; say how to get in rather than "reconnecting".
+  const noToken = errCode === 'unauthorized' || /^unauthorized\b/.test(err);
+  if (noToken && !s) return { state: 'backend-error', text: t('status.noToken') };
   if (disconnected) return { state: 'disconnected', text: t('status.disconnected') };
   if (dbWaiting) return { state: 'db-waiting', text: t('status.dbWaiting') };
   if (!s) {
-    // Web mode without the token (a tab opened on the bare address): say how to get in.
-    if (errCode === 'unauthorized' || /^unauthorized\b/.test(err)) return { state: 'backend-error', text: t('status.noToken') };
     if (err) return { state: 'backend-error', text: t('status.backendError', { error: err }) };
     return { state: 'loading', text: t('status.loading') };
   }

@@ -21,6 +21,12 @@
 // with "Tools: " and the comma-separated names of the tools offered in the request ("none"
 // when there are none), so browser tests can see what the model was offered.
 //
+// With --echo-system (in either mode) a user message containing "what is your system
+// prompt" is answered with "System: ", the first 80 characters of the request's first
+// system message, and the request's model and options in brackets ("[model llama3.2,
+// temperature 0.3, num_ctx 4096]"; "-" for an option not sent), so browser tests can see
+// a chat's own settings reach the model.
+//
 // --models chooses the models installed at start; --pullable (a list, or "*")
 // what /api/pull can pull, with --pull-steps progress lines --pull-delay apart.
 //
@@ -56,6 +62,8 @@ func main() {
 	words := flag.Int("extra-words", 40, "words added after the echo")
 	script := flag.String("script", "", `scripted replies: "" (echo) or "tools" (tool calls for "shout", "loop" and "research" messages)`)
 	whichTools := flag.Bool("which-tools", false, `answer a message containing "which tools" with the names of the tools offered`)
+	echoSystem := flag.Bool("echo-system", false, `answer a message containing "what is your system prompt" with the system prompt's start, the model and its options`)
+	echoDocuments := flag.Bool("echo-documents", false, `answer a message containing "what does the document say" with the start of the attached document's text the request carries`)
 	extractFacts := flag.Bool("extract", false, `answer memory extraction requests with scripted facts ("allergic to peanuts", "my favourite colour is")`)
 	models := flag.String("models", "", `the models installed at start, comma-separated (of "llama3.2", "nomic-embed-text"); empty: both`)
 	pullable := flag.String("pullable", "", `names /api/pull can pull, comma-separated, or "*" for any (installed as chat models with tools)`)
@@ -101,6 +109,12 @@ func main() {
 	if *extractFacts {
 		fake.Chat = extraction(fake.Chat)
 	}
+	if *echoSystem {
+		fake.Chat = systemEcho(fake.Chat, *delay)
+	}
+	if *echoDocuments {
+		fake.Chat = documentEcho(fake.Chat, *delay)
+	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -119,6 +133,61 @@ func main() {
 	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
 		fmt.Fprintln(os.Stderr, "fake-ollama:", err)
 		os.Exit(1)
+	}
+}
+
+// documentEcho answers "what does the document say" with the first 80 characters
+// of the attached document's text in the request (after its "Attached document"
+// header), or "No document." when it carries none.
+func documentEcho(next func(api.ChatRequest) llmtest.Reply, delay time.Duration) func(api.ChatRequest) llmtest.Reply {
+	return func(req api.ChatRequest) llmtest.Reply {
+		user, _, _ := round(req.Messages)
+		if !strings.Contains(strings.ToLower(user), "what does the document say") {
+			return next(req)
+		}
+		text := "No document."
+		for _, m := range req.Messages {
+			if (m.Role == "system" || m.Role == "user") && strings.HasPrefix(m.Content, "Attached document") {
+				_, body, _ := strings.Cut(m.Content, "\n")
+				if r := []rune(strings.Join(strings.Fields(body), " ")); len(r) > 80 {
+					body = string(r[:80])
+				} else {
+					body = string(r)
+				}
+				text = "Document: " + body
+				break
+			}
+		}
+		return llmtest.Reply{Chunks: llmtest.Words(text), Delay: delay}
+	}
+}
+
+// systemEcho answers "what is your system prompt" with the start of the system
+// prompt the request carries, its model and the options it was sent with.
+func systemEcho(next func(api.ChatRequest) llmtest.Reply, delay time.Duration) func(api.ChatRequest) llmtest.Reply {
+	return func(req api.ChatRequest) llmtest.Reply {
+		user, _, _ := round(req.Messages)
+		if !strings.Contains(strings.ToLower(user), "what is your system prompt") {
+			return next(req)
+		}
+		system := ""
+		for _, m := range req.Messages {
+			if m.Role == "system" {
+				system = m.Content
+				break
+			}
+		}
+		if r := []rune(system); len(r) > 80 {
+			system = string(r[:80])
+		}
+		opt := func(k string) string {
+			if v, ok := req.Options[k]; ok {
+				return fmt.Sprint(v)
+			}
+			return "-"
+		}
+		text := fmt.Sprintf("System: %s [model %s, temperature %s, num_ctx %s]", system, req.Model, opt("temperature"), opt("num_ctx"))
+		return llmtest.Reply{Chunks: llmtest.Words(text), Delay: delay}
 	}
 }
 

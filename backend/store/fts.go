@@ -1,4 +1,4 @@
-package session
+package store
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"hermes/backend/text"
 )
 
 // PurgeTerms merges an FTS5 index (table, with a <table>_vocab fts5vocab
@@ -18,8 +20,8 @@ func PurgeTerms(ctx context.Context, tx *sql.Tx, table string, texts []string) e
 		return nil
 	}
 	terms := map[string]bool{}
-	for _, text := range texts {
-		for _, t := range ftsTokens(Segment(text)) {
+	for _, gone := range texts {
+		for _, t := range ftsTokens(text.Segment(gone)) {
 			terms[t] = true
 		}
 	}

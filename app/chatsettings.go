@@ -1,0 +1,233 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"hermes/backend/agent"
+	"hermes/backend/session"
+)
+
+// ChatSettings are one conversation's own settings; an empty field (null
+// temperature, 0 context) means the global setting. Defaults says what those are.
+type ChatSettings struct {
+	SessionID   string       `json:"sessionId"`
+	System      string       `json:"system"`
+	Model       string       `json:"model"`
+	Temperature *float64     `json:"temperature"`
+	NumCtx      int          `json:"numCtx"`
+	Defaults    ChatDefaults `json:"defaults"`
+}
+
+// ChatDefaults are the global settings a chat uses where it has none of its own.
+type ChatDefaults struct {
+	System string `json:"system"`
+	Model  string `json:"model"`
+	NumCtx int    `json:"numCtx"`
+}
+
+// ChatSettingsInput is a change to a chat's settings (SetSessionSettings' JSON).
+// Preset, when set, fills System from that saved system prompt.
+type ChatSettingsInput struct {
+	System      string   `json:"system"`
+	Preset      string   `json:"preset,omitempty"`
+	Model       string   `json:"model"`
+	Temperature *float64 `json:"temperature"`
+	NumCtx      int      `json:"numCtx"`
+}
+
+// SystemPreset is a saved system prompt.
+type SystemPreset struct {
+	Name    string `json:"name"`
+	Text    string `json:"text"`
+	Builtin bool   `json:"builtin"`
+}
+
+// ChatSettings returns a conversation's own settings (by id or ref).
+func (c *Core) ChatSettings(ctx context.Context, sessionID string) (ChatSettings, error) {
+	s, err := c.Sessions.Get(ctx, sessionID)
+	if err != nil {
+		return ChatSettings{}, err
+	}
+	cs, err := c.Sessions.ChatSettings(ctx, s.ID)
+	if err != nil {
+		return ChatSettings{}, err
+	}
+	return c.chatSettingsDTO(ctx, s.ID, cs), nil
+}
+
+func (c *Core) chatSettingsDTO(ctx context.Context, id string, cs session.ChatSettings) ChatSettings {
+	st, _ := c.Settings.Load(ctx)
+	return ChatSettings{SessionID: id, System: cs.System, Model: cs.Model, Temperature: cs.Temperature, NumCtx: cs.NumCtx,
+		Defaults: ChatDefaults{System: c.Agent.SystemPrompt(), Model: st.ChatModel, NumCtx: st.ContextWindow}}
+}
+
+// SetChatSettings replaces a conversation's own settings. A model must be an
+// installed chat model when Ollama can say which are installed; the temperature
+// is 0..2 and the context size within context_window's bounds.
+func (c *Core) SetChatSettings(ctx context.Context, sessionID string, in ChatSettingsInput) (ChatSettings, error) {
+	s, err := c.Sessions.Get(ctx, sessionID)
+	if err != nil {
+		return ChatSettings{}, err
+	}
+	cs := session.ChatSettings{System: strings.TrimSpace(in.System), Model: strings.TrimSpace(in.Model), Temperature: in.Temperature, NumCtx: in.NumCtx}
+	if in.Preset != "" {
+		p, err := c.Sessions.Preset(ctx, in.Preset)
+		if err != nil {
+			return ChatSettings{}, err
+		}
+		cs.System = p.Text
+	}
+	if err := cs.Validate(); err != nil {
+		return ChatSettings{}, err
+	}
+	if cs.Model != "" {
+		if cs.Model, err = c.checkChatModel(ctx, cs.Model); err != nil {
+			return ChatSettings{}, err
+		}
+	}
+	if err := c.Sessions.SetChatSettings(ctx, s.ID, cs); err != nil {
+		return ChatSettings{}, err
+	}
+	return c.chatSettingsDTO(ctx, s.ID, cs), nil
+}
+
+// checkChatModel refuses a model that is not an installed chat model, as `model
+// use` does; when Ollama cannot list its models now, the name is kept as given.
+func (c *Core) checkChatModel(ctx context.Context, name string) (string, error) {
+	client, _, err := c.LLM(ctx)
+	if err != nil {
+		return name, nil
+	}
+	models, err := client.ModelDetails(ctx)
+	if err != nil {
+		return name, nil
+	}
+	return fitModel(models, name, false)
+}
+
+// SystemPresets lists the saved system prompts.
+func (c *Core) SystemPresets(ctx context.Context) ([]SystemPreset, error) {
+	ps, err := c.Sessions.Presets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SystemPreset, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, SystemPreset{Name: p.Name, Text: p.Text, Builtin: p.Builtin})
+	}
+	return out, nil
+}
+
+// SaveSystemPreset stores a system prompt under a name (replacing one of that name).
+func (c *Core) SaveSystemPreset(ctx context.Context, name, text string) error {
+	_, err := c.Sessions.SavePreset(ctx, name, text)
+	return err
+}
+
+// DeleteSystemPreset removes a saved system prompt.
+func (c *Core) DeleteSystemPreset(ctx context.Context, name string) error {
+	return c.Sessions.DeletePreset(ctx, name)
+}
+
+// withChatSettings applies the conversation's own settings to a turn: its system
+// prompt, model (before the fallbacks), temperature and context size. A model
+// given for the turn itself (in.Models) wins over the chat's.
+func (c *Core) withChatSettings(ctx context.Context, in agent.Input) (agent.Input, error) {
+	if in.SessionID == "" {
+		return in, nil
+	}
+	s, err := c.Sessions.Get(ctx, in.SessionID)
+	if err != nil {
+		return in, nil // the turn reports it
+	}
+	cs, err := c.Sessions.ChatSettings(ctx, s.ID)
+	if err != nil {
+		return in, err
+	}
+	if in.System == "" {
+		in.System = cs.System
+	}
+	if in.Temperature == nil {
+		in.Temperature = cs.Temperature
+	}
+	if in.NumCtx == 0 && cs.NumCtx > 0 {
+		in.NumCtx = cs.NumCtx
+		if client, st, err := c.LLM(ctx); err == nil { // the model's own limit applies when smaller
+			model := st.ChatModel
+			if cs.Model != "" {
+				model = cs.Model
+			}
+			if len(in.Models) > 0 {
+				model = in.Models[0]
+			}
+			if limit := c.contextLength(ctx, client, model); limit > 0 && limit < in.NumCtx {
+				in.NumCtx = limit
+			}
+		}
+	}
+	if len(in.Models) == 0 && cs.Model != "" {
+		st, err := c.Settings.Load(ctx)
+		if err != nil {
+			return in, err
+		}
+		st.ChatModel = cs.Model
+		in.Models = st.Models()
+	}
+	return in, nil
+}
+
+// SessionSettings returns a conversation's own settings (system prompt, model,
+// temperature, context size) and the global defaults they override.
+func (a *App) SessionSettings(sessionID string) (ChatSettings, error) {
+	ctx := context.Background()
+	cs, err := a.core.ChatSettings(ctx, sessionID)
+	return cs, a.mapErr(ctx, err)
+}
+
+// SetSessionSettings replaces a conversation's own settings from a JSON object
+// {"system","preset"?,"model","temperature","numCtx"}; empty fields use the globals.
+func (a *App) SetSessionSettings(sessionID, settingsJSON string) (ChatSettings, error) {
+	ctx := context.Background()
+	var in ChatSettingsInput
+	dec := json.NewDecoder(strings.NewReader(settingsJSON))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return ChatSettings{}, a.mapErr(ctx, fmt.Errorf("%w: the settings are not a JSON object of system, model, temperature and numCtx: %v", session.ErrInvalid, err))
+	}
+	cs, err := a.core.SetChatSettings(ctx, sessionID, in)
+	if err != nil {
+		return ChatSettings{}, a.mapErr(ctx, err)
+	}
+	a.mu.Lock()
+	delete(a.contexts, cs.SessionID) // the inspector shows the settings in force
+	a.mu.Unlock()
+	return cs, nil
+}
+
+// SystemPresets lists the saved system prompts (built-in ones first).
+func (a *App) SystemPresets() ([]SystemPreset, error) {
+	ctx := context.Background()
+	ps, err := a.core.SystemPresets(ctx)
+	return ps, a.mapErr(ctx, err)
+}
+
+// SaveSystemPreset saves a system prompt under a name and returns the presets.
+func (a *App) SaveSystemPreset(name, text string) ([]SystemPreset, error) {
+	ctx := context.Background()
+	if err := a.core.SaveSystemPreset(ctx, name, text); err != nil {
+		return nil, a.mapErr(ctx, err)
+	}
+	return a.SystemPresets()
+}
+
+// DeleteSystemPreset removes a saved system prompt and returns the presets left.
+func (a *App) DeleteSystemPreset(name string) ([]SystemPreset, error) {
+	ctx := context.Background()
+	if err := a.core.DeleteSystemPreset(ctx, name); err != nil {
+		return nil, a.mapErr(ctx, err)
+	}
+	return a.SystemPresets()
+}

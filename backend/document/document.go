@@ -1,0 +1,189 @@
+// Package document reads the files a user attaches to a message: plain text,
+// Markdown, source code and CSV as they are, PDF through its text layer. It only
+// turns bytes into text; storing the text with the message (session) and fitting
+// it into the prompt (prompt) happen elsewhere.
+package document
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ledongthuc/pdf"
+)
+
+// Kinds of document.
+const (
+	KindText     = "text"
+	KindMarkdown = "markdown"
+	KindCode     = "code"
+	KindCSV      = "csv"
+	KindPDF      = "pdf"
+)
+
+// Limits: the file as attached, and the text taken from it.
+const (
+	MaxBytes = 10 << 20 // 10 MiB
+	MaxChars = 400_000  // about 100k tokens of English
+)
+
+// Supported names the kinds in the words a user reads.
+const Supported = "text, Markdown, code, CSV and PDF files"
+
+var (
+	// ErrUnsupported is a file that is not one of the supported kinds.
+	ErrUnsupported = errors.New("unsupported document")
+	// ErrTooLarge is a file or text over the limits.
+	ErrTooLarge = errors.New("document too large")
+	// ErrNoText is a readable file with no text in it (an empty file, a scanned PDF).
+	ErrNoText = errors.New("document has no text")
+)
+
+// Doc is an attached file's text.
+type Doc struct {
+	Name string
+	Kind string
+	Text string
+}
+
+// Chars is the text's length in characters.
+func (d Doc) Chars() int { return utf8.RuneCountInString(d.Text) }
+
+var byExt = map[string]string{
+	".txt": KindText, ".text": KindText, ".log": KindText, ".rst": KindText, ".org": KindText, ".tex": KindText,
+	".md": KindMarkdown, ".markdown": KindMarkdown, ".mdx": KindMarkdown,
+	".csv": KindCSV, ".tsv": KindCSV,
+	".pdf": KindPDF,
+}
+
+var codeExt = strings.Fields(`.go .py .js .mjs .cjs .ts .tsx .jsx .svelte .vue .java .kt .kts .scala .c .h .cc .cpp .cxx
+	.hpp .cs .rs .rb .php .pl .lua .r .swift .m .sh .bash .zsh .fish .ps1 .bat .sql .json .jsonl .yaml .yml .toml .ini
+	.cfg .conf .xml .html .htm .css .scss .less .proto .graphql .dockerfile .mk .cmake .gradle .ipynb .env .diff .patch`)
+
+func init() {
+	for _, e := range codeExt {
+		byExt[e] = KindCode
+	}
+}
+
+// KindOf is the kind a file name suggests: "" for an unknown extension (read as
+// text when its bytes are text).
+func KindOf(name string) string {
+	base := strings.ToLower(filepath.Base(name))
+	switch base {
+	case "makefile", "dockerfile", "readme", "license", "changelog":
+		return KindCode
+	}
+	return byExt[filepath.Ext(base)]
+}
+
+// Extract reads a file's text. A binary file, an oversized one and one with no
+// text are refused with an error that says what can be attached.
+func Extract(name string, data []byte) (Doc, error) {
+	name = filepath.Base(strings.TrimSpace(name))
+	if name == "" || name == "." || name == "/" {
+		name = "document"
+	}
+	if len(data) > MaxBytes {
+		return Doc{}, fmt.Errorf("%w: %q is %s; files up to %s can be attached", ErrTooLarge, name, size(len(data)), size(MaxBytes))
+	}
+	kind := KindOf(name)
+	var text string
+	if kind == KindPDF || bytes.HasPrefix(data, []byte("%PDF-")) {
+		kind = KindPDF
+		t, err := pdfText(data)
+		if err != nil {
+			return Doc{}, fmt.Errorf("%w: %q could not be read as a PDF (%v); Hermes can attach %s", ErrUnsupported, name, err, Supported)
+		}
+		text = t
+	} else {
+		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
+		if !isText(data) {
+			return Doc{}, fmt.Errorf("%w: %q is not a text file; Hermes can attach %s (UTF-8 text)", ErrUnsupported, name, Supported)
+		}
+		if kind == "" {
+			kind = KindText
+		}
+		text = string(data)
+	}
+	text = normalize(text)
+	if strings.TrimSpace(text) == "" {
+		if kind == KindPDF {
+			return Doc{}, fmt.Errorf("%w: %q has no text layer (a scanned PDF?); Hermes reads the text of PDFs, not images", ErrNoText, name)
+		}
+		return Doc{}, fmt.Errorf("%w: %q is empty", ErrNoText, name)
+	}
+	if n := utf8.RuneCountInString(text); n > MaxChars {
+		return Doc{}, fmt.Errorf("%w: %q has %d characters of text; documents up to %d characters can be attached", ErrTooLarge, name, n, MaxChars)
+	}
+	return Doc{Name: name, Kind: kind, Text: text}, nil
+}
+
+// isText: valid UTF-8 with no NUL bytes and few control characters.
+func isText(b []byte) bool {
+	if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+		return false
+	}
+	ctl := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' {
+			ctl++
+		}
+	}
+	return ctl*100 <= len(b)
+}
+
+// normalize makes line ends \n and trims trailing space on the whole.
+func normalize(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.TrimRight(s, " \t\n\f")
+	for strings.HasPrefix(s, "\n") || strings.HasPrefix(s, " \n") {
+		s = strings.TrimLeft(strings.TrimPrefix(s, " "), "\n")
+	}
+	return s
+}
+
+// pdfText is the text layer of a PDF, page by page. The reader is given
+// untrusted bytes: a panic in it is an unreadable file.
+func pdfText(data []byte) (text string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			text, err = "", fmt.Errorf("malformed file")
+		}
+	}()
+	r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for i := 1; i <= r.NumPage(); i++ {
+		p := r.Page(i)
+		if p.V.IsNull() {
+			continue
+		}
+		t, err := p.GetPlainText(nil)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(strings.TrimRight(t, " \n"))
+		if i < r.NumPage() {
+			b.WriteString("\n")
+		}
+		if b.Len() > MaxChars*4 {
+			break
+		}
+	}
+	return b.String(), nil
+}
+
+func size(n int) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d KB", (n+1023)>>10)
+}

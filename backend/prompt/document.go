@@ -1,0 +1,169 @@
+package prompt
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// ReasonDocument is an attached document, whole or one of its chunks.
+const ReasonDocument Reason = "document"
+
+// Document is a file's text attached to a message of the conversation.
+type Document struct {
+	ID   string
+	Name string
+	Text string
+}
+
+// Document policy defaults.
+const (
+	// DefaultChunkTokens is the size of a document chunk when a document does not fit whole.
+	DefaultChunkTokens = 300
+	// DefaultDocumentShare is the share of the budget left after the system prompt,
+	// query, tool schemas and memories that documents may take (history gets the rest).
+	DefaultDocumentShare = 0.6
+)
+
+type chunk struct {
+	doc, part, parts int
+	text             string
+	tokens           int
+	score            float64
+}
+
+// DocumentHeader introduces a document (or one of its parts) to the model.
+func DocumentHeader(name string, part, parts int) string {
+	if parts <= 1 {
+		return fmt.Sprintf("Attached document %q:\n", name)
+	}
+	return fmt.Sprintf("Attached document %q, part %d of %d (the parts most relevant to the question):\n", name, part, parts)
+}
+
+// documents fits the documents into room tokens (already calibrated by cost):
+// each whole when all fit, else chunks ranked by relevance to the query, shown
+// in document order. It returns the items and the tokens they cost.
+func (b *Builder) documents(docs []Document, query string, room int, cost func(int) int) ([]Item, int) {
+	if len(docs) == 0 || room <= 0 {
+		return nil, 0
+	}
+	whole := make([]Item, 0, len(docs))
+	total := 0
+	for _, d := range docs {
+		c := DocumentHeader(d.Name, 1, 1) + d.Text
+		it := Item{Reason: ReasonDocument, Role: "system", Content: c, Tokens: Estimate(c) + MessageOverhead, Ref: d.ID}
+		whole = append(whole, it)
+		total += cost(it.Tokens)
+	}
+	if total <= room {
+		return whole, total
+	}
+	size := b.ChunkTokens
+	if size <= 0 {
+		size = DefaultChunkTokens
+	}
+	var chunks []*chunk
+	for i, d := range docs {
+		parts := Chunks(d.Text, size)
+		for j, p := range parts {
+			chunks = append(chunks, &chunk{doc: i, part: j + 1, parts: len(parts), text: p})
+		}
+	}
+	sets := make([]map[string]bool, len(chunks))
+	for i, c := range chunks {
+		sets[i] = map[string]bool{}
+		for _, t := range Terms(c.text) {
+			sets[i][t] = true
+		}
+	}
+	for i, s := range relevance(sets, dedupe(Terms(query))) {
+		chunks[i].score = s
+	}
+	ranked := append([]*chunk(nil), chunks...)
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].score > ranked[j].score })
+	used := 0
+	chosen := map[*chunk]bool{}
+	for _, c := range ranked {
+		content := DocumentHeader(docs[c.doc].Name, c.part, c.parts) + c.text
+		c.text, c.tokens = content, Estimate(content)+MessageOverhead
+		if used+cost(c.tokens) > room {
+			continue
+		}
+		used += cost(c.tokens)
+		chosen[c] = true
+	}
+	var out []Item
+	for _, c := range chunks {
+		if chosen[c] {
+			out = append(out, Item{Reason: ReasonDocument, Role: "system", Content: c.text, Tokens: c.tokens, Ref: docs[c.doc].ID, Seq: c.part})
+		}
+	}
+	return out, used
+}
+
+// Chunks splits text into pieces of about size tokens, at paragraph and line
+// breaks where it can.
+func Chunks(text string, size int) []string {
+	var out []string
+	var cur strings.Builder
+	curTok := 0
+	flush := func() {
+		if s := strings.Trim(cur.String(), "\n"); strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+		cur.Reset()
+		curTok = 0
+	}
+	for _, line := range strings.SplitAfter(text, "\n") {
+		t := Estimate(line)
+		for t > size { // one long line: cut it
+			flush()
+			head := shorten(line, size)
+			head = strings.TrimSuffix(head, " […]")
+			if head == "" {
+				break
+			}
+			out = append(out, head)
+			line = line[len(head):]
+			t = Estimate(line)
+		}
+		if curTok+t > size && curTok > 0 {
+			flush()
+		}
+		cur.WriteString(line)
+		curTok += t
+	}
+	flush()
+	return out
+}
+
+// relevance is each set's IDF-weighted share of the query's terms.
+func relevance(sets []map[string]bool, qterms []string) []float64 {
+	scores := make([]float64, len(sets))
+	if len(qterms) == 0 || len(sets) == 0 {
+		return scores
+	}
+	df := make(map[string]int, len(qterms))
+	for _, set := range sets {
+		for _, q := range qterms {
+			if set[q] {
+				df[q]++
+			}
+		}
+	}
+	idf := idfs(qterms, df, len(sets))
+	total := 0.0
+	for _, q := range qterms {
+		total += idf[q]
+	}
+	for i, set := range sets {
+		s := 0.0
+		for _, q := range qterms {
+			if set[q] {
+				s += idf[q]
+			}
+		}
+		scores[i] = s / total
+	}
+	return scores
+}

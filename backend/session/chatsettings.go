@@ -1,0 +1,180 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
+// ChatSettings are one conversation's own settings; a zero field means the
+// global setting (Temperature nil: the model's default).
+type ChatSettings struct {
+	System      string   // system prompt; "" uses the default
+	Model       string   // chat model; "" uses chat_model
+	Temperature *float64 // 0..2; nil leaves it to the model
+	NumCtx      int      // context size asked for; 0 uses context_window
+}
+
+// Limits of ChatSettings.
+const (
+	MaxSystemBytes = 16 << 10
+	MinNumCtx      = 512
+	MaxNumCtx      = 1 << 20 // the context_window setting's bounds
+	MaxTemperature = 2.0
+	MaxPresetName  = 60
+)
+
+// Validate checks the settings' own bounds (whether the model is installed is the
+// caller's to check). The error says which field is wrong and what to write.
+func (c ChatSettings) Validate() error {
+	switch {
+	case len(c.System) > MaxSystemBytes:
+		return fmt.Errorf("%w: system: the system prompt is %d bytes; keep it under %d", ErrInvalid, len(c.System), MaxSystemBytes)
+	case !utf8.ValidString(c.System):
+		return fmt.Errorf("%w: system: the system prompt is not valid UTF-8 text", ErrInvalid)
+	case strings.ContainsAny(c.Model, " \t\r\n"):
+		return fmt.Errorf("%w: model: %q is not a model name (no spaces), e.g. llama3.2 or qwen2.5:7b", ErrInvalid, c.Model)
+	case c.Temperature != nil && (math.IsNaN(*c.Temperature) || *c.Temperature < 0 || *c.Temperature > MaxTemperature):
+		return fmt.Errorf("%w: temperature: %v is out of range; use a number between 0 and 2 (e.g. 0.7)", ErrInvalid, *c.Temperature)
+	case c.NumCtx != 0 && (c.NumCtx < MinNumCtx || c.NumCtx > MaxNumCtx):
+		return fmt.Errorf("%w: context: %d is out of range; use between %d and %d tokens (or 0 for the global setting)", ErrInvalid, c.NumCtx, MinNumCtx, MaxNumCtx)
+	}
+	return nil
+}
+
+// ChatSettings returns a session's own settings (zero when it has none).
+func (st *Store) ChatSettings(ctx context.Context, sessionID string) (ChatSettings, error) {
+	var c ChatSettings
+	var temp sql.NullFloat64
+	err := st.db.QueryRowContext(ctx, `SELECT system, model, temperature, num_ctx FROM session_settings WHERE session_id = ?`, sessionID).
+		Scan(&c.System, &c.Model, &temp, &c.NumCtx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ChatSettings{}, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("chat settings: %w", err)
+	}
+	if temp.Valid {
+		c.Temperature = &temp.Float64
+	}
+	return c, nil
+}
+
+// SetChatSettings replaces a session's own settings (all zero removes them).
+func (st *Store) SetChatSettings(ctx context.Context, sessionID string, c ChatSettings) error {
+	c.System, c.Model = strings.TrimSpace(c.System), strings.TrimSpace(c.Model)
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	s, err := st.Get(ctx, sessionID)
+	if err != nil {
+		return fmt.Errorf("set chat settings: %w", err)
+	}
+	return st.db.Tx(ctx, func(tx *sql.Tx) error {
+		if c == (ChatSettings{}) {
+			_, err := tx.ExecContext(ctx, `DELETE FROM session_settings WHERE session_id = ?`, s.ID)
+			return err
+		}
+		var temp any
+		if c.Temperature != nil {
+			temp = *c.Temperature
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO session_settings(session_id, system, model, temperature, num_ctx, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT(session_id) DO UPDATE SET system = excluded.system, model = excluded.model,
+				temperature = excluded.temperature, num_ctx = excluded.num_ctx, updated_at = excluded.updated_at`,
+			s.ID, c.System, c.Model, temp, c.NumCtx, ts(st.Now()))
+		return err
+	})
+}
+
+// Preset is a saved system prompt.
+type Preset struct {
+	Name    string
+	Text    string
+	Builtin bool
+}
+
+// Presets lists the saved system prompts, built-in ones first, then by name.
+func (st *Store) Presets(ctx context.Context) ([]Preset, error) {
+	rows, err := st.db.QueryContext(ctx, `SELECT name, text, builtin FROM system_presets ORDER BY builtin DESC, name COLLATE NOCASE`)
+	if err != nil {
+		return nil, fmt.Errorf("system presets: %w", err)
+	}
+	defer rows.Close()
+	out := []Preset{}
+	for rows.Next() {
+		var p Preset
+		if err := rows.Scan(&p.Name, &p.Text, &p.Builtin); err != nil {
+			return nil, fmt.Errorf("system presets: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Preset returns one saved system prompt by name (case-insensitive).
+func (st *Store) Preset(ctx context.Context, name string) (Preset, error) {
+	var p Preset
+	err := st.db.QueryRowContext(ctx, `SELECT name, text, builtin FROM system_presets WHERE name = ? COLLATE NOCASE`, strings.TrimSpace(name)).
+		Scan(&p.Name, &p.Text, &p.Builtin)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, fmt.Errorf("%w: preset %q: no such preset", ErrInvalid, name)
+	}
+	if err != nil {
+		return p, fmt.Errorf("system preset: %w", err)
+	}
+	return p, nil
+}
+
+// SavePreset stores (or replaces) a system prompt under a name.
+func (st *Store) SavePreset(ctx context.Context, name, text string) (Preset, error) {
+	name, text = strings.TrimSpace(name), strings.TrimSpace(text)
+	switch {
+	case name == "":
+		return Preset{}, fmt.Errorf("%w: name: a preset needs a name", ErrInvalid)
+	case utf8.RuneCountInString(name) > MaxPresetName:
+		return Preset{}, fmt.Errorf("%w: name: keep a preset's name under %d characters", ErrInvalid, MaxPresetName)
+	case text == "":
+		return Preset{}, fmt.Errorf("%w: text: the system prompt is empty; write one first", ErrInvalid)
+	}
+	if err := (ChatSettings{System: text}).Validate(); err != nil {
+		return Preset{}, err
+	}
+	err := st.db.Tx(ctx, func(tx *sql.Tx) error {
+		// A name differing only in case replaces the preset it names.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM system_presets WHERE name = ? COLLATE NOCASE`, name); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO system_presets(name, text, builtin, updated_at) VALUES (?, ?, 0, ?)`, name, text, ts(st.Now()))
+		return err
+	})
+	if err != nil {
+		return Preset{}, fmt.Errorf("save preset: %w", err)
+	}
+	return Preset{Name: name, Text: text}, nil
+}
+
+// DeletePreset removes a saved system prompt.
+func (st *Store) DeletePreset(ctx context.Context, name string) error {
+	var n int64
+	err := st.db.Tx(ctx, func(tx *sql.Tx) error {
+		r, err := tx.ExecContext(ctx, `DELETE FROM system_presets WHERE name = ? COLLATE NOCASE`, strings.TrimSpace(name))
+		if err != nil {
+			return err
+		}
+		n, err = r.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("delete preset: %w", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: preset %q: no such preset", ErrInvalid, name)
+	}
+	return nil
+}
