@@ -144,7 +144,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	}
 	c.Agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.Sessions, Classifier: intentClassifier{c.intent},
 		Prompt: c.Prompt, Budget: c.budget, Calibration: c.Calib, AfterTurn: c.afterTurn, Tools: c.tools,
-		Memory: agentMemory{c}, Documents: c.Sessions}
+		Memory: agentMemory{c}, ExplainError: c.explainError, Documents: c.Sessions}
 	// Every door finishes what a dead or busy process left: an import it never
 	// published is rolled back, an erasure a reader held up is scrubbed.
 	if _, err := c.Sessions.RecoverImports(ctx); err != nil {

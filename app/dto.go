@@ -21,18 +21,21 @@ type SessionInfo struct {
 
 // Message is one message as the UI shows it.
 type Message struct {
-	ID               string  `json:"id"`
-	SessionID        string  `json:"sessionId"`
-	Role             string  `json:"role"`
-	Content          string  `json:"content"`
-	Status           string  `json:"status"`
-	Error            string  `json:"error,omitempty"`
-	Model            string  `json:"model,omitempty"`
-	Intent           string  `json:"intent,omitempty"`
-	IntentConfidence float32 `json:"intentConfidence"`
-	Pinned           bool    `json:"pinned,omitempty"`
-	ToolName         string  `json:"toolName,omitempty"`
-	CreatedAt        string  `json:"createdAt"`
+	ID        string `json:"id"`
+	SessionID string `json:"sessionId"`
+	Role      string `json:"role"`
+	Content   string `json:"content"`
+	Status    string `json:"status"`
+	Error     string `json:"error,omitempty"`
+	// ErrorCode and ErrorParams word a failed reply's Error in the user's language.
+	ErrorCode        string            `json:"errorCode,omitempty"`
+	ErrorParams      map[string]string `json:"errorParams,omitempty"`
+	Model            string            `json:"model,omitempty"`
+	Intent           string            `json:"intent,omitempty"`
+	IntentConfidence float32           `json:"intentConfidence"`
+	Pinned           bool              `json:"pinned,omitempty"`
+	ToolName         string            `json:"toolName,omitempty"`
+	CreatedAt        string            `json:"createdAt"`
 	// Tool is a tool message's call as its card shows it (absent for older messages).
 	Tool *ToolCall `json:"tool,omitempty"`
 	// Stop and Unverified are a reply's loop-guard stop and unverified-claim flag.
@@ -138,6 +141,9 @@ func toMessage(m session.Message) Message {
 		}
 		out.Unverified = d.Unverified
 		out.Figures = d.Figures
+		if d.Failure != nil {
+			out.ErrorCode, out.ErrorParams = d.Failure.Code, d.Failure.Params
+		}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -209,4 +210,12 @@ func IsNotFound(err error) bool {
 func IsMemoryBadInput(err error) bool {
 	var le *memory.LineError
 	return errors.Is(err, memory.ErrInvalid) || errors.As(err, &le)
+}
+
+// explainError words a failed reply's error as the chat keeps and shows it: the
+// English message, its code and parameters (the same mapping as every other error).
+func (c *Core) explainError(ctx context.Context, err error) (string, string, map[string]string) {
+	s, _ := c.Settings.Load(ctx)
+	code, params, msg := describe(err, s.OllamaHost, s.ChatModel)
+	return msg, code, params
 }

@@ -219,3 +219,35 @@ func TestWebErrorsCarryTheirCode(t *testing.T) {
 		}
 	})
 }
+
+// TestFailedReplyIsStoredInTheUsersWords: a reply that failed because Ollama is
+// gone keeps the user's message, not the transport's ("dial tcp"), with the
+// code and parameters the UI words it by; a reload shows the same.
+func TestFailedReplyIsStoredInTheUsersWords(t *testing.T) {
+	a, _, _, _ := newTestApp(t, llmtest.Echo(0, 0))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := "http://" + ln.Addr().String()
+	ln.Close() // nothing listens there now
+	if _, err := a.SetSetting("ollama_host", host); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SetSetting("manage_ollama", "never"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.SendMessage("r1", "", "hello")
+	if err == nil {
+		t.Fatal("the turn did not fail")
+	}
+	d, err := a.LoadSession(res.Session.ID)
+	if err != nil || len(d.Messages) != 2 {
+		t.Fatalf("stored = %+v, %v", d, err)
+	}
+	reply := d.Messages[1]
+	if reply.Status != "failed" || reply.ErrorCode != CodeOllamaUnreachable || reply.ErrorParams["host"] != host ||
+		strings.Contains(reply.Error, "dial tcp") || !strings.Contains(reply.Error, "ollama serve") {
+		t.Fatalf("failed reply = %+v", reply)
+	}
+}

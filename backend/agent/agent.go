@@ -107,6 +107,9 @@ type Agent struct {
 	Calibration Calibration
 	// AfterTurn runs when a turn has been stored (e.g. to refresh the summary).
 	AfterTurn func(sessionID string)
+	// ExplainError words a failed reply's error for the user (message, stable
+	// code, parameters); nil stores the error's own text.
+	ExplainError func(ctx context.Context, err error) (message, code string, params map[string]string)
 	// Documents holds the files attached to messages; nil leaves them out of the prompt.
 	Documents Documents
 	// System is the system prompt; empty uses DefaultSystemPrompt.
@@ -402,11 +405,16 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 
 	// 4. persist the reply, even when the caller has gone away.
 	out := session.Message{SessionID: sess.ID, Role: "assistant", Content: reply.Content, Model: reply.Model, Status: session.StatusOK}
+	var why *Failure // a failed reply's reason, as the UI words it
 	switch {
 	case chatErr != nil && ctx.Err() != nil:
 		out.Status = session.StatusCancelled
 	case chatErr != nil:
 		out.Status, out.Error = session.StatusFailed, chatErr.Error()
+		if a.ExplainError != nil { // stored in the user's words, with a code the UI translates
+			msg, code, params := a.ExplainError(context.WithoutCancel(ctx), chatErr)
+			out.Error, why = msg, &Failure{Code: code, Params: params}
+		}
 	}
 	if out.Status != session.StatusFailed {
 		var succeeded []string
@@ -419,7 +427,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	if out.Status == session.StatusOK {
 		figs = clock.done()
 	}
-	out.Details, out.Context = replyDetails(res, figs), contextRecipe(res, sess.SummaryUpto, recalledAt)
+	out.Details, out.Context = replyDetails(res, figs, why), contextRecipe(res, sess.SummaryUpto, recalledAt)
 	stored, err := a.Sessions.Append(context.WithoutCancel(ctx), out)
 	if err != nil {
 		return res, fmt.Errorf("turn: store reply: %w", errors.Join(err, chatErr))

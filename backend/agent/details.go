@@ -30,6 +30,14 @@ type ReplyDetails struct {
 	Stop       *tools.StopReason `json:"stop,omitempty"`
 	Unverified bool              `json:"unverified,omitempty"`
 	Figures    *Figures          `json:"figures,omitempty"`
+	Failure    *Failure          `json:"failure,omitempty"`
+}
+
+// Failure is why a reply failed, as the UI words it in the user's language: a
+// stable code and the message's variable parts (the stored Error is the English).
+type Failure struct {
+	Code   string            `json:"code"`
+	Params map[string]string `json:"params,omitempty"`
 }
 
 // Figures are a reply's numbers, from the server's counters and the turn's clock:
@@ -182,11 +190,11 @@ func toolDetails(o tools.Outcome, delegation string) string {
 		ErrorKind: o.ErrorKind, Error: errText, LatencyUs: o.Latency.Microseconds(), Breaker: o.Breaker, Delegation: delegation})
 }
 
-func replyDetails(res Result, f *Figures) string {
-	if res.Stop == nil && !res.Unverified && f == nil {
+func replyDetails(res Result, f *Figures, why *Failure) string {
+	if res.Stop == nil && !res.Unverified && f == nil && why == nil {
 		return ""
 	}
-	return encodeDetails(ReplyDetails{Stop: res.Stop, Unverified: res.Unverified, Figures: f})
+	return encodeDetails(ReplyDetails{Stop: res.Stop, Unverified: res.Unverified, Figures: f, Failure: why})
 }
 
 // contextRecipe is what session.Message.Context stores for a reply ("" without a prompt).

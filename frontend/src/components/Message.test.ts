@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render } from '@testing-library/svelte';
 import Message from './Message.svelte';
+import { locale } from '../lib/i18n.svelte';
 import type { UIMessage } from '../lib/chat.svelte';
 
 function m(p: Partial<UIMessage>): UIMessage {
@@ -71,6 +72,26 @@ describe('Message', () => {
     expect(getByTestId('message').dataset.status).toBe('failed');
     expect(getByTestId('message-marker').textContent).toBe('failed: model crashed');
     expect(getByTestId('message').textContent).toContain('part');
+  });
+
+  it('words a stored failure by its code in the user\'s language', () => {
+    const failed = m({
+      role: 'assistant',
+      content: '',
+      status: 'failed',
+      error: 'Ollama is not reachable at http://127.0.0.1:9. Start it with `ollama serve`.',
+      errorCode: 'ollama_unreachable',
+      errorParams: { host: 'http://127.0.0.1:9' },
+    });
+    locale.lang = 'zh';
+    try {
+      const { getByTestId } = render(Message, { message: failed });
+      const text = getByTestId('message-marker').textContent ?? '';
+      expect(text).toContain('无法连接 http://127.0.0.1:9 上的 Ollama');
+      expect(text).not.toContain('is not reachable');
+    } finally {
+      locale.lang = 'en';
+    }
   });
 
   it('marks a streaming reply', () => {

@@ -39,6 +39,9 @@ export interface Message {
   content: string;
   status: MessageStatus;
   error?: string;
+  /** A failed reply's error code and parameters: the UI words `error` in the user's language by them. */
+  errorCode?: string;
+  errorParams?: Record<string, string>;
   model?: string;
   /** The intent label of a user message (see DESIGN.md 7b), or "unknown". */
   intent?: string;

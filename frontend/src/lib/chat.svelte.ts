@@ -27,6 +27,9 @@ export interface UIMessage {
   content: string;
   status: UIStatus;
   error?: string;
+  /** A failed reply's error code and parameters, to word `error` in the user's language. */
+  errorCode?: string;
+  errorParams?: Record<string, string>;
   model?: string;
   intent?: string;
   intentConfidence?: number;
@@ -112,6 +115,8 @@ export function toUIMessage(m: Message): UIMessage {
     content: m.content ?? '',
     status: STATUSES.has(m.status) ? (m.status as UIStatus) : 'ok',
     error: m.error || undefined,
+    errorCode: m.errorCode || undefined,
+    errorParams: m.errorParams ?? undefined,
     model: m.model || undefined,
     intent: m.intent || undefined,
     intentConfidence: typeof m.intentConfidence === 'number' ? m.intentConfidence : undefined,
