@@ -16,6 +16,7 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/config"
+	"hermes/backend/intent/correct"
 	"hermes/backend/llm"
 	"hermes/backend/mcp"
 	"hermes/backend/memory"
@@ -113,7 +114,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		modelDir = filepath.Join(opts.DataDir, "models", "intent")
 	}
 	c.intent = &intentLoader{model: model, dir: modelDir, libPath: getenv("HERMES_ORT_LIB"),
-		corrections: &corrections{path: filepath.Join(opts.DataDir, IntentCorrectionsFile)}}
+		corrections: correct.NewStore(filepath.Join(opts.DataDir, IntentCorrectionsFile))}
 	c.Prompt = prompt.NewBuilder()
 	c.Calib = tokencal.New(db.DB)
 	c.Summary = &summary.Summarizer{LLM: settingsLLM{c}, Store: c.Sessions, KeepTurns: 6, MinMessages: 8}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"hermes/backend/intent"
+	"hermes/backend/intent/correct"
 )
 
 // intentFiles are the model files the binary carries.
@@ -23,7 +24,7 @@ type intentLoader struct {
 	dir     string // where the model files are read from
 	libPath string // explicit library path, "" to look it up
 	// corrections are the user's corrections; a corrected text keeps its label.
-	corrections *corrections
+	corrections *correct.Store
 
 	once sync.Once
 	user bool // the model trained on this computer (dir/user) is the one loaded
@@ -69,7 +70,7 @@ func (l *intentLoader) userDir() string {
 	if l.model == nil {
 		return ""
 	}
-	return filepath.Join(l.dir, userModelDir)
+	return filepath.Join(l.dir, correct.UserModelDir)
 }
 
 func (l *intentLoader) close() {
@@ -111,7 +112,7 @@ func materialize(model fs.FS, dir string) error {
 type intentClassifier struct{ l *intentLoader }
 
 func (c intentClassifier) Classify(ctx context.Context, text string) (string, float32, error) {
-	if label, ok := c.l.corrections.lookup(text); ok { // the user said so
+	if label, ok := c.l.corrections.Lookup(text); ok { // the user said so
 		return label, 1, nil
 	}
 	cls, err := c.l.get()
