@@ -106,10 +106,7 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 	gen := a.memGen
 	a.mu.Unlock()
 	in.OnTool = func(o tools.Outcome) { a.emit("chat:tool:"+requestID, toToolCall(o)) }
-	if in, err = a.core.withChatSettings(ctx, in); err != nil {
-		return TurnResult{}, a.mapErr(ctx, err)
-	}
-	res, err := a.core.Agent.Turn(ctx, in, func(s string) error {
+	res, err := a.core.turn(ctx, in, func(s string) error {
 		out.add(s)
 		return nil
 	})

@@ -36,20 +36,30 @@ func (c *Core) Chat(ctx context.Context, in ChatInput, fn func(string) error) (T
 		s.ChatModel = in.Model
 		models = s.Models()
 	}
-	tin, err := c.withChatSettings(ctx, agent.Input{SessionID: in.SessionID, Text: in.Text, Models: models})
-	if err != nil {
-		return TurnResult{}, err
-	}
-	res, err := c.Agent.Turn(ctx, tin, fn)
-	tr := ToTurnResult(res)
-	if err != nil {
+	res, err := c.turn(ctx, agent.Input{SessionID: in.SessionID, Text: in.Text, Models: models}, fn)
+	return ToTurnResult(res), err
+}
+
+// turn is the one turn driver of every door (the window's and web mode's
+// App.run, the command line's Chat): the conversation's own settings applied,
+// the agent's turn, its error in the user's words (UserError, with its code).
+func (c *Core) turn(ctx context.Context, in agent.Input, fn func(string) error) (agent.Result, error) {
+	explain := func(err error) error {
 		s, _ := c.Settings.Load(context.WithoutCancel(ctx))
-		if len(tin.Models) > 0 {
-			s.ChatModel = tin.Models[0]
+		if len(in.Models) > 0 {
+			s.ChatModel = in.Models[0]
 		}
-		return tr, userError(err, s.OllamaHost, s.ChatModel)
+		return userError(err, s.OllamaHost, s.ChatModel)
 	}
-	return tr, nil
+	in, err := c.withChatSettings(ctx, in)
+	if err != nil {
+		return agent.Result{}, explain(err)
+	}
+	res, err := c.Agent.Turn(ctx, in, fn)
+	if err != nil {
+		return res, explain(err)
+	}
+	return res, nil
 }
 
 // Setting returns one setting's effective value.

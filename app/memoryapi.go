@@ -129,9 +129,15 @@ func (a *App) MemoryRestore(idsJSON string) error {
 	return a.memDo(idsJSON, func(m *memory.Store, ids []string) error { return m.Restore(context.Background(), ids...) })
 }
 
-// MemoryConfirm says memories are still true (reinforces them).
+// MemoryConfirm says memories are true: a fact joins the profile layer (no
+// decay, always offered); a working memory is reinforced.
 func (a *App) MemoryConfirm(idsJSON string) error {
-	return a.memDo(idsJSON, func(m *memory.Store, ids []string) error { return m.Confirm(context.Background(), ids...) })
+	list, err := ids(idsJSON)
+	if err != nil {
+		return err
+	}
+	_, err = a.core.ConfirmMemories(context.Background(), list...)
+	return memErr(err)
 }
 
 // MemoryReject erases pending memories.

@@ -75,6 +75,25 @@ func (c *Core) EditMemory(ctx context.Context, id, text string) (Memory, error) 
 	})
 }
 
+// ConfirmMemories says memories are true: facts join the profile layer (no
+// decay, always offered); it returns them as they are now.
+func (c *Core) ConfirmMemories(ctx context.Context, ids ...string) ([]Memory, error) {
+	return withMemory(c, "confirm memory", func(m *memory.Store) ([]Memory, error) {
+		if err := m.Confirm(ctx, ids...); err != nil {
+			return nil, err
+		}
+		out := make([]Memory, 0, len(ids))
+		for _, id := range ids {
+			mm, err := m.Get(ctx, id)
+			if err != nil {
+				return out, err
+			}
+			out = append(out, mm)
+		}
+		return out, nil
+	})
+}
+
 // ForgetMatches lists what forgetting by query would erase (at most k).
 func (c *Core) ForgetMatches(ctx context.Context, query string, k int) ([]MemoryHit, error) {
 	return withMemory(c, "forget", func(m *memory.Store) ([]MemoryHit, error) { return m.ForgetMatches(ctx, "", query, k) })

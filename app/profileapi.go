@@ -27,6 +27,12 @@ func (a *App) UseMemoryProfile(name string) error {
 	return memErr(a.core.UseMemoryProfile(context.Background(), name))
 }
 
+// RenameMemoryProfile renames a profile; its memories, conversations, vector
+// index and the active mark follow the new name.
+func (a *App) RenameMemoryProfile(old, name string) error {
+	return memErr(a.core.RenameMemoryProfile(context.Background(), old, name))
+}
+
 // DeleteMemoryProfile erases a profile and every memory in it, and returns
 // the receipt.
 func (a *App) DeleteMemoryProfile(name string) (memory.Receipt, error) {

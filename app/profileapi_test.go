@@ -54,3 +54,38 @@ func TestMemoryProfilesFromTheWindow(t *testing.T) {
 		t.Fatalf("deleting the default = %v", err)
 	}
 }
+
+// Renaming from the window: the memories and the active mark follow, and
+// Confirm moves a fact into the profile layer.
+func TestRenameMemoryProfileAndConfirmFromTheWindow(t *testing.T) {
+	a, _, _, _, _ := rememberPeanuts(t)
+	if err := a.CreateMemoryProfile("work"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.UseMemoryProfile("work"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := a.MemoryAdd("My desk is on the third floor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.MemoryConfirm(`["` + m.ID + `"]`); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RenameMemoryProfile("work", "job"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RenameMemoryProfile("job", "personal"); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("rename onto another profile = %v", err)
+	}
+	d, err := a.MemoryShow(m.ID)
+	if err != nil || d.Memory.Profile != "job" || d.Memory.Layer != "profile" {
+		t.Fatalf("after rename: %+v, %v", d.Memory, err)
+	}
+	list, _ := a.MemoryProfiles()
+	for _, p := range list {
+		if (p.Name == "job") != p.Active || p.Name == "work" {
+			t.Fatalf("profiles = %+v", list)
+		}
+	}
+}

@@ -31,3 +31,12 @@ func (c *Core) UseMemoryProfile(ctx context.Context, name string) error {
 func (c *Core) DeleteMemoryProfile(ctx context.Context, name string) (MemoryReceipt, error) {
 	return withMemory(c, "delete profile", func(m *memory.Store) (MemoryReceipt, error) { return m.DeleteProfile(ctx, name) })
 }
+
+// RenameMemoryProfile renames a profile; its memories, conversations, index and
+// the active mark follow.
+func (c *Core) RenameMemoryProfile(ctx context.Context, old, name string) error {
+	_, err := withMemory(c, "rename profile", func(m *memory.Store) (struct{}, error) {
+		return struct{}{}, m.RenameProfile(ctx, old, name)
+	})
+	return err
+}

@@ -846,6 +846,51 @@ func TestMemoryProfiles(t *testing.T) {
 	}
 }
 
+// TestMemoryConfirmAndProfileRename: confirm moves a fact into the profile
+// layer; a renamed profile keeps its memories and stays the active one.
+func TestMemoryConfirmAndProfileRename(t *testing.T) {
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir()}
+	must := func(args ...string) result {
+		t.Helper()
+		r := runCLI(t, env, "", args...)
+		if r.code != 0 {
+			t.Fatalf("%v: %+v", args, r)
+		}
+		return r
+	}
+	must("memory", "profile", "create", "work")
+	must("memory", "profile", "use", "work")
+	r := must("--json", "memory", "add", "My desk is on the third floor")
+	var added struct{ ID, Layer string }
+	json.Unmarshal([]byte(r.stdout), &added)
+	if added.Layer != "fact" {
+		t.Fatalf("added = %s", r.stdout)
+	}
+	r = must("memory", "confirm", added.ID)
+	if !strings.Contains(r.stdout, added.ID+"\tprofile\t") {
+		t.Errorf("confirm = %+v", r)
+	}
+	if r := runCLI(t, env, "", "memory", "confirm"); r.code != 2 {
+		t.Errorf("confirm without ids: %+v", r)
+	}
+	must("memory", "profile", "rename", "work", "job")
+	r = must("--json", "memory", "profile", "list")
+	if strings.Contains(r.stdout, `"work"`) || !strings.Contains(r.stdout, `"name": "job",
+    "active": true,
+    "memories": 1`) {
+		t.Errorf("after rename: %s", r.stdout)
+	}
+	r = must("--json", "memory", "search", "desk")
+	if !strings.Contains(r.stdout, added.ID) {
+		t.Errorf("search in the renamed profile: %s", r.stdout)
+	}
+	for _, args := range [][]string{{"rename", "personal", "me"}, {"rename", "nowhere", "x"}, {"rename", "job"}} {
+		if r := runCLI(t, env, "", append([]string{"memory", "profile"}, args...)...); r.code != 2 {
+			t.Errorf("%v: %+v", args, r)
+		}
+	}
+}
+
 func TestVersion(t *testing.T) {
 	var out bytes.Buffer
 	code := Main(Env{Args: []string{"--version"}, Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }, Version: "v1.2.3-4-gabc"})

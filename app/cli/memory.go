@@ -11,11 +11,11 @@ import (
 	"hermes/app"
 )
 
-// memoryCmd: hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... |
+// memoryCmd: hermes memory add TEXT | list | show ID | edit ID TEXT | confirm ID... | forget ID... |
 // forget --query Q | import --jsonl FILE | search QUERY [--k N] | --batch FILE | export [--out FILE]
 func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 	if len(args) == 0 {
-		return usagef("memory: use add, list, show, edit, forget, import, search, export or profile")
+		return usagef("memory: use add, list, show, edit, confirm, forget, import, search, export or profile")
 	}
 	ctx := context.Background()
 	sub, args := args[0], args[1:]
@@ -107,6 +107,27 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 			return printJSON(env.Stdout, mm)
 		}
 		fmt.Fprintf(env.Stdout, "%s\t%s\n", mm.ID, mm.Text)
+		return nil
+	case "confirm":
+		if len(args) == 0 {
+			return usagef("memory confirm: give the ids of the memories that are true")
+		}
+		list, err := core.ConfirmMemories(ctx, args...)
+		if app.IsNotFound(err) {
+			return usagef("memory confirm: %v; see `hermes memory list`", err)
+		}
+		if err != nil {
+			if app.IsMemoryBadInput(err) {
+				return usagef("memory confirm: %v", err)
+			}
+			return err
+		}
+		if g.json {
+			return printJSON(env.Stdout, list)
+		}
+		for _, mm := range list {
+			fmt.Fprintf(env.Stdout, "%s\t%s\t%s\n", mm.ID, mm.Layer, mm.Text)
+		}
 		return nil
 	case "forget":
 		fs := newFlags("memory forget")

@@ -7,7 +7,7 @@ import (
 	"hermes/app"
 )
 
-// profileCmd: hermes memory profile list | create NAME | use NAME | delete NAME
+// profileCmd: hermes memory profile list | create NAME | use NAME | rename OLD NEW | delete NAME
 func profileCmd(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
 	args, err := positional("memory profile", args)
 	if err != nil {
@@ -51,6 +51,12 @@ func profileCmd(ctx context.Context, core *app.Core, g globals, args []string, e
 		}
 		fmt.Fprintf(env.Stderr, "%s is the active profile: new conversations and memory commands use it\n", args[1])
 		return nil
+	case args[0] == "rename" && len(args) == 3:
+		if err := core.RenameMemoryProfile(ctx, args[1], args[2]); err != nil {
+			return bad(err)
+		}
+		fmt.Fprintf(env.Stderr, "renamed profile %s to %s\n", args[1], args[2])
+		return nil
 	case args[0] == "delete" && len(args) == 2:
 		if !g.yes {
 			ok, err := confirm(env, fmt.Sprintf("Delete profile %s and erase all its memories for good?", args[1]), "refusing to delete without confirmation")
@@ -72,5 +78,5 @@ func profileCmd(ctx context.Context, core *app.Core, g globals, args []string, e
 		fmt.Fprintln(env.Stdout, r.Summary())
 		return nil
 	}
-	return usagef("memory profile: use list, create NAME, use NAME or delete NAME")
+	return usagef("memory profile: use list, create NAME, use NAME, rename OLD NEW or delete NAME")
 }

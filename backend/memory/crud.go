@@ -352,15 +352,26 @@ func (s *Store) Reject(ctx context.Context, ids ...string) (Receipt, error) {
 	return s.erase(ctx, "rejected", eraseScope{where: `rid IN (` + placeholders(len(rids)) + `)`, args: rids})
 }
 
-// Confirm reinforces memories the user says are still true (the decay clock
-// restarts); an archived one becomes active again.
+// Confirm is the user saying memories are true: a fact joins the profile layer
+// (confidence 1, no decay, offered with every recall); a working memory, which
+// belongs to its conversation, is reinforced. An archived one becomes active again.
 func (s *Store) Confirm(ctx context.Context, ids ...string) error {
-	return s.transition(ctx, "confirm memory", "reinforced", ids, func(tx *sql.Tx, m Memory, now time.Time, ch *indexChanges) error {
+	return s.reinforceAll(ctx, "confirm memory", true, ids)
+}
+
+// reinforceAll restarts the decay clock of active or archived memories
+// (reactivating archived ones); promote moves facts into the profile layer.
+func (s *Store) reinforceAll(ctx context.Context, op string, promote bool, ids []string) error {
+	return s.transition(ctx, op, "reinforced", ids, func(tx *sql.Tx, m Memory, now time.Time, ch *indexChanges) error {
 		if m.Status != StatusActive && m.Status != StatusArchived {
 			return fmt.Errorf("memory %s is %s: %w", m.ID, m.Status, ErrConflict)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE memories SET confidence = ?, last_confirmed_at = ?, updated_at = ? WHERE rid = ?`,
-			reinforced(m.Confidence), ts(now), ts(now), m.rid); err != nil {
+		layer, conf := m.Layer, reinforced(m.Confidence)
+		if promote && m.Layer != LayerWorking {
+			layer, conf = LayerProfile, 1
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE memories SET layer = ?, confidence = ?, last_confirmed_at = ?, updated_at = ? WHERE rid = ?`,
+			layer, conf, ts(now), ts(now), m.rid); err != nil {
 			return err
 		}
 		if m.Status == StatusArchived {
@@ -371,7 +382,7 @@ func (s *Store) Confirm(ctx context.Context, ids ...string) error {
 	})
 }
 
-// Restore brings archived memories back (reinforced).
+// Restore brings archived memories back (reinforced, in the layer they were in).
 func (s *Store) Restore(ctx context.Context, ids ...string) error {
 	for _, id := range ids {
 		m, err := lookup(ctx, s.db, id)
@@ -382,7 +393,7 @@ func (s *Store) Restore(ctx context.Context, ids ...string) error {
 			return fmt.Errorf("restore memory %s: it is %s: %w", m.ID, m.Status, ErrConflict)
 		}
 	}
-	return s.Confirm(ctx, ids...)
+	return s.reinforceAll(ctx, "restore memory", false, ids)
 }
 
 // Promote moves active facts into the profile layer: user-confirmed, no decay,

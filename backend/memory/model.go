@@ -3,6 +3,7 @@ package memory
 import (
 	"database/sql"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -84,12 +85,16 @@ type Memory struct {
 	SourceMessageIDs []string `json:"source_message_ids"`
 	SupersededBy     string   `json:"superseded_by,omitempty"`
 	// Replaces are the ids a pending memory supersedes once approved.
-	Replaces        []string  `json:"replaces,omitempty"`
-	Note            string    `json:"note,omitempty"`
-	CreatedAt       time.Time `json:"created_at"`
-	UpdatedAt       time.Time `json:"updated_at"`
-	LastConfirmedAt time.Time `json:"last_confirmed_at"`
-	ValidUntil      time.Time `json:"valid_until,omitzero"`
+	Replaces []string `json:"replaces,omitempty"`
+	Note     string   `json:"note,omitempty"`
+	// Reason says why a pending memory waits in the inbox (a PendingReason, from
+	// Note); ReasonDetail is the verifier's own words, if any.
+	Reason          PendingReason `json:"reason,omitempty"`
+	ReasonDetail    string        `json:"reason_detail,omitempty"`
+	CreatedAt       time.Time     `json:"created_at"`
+	UpdatedAt       time.Time     `json:"updated_at"`
+	LastConfirmedAt time.Time     `json:"last_confirmed_at"`
+	ValidUntil      time.Time     `json:"valid_until,omitzero"`
 
 	rid int64
 }
@@ -121,6 +126,9 @@ func scanMemory(row interface{ Scan(...any) error }) (Memory, error) {
 	if valid != "" {
 		m.ValidUntil = parseTS(valid)
 	}
+	if m.Status == StatusPending {
+		m.Reason, m.ReasonDetail = pendingReason(m.Note)
+	}
 	return m, nil
 }
 
@@ -146,4 +154,49 @@ func jsonList(ids []string) string {
 	}
 	b, _ := json.Marshal(ids)
 	return string(b)
+}
+
+// PendingReason is why a memory waits in the inbox; the UI words it.
+type PendingReason string
+
+const (
+	ReasonSensitive    PendingReason = "sensitive"    // holds personal data
+	ReasonInferred     PendingReason = "inferred"     // the model inferred it
+	ReasonUnverifiable PendingReason = "unverifiable" // the verifier failed
+	ReasonRejected     PendingReason = "rejected"     // the verifier did not confirm it
+	ReasonOther        PendingReason = "other"        // a note of another kind (an import)
+)
+
+// The notes the write gate keeps with a pending memory (English, for the CLI and
+// exports); pendingReason reads the reason back from them.
+const (
+	noteSensitive    = "holds personal data (phone, email, ID, card or address)"
+	noteInferred     = "inferred by the model"
+	noteUnverifiable = "could not be verified: "
+	noteRejected     = "not verified: "
+)
+
+func pendingReason(note string) (PendingReason, string) {
+	switch {
+	case note == "":
+		return "", ""
+	case note == noteSensitive:
+		return ReasonSensitive, ""
+	case note == noteInferred:
+		return ReasonInferred, ""
+	case strings.HasPrefix(note, noteUnverifiable):
+		return ReasonUnverifiable, strings.TrimPrefix(note, noteUnverifiable)
+	case strings.HasPrefix(note, noteRejected):
+		return ReasonRejected, strings.TrimPrefix(note, noteRejected)
+	}
+	return ReasonOther, note
+}
+
+// short keeps a verifier's words to one line of at most 160 characters.
+func short(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 160 {
+		s = string(r[:159]) + "…"
+	}
+	return s
 }

@@ -117,3 +117,114 @@ func (s *Store) DeleteProfile(ctx context.Context, name string) (Receipt, error)
 	}
 	return r, nil
 }
+
+// RenameProfile gives a profile a new name: its memories, their lexical index
+// entries, its conversations, its queued jobs and the active-profile mark follow,
+// and the vector index's collection is rebuilt under the new name from SQLite.
+func (s *Store) RenameProfile(ctx context.Context, old, name string) error {
+	if err := validProfile(name); err != nil {
+		return fmt.Errorf("rename profile: %w", err)
+	}
+	if old == DefaultProfile {
+		return fmt.Errorf("rename profile: %w: %s is the default profile and keeps its name; create another profile instead", ErrInvalid, old)
+	}
+	if old == name {
+		return nil
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	var moved []string
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		moved = nil
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_profiles WHERE name = ?`, old).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("%w: there is no profile %s; see `hermes memory profile list`", ErrInvalid, old)
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM memory_profiles WHERE name = ?) + (SELECT COUNT(*) FROM memories WHERE profile = ?)`, name, name).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return fmt.Errorf("%w: %w", ErrInvalid, ErrProfileExists)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE memory_profiles SET name = ? WHERE name = ?`, name, old); err != nil {
+			return err
+		}
+		// The lexical index's scope token names the profile: the active memories
+		// are indexed again under the new one.
+		active, err := queryMemories(ctx, tx, `m.profile = ? AND m.status = 'active'`, old)
+		if err != nil {
+			return err
+		}
+		for _, m := range active {
+			moved = append(moved, m.ID)
+			if err := ftsDelete(ctx, tx, m.rid); err != nil {
+				return err
+			}
+			if err := ftsInsert(ctx, tx, m.rid, name, m.Text, m.Key); err != nil {
+				return err
+			}
+		}
+		for _, q := range []string{
+			`UPDATE memories SET profile = ? WHERE profile = ?`,
+			`UPDATE sessions SET profile = ? WHERE profile = ?`,
+			`UPDATE memory_jobs SET profile = ? WHERE profile = ?`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, name, old); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("rename profile %s: %w", old, err)
+	}
+	if err := s.reloadProfileIndex(ctx, old, name); err != nil {
+		s.cfg.Logf("memory: %v", err)
+	}
+	s.emit(Change{Kind: "updated", IDs: moved, Profile: name})
+	return nil
+}
+
+// reloadProfileIndex drops old's vector collection and fills name's from the
+// vectors SQLite holds for its active memories.
+func (s *Store) reloadProfileIndex(ctx context.Context, old, name string) error {
+	_, idx := s.current()
+	idx.dropProfile(old)
+	idx.dropProfile(name)
+	idx.mu.Lock()
+	dim := idx.dim
+	idx.mu.Unlock()
+	if dim == 0 {
+		return nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT m.id, e.vec FROM memory_embeddings e JOIN memories m ON m.rid = e.memory_rid
+		WHERE m.profile = ? AND m.status = 'active' AND e.embedder = ? AND e.dim = ?`, name, idx.embedder, dim)
+	if err != nil {
+		return fmt.Errorf("rebuild vector index of %s: %w", name, err)
+	}
+	defer rows.Close()
+	var ids []string
+	var vecs [][]float32
+	for rows.Next() {
+		var id string
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			return fmt.Errorf("rebuild vector index of %s: %w", name, err)
+		}
+		v := make([]float32, dim)
+		if err := decodeInto(v, blob); err != nil {
+			return fmt.Errorf("rebuild vector index of %s: memory %s: %w", name, id, err)
+		}
+		ids, vecs = append(ids, id), append(vecs, v)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("rebuild vector index of %s: %w", name, err)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return idx.putMany(ctx, name, ids, vecs)
+}

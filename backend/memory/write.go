@@ -103,20 +103,20 @@ func (s *Store) decide(ctx context.Context, f *fact) (status Status, sensitive b
 	case pol.AutoAccept:
 		status = StatusActive
 	case sensitive:
-		status, note = StatusPending, "holds personal data (phone, email, ID, card or address)"
+		status, note = StatusPending, noteSensitive
 	case f.AssertedBy == AssertedByUser, f.AssertedBy == AssertedByTool && f.Explicit:
 		status = StatusActive
 	default:
-		status, note = StatusPending, "inferred by the model"
+		status, note = StatusPending, noteInferred
 	}
 	if status == StatusActive {
 		if v := s.verifier(f.Key); v != nil {
 			ok, why, err := v.Verify(ctx, Memory{Profile: f.Profile, Layer: f.Layer, Key: f.Key, Value: f.Value, Text: f.Text, Category: f.Category, AssertedBy: f.AssertedBy})
 			switch {
 			case err != nil:
-				status, note = StatusPending, "could not be verified: "+err.Error()
+				status, note = StatusPending, noteUnverifiable+short(err.Error())
 			case !ok:
-				status, note = StatusPending, "not verified: "+why
+				status, note = StatusPending, noteRejected+short(why)
 			}
 		}
 	}

@@ -169,6 +169,10 @@ func TestStatusRules(t *testing.T) {
 				if ms[0].Note == "" {
 					t.Error("pending memory has no note")
 				}
+				want := map[bool]PendingReason{true: ReasonInferred, false: ReasonSensitive}[tc.fact.Asserted == "inferred"]
+				if ms[0].Reason != want {
+					t.Errorf("reason = %q; want %q", ms[0].Reason, want)
+				}
 				if rs := e.recall(Query{Text: ms[0].Text}); len(rs) != 0 {
 					t.Errorf("pending memory offered: %v", texts(rs))
 				}
@@ -212,11 +216,13 @@ func TestVerifiers(t *testing.T) {
 		err    error
 		key    string
 		status Status
+		reason PendingReason
+		detail string
 	}{
-		{"verified", true, nil, "health.allergy", StatusActive},
-		{"refuted", false, nil, "health.allergy", StatusPending},
-		{"verifier failed", false, errors.New("tool down"), "health.allergy", StatusPending},
-		{"other prefix not verified", false, nil, "food.likes", StatusActive},
+		{"verified", true, nil, "health.allergy", StatusActive, "", ""},
+		{"refuted", false, nil, "health.allergy", StatusPending, ReasonRejected, "the record says otherwise"},
+		{"verifier failed", false, errors.New("tool down"), "health.allergy", StatusPending, ReasonUnverifiable, "tool down"},
+		{"other prefix not verified", false, nil, "food.likes", StatusActive, "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -231,6 +237,9 @@ func TestVerifiers(t *testing.T) {
 			ms := e.list(Filter{})
 			if len(ms) != 1 || ms[0].Status != tc.status {
 				t.Fatalf("memories = %+v", texts2(ms))
+			}
+			if ms[0].Reason != tc.reason || ms[0].ReasonDetail != tc.detail {
+				t.Errorf("reason = %q (%q); want %q (%q)", ms[0].Reason, ms[0].ReasonDetail, tc.reason, tc.detail)
 			}
 			if want := map[bool]int{true: 1, false: 0}[strings.HasPrefix(tc.key, "health.")]; calls != want {
 				t.Errorf("verifier called %d times; want %d", calls, want)

@@ -6,6 +6,7 @@ import DecayBar from './DecayBar.svelte';
 import { MemoryStore } from '../lib/memory.svelte';
 import { fakeApi, mem, profileApi, receipt } from '../lib/memory.fixture';
 import StatusBar from './StatusBar.svelte';
+import { locale } from '../lib/i18n.svelte';
 
 function setup(rows = [mem('a', '<b>I am allergic to peanuts</b>', { strength: 0.42, session_id: 's1', source_message_ids: ['msg-1'] }), mem('b', 'Likes tea')]) {
   const api = fakeApi(rows);
@@ -84,6 +85,50 @@ describe('MemoryPanel', () => {
   });
 });
 
+describe('MemoryPanel confirm and inbox reasons', () => {
+  it('offers Confirm for a fact, not for a profile memory, and marks the profile layer', async () => {
+    const { api, store, getAllByTestId, getByTestId, queryByTestId } = setup([mem('a', 'Likes tea'), mem('b', 'Allergic to peanuts', { layer: 'profile' })]);
+    await store.load();
+    await waitFor(() => expect(getAllByTestId('memory-layer')).toHaveLength(2));
+    const chips = getAllByTestId('memory-layer');
+    expect(chips[1].dataset.layer).toBe('profile');
+    expect(chips[1].getAttribute('title')).toContain('never fades');
+    await fireEvent.click(getAllByTestId('memory-open')[1]);
+    await waitFor(() => expect(getByTestId('memory-detail-text').textContent).toBe('Allergic to peanuts'));
+    expect(queryByTestId('memory-confirm')).toBeNull();
+    store.closeDetail();
+    await waitFor(() => expect(getAllByTestId('memory-open')).toHaveLength(2));
+    await fireEvent.click(getAllByTestId('memory-open')[0]);
+    await waitFor(() => getByTestId('memory-confirm'));
+    expect(getByTestId('memory-confirm').getAttribute('title')).toContain('moves to your profile');
+    await fireEvent.click(getByTestId('memory-confirm'));
+    await waitFor(() => expect(api.MemoryConfirm).toHaveBeenCalledWith(['a']));
+  });
+
+  it('shows why each pending memory waits, in English and Chinese', async () => {
+    const rows = [
+      mem('p1', 'Maybe vegan', { status: 'pending', asserted_by: 'model', reason: 'inferred', note: 'inferred by the model' }),
+      mem('p2', 'Allergic to penicillin', { status: 'pending', reason: 'rejected', reason_detail: 'the record says otherwise' }),
+      mem('p3', 'Phone is ***', { status: 'pending', reason: 'sensitive' }),
+    ];
+    const { store, getByTestId, getAllByTestId } = setup(rows);
+    await store.loadPending();
+    await fireEvent.click(getByTestId('memory-tab-pending'));
+    await waitFor(() => expect(getAllByTestId('memory-pending-why')).toHaveLength(3));
+    const why = getAllByTestId('memory-pending-why').map((e) => e.textContent);
+    expect(why[0]).toBe('The model inferred it; you did not say it.');
+    expect(why[1]).toBe('The verifier did not confirm it: the record says otherwise');
+    expect(why[2]).toContain('personal data');
+    locale.lang = 'zh';
+    try {
+      await waitFor(() => expect(getAllByTestId('memory-pending-why')[1].textContent).toBe('验证器未能确认：the record says otherwise'));
+      expect(getAllByTestId('memory-pending-why')[0].textContent).toContain('模型推断');
+    } finally {
+      locale.lang = 'en';
+    }
+  });
+});
+
 describe('MemoryPanel profiles', () => {
   function setupProfiles() {
     const api = { ...fakeApi([mem('a', 'Likes tea')]), ...profileApi([{ name: 'personal', active: true, memories: 1 }]) };
@@ -115,6 +160,27 @@ describe('MemoryPanel profiles', () => {
     await waitFor(() => expect(getByTestId('memory-receipt').textContent).toContain('Forgot 0 memories'));
     expect(api.DeleteMemoryProfile).toHaveBeenCalledWith('work');
     expect(store.activeProfile).toBe('personal');
+  });
+
+  it('renames the active profile inline; the list and the select follow', async () => {
+    const { api, store, getByTestId, queryByTestId } = setupProfiles();
+    await store.refresh();
+    await store.createProfile('work');
+    await waitFor(() => getByTestId('memory-profile-rename'));
+    await fireEvent.click(getByTestId('memory-profile-rename'));
+    const box = getByTestId('memory-profile-new-input') as HTMLInputElement;
+    expect(box.value).toBe('work');
+    expect(box.getAttribute('aria-label')).toBe('New name for profile work');
+    await fireEvent.input(box, { target: { value: 'personal' } });
+    await fireEvent.click(getByTestId('memory-profile-rename-save'));
+    await waitFor(() => expect(getByTestId('memory-profile-error').textContent).toContain('already exists'));
+    await fireEvent.input(box, { target: { value: 'job' } });
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(store.activeProfile).toBe('job'));
+    expect(api.RenameMemoryProfile).toHaveBeenLastCalledWith('work', 'job');
+    await waitFor(() => expect((getByTestId('memory-profile-select') as HTMLSelectElement).value).toBe('job'));
+    expect(queryByTestId('memory-profile-new-input')).toBeNull();
+    expect(getByTestId('memory-profile-select').textContent).not.toContain('work');
   });
 
   it('shows the backend error inline and Escape cancels without closing the panel', async () => {

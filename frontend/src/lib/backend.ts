@@ -594,6 +594,10 @@ export interface Memory {
   superseded_by?: string;
   replaces?: string[] | null;
   note?: string;
+  /** Why a pending memory waits in the inbox: sensitive, inferred, unverifiable, rejected or other. */
+  reason?: 'sensitive' | 'inferred' | 'unverifiable' | 'rejected' | 'other' | string;
+  /** The verifier's own words (or an imported note) behind reason. */
+  reason_detail?: string;
   created_at: string;
   updated_at: string;
   last_confirmed_at: string;
@@ -1431,6 +1435,8 @@ export function createApi(t: Transport) {
     CreateMemoryProfile: (name: string) => call<void>('CreateMemoryProfile', name),
     /** Makes a profile the one new conversations recall from and remember into. */
     UseMemoryProfile: (name: string) => call<void>('UseMemoryProfile', name),
+    /** Renames a profile; its memories, conversations, index and the active mark follow. */
+    RenameMemoryProfile: (oldName: string, name: string) => call<void>('RenameMemoryProfile', oldName, name),
     /** Erases a profile and every memory in it (not the default one); the receipt says what went. */
     DeleteMemoryProfile: (name: string) => call<MemoryReceipt>('DeleteMemoryProfile', name),
     WhyRecalled: (messageId: string) => call<RecallEntry[] | null>('WhyRecalled', messageId).then((l) => l ?? []),

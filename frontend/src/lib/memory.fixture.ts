@@ -46,6 +46,11 @@ export function profileApi(list: MemoryProfileInfo[] = [{ name: 'personal', acti
       if (!profiles.some((p) => p.name === name)) throw new Error(`use profile ${name}: there is no such profile`);
       profiles = profiles.map((p) => ({ ...p, active: p.name === name }));
     }),
+    RenameMemoryProfile: vi.fn(async (old: string, name: string) => {
+      if (profiles.some((p) => p.name === name)) throw new Error(`rename profile ${old}: a profile of that name already exists`);
+      if (!profiles.some((p) => p.name === old)) throw new Error(`rename profile ${old}: there is no such profile`);
+      profiles = profiles.map((p) => (p.name === old ? { ...p, name } : p));
+    }),
     DeleteMemoryProfile: vi.fn(async (name: string) => {
       const p = profiles.find((x) => x.name === name);
       if (!p) throw new Error(`delete profile ${name}: there is no such profile`);

@@ -239,6 +239,7 @@ export type MemoryApi = Pick<
   | 'MemoryProfiles'
   | 'CreateMemoryProfile'
   | 'UseMemoryProfile'
+  | 'RenameMemoryProfile'
   | 'DeleteMemoryProfile'
 >;
 
@@ -569,6 +570,23 @@ export class MemoryStore {
     } catch (e) {
       this.profileError = errorMessage(e);
       await this.loadProfiles();
+      return false;
+    }
+    await this.#switched();
+    return true;
+  }
+
+  /** Renames the active profile (not the default one); false (with profileError) when the backend refused. */
+  async renameProfile(name: string): Promise<boolean> {
+    const n = name.trim();
+    const old = this.activeProfile;
+    if (!n || !old || old === DEFAULT_PROFILE) return false;
+    if (n === old) return true;
+    this.profileError = '';
+    try {
+      await this.#api.RenameMemoryProfile(old, n);
+    } catch (e) {
+      this.profileError = errorMessage(e);
       return false;
     }
     await this.#switched();
