@@ -127,20 +127,20 @@ func (c *Core) ChannelContext(ctx context.Context, sessionID, channel string) (P
 	if !ok {
 		return prompt.Context{}, fmt.Errorf("%w: %q; `hermes agent list` names them", subagent.ErrNotFound, channel)
 	}
-	s, err := c.Sessions.Get(ctx, sessionID)
+	s, err := c.sessions.Get(ctx, sessionID)
 	if err != nil {
 		return prompt.Context{}, err
 	}
-	hist, err := c.Sessions.History(ctx, s)
+	hist, err := c.sessions.History(ctx, s)
 	if err != nil {
 		return prompt.Context{}, err
 	}
-	summary, upto, err := c.Sessions.ChannelSummary(ctx, s.ID, channel)
+	summary, upto, err := c.sessions.ChannelSummary(ctx, s.ID, channel)
 	if err != nil {
 		return prompt.Context{}, err
 	}
 	budget, _, _, recent := c.budget(ctx, modelsOf(d))
-	return c.Prompt.Build(ctx, prompt.Input{System: d.System, History: hist, Channel: channel,
+	return c.prompt.Build(ctx, prompt.Input{System: d.System, History: hist, Channel: channel,
 		Summary: summary, SummaryUpto: upto, Budget: budget, RecentTurns: recent}), nil
 }
 
@@ -153,7 +153,7 @@ func modelsOf(d *subagent.Definition) []string {
 
 // SessionChannels lists the channels of a conversation that have messages, main first.
 func (c *Core) SessionChannels(ctx context.Context, sessionID string) ([]string, error) {
-	msgs, err := c.Sessions.Messages(ctx, sessionID)
+	msgs, err := c.sessions.Messages(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}

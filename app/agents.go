@@ -55,8 +55,8 @@ var agentParams = json.RawMessage(`{"type":"object","properties":{` +
 // openAgents wires the sub-agents on the tools engine and the prompt builder,
 // offers each enabled one to the model as agent__<name>, and watches agents.yaml.
 func (c *Core) openAgents() {
-	ag := &agents{catalog: subagent.NewCatalog(filepath.Join(c.DataDir, subagent.FileName))}
-	ag.runner = &subagent.Runner{LLM: settingsLLM{c}, Sessions: c.Sessions, Prompt: c.Prompt, Tools: agentTools{c.tools},
+	ag := &agents{catalog: subagent.NewCatalog(filepath.Join(c.dataDir, subagent.FileName))}
+	ag.runner = &subagent.Runner{LLM: settingsLLM{c}, Sessions: c.sessions, Prompt: c.prompt, Tools: agentTools{c.tools},
 		Memory: agentRecall{c}, Budget: c.budget, AfterRun: c.afterAgentRun}
 	c.agents = ag
 	c.syncAgentTools()
@@ -145,7 +145,7 @@ func (c *Core) delegate(ctx context.Context, name string, args json.RawMessage) 
 	sc, _ := memtool.ScopeFrom(ctx)
 	sid := call.SessionID
 	if sid != "" {
-		if _, err := c.Sessions.Get(ctx, sid); err != nil {
+		if _, err := c.sessions.Get(ctx, sid); err != nil {
 			sid = "" // a run outside a stored conversation
 		}
 	}
@@ -180,7 +180,7 @@ func (c *Core) afterAgentRun(sessionID, channel string) {
 		defer c.bg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
-		_, _, _ = c.Summary.RefreshChannel(ctx, sessionID, channel)
+		_, _, _ = c.summary.RefreshChannel(ctx, sessionID, channel)
 	}()
 }
 

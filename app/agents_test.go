@@ -132,7 +132,7 @@ func TestDelegationRunsTheSubAgentInItsOwnChannel(t *testing.T) {
 		t.Error("researcher was offered no tools")
 	}
 
-	msgs, err := core.Sessions.Messages(context.Background(), res.Session.ID)
+	msgs, err := core.sessions.Messages(context.Background(), res.Session.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestCancelStopsTheSubAgent(t *testing.T) {
 	}
 	// The turn returns at once; the sub-agent stores where it stopped right after.
 	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		msgs, _ := core.Sessions.Messages(context.Background(), res.Session.ID)
+		msgs, _ := core.sessions.Messages(context.Background(), res.Session.ID)
 		var reply *session.Message
 		for i, m := range msgs {
 			if m.Channel == "researcher" && m.Role == "assistant" {
@@ -299,7 +299,7 @@ func TestAgentsFileIsWatchedAndEdited(t *testing.T) {
 	if _, ok := core.tools.reg.Get("agent__researcher"); !ok {
 		t.Fatal("the built-in researcher is not offered")
 	}
-	os.WriteFile(filepath.Join(core.DataDir, "agents.yaml"), []byte("version: 1\nagents:\n  - name: travel\n    description: Plans trips.\n    system: You plan trips.\n"), 0o600)
+	os.WriteFile(filepath.Join(core.dataDir, "agents.yaml"), []byte("version: 1\nagents:\n  - name: travel\n    description: Plans trips.\n    system: You plan trips.\n"), 0o600)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		if _, ok := core.tools.reg.Get("agent__travel"); ok {
@@ -333,7 +333,7 @@ func TestAgentsFileIsWatchedAndEdited(t *testing.T) {
 // go to its channel of the run's conversation.
 func TestWorkflowStepDelegates(t *testing.T) {
 	_, core, _, _ := newDelegationApp(t)
-	os.WriteFile(filepath.Join(core.DataDir, "workflows.yaml"), []byte(`version: 1
+	os.WriteFile(filepath.Join(core.dataDir, "workflows.yaml"), []byte(`version: 1
 workflows:
   - name: dig
     description: Dig up a topic.
@@ -354,7 +354,7 @@ workflows:
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	sess, err := core.Sessions.Create(ctx, "")
+	sess, err := core.sessions.Create(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +362,7 @@ workflows:
 	if err != nil || run.Status != "done" || !strings.Contains(string(run.Steps[0].Result), "Found: zqxsecret notes") {
 		t.Fatalf("run = %+v, %v", run, err)
 	}
-	msgs, _ := core.Sessions.Messages(ctx, sess.ID)
+	msgs, _ := core.sessions.Messages(ctx, sess.ID)
 	if len(msgs) == 0 || msgs[0].Channel != "researcher" || msgs[0].Content != "find the invoice" {
 		t.Fatalf("messages = %+v", msgs)
 	}
@@ -386,12 +386,12 @@ func TestDeletingTheConversationReachesEveryChannel(t *testing.T) {
 		t.Fatalf("the researcher was not offered the memory: %v", subs)
 	}
 	ctx := context.Background()
-	if err := core.Sessions.SetChannelSummary(ctx, res.Session.ID, "researcher", "the user asked about zqcanary77", "extractive", 3); err != nil {
+	if err := core.sessions.SetChannelSummary(ctx, res.Session.ID, "researcher", "the user asked about zqcanary77", "extractive", 3); err != nil {
 		t.Fatal(err)
 	}
 	count := func(q string) int {
 		var n int
-		if err := core.DB.QueryRowContext(ctx, q, res.Session.ID).Scan(&n); err != nil {
+		if err := core.db.QueryRowContext(ctx, q, res.Session.ID).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n

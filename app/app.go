@@ -78,7 +78,7 @@ func (a *App) mapErr(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
-	s, _ := a.core.Settings.Load(ctx)
+	s, _ := a.core.settings.Load(ctx)
 	return userError(err, s.OllamaHost, s.ChatModel)
 }
 
@@ -163,7 +163,7 @@ func (a *App) CancelMessage(requestID string) error {
 // ListSessions returns the conversations, newest first.
 func (a *App) ListSessions() ([]SessionInfo, error) {
 	ctx := context.Background()
-	list, err := a.core.Sessions.List(ctx)
+	list, err := a.core.sessions.List(ctx)
 	if err != nil {
 		return nil, a.mapErr(ctx, err)
 	}
@@ -177,11 +177,11 @@ func (a *App) ListSessions() ([]SessionInfo, error) {
 // LoadSession returns a conversation with its messages.
 func (a *App) LoadSession(id string) (SessionDetail, error) {
 	ctx := context.Background()
-	s, err := a.core.Sessions.Get(ctx, id)
+	s, err := a.core.sessions.Get(ctx, id)
 	if err != nil {
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
-	msgs, err := a.core.Sessions.Messages(ctx, s.ID)
+	msgs, err := a.core.sessions.Messages(ctx, s.ID)
 	if err != nil {
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
@@ -191,7 +191,7 @@ func (a *App) LoadSession(id string) (SessionDetail, error) {
 // NewSession starts an empty conversation.
 func (a *App) NewSession() (SessionInfo, error) {
 	ctx := context.Background()
-	s, err := a.core.Sessions.Create(ctx, "")
+	s, err := a.core.sessions.Create(ctx, "")
 	if err != nil {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
@@ -201,7 +201,7 @@ func (a *App) NewSession() (SessionInfo, error) {
 // GetSettings lists the settings with their effective values.
 func (a *App) GetSettings() ([]Setting, error) {
 	ctx := context.Background()
-	items, err := a.core.Settings.List(ctx)
+	items, err := a.core.settings.List(ctx)
 	if err != nil {
 		return nil, a.mapErr(ctx, err)
 	}
@@ -215,7 +215,7 @@ func (a *App) GetSettings() ([]Setting, error) {
 // SetSetting validates and stores one setting and returns them all.
 func (a *App) SetSetting(key, value string) ([]Setting, error) {
 	ctx := context.Background()
-	if err := a.core.Settings.Set(ctx, key, value); err != nil {
+	if err := a.core.settings.Set(ctx, key, value); err != nil {
 		return nil, a.mapErr(ctx, err)
 	}
 	return a.GetSettings()

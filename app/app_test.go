@@ -122,7 +122,7 @@ func TestErrorsAreUserMessages(t *testing.T) {
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()
 	ln.Close()
-	if err := core.Settings.Set(context.Background(), "ollama_host", addr); err != nil {
+	if err := core.settings.Set(context.Background(), "ollama_host", addr); err != nil {
 		t.Fatal(err)
 	}
 	st, _ = a.Status()
@@ -200,7 +200,7 @@ func TestSweepTitlesAndSummarizesIdleSessions(t *testing.T) {
 		}
 		return llmtest.Reply{Chunks: []string{`{"title":"Garden planting plan",`, `"summary":"- Tomatoes in April\n- Basil in May"}`}}
 	}
-	core.Sessions.Now = func() time.Time { return time.Now().Add(time.Hour) }
+	core.sessions.Now = func() time.Time { return time.Now().Add(time.Hour) }
 	n, err := core.Sweep(context.Background())
 	if err != nil || n != 1 {
 		t.Fatalf("sweep = %d, %v", n, err)
@@ -209,7 +209,7 @@ func TestSweepTitlesAndSummarizesIdleSessions(t *testing.T) {
 	if d.Session.Title != "Garden planting plan" || d.Session.State != "idle" {
 		t.Fatalf("session = %+v", d.Session)
 	}
-	s, _ := core.Sessions.Get(context.Background(), res.Session.ID)
+	s, _ := core.sessions.Get(context.Background(), res.Session.ID)
 	if s.Summary != "- Tomatoes in April\n- Basil in May" {
 		t.Fatalf("summary = %q", s.Summary)
 	}

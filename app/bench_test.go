@@ -78,7 +78,7 @@ func BenchmarkDelegationOverhead(b *testing.B) {
 	if !ok {
 		b.Fatal("no editor")
 	}
-	sess, err := core.Sessions.Create(ctx, "")
+	sess, err := core.sessions.Create(ctx, "")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func BenchmarkDelegationOverhead(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if i%50 == 0 {
-			if sess, err = core.Sessions.Create(ctx, ""); err != nil {
+			if sess, err = core.sessions.Create(ctx, ""); err != nil {
 				b.Fatal(err)
 			}
 		}

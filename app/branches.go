@@ -17,7 +17,7 @@ func (a *App) RegenerateReply(requestID, sessionID, replyID string) (TurnResult,
 }
 
 func (a *App) regenerate(ctx context.Context, requestID, sessionID, replyID string) (TurnResult, error) {
-	if _, err := a.core.Sessions.ForkReply(ctx, sessionID, replyID); err != nil {
+	if _, err := a.core.sessions.ForkReply(ctx, sessionID, replyID); err != nil {
 		return TurnResult{}, a.mapErr(ctx, err)
 	}
 	tr, err := a.run(ctx, requestID, agent.Input{SessionID: sessionID, Continue: true, Regenerate: true})
@@ -34,7 +34,7 @@ func (a *App) edit(ctx context.Context, requestID, sessionID, messageID, text st
 	if err := session.ValidateText(text); err != nil {
 		return TurnResult{}, a.mapErr(ctx, err)
 	}
-	if err := a.core.Sessions.ForkMessage(ctx, sessionID, messageID); err != nil {
+	if err := a.core.sessions.ForkMessage(ctx, sessionID, messageID); err != nil {
 		return TurnResult{}, a.mapErr(ctx, err)
 	}
 	tr, err := a.send(ctx, requestID, sessionID, text)
@@ -45,7 +45,7 @@ func (a *App) edit(ctx context.Context, requestID, sessionID, messageID, text st
 // returns the conversation as now shown.
 func (a *App) SelectVersion(sessionID, messageID string) (SessionDetail, error) {
 	ctx := context.Background()
-	if err := a.core.Sessions.SelectVersion(ctx, sessionID, messageID); err != nil {
+	if err := a.core.sessions.SelectVersion(ctx, sessionID, messageID); err != nil {
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
 	a.forgetContext(sessionID)
@@ -56,7 +56,7 @@ func (a *App) SelectVersion(sessionID, messageID string) (SessionDetail, error) 
 // the conversation as now shown.
 func (a *App) DeleteTurn(sessionID, messageID string) (SessionDetail, error) {
 	ctx := context.Background()
-	if _, err := a.core.Sessions.DeleteTurn(ctx, sessionID, messageID); err != nil {
+	if _, err := a.core.sessions.DeleteTurn(ctx, sessionID, messageID); err != nil {
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
 	a.forgetContext(sessionID)
@@ -68,7 +68,7 @@ func (a *App) withVersions(ctx context.Context, tr TurnResult) TurnResult {
 	if tr.Session.ID == "" {
 		return tr
 	}
-	all, err := a.core.Sessions.Messages(ctx, tr.Session.ID)
+	all, err := a.core.sessions.Messages(ctx, tr.Session.ID)
 	if err != nil {
 		return tr
 	}

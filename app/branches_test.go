@@ -69,7 +69,7 @@ func TestRegenerateKeepsVersions(t *testing.T) {
 		t.Errorf("the regenerate request saw:\n%s", got)
 	}
 	var users int
-	if err := core.DB.QueryRow(`SELECT count(*) FROM messages WHERE session_id = ? AND role = 'user'`, sid).Scan(&users); err != nil || users != 1 {
+	if err := core.db.QueryRow(`SELECT count(*) FROM messages WHERE session_id = ? AND role = 'user'`, sid).Scan(&users); err != nil || users != 1 {
 		t.Errorf("user messages stored: %d, %v", users, err)
 	}
 	d, err := a.LoadSession(sid)
@@ -158,11 +158,11 @@ func TestDeleteTurn(t *testing.T) {
 		t.Fatalf("after delete:\n%s", got)
 	}
 	var n int
-	core.DB.QueryRow(`SELECT count(*) FROM messages WHERE session_id = ?`, sid).Scan(&n)
+	core.db.QueryRow(`SELECT count(*) FROM messages WHERE session_id = ?`, sid).Scan(&n)
 	if n != 4 {
 		t.Errorf("%d messages stored, want 4", n)
 	}
-	if hits, err := core.Sessions.Search(context.Background(), "zqbravo", 10); err != nil || len(hits) != 0 {
+	if hits, err := core.sessions.Search(context.Background(), "zqbravo", 10); err != nil || len(hits) != 0 {
 		t.Errorf("search still finds the deleted turn: %v %v", hits, err)
 	}
 	if _, err := a.SendMessage("r5", sid, "delta question"); err != nil {

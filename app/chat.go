@@ -29,7 +29,7 @@ type ChatInput struct {
 func (c *Core) Chat(ctx context.Context, in ChatInput, fn func(string) error) (TurnResult, error) {
 	var models []string
 	if in.Model != "" {
-		s, err := c.Settings.Load(ctx)
+		s, err := c.settings.Load(ctx)
 		if err != nil {
 			return TurnResult{}, err
 		}
@@ -45,7 +45,7 @@ func (c *Core) Chat(ctx context.Context, in ChatInput, fn func(string) error) (T
 // the agent's turn, its error in the user's words (UserError, with its code).
 func (c *Core) turn(ctx context.Context, in agent.Input, fn func(string) error) (agent.Result, error) {
 	explain := func(err error) error {
-		s, _ := c.Settings.Load(context.WithoutCancel(ctx))
+		s, _ := c.settings.Load(context.WithoutCancel(ctx))
 		if len(in.Models) > 0 {
 			s.ChatModel = in.Models[0]
 		}
@@ -55,7 +55,7 @@ func (c *Core) turn(ctx context.Context, in agent.Input, fn func(string) error) 
 	if err != nil {
 		return agent.Result{}, explain(err)
 	}
-	res, err := c.Agent.Turn(ctx, in, fn)
+	res, err := c.agent.Turn(ctx, in, fn)
 	if err != nil {
 		return res, explain(err)
 	}
@@ -64,5 +64,5 @@ func (c *Core) turn(ctx context.Context, in agent.Input, fn func(string) error) 
 
 // Setting returns one setting's effective value.
 func (c *Core) Setting(ctx context.Context, key string) (string, error) {
-	return c.Settings.Get(ctx, key)
+	return c.settings.Get(ctx, key)
 }

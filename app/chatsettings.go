@@ -47,11 +47,11 @@ type SystemPreset struct {
 
 // ChatSettings returns a conversation's own settings (by id or ref).
 func (c *Core) ChatSettings(ctx context.Context, sessionID string) (ChatSettings, error) {
-	s, err := c.Sessions.Get(ctx, sessionID)
+	s, err := c.sessions.Get(ctx, sessionID)
 	if err != nil {
 		return ChatSettings{}, err
 	}
-	cs, err := c.Sessions.ChatSettings(ctx, s.ID)
+	cs, err := c.sessions.ChatSettings(ctx, s.ID)
 	if err != nil {
 		return ChatSettings{}, err
 	}
@@ -59,22 +59,22 @@ func (c *Core) ChatSettings(ctx context.Context, sessionID string) (ChatSettings
 }
 
 func (c *Core) chatSettingsDTO(ctx context.Context, id string, cs session.ChatSettings) ChatSettings {
-	st, _ := c.Settings.Load(ctx)
+	st, _ := c.settings.Load(ctx)
 	return ChatSettings{SessionID: id, System: cs.System, Model: cs.Model, Temperature: cs.Temperature, NumCtx: cs.NumCtx,
-		Defaults: ChatDefaults{System: c.Agent.SystemPrompt(), Model: st.ChatModel, NumCtx: st.ContextWindow}}
+		Defaults: ChatDefaults{System: c.agent.SystemPrompt(), Model: st.ChatModel, NumCtx: st.ContextWindow}}
 }
 
 // SetChatSettings replaces a conversation's own settings. A model must be an
 // installed chat model when Ollama can say which are installed; the temperature
 // is 0..2 and the context size within context_window's bounds.
 func (c *Core) SetChatSettings(ctx context.Context, sessionID string, in ChatSettingsInput) (ChatSettings, error) {
-	s, err := c.Sessions.Get(ctx, sessionID)
+	s, err := c.sessions.Get(ctx, sessionID)
 	if err != nil {
 		return ChatSettings{}, err
 	}
 	cs := session.ChatSettings{System: strings.TrimSpace(in.System), Model: strings.TrimSpace(in.Model), Temperature: in.Temperature, NumCtx: in.NumCtx}
 	if in.Preset != "" {
-		p, err := c.Sessions.Preset(ctx, in.Preset)
+		p, err := c.sessions.Preset(ctx, in.Preset)
 		if err != nil {
 			return ChatSettings{}, err
 		}
@@ -88,7 +88,7 @@ func (c *Core) SetChatSettings(ctx context.Context, sessionID string, in ChatSet
 			return ChatSettings{}, err
 		}
 	}
-	if err := c.Sessions.SetChatSettings(ctx, s.ID, cs); err != nil {
+	if err := c.sessions.SetChatSettings(ctx, s.ID, cs); err != nil {
 		return ChatSettings{}, err
 	}
 	return c.chatSettingsDTO(ctx, s.ID, cs), nil
@@ -110,7 +110,7 @@ func (c *Core) checkChatModel(ctx context.Context, name string) (string, error) 
 
 // SystemPresets lists the saved system prompts.
 func (c *Core) SystemPresets(ctx context.Context) ([]SystemPreset, error) {
-	ps, err := c.Sessions.Presets(ctx)
+	ps, err := c.sessions.Presets(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -123,13 +123,13 @@ func (c *Core) SystemPresets(ctx context.Context) ([]SystemPreset, error) {
 
 // SaveSystemPreset stores a system prompt under a name (replacing one of that name).
 func (c *Core) SaveSystemPreset(ctx context.Context, name, text string) error {
-	_, err := c.Sessions.SavePreset(ctx, name, text)
+	_, err := c.sessions.SavePreset(ctx, name, text)
 	return err
 }
 
 // DeleteSystemPreset removes a saved system prompt.
 func (c *Core) DeleteSystemPreset(ctx context.Context, name string) error {
-	return c.Sessions.DeletePreset(ctx, name)
+	return c.sessions.DeletePreset(ctx, name)
 }
 
 // withChatSettings applies the conversation's own settings to a turn: its system
@@ -139,11 +139,11 @@ func (c *Core) withChatSettings(ctx context.Context, in agent.Input) (agent.Inpu
 	if in.SessionID == "" {
 		return in, nil
 	}
-	s, err := c.Sessions.Get(ctx, in.SessionID)
+	s, err := c.sessions.Get(ctx, in.SessionID)
 	if err != nil {
 		return in, nil // the turn reports it
 	}
-	cs, err := c.Sessions.ChatSettings(ctx, s.ID)
+	cs, err := c.sessions.ChatSettings(ctx, s.ID)
 	if err != nil {
 		return in, err
 	}
@@ -169,7 +169,7 @@ func (c *Core) withChatSettings(ctx context.Context, in agent.Input) (agent.Inpu
 		}
 	}
 	if len(in.Models) == 0 && cs.Model != "" {
-		st, err := c.Settings.Load(ctx)
+		st, err := c.settings.Load(ctx)
 		if err != nil {
 			return in, err
 		}

@@ -29,7 +29,7 @@ func (a *App) ReplyContext(sessionID, replyID string) (ContextReport, error) {
 // MessageContext is ReplyContext for a reply known by its id (or ref) alone.
 func (a *App) MessageContext(replyID string) (ContextReport, error) {
 	ctx := context.Background()
-	sid, err := a.core.Sessions.SessionOf(ctx, replyID)
+	sid, err := a.core.sessions.SessionOf(ctx, replyID)
 	if err != nil {
 		return ContextReport{}, a.mapErr(ctx, err)
 	}
@@ -42,11 +42,11 @@ func (a *App) MessageContext(replyID string) (ContextReport, error) {
 // summary, recalled memories in the memory log (a memory forgotten since shows as
 // such). ok is false when no such reply kept a recipe.
 func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep ContextReport, ok bool, err error) {
-	s, err := a.core.Sessions.Get(ctx, sessionID)
+	s, err := a.core.sessions.Get(ctx, sessionID)
 	if err != nil {
 		return rep, false, err
 	}
-	stored, replyID, err := a.core.Sessions.TurnContext(ctx, s.ID, replyID)
+	stored, replyID, err := a.core.sessions.TurnContext(ctx, s.ID, replyID)
 	if err != nil {
 		return rep, false, err
 	}
@@ -54,7 +54,7 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 	if r == nil {
 		return rep, false, nil
 	}
-	msgs, err := a.core.Sessions.History(ctx, s)
+	msgs, err := a.core.sessions.History(ctx, s)
 	if err != nil {
 		return rep, false, err
 	}
@@ -75,9 +75,9 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 	p := r.Plan
 	rep = ContextReport{SessionID: sessionID, MessageID: replyID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
 		Plan: PlanInfo{Intent: p.Intent, Confidence: p.Confidence, Recall: p.Recall, RecallK: p.RecallK, MayWriteMemory: p.MayWriteMemory, ToolGroup: p.ToolGroup}}
-	rep.Settings = toTurnSettings(r.Settings, a.core.Agent.SystemPrompt())
+	rep.Settings = toTurnSettings(r.Settings, a.core.agent.SystemPrompt())
 	if rep.Settings == nil { // a reply stored before chat settings
-		rep.Settings = &TurnSettings{System: a.core.Agent.SystemPrompt()}
+		rep.Settings = &TurnSettings{System: a.core.agent.SystemPrompt()}
 	}
 	for _, it := range r.Items {
 		text := ""
@@ -102,7 +102,7 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 			text = fmt.Sprintf("tool %s", it.Tool)
 		case it.Reason == string(prompt.ReasonDocument):
 			text = "(a document deleted since)"
-			if ds, _ := a.core.Sessions.Documents(ctx, []string{it.Document}); len(ds) == 1 {
+			if ds, _ := a.core.sessions.Documents(ctx, []string{it.Document}); len(ds) == 1 {
 				text = prompt.DocumentHeader(ds[0].Name, max(it.Part, 1), max(it.Part, 1)) + ds[0].Text
 				if it.Part > 0 {
 					text = fmt.Sprintf("Attached document %q, part %d", ds[0].Name, it.Part)

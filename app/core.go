@@ -49,14 +49,14 @@ type Options struct {
 
 // Core is everything wired together: the composition root.
 type Core struct {
-	DataDir  string
-	DB       *store.DB
-	Settings *config.Store
-	Sessions *session.Store
-	Agent    *agent.Agent
-	Prompt   *prompt.Builder
-	Summary  *summary.Summarizer
-	Calib    *tokencal.Calibration
+	dataDir  string
+	db       *store.DB
+	settings *config.Store
+	sessions *session.Store
+	agent    *agent.Agent
+	prompt   *prompt.Builder
+	summary  *summary.Summarizer
+	calib    *tokencal.Calibration
 
 	intent   *intentLoader
 	tools    *toolbox
@@ -94,14 +94,14 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		return nil, err
 	}
 	c := &Core{
-		DataDir:   opts.DataDir,
-		DB:        db,
-		Settings:  config.NewStore(db.DB, getenv),
-		Sessions:  session.NewStore(db),
+		dataDir:   opts.DataDir,
+		db:        db,
+		settings:  config.NewStore(db.DB, getenv),
+		sessions:  session.NewStore(db),
 		transport: llm.NewTransport(5 * time.Second),
 		ctxLen:    map[string]int{},
 	}
-	c.Sessions.Profile = func(ctx context.Context) string { return memory.ActiveProfile(ctx, db) } // new chats join the active profile
+	c.sessions.Profile = func(ctx context.Context) string { return memory.ActiveProfile(ctx, db) } // new chats join the active profile
 	db.OnWait = opts.OnDBWait
 	if db.OnWait == nil {
 		db.OnWait = func(w bool) { c.emitEvent("db:waiting", w) }
@@ -115,9 +115,9 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	}
 	c.intent = &intentLoader{model: model, dir: modelDir, libPath: getenv("HERMES_ORT_LIB"),
 		corrections: correct.NewStore(filepath.Join(opts.DataDir, IntentCorrectionsFile))}
-	c.Prompt = prompt.NewBuilder()
-	c.Calib = tokencal.New(db.DB)
-	c.Summary = &summary.Summarizer{LLM: settingsLLM{c}, Store: c.Sessions, KeepTurns: 6, MinMessages: 8}
+	c.prompt = prompt.NewBuilder()
+	c.calib = tokencal.New(db.DB)
+	c.summary = &summary.Summarizer{LLM: settingsLLM{c}, Store: c.sessions, KeepTurns: 6, MinMessages: 8}
 	if err := c.openTools(getenv); err != nil {
 		db.Close()
 		return nil, err
@@ -143,12 +143,12 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		db.Close()
 		return nil, err
 	}
-	c.Agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.Sessions, Classifier: intentClassifier{c.intent},
-		Prompt: c.Prompt, Budget: c.budget, Calibration: c.Calib, AfterTurn: c.afterTurn, Tools: c.tools,
-		Memory: agentMemory{c}, ExplainError: c.explainError, Documents: c.Sessions}
+	c.agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.sessions, Classifier: intentClassifier{c.intent},
+		Prompt: c.prompt, Budget: c.budget, Calibration: c.calib, AfterTurn: c.afterTurn, Tools: c.tools,
+		Memory: agentMemory{c}, ExplainError: c.explainError, Documents: c.sessions}
 	// Every door finishes what a dead or busy process left: an import it never
 	// published is rolled back, an erasure a reader held up is scrubbed.
-	if _, err := c.Sessions.RecoverImports(ctx); err != nil {
+	if _, err := c.sessions.RecoverImports(ctx); err != nil {
 		c.closeAgents()
 		c.closeWorkflows()
 		db.Close()
@@ -166,7 +166,7 @@ func (c *Core) afterTurn(sessionID string) {
 		defer c.bg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
-		_, _, _ = c.Summary.Refresh(ctx, sessionID) // best effort; the extractive fallback covers failures
+		_, _, _ = c.summary.Refresh(ctx, sessionID) // best effort; the extractive fallback covers failures
 	}()
 }
 
@@ -184,12 +184,12 @@ func (c *Core) Close() error {
 	c.stopOllama()
 	c.intent.close()
 	c.transport.CloseIdleConnections()
-	return c.DB.Close()
+	return c.db.Close()
 }
 
 // LLM returns a client for the current settings (reused while they do not change).
 func (c *Core) LLM(ctx context.Context) (*llm.Client, config.Settings, error) {
-	s, err := c.Settings.Load(ctx)
+	s, err := c.settings.Load(ctx)
 	if err != nil {
 		return nil, s, err
 	}
@@ -275,15 +275,15 @@ func (c *Core) contextLength(ctx context.Context, client *llm.Client, model stri
 // BuildContext builds the context the model would see if query were sent to the
 // session now, within budget tokens (for `hermes session context` and evaluations).
 func (c *Core) BuildContext(ctx context.Context, sessionID, query string, budget int) (PromptContext, error) {
-	s, err := c.Sessions.Get(ctx, sessionID)
+	s, err := c.sessions.Get(ctx, sessionID)
 	if err != nil {
 		return prompt.Context{}, fmt.Errorf("build context: %w", err)
 	}
-	hist, err := c.Sessions.History(ctx, s)
+	hist, err := c.sessions.History(ctx, s)
 	if err != nil {
 		return prompt.Context{}, fmt.Errorf("build context: %w", err)
 	}
-	st, _ := c.Settings.Load(ctx)
-	return c.Prompt.Build(ctx, prompt.Input{System: agent.DefaultSystemPrompt, Query: query, History: hist, Channel: "main",
+	st, _ := c.settings.Load(ctx)
+	return c.prompt.Build(ctx, prompt.Input{System: agent.DefaultSystemPrompt, Query: query, History: hist, Channel: "main",
 		Summary: s.Summary, SummaryUpto: s.SummaryUpto, Budget: budget, RecentTurns: st.RecentTurns}), nil
 }

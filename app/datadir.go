@@ -26,8 +26,8 @@ type DatabaseCheck struct {
 
 // CheckDatabase runs SQLite's integrity check and reads the schema version.
 func (c *Core) CheckDatabase(ctx context.Context) (DatabaseCheck, error) {
-	res, err := c.DB.Integrity(ctx)
-	v, _ := c.DB.SchemaVersion(ctx)
+	res, err := c.db.Integrity(ctx)
+	v, _ := c.db.SchemaVersion(ctx)
 	return DatabaseCheck{Schema: v, Integrity: res}, err // the error names the check and the file
 }
 

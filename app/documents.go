@@ -35,7 +35,7 @@ func (a *App) AttachDocument(name, contentBase64 string) (DocumentInfo, error) {
 	if err != nil {
 		return DocumentInfo{}, docError(err)
 	}
-	stored, err := a.core.Sessions.AddDocument(ctx, session.Document{Name: d.Name, Kind: d.Kind, Text: d.Text,
+	stored, err := a.core.sessions.AddDocument(ctx, session.Document{Name: d.Name, Kind: d.Kind, Text: d.Text,
 		Chars: d.Chars(), Tokens: prompt.Estimate(d.Text)})
 	if err != nil {
 		return DocumentInfo{}, a.mapErr(ctx, err)

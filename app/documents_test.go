@@ -50,7 +50,7 @@ func TestAttachDocumentReachesThePrompt(t *testing.T) {
 		t.Fatalf("the PDF's text did not reach the model: %+v", req.Messages)
 	}
 	ctx := context.Background()
-	docs, err := core.Sessions.MessageDocuments(ctx, res.User.ID)
+	docs, err := core.sessions.MessageDocuments(ctx, res.User.ID)
 	if err != nil || len(docs) != 1 || docs[0].ID != info.ID {
 		t.Fatalf("stored with the message: %+v, %v", docs, err)
 	}
@@ -81,10 +81,10 @@ func TestAttachDocumentReachesThePrompt(t *testing.T) {
 	}
 
 	// Deleting the conversation deletes the document.
-	if _, err := core.Sessions.Delete(ctx, res.Session.ID); err != nil {
+	if _, err := core.sessions.Delete(ctx, res.Session.ID); err != nil {
 		t.Fatal(err)
 	}
-	if left, _ := core.Sessions.Documents(ctx, []string{info.ID}); len(left) != 0 {
+	if left, _ := core.sessions.Documents(ctx, []string{info.ID}); len(left) != 0 {
 		t.Fatalf("document survived its conversation: %+v", left)
 	}
 }

@@ -215,7 +215,7 @@ func IsMemoryBadInput(err error) bool {
 // explainError words a failed reply's error as the chat keeps and shows it: the
 // English message, its code and parameters (the same mapping as every other error).
 func (c *Core) explainError(ctx context.Context, err error) (string, string, map[string]string) {
-	s, _ := c.Settings.Load(ctx)
+	s, _ := c.settings.Load(ctx)
 	code, params, msg := describe(err, s.OllamaHost, s.ChatModel)
 	return msg, code, params
 }

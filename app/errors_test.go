@@ -178,12 +178,12 @@ func TestWebErrorsCarryTheirCode(t *testing.T) {
 			fake.Chat = func(api.ChatRequest) llmtest.Reply {
 				return llmtest.Reply{Chunks: []string{"a"}, StallAfter: -1, Delay: 3 * time.Second}
 			}
-			if err := core.Settings.Set(ctx, "first_token_timeout", "200ms"); err != nil {
+			if err := core.settings.Set(ctx, "first_token_timeout", "200ms"); err != nil {
 				t.Fatal(err)
 			}
 		}, "SendMessage", []string{"r3", "", "hi"}, http.StatusUnprocessableEntity, CodeOllamaTimeout, [2]string{"setting", "first_token_timeout"}},
 		{"ollama unreachable", func() {
-			if err := core.Settings.Set(ctx, "ollama_host", deadHost); err != nil {
+			if err := core.settings.Set(ctx, "ollama_host", deadHost); err != nil {
 				t.Fatal(err)
 			}
 		}, "SendMessage", []string{"r4", "", "anyone?"}, http.StatusUnprocessableEntity, CodeOllamaUnreachable, [2]string{"host", "http://" + deadHost}},

@@ -44,7 +44,7 @@ func (c *Core) CorrectIntent(ctx context.Context, messageID, label string) (Inte
 		msg := fmt.Sprintf("%q is not an intent; choose one of %s.", label, strings.Join(dataset.Labels, ", "))
 		return IntentCorrected{}, &UserError{Code: CodeInvalidInput, Message: msg, Params: map[string]string{"detail": msg}}
 	}
-	m, err := c.Sessions.SetIntent(ctx, messageID, label, 1)
+	m, err := c.sessions.SetIntent(ctx, messageID, label, 1)
 	if err != nil {
 		return IntentCorrected{}, err
 	}
@@ -97,7 +97,7 @@ func (c *Core) TrainIntent(ctx context.Context, withCorrections bool) (IntentTra
 			return IntentTraining{}, correctionsErr(err)
 		}
 	}
-	res, dir, err := correct.Retrain(src, filepath.Join(c.DataDir, "models", "intent"), corr)
+	res, dir, err := correct.Retrain(src, filepath.Join(c.dataDir, "models", "intent"), corr)
 	if errors.Is(err, correct.ErrNoData) {
 		msg := "This Hermes does not carry the intent training data, so the model cannot be retrained here."
 		return IntentTraining{}, &UserError{Code: CodeInvalidInput, Message: msg, Params: map[string]string{"detail": msg}, Err: err}

@@ -26,12 +26,12 @@ func TestCorrectIntent(t *testing.T) {
 		!got.Plan.MayWriteMemory || got.Plan.ToolGroup != "memory" || !got.Plan.Recall {
 		t.Fatalf("CorrectIntent = %+v", got)
 	}
-	msgs, err := core.Sessions.Messages(ctx, res.Session.ID)
+	msgs, err := core.sessions.Messages(ctx, res.Session.ID)
 	if err != nil || msgs[0].Intent != "remember" || msgs[0].IntentConfidence != 1 {
 		t.Fatalf("stored message = %+v, %v", msgs, err)
 	}
 	// Only the text and its label are kept, in the data dir.
-	b, err := os.ReadFile(filepath.Join(core.DataDir, IntentCorrectionsFile))
+	b, err := os.ReadFile(filepath.Join(core.dataDir, IntentCorrectionsFile))
 	if want := "{\"text\":\"我是一名小学老师\",\"label\":\"remember\"}\n"; err != nil || string(b) != want {
 		t.Fatalf("corrections file = %q, %v; want %q", b, err, want)
 	}

@@ -55,17 +55,17 @@ func (c *Core) closeHook(ctx context.Context, s session.Session, msgs []session.
 // Sweep applies the session lifecycle once: idle after idle_timeout (summarized and
 // titled), archived a week later.
 func (c *Core) Sweep(ctx context.Context) (int, error) {
-	s, err := c.Settings.Load(ctx)
+	s, err := c.settings.Load(ctx)
 	if err != nil {
 		return 0, err
 	}
-	lc := &session.Lifecycle{Store: c.Sessions, IdleAfter: s.IdleTimeout, ArchiveAfter: s.ArchiveAfter, Close: c.closeHook,
+	lc := &session.Lifecycle{Store: c.sessions, IdleAfter: s.IdleTimeout, ArchiveAfter: s.ArchiveAfter, Close: c.closeHook,
 		Archived: func(ctx context.Context, id string) {
 			if m, err := c.Memory(); err == nil {
 				m.EndSession(ctx, id)
 			}
 		}}
-	return lc.Sweep(ctx, c.Sessions.Now())
+	return lc.Sweep(ctx, c.sessions.Now())
 }
 
 // sweepAtOpen applies the due lifecycle work whenever a data dir is opened,
@@ -78,7 +78,7 @@ func (c *Core) sweepAtOpen() {
 		defer c.bg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		s, err := c.Settings.Load(ctx)
+		s, err := c.settings.Load(ctx)
 		if err != nil {
 			return
 		}
@@ -111,7 +111,7 @@ func (c *Core) RunMaintenance(ctx context.Context, every time.Duration) {
 
 // retryScrubs completes erasures that wait for a checkpoint.
 func (c *Core) retryScrubs(ctx context.Context) {
-	if ids, err := c.DB.RetryScrubs(ctx); err == nil && len(ids) > 0 {
+	if ids, err := c.db.RetryScrubs(ctx); err == nil && len(ids) > 0 {
 		c.emitEvent("scrub:done", ids)
 	}
 }

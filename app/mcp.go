@@ -18,7 +18,7 @@ import (
 func (c *Core) openMCP(environ func() []string, only []string, noStart bool) error {
 	_ = mcp.BecomeSubreaper() // Linux: orphans of MCP servers come back to Hermes, which stops and reaps them
 	m, err := mcp.New(c.tools.reg, mcp.Options{
-		DataDir: c.DataDir, Environ: environ, Only: only, NoAutoStart: noStart,
+		DataDir: c.dataDir, Environ: environ, Only: only, NoAutoStart: noStart,
 		OnStatus: func(s mcp.Status) { c.emitEvent("mcp:status", s) },
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

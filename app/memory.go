@@ -30,11 +30,11 @@ func (l *memoryLoader) get() (*memory.Store, error) {
 			// The embedding model when Ollama has it; the offline embedder otherwise.
 			embedder, _ = embed.Choose(ctx, embed.NewHashed(0), embed.NewOllama(client, s.EmbedModel))
 		}
-		l.m, l.err = memory.Open(context.Background(), c.DB, memory.Config{
+		l.m, l.err = memory.Open(context.Background(), c.db, memory.Config{
 			Embedder: embedder,
 			LLM:      settingsLLM{c},
 			Models: func() []string {
-				s, _ := c.Settings.Load(context.Background())
+				s, _ := c.settings.Load(context.Background())
 				return s.Models()
 			},
 			OnChange:   func(ch memory.Change) { c.emitEvent("memory:changed", ch) },

@@ -170,7 +170,7 @@ func TestContextReportSurvivesARestartWithoutKeepingForgottenText(t *testing.T) 
 		}
 	}
 	var leaked, recipes int
-	if err := core.DB.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM messages WHERE role <> 'user' AND details LIKE '%allergic%')
+	if err := core.db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM messages WHERE role <> 'user' AND details LIKE '%allergic%')
 		+ (SELECT COUNT(*) FROM turn_contexts WHERE recipe LIKE '%allergic%'), (SELECT COUNT(*) FROM turn_contexts)`).Scan(&leaked, &recipes); err != nil || leaked != 0 || recipes < 3 {
 		t.Fatalf("stored turns keeping memory text: %d (of %d recipes), %v", leaked, recipes, err)
 	}
@@ -227,7 +227,7 @@ func TestForgottenMemoryLeavesNoCopyInToolRecords(t *testing.T) {
 		`SELECT COUNT(*) - 1 FROM messages_fts WHERE messages_fts MATCH '"5d2e"'`,
 	} {
 		var n int
-		if err := core.DB.QueryRowContext(ctx, q).Scan(&n); err != nil || n != 0 {
+		if err := core.db.QueryRowContext(ctx, q).Scan(&n); err != nil || n != 0 {
 			t.Fatalf("%s = %d, %v", q, n, err)
 		}
 	}

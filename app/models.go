@@ -55,7 +55,7 @@ type SetupState struct {
 
 // Setup says what stands between the user and a working chat.
 func (c *Core) Setup(ctx context.Context) (SetupState, error) {
-	s, err := c.Settings.Load(ctx)
+	s, err := c.settings.Load(ctx)
 	if err != nil {
 		return SetupState{}, err
 	}
@@ -187,7 +187,7 @@ func (c *Core) UseModel(ctx context.Context, name string, embed bool) error {
 	if embed {
 		key = "embed_model"
 	}
-	return c.Settings.Set(ctx, key, found)
+	return c.settings.Set(ctx, key, found)
 }
 
 // fitModel is name as installed (among models), or why it cannot do the job:

@@ -60,7 +60,7 @@ func TestFirstRunToWorkingChat(t *testing.T) {
 	if _, err := a.UseModel("tiny", "false"); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := core.Settings.Load(context.Background()); s.ChatModel != "tiny" {
+	if s, _ := core.settings.Load(context.Background()); s.ChatModel != "tiny" {
 		t.Errorf("chat model = %s", s.ChatModel)
 	}
 	if _, err := a.UseModel("tiny", "true"); err == nil || !strings.Contains(err.Error(), "cannot make embeddings") {

@@ -23,7 +23,7 @@ func (c *Core) daemon(s config.Settings) *ollamad.Daemon {
 		}
 		host := s.OllamaHost
 		c.ollama = ollamad.New(ollamad.Config{Host: host, Path: s.OllamaPath, Manage: s.ManageOllama,
-			LogFile: filepath.Join(c.DataDir, "ollama.log"), Answers: c.answers(host)})
+			LogFile: filepath.Join(c.dataDir, "ollama.log"), Answers: c.answers(host)})
 		c.ollamaKey = key
 	}
 	return c.ollama
@@ -50,7 +50,7 @@ func (c *Core) answers(host string) func(context.Context) bool {
 // answers (every door: the first model use of a CLI command, the window, web
 // mode).
 func (c *Core) EnsureOllama(ctx context.Context) (ollamad.State, error) {
-	s, err := c.Settings.Load(ctx)
+	s, err := c.settings.Load(ctx)
 	if err != nil {
 		return ollamad.State{}, err
 	}
@@ -60,7 +60,7 @@ func (c *Core) EnsureOllama(ctx context.Context) (ollamad.State, error) {
 // OllamaState says whether Ollama answers and what can be done if not, without
 // starting anything.
 func (c *Core) OllamaState(ctx context.Context) (ollamad.State, error) {
-	s, err := c.Settings.Load(ctx)
+	s, err := c.settings.Load(ctx)
 	if err != nil {
 		return ollamad.State{}, err
 	}

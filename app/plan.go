@@ -79,7 +79,7 @@ func (c *Core) planToolCall(ctx context.Context, args json.RawMessage) (json.Raw
 	}
 	sid := ""
 	if sc, ok := memtool.ScopeFrom(ctx); ok && sc.SessionID != "" && !sc.Incognito {
-		if _, err := c.Sessions.Get(ctx, sc.SessionID); err == nil {
+		if _, err := c.sessions.Get(ctx, sc.SessionID); err == nil {
 			sid = sc.SessionID
 		}
 	}

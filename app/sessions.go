@@ -45,7 +45,7 @@ func (a *App) PinSession(id, pinned string) (SessionInfo, error) {
 // PinMessage pins ("true") or unpins a message; pinned messages are always offered to the model.
 func (a *App) PinMessage(id, pinned string) error {
 	ctx := context.Background()
-	return a.mapErr(ctx, a.core.Sessions.PinMessage(ctx, id, pinned == "true"))
+	return a.mapErr(ctx, a.core.sessions.PinMessage(ctx, id, pinned == "true"))
 }
 
 // ArchiveSession archives a conversation; it stays searchable and resumes on a new message.
@@ -55,7 +55,7 @@ func (a *App) ArchiveSession(id string) (SessionInfo, error) {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
 	if m, err := a.core.Memory(); err == nil {
-		if s, err := a.core.Sessions.Get(ctx, id); err == nil {
+		if s, err := a.core.sessions.Get(ctx, id); err == nil {
 			m.EndSession(ctx, s.ID) // working memories end with the session
 		}
 	}
@@ -65,7 +65,7 @@ func (a *App) ArchiveSession(id string) (SessionInfo, error) {
 // UnarchiveSession brings an archived conversation back to the main list.
 func (a *App) UnarchiveSession(id string) (SessionInfo, error) {
 	ctx := context.Background()
-	if err := a.core.Sessions.Unarchive(ctx, id); err != nil {
+	if err := a.core.sessions.Unarchive(ctx, id); err != nil {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
 	return a.sessionInfo(ctx, id)
@@ -99,7 +99,7 @@ func (a *App) SaveExport(id, format string) (string, error) {
 // receipt says whether its text is gone from the files yet.
 func (a *App) DeleteSession(id string) (DeleteReceipt, error) {
 	ctx := context.Background()
-	s, err := a.core.Sessions.Get(ctx, id)
+	s, err := a.core.sessions.Get(ctx, id)
 	if err != nil {
 		return session.DeleteReceipt{}, a.mapErr(ctx, err)
 	}
@@ -109,7 +109,7 @@ func (a *App) DeleteSession(id string) (DeleteReceipt, error) {
 			return session.DeleteReceipt{}, memErr(err)
 		}
 	}
-	r, err := a.core.Sessions.Delete(ctx, s.ID)
+	r, err := a.core.sessions.Delete(ctx, s.ID)
 	if err != nil {
 		return session.DeleteReceipt{}, a.mapErr(ctx, err)
 	}
@@ -124,10 +124,10 @@ func (a *App) ExportSession(id, format string) (string, error) {
 	ctx := context.Background()
 	switch format {
 	case "md", "markdown", "":
-		md, err := a.core.Sessions.ExportMarkdown(ctx, id)
+		md, err := a.core.sessions.ExportMarkdown(ctx, id)
 		return md, a.mapErr(ctx, err)
 	case "json":
-		e, err := a.core.Sessions.ExportJSON(ctx, id)
+		e, err := a.core.sessions.ExportJSON(ctx, id)
 		if err != nil {
 			return "", a.mapErr(ctx, err)
 		}

@@ -26,7 +26,7 @@ type (
 
 // Session returns a conversation by id or ref.
 func (c *Core) Session(ctx context.Context, id string) (SessionInfo, error) {
-	s, err := c.Sessions.Get(ctx, id)
+	s, err := c.sessions.Get(ctx, id)
 	if err != nil {
 		return SessionInfo{}, err
 	}
@@ -36,7 +36,7 @@ func (c *Core) Session(ctx context.Context, id string) (SessionInfo, error) {
 // SearchSessions finds messages across every conversation, archived ones
 // included, best first; a query with no words is bad input.
 func (c *Core) SearchSessions(ctx context.Context, query string, limit int) ([]SessionHit, error) {
-	return c.Sessions.Search(ctx, query, limit)
+	return c.sessions.Search(ctx, query, limit)
 }
 
 // SnippetText is a search snippet as plain text.
@@ -49,20 +49,20 @@ func (c *Core) ImportSessions(ctx context.Context, r io.Reader, progress func(do
 	if err != nil {
 		return SessionImportResult{}, invalid(err)
 	}
-	return c.Sessions.Import(ctx, lines, progress)
+	return c.sessions.Import(ctx, lines, progress)
 }
 
 // RenameSession sets a conversation's title.
 func (c *Core) RenameSession(ctx context.Context, id, title string) error {
-	return c.Sessions.Rename(ctx, id, title)
+	return c.sessions.Rename(ctx, id, title)
 }
 
 // PinSession pins or unpins a conversation.
 func (c *Core) PinSession(ctx context.Context, id string, pinned bool) error {
-	return c.Sessions.Pin(ctx, id, pinned)
+	return c.sessions.Pin(ctx, id, pinned)
 }
 
 // ArchiveSession archives a conversation; it stays searchable.
 func (c *Core) ArchiveSession(ctx context.Context, id string) error {
-	return c.Sessions.Archive(ctx, id)
+	return c.sessions.Archive(ctx, id)
 }

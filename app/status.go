@@ -26,7 +26,7 @@ func (c *Core) Status(ctx context.Context) (Status, error) {
 	}
 	h := client.Check(ctx)
 	st := Status{Host: s.OllamaHost, Reachable: h.Reachable, Version: h.Version, Model: s.ChatModel,
-		Warnings: append([]string{}, h.Warnings...), Models: []string{}, DataDir: c.DataDir}
+		Warnings: append([]string{}, h.Warnings...), Models: []string{}, DataDir: c.dataDir}
 	for _, m := range h.Models {
 		st.Models = append(st.Models, m.Name)
 		if sameModel(m.Name, s.ChatModel) {

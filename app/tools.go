@@ -35,7 +35,7 @@ type toolbox struct {
 func (c *Core) openTools(getenv func(string) string) error {
 	reg := tools.NewRegistry()
 	search := func(ctx context.Context, q string, limit int) ([]builtin.SearchHit, error) {
-		hits, err := c.Sessions.Search(ctx, q, limit)
+		hits, err := c.sessions.Search(ctx, q, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -51,7 +51,7 @@ func (c *Core) openTools(getenv func(string) string) error {
 		return err
 	}
 	tb := &toolbox{reg: reg}
-	file := filepath.Join(c.DataDir, "tools.yaml")
+	file := filepath.Join(c.dataDir, "tools.yaml")
 	declared, errs := toolfile.Load(file, toolfile.Options{LookupEnv: func(k string) (string, bool) {
 		v := getenv(k)
 		return v, v != ""
@@ -63,9 +63,9 @@ func (c *Core) openTools(getenv func(string) string) error {
 		}
 	}
 	tb.exec = tools.NewExecutor(reg, tools.Config{})
-	tb.exec.Audit = tools.NewAuditLog(c.DB)
-	tb.exec.Shared = tools.SQLBreakers{DB: c.DB} // every door sees the breakers every other opened
-	tb.exec.Grants = tools.NewSQLGrants(c.DB)
+	tb.exec.Audit = tools.NewAuditLog(c.db)
+	tb.exec.Shared = tools.SQLBreakers{DB: c.db} // every door sees the breakers every other opened
+	tb.exec.Grants = tools.NewSQLGrants(c.db)
 	tb.exec.Approver = &c.approver
 	c.tools = tb
 	return nil

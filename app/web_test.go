@@ -506,7 +506,7 @@ func TestWebOllamaPathNeedsTheTerminalCode(t *testing.T) {
 	if res.status != http.StatusPreconditionRequired || !strings.Contains(rig.terminal.String(), `let Hermes start "/tmp/evil" as Ollama`) {
 		t.Fatalf("ollama_path without a code = %d %v", res.status, res.body)
 	}
-	if v, _ := rig.core.Settings.Get(context.Background(), "ollama_path"); v != "" {
+	if v, _ := rig.core.settings.Get(context.Background(), "ollama_path"); v != "" {
 		t.Fatalf("ollama_path was set to %q without a code", v)
 	}
 	code := rig.terminal.lastCode(t)

@@ -93,9 +93,9 @@ func (c *Core) openWorkflows(ctx context.Context) error {
 		}
 		return strings.Contains(name, "__") // an MCP tool: its server may not have started yet
 	}
-	eng := workflow.New(c.DB, c.tools.exec)
+	eng := workflow.New(c.db, c.tools.exec)
 	eng.OnEvent = func(e workflow.Event) { c.emitEvent("workflow:progress", e) }
-	wf := &workflows{engine: eng, catalog: workflow.NewCatalog(filepath.Join(c.DataDir, workflow.FileName), workflow.Options{KnownTool: known})}
+	wf := &workflows{engine: eng, catalog: workflow.NewCatalog(filepath.Join(c.dataDir, workflow.FileName), workflow.Options{KnownTool: known})}
 	ids, err := eng.Recover(ctx)
 	if err != nil {
 		return err
@@ -151,7 +151,7 @@ func (c *Core) workflowTool(w *workflow.Workflow) tools.Tool {
 		Fn: func(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 			sid := ""
 			if sc, ok := memtool.ScopeFrom(ctx); ok && sc.SessionID != "" && !sc.Incognito {
-				if _, err := c.Sessions.Get(ctx, sc.SessionID); err == nil {
+				if _, err := c.sessions.Get(ctx, sc.SessionID); err == nil {
 					sid = sc.SessionID
 				}
 			}

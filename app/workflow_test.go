@@ -131,7 +131,7 @@ func TestWorkflowInterruptedAtOpen(t *testing.T) {
 	if err != nil || r.Status != "done" {
 		t.Fatalf("run = %+v, %v", r, err)
 	}
-	if _, err := core.DB.Exec(`UPDATE workflow_runs SET status = 'running', owner = '999999999:1:gone' WHERE id = ?`, r.ID); err != nil {
+	if _, err := core.db.Exec(`UPDATE workflow_runs SET status = 'running', owner = '999999999:1:gone' WHERE id = ?`, r.ID); err != nil {
 		t.Fatal(err)
 	}
 	core.Close()
