@@ -97,7 +97,7 @@ func (c *Core) SetChatSettings(ctx context.Context, sessionID string, in ChatSet
 // checkChatModel refuses a model that is not an installed chat model, as `model
 // use` does; when Ollama cannot list its models now, the name is kept as given.
 func (c *Core) checkChatModel(ctx context.Context, name string) (string, error) {
-	client, _, err := c.LLM(ctx)
+	client, _, err := c.llmClient(ctx)
 	if err != nil {
 		return name, nil
 	}
@@ -155,7 +155,7 @@ func (c *Core) withChatSettings(ctx context.Context, in agent.Input) (agent.Inpu
 	}
 	if in.NumCtx == 0 && cs.NumCtx > 0 {
 		in.NumCtx = cs.NumCtx
-		if client, st, err := c.LLM(ctx); err == nil { // the model's own limit applies when smaller
+		if client, st, err := c.llmClient(ctx); err == nil { // the model's own limit applies when smaller
 			model := st.ChatModel
 			if cs.Model != "" {
 				model = cs.Model

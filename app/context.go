@@ -64,7 +64,7 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 	}
 	memories := map[int]string{} // rank -> text
 	if r.QueryID != "" && hasReason(r, prompt.ReasonMemory) {
-		if m, err := a.core.Memory(); err == nil {
+		if m, err := a.core.memoryStore(); err == nil {
 			if entries, err := m.WhyRecalled(ctx, r.QueryID); err == nil {
 				for _, e := range memory.RecallBatch(entries, r.RecalledAt) {
 					memories[e.Rank] = m.PromptLine(e.Memory) // as offered, from the memory as it is now

@@ -187,8 +187,8 @@ func (c *Core) Close() error {
 	return c.db.Close()
 }
 
-// LLM returns a client for the current settings (reused while they do not change).
-func (c *Core) LLM(ctx context.Context) (*llm.Client, config.Settings, error) {
+// llmClient returns a client for the current settings (reused while they do not change).
+func (c *Core) llmClient(ctx context.Context) (*llm.Client, config.Settings, error) {
 	s, err := c.settings.Load(ctx)
 	if err != nil {
 		return nil, s, err
@@ -220,7 +220,7 @@ func (c *Core) LLM(ctx context.Context) (*llm.Client, config.Settings, error) {
 type settingsLLM struct{ c *Core }
 
 func (l settingsLLM) Chat(ctx context.Context, req llm.ChatRequest, fn func(llm.Delta) error) (llm.Reply, error) {
-	client, s, err := l.c.LLM(ctx)
+	client, s, err := l.c.llmClient(ctx)
 	if err != nil {
 		return llm.Reply{}, err
 	}
@@ -233,7 +233,7 @@ func (l settingsLLM) Chat(ctx context.Context, req llm.ChatRequest, fn func(llm.
 // budget is the prompt budget for a turn: the context to ask for (the smaller of the
 // context_window setting and the model's own limit) minus the reply reserve.
 func (c *Core) budget(ctx context.Context, models []string) (budget, numCtx int, model string, recent int) {
-	client, s, err := c.LLM(ctx)
+	client, s, err := c.llmClient(ctx)
 	if err != nil {
 		return 4096, 0, "", 0
 	}

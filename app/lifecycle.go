@@ -61,7 +61,7 @@ func (c *Core) Sweep(ctx context.Context) (int, error) {
 	}
 	lc := &session.Lifecycle{Store: c.sessions, IdleAfter: s.IdleTimeout, ArchiveAfter: s.ArchiveAfter, Close: c.closeHook,
 		Archived: func(ctx context.Context, id string) {
-			if m, err := c.Memory(); err == nil {
+			if m, err := c.memoryStore(); err == nil {
 				m.EndSession(ctx, id)
 			}
 		}}

@@ -37,8 +37,8 @@ func (c *Core) openMCP(environ func() []string, only []string, noStart bool) err
 // at once).
 const firstTurnMCPWait = 20 * time.Second
 
-// MCP is the supervisor of the MCP servers.
-func (c *Core) MCP() *mcp.Manager { return c.mcp }
+// mcpManager is the supervisor of the MCP servers.
+func (c *Core) mcpManager() *mcp.Manager { return c.mcp }
 
 // StartMCP loads mcp.json and starts the approved servers (in the background).
 func (c *Core) StartMCP(ctx context.Context) error { return c.mcp.Start(ctx) }

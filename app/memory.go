@@ -26,7 +26,7 @@ func (l *memoryLoader) get() (*memory.Store, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		var embedder memory.Embedder = embed.NewHashed(0)
-		if client, s, err := c.LLM(ctx); err == nil && s.EmbedModel != "" {
+		if client, s, err := c.llmClient(ctx); err == nil && s.EmbedModel != "" {
 			// The embedding model when Ollama has it; the offline embedder otherwise.
 			embedder, _ = embed.Choose(ctx, embed.NewHashed(0), embed.NewOllama(client, s.EmbedModel))
 		}
@@ -44,13 +44,13 @@ func (l *memoryLoader) get() (*memory.Store, error) {
 	return l.m, l.err
 }
 
-// Memory is long-term memory, opened on first use.
-func (c *Core) Memory() (*memory.Store, error) { return c.memory.get() }
+// memoryStore is long-term memory, opened on first use.
+func (c *Core) memoryStore() (*memory.Store, error) { return c.memory.get() }
 
 // RunMemoryJobs processes queued memory work (extraction, reindex) now; the CLI calls
 // it before exiting so a fact stated in `hermes chat` is kept.
 func (c *Core) RunMemoryJobs(ctx context.Context) (int, error) {
-	m, err := c.Memory()
+	m, err := c.memoryStore()
 	if err != nil {
 		return 0, err
 	}
@@ -59,7 +59,7 @@ func (c *Core) RunMemoryJobs(ctx context.Context) (int, error) {
 
 // RunMemoryWorker processes memory jobs in the background until ctx ends.
 func (c *Core) RunMemoryWorker(ctx context.Context) {
-	m, err := c.Memory()
+	m, err := c.memoryStore()
 	if err != nil {
 		return
 	}
@@ -70,7 +70,7 @@ func (c *Core) RunMemoryWorker(ctx context.Context) {
 type agentMemory struct{ c *Core }
 
 func (a agentMemory) Recall(ctx context.Context, q agent.MemoryQuery) ([]string, error) {
-	m, err := a.c.Memory()
+	m, err := a.c.memoryStore()
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (a agentMemory) Recall(ctx context.Context, q agent.MemoryQuery) ([]string,
 }
 
 func (a agentMemory) Observe(ctx context.Context, t agent.MemoryTurn) error {
-	m, err := a.c.Memory()
+	m, err := a.c.memoryStore()
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (a agentMemory) Scope(ctx context.Context, t agent.MemoryTurn) context.Cont
 type lazyMemoryTools struct{ c *Core }
 
 func (l lazyMemoryTools) Search(ctx context.Context, profile, query string, k int) ([]memory.Hit, error) {
-	m, err := l.c.Memory()
+	m, err := l.c.memoryStore()
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (l lazyMemoryTools) Search(ctx context.Context, profile, query string, k in
 }
 
 func (l lazyMemoryTools) SaveFromTool(ctx context.Context, in memory.ToolSave) (memory.Memory, memory.Decision, error) {
-	m, err := l.c.Memory()
+	m, err := l.c.memoryStore()
 	if err != nil {
 		return memory.Memory{}, memory.Decision{}, err
 	}
@@ -121,7 +121,7 @@ func (l lazyMemoryTools) SaveFromTool(ctx context.Context, in memory.ToolSave) (
 }
 
 func (l lazyMemoryTools) Forget(ctx context.Context, ids ...string) (memory.Receipt, error) {
-	m, err := l.c.Memory()
+	m, err := l.c.memoryStore()
 	if err != nil {
 		return memory.Receipt{}, err
 	}

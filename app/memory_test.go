@@ -257,7 +257,7 @@ func TestAMemoryForgottenDuringATurnIsNotQuotedByItsReport(t *testing.T) {
 			return llmtest.Reply{Chunks: []string{`{"facts":[]}`}}
 		}
 		// While the model answers (with the memory in its prompt), the user forgets it.
-		m, err := core.Memory()
+		m, err := core.memoryStore()
 		if err == nil {
 			_, err = m.Forget(context.Background(), list[0].ID)
 		}

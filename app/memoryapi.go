@@ -12,7 +12,7 @@ import (
 )
 
 func (a *App) mem() (*memory.Store, error) {
-	m, err := a.core.Memory()
+	m, err := a.core.memoryStore()
 	if err != nil {
 		return nil, memoryUnavailable("open memory", err)
 	}

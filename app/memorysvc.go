@@ -27,7 +27,7 @@ type (
 
 // withMemory runs fn on long-term memory, opened on first use.
 func withMemory[T any](c *Core, op string, fn func(*memory.Store) (T, error)) (T, error) {
-	m, err := c.Memory()
+	m, err := c.memoryStore()
 	if err != nil {
 		var zero T
 		return zero, memoryUnavailable(op, err)

@@ -44,7 +44,7 @@ func (a *App) setupChanged(ctx context.Context) (SetupState, error) {
 func (a *App) ListModelDetails() ([]ModelDetail, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	client, s, err := a.core.LLM(ctx)
+	client, s, err := a.core.llmClient(ctx)
 	if err != nil {
 		return nil, a.mapErr(ctx, err)
 	}
@@ -60,7 +60,7 @@ func (a *App) ListModelDetails() ([]ModelDetail, error) {
 func (a *App) PullModel(requestID, name string) (ModelDetail, error) {
 	name = strings.TrimSpace(name)
 	err := a.modelJob(requestID, func(ctx context.Context, progress func(llm.Progress) error) error {
-		client, _, err := a.core.LLM(ctx)
+		client, _, err := a.core.llmClient(ctx)
 		if err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func (a *App) PullModel(requestID, name string) (ModelDetail, error) {
 func (a *App) ImportModel(requestID, path, name, modelfile string) (ModelDetail, error) {
 	name = strings.TrimSpace(name)
 	err := a.modelJob(requestID, func(ctx context.Context, progress func(llm.Progress) error) error {
-		client, _, err := a.core.LLM(ctx)
+		client, _, err := a.core.llmClient(ctx)
 		if err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func (a *App) PickModelFile() (string, error) {
 func (a *App) DeleteModel(name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	client, _, err := a.core.LLM(ctx)
+	client, _, err := a.core.llmClient(ctx)
 	if err == nil {
 		err = client.Delete(ctx, name)
 	}
@@ -142,7 +142,7 @@ func (a *App) DeleteModel(name string) error {
 func (a *App) CopyModel(src, dst string) (ModelDetail, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	client, _, err := a.core.LLM(ctx)
+	client, _, err := a.core.llmClient(ctx)
 	if err == nil {
 		err = client.Copy(ctx, src, strings.TrimSpace(dst))
 	}

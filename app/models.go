@@ -78,7 +78,7 @@ func (c *Core) Setup(ctx context.Context) (SetupState, error) {
 		out.Problem, out.Step = st.Hint, "start"
 		return out, nil
 	}
-	client, _, err := c.LLM(ctx)
+	client, _, err := c.llmClient(ctx)
 	if err != nil {
 		return out, err
 	}
@@ -171,7 +171,7 @@ func memoryGB() float64 {
 // UseModel sets the chat model (embed false) or the embedding model; a model
 // that cannot do the job is refused.
 func (c *Core) UseModel(ctx context.Context, name string, embed bool) error {
-	client, _, err := c.LLM(ctx)
+	client, _, err := c.llmClient(ctx)
 	if err != nil {
 		return err
 	}

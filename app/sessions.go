@@ -54,7 +54,7 @@ func (a *App) ArchiveSession(id string) (SessionInfo, error) {
 	if err := a.core.ArchiveSession(ctx, id); err != nil {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
-	if m, err := a.core.Memory(); err == nil {
+	if m, err := a.core.memoryStore(); err == nil {
 		if s, err := a.core.sessions.Get(ctx, id); err == nil {
 			m.EndSession(ctx, s.ID) // working memories end with the session
 		}
@@ -104,7 +104,7 @@ func (a *App) DeleteSession(id string) (DeleteReceipt, error) {
 		return session.DeleteReceipt{}, a.mapErr(ctx, err)
 	}
 	// Memories derived from the conversation go with it.
-	if m, err := a.core.Memory(); err == nil {
+	if m, err := a.core.memoryStore(); err == nil {
 		if _, err := m.ForgetSession(ctx, s.ID); err != nil {
 			return session.DeleteReceipt{}, memErr(err)
 		}

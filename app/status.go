@@ -20,7 +20,7 @@ func (a *App) Status() (Status, error) {
 
 // Status is shared by the UI and `hermes doctor`.
 func (c *Core) Status(ctx context.Context) (Status, error) {
-	client, s, err := c.LLM(ctx)
+	client, s, err := c.llmClient(ctx)
 	if err != nil {
 		return Status{}, userError(err, "", "")
 	}

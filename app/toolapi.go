@@ -146,11 +146,11 @@ type Activity struct {
 // ToolActivity lists audited tool calls, newest first; empty filters match all.
 func (a *App) ToolActivity(tool, status, sessionID, limit string) ([]Activity, error) {
 	n, _ := strconv.Atoi(limit)
-	return a.core.ToolActivity(context.Background(), tools.AuditFilter{Tool: tool, Status: tools.Status(status), SessionID: sessionID, Limit: n})
+	return a.core.toolActivity(context.Background(), tools.AuditFilter{Tool: tool, Status: tools.Status(status), SessionID: sessionID, Limit: n})
 }
 
-// ToolActivity reads the audit log.
-func (c *Core) ToolActivity(ctx context.Context, f tools.AuditFilter) ([]Activity, error) {
+// toolActivity reads the audit log.
+func (c *Core) toolActivity(ctx context.Context, f tools.AuditFilter) ([]Activity, error) {
 	log, ok := c.tools.exec.Audit.(*tools.AuditLog)
 	if !ok {
 		return []Activity{}, nil

@@ -71,8 +71,8 @@ func (c *Core) openTools(getenv func(string) string) error {
 	return nil
 }
 
-// Tools is the registry, for the CLI and MCP.
-func (c *Core) Tools() *tools.Registry { return c.tools.reg }
+// registry is the tools registry (MCP tools included).
+func (c *Core) registry() *tools.Registry { return c.tools.reg }
 
 // ToolFileErrors are the mistakes in tools.yaml, each naming its line and field.
 func (c *Core) ToolFileErrors() []error { return c.tools.fileErrors }

@@ -69,7 +69,7 @@ func TestToolLoopRepairsBadArgumentsAndAnswers(t *testing.T) {
 	if len(reqs[0].Tools) == 0 {
 		t.Fatal("no tools were offered")
 	}
-	rows, err := core.ToolActivity(context.Background(), tools.AuditFilter{SessionID: res.Session.ID})
+	rows, err := core.toolActivity(context.Background(), tools.AuditFilter{SessionID: res.Session.ID})
 	if err != nil || len(rows) != 2 || rows[0].Status != "ok" || rows[1].ErrorKind != "invalid_arguments" || rows[0].RequestID != "req-calc" {
 		t.Fatalf("audit = %+v, %v", rows, err)
 	}

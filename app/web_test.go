@@ -261,7 +261,7 @@ func (r *webRig) addServer(t *testing.T, name, command string) {
 
 func (r *webRig) approved(t *testing.T, name string) bool {
 	t.Helper()
-	st, err := r.core.MCP().Server(name)
+	st, err := r.core.mcpManager().Server(name)
 	if err != nil {
 		t.Fatal(err)
 	}

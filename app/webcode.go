@@ -33,7 +33,7 @@ func (w *Web) gate(method string, args []string) (guarded, bool) {
 		}
 		name := args[0]
 		g := guarded{key: "MCPApprove\x00" + name, what: fmt.Sprintf("start the MCP server %q", name)}
-		if m := w.app.core.MCP(); m != nil {
+		if m := w.app.core.mcpManager(); m != nil {
 			if st, err := m.Server(name); err == nil {
 				b, _ := json.Marshal(st.Config)
 				sum := sha256.Sum256(b)

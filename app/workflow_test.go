@@ -59,7 +59,7 @@ func TestWorkflowCoreAndModelTool(t *testing.T) {
 		!strings.Contains(errs[0].Error(), "workflows.yaml:14: workflow broken: phase #1: step a: tool:") {
 		t.Fatalf("list = %+v, errs = %v", list, errs)
 	}
-	info, ok := core.Tools().Info("workflow__double_plus_one")
+	info, ok := core.registry().Info("workflow__double_plus_one")
 	if !ok || string(info.Parameters) != `{"properties":{"n":{"type":"number"}},"required":["n"],"type":"object"}` || info.NeedsApproval {
 		t.Fatalf("workflow tool = %+v, %v", info, ok)
 	}
@@ -109,10 +109,10 @@ func TestWorkflowCoreAndModelTool(t *testing.T) {
 	os.Chtimes(filepath.Join(dir, "workflows.yaml"), later, later)
 	core.workflows.catalog.Refresh()
 	core.syncWorkflowTools()
-	if _, ok := core.Tools().Get("workflow__twice"); !ok {
+	if _, ok := core.registry().Get("workflow__twice"); !ok {
 		t.Fatal("new workflow tool missing")
 	}
-	if _, ok := core.Tools().Get("workflow__double_plus_one"); ok {
+	if _, ok := core.registry().Get("workflow__double_plus_one"); ok {
 		t.Fatal("old workflow tool still registered")
 	}
 }
