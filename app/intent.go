@@ -1,10 +1,8 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,9 +12,6 @@ import (
 	"hermes/backend/intent"
 	"hermes/backend/intent/correct"
 )
-
-// intentFiles are the model files the binary carries.
-var intentFiles = []string{"intent.onnx", "labels.json", "featurizer.json"}
 
 // intentLoader opens the classifier on first use; chat works without it (intent "unknown").
 type intentLoader struct {
@@ -37,7 +32,7 @@ type intentLoader struct {
 func (l *intentLoader) get() (*intent.Classifier, error) {
 	l.once.Do(func() {
 		if l.model != nil {
-			if err := materialize(l.model, l.dir); err != nil {
+			if err := intent.Install(l.model, l.dir); err != nil {
 				l.err = err
 				return
 			}
@@ -52,7 +47,7 @@ func (l *intentLoader) get() (*intent.Classifier, error) {
 		if ud := l.userDir(); ud != "" {
 			// The model trained here (`intent train`) comes first; the installed one
 			// is the fallback when it is missing or does not load.
-			if _, err := os.Stat(filepath.Join(ud, intentFiles[0])); err == nil {
+			if _, err := os.Stat(filepath.Join(ud, intent.ModelFile)); err == nil {
 				if cls, err := intent.Open(intent.Config{Runtime: l.rt, ModelDir: ud}); err == nil {
 					l.cls, l.user = cls, true
 					return
@@ -80,32 +75,6 @@ func (l *intentLoader) close() {
 	if l.rt != nil {
 		l.rt.Close()
 	}
-}
-
-// materialize writes the embedded model files into dir when they differ, so the
-// binary is self-contained and the files are there to inspect.
-func materialize(model fs.FS, dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("install intent model: %w", err)
-	}
-	for _, name := range intentFiles {
-		want, err := fs.ReadFile(model, name)
-		if err != nil {
-			return fmt.Errorf("install intent model: %s is not built into this binary: %w; %s", name, intent.ErrNoModel, intent.ModelHint)
-		}
-		path := filepath.Join(dir, name)
-		if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, want) {
-			continue
-		}
-		tmp := path + ".tmp"
-		if err := os.WriteFile(tmp, want, 0o600); err != nil {
-			return fmt.Errorf("install intent model: %w", err)
-		}
-		if err := os.Rename(tmp, path); err != nil {
-			return fmt.Errorf("install intent model: %w", err)
-		}
-	}
-	return nil
 }
 
 // intentClassifier adapts the classifier to the agent.
