@@ -299,6 +299,21 @@ export class ChatStore {
   documentError = $state('');
   /** Inline error about the last send (shown next to the composer). */
   sendError = $state('');
+  /** The error behind sendError, worded again when shown (the user may switch language). */
+  #sendErrorSource = $state<unknown>(null);
+
+  /** sendError in the language shown now. */
+  get sendErrorText(): string {
+    if (!this.sendError) return '';
+    return this.#sendErrorSource ? errorMessage(this.#sendErrorSource) : this.sendError;
+  }
+
+  /** Records why a send failed. */
+  #sendFailed(e: unknown): string {
+    this.#sendErrorSource = e;
+    this.sendError = errorMessage(e);
+    return this.sendError;
+  }
   /** Error about loading the list or a conversation. */
   loadError = $state('');
   active = $state<{ requestId: string; sessionId: string } | null>(null);
@@ -730,8 +745,7 @@ export class ChatStore {
     } catch (e) {
       off();
       this.active = null;
-      const msg = errorMessage(e);
-      this.sendError = msg;
+      const msg = this.#sendFailed(e);
       if (view === this.#view) {
         const m = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant');
         if (m) {
@@ -861,7 +875,7 @@ export class ChatStore {
     try {
       await this.#deps.api.CancelMessage(a.requestId);
     } catch (e) {
-      this.sendError = errorMessage(e);
+      this.#sendFailed(e);
     }
   }
 }

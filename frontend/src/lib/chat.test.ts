@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ChatStore, exportFilename, sortSessions, toUIMessage } from './chat.svelte';
-import type { Message, SessionDetail, SessionInfo, TurnResult } from './backend';
+import { BackendError, type Message, type SessionDetail, type SessionInfo, type TurnResult } from './backend';
+import { locale } from './i18n.svelte';
 
 function session(id: string, updatedAt = '2025-01-01T00:00:00Z'): SessionInfo {
   return { id, title: `t-${id}`, createdAt: updatedAt, updatedAt, messageCount: 0 };
@@ -119,6 +120,23 @@ describe('ChatStore.send', () => {
     await done;
     expect(h.store.messages[1]).toMatchObject({ status: 'failed', error: 'ollama stopped', content: 'part' });
     expect(h.onFailure).toHaveBeenCalledTimes(1);
+  });
+
+  it('words a send error in the language shown now, not the one shown when it failed', async () => {
+    const h = harness();
+    h.store.draft = 'hello';
+    const done = h.store.send();
+    h.pending.reject(new BackendError('Ollama is not reachable at http://h:1.', 'ollama_unreachable', { host: 'http://h:1' }));
+    expect(await done).toBe(false);
+    expect(h.store.sendErrorText).toContain('Ollama is not reachable at http://h:1');
+    locale.lang = 'zh';
+    try {
+      expect(h.store.sendErrorText).toContain('无法连接 http://h:1 上的 Ollama');
+    } finally {
+      locale.lang = 'en';
+    }
+    h.store.sendError = '';
+    expect(h.store.sendErrorText).toBe('');
   });
 
   it('says the reply failed but the message is saved, and Retry answers it without storing it again', async () => {
