@@ -118,9 +118,13 @@ func TestMemoryWriteGateFollowsTheIntent(t *testing.T) {
 	}
 	for _, text := range misrouted {
 		t.Run("misrouted "+text, func(t *testing.T) {
-			if res, ok := turn(t, text); !ok {
-				t.Skipf("known misroute, not stored: intent %s %.2f", res.User.Intent, res.User.IntentConfidence)
+			// The committed model misroutes these (#16's open bars): they are not stored
+			// yet. When a better model routes one right, move it to statements.
+			res, ok := turn(t, text)
+			if ok {
+				t.Errorf("now stored (intent %s %.2f): move it to statements", res.User.Intent, res.User.IntentConfidence)
 			}
+			t.Logf("known misroute, not stored: intent %s %.2f", res.User.Intent, res.User.IntentConfidence)
 		})
 	}
 	for _, text := range others {
