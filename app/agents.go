@@ -60,7 +60,7 @@ func (c *Core) openAgents() {
 		Memory: agentRecall{c}, Budget: c.budget, AfterRun: c.afterAgentRun}
 	c.agents = ag
 	c.syncAgentTools()
-	ag.watch = startWatch(workflowWatch, func() {
+	ag.watch = startWatch(fileWatchEvery, func() {
 		if ag.catalog.Refresh() {
 			c.syncAgentTools()
 			c.emitEvent("agents:changed", nil)

@@ -45,6 +45,9 @@ func (g *generatedTools) sync(reg *tools.Registry, want map[string]generatedTool
 	}
 }
 
+// fileWatchEvery is how often workflows.yaml and agents.yaml are looked at for changes.
+const fileWatchEvery = 2 * time.Second
+
 // fileWatch runs a check every so often until closed (a file of the data dir
 // looked at for changes).
 type fileWatch struct {

@@ -76,9 +76,6 @@ type workflows struct {
 	closeOnce   sync.Once
 }
 
-// workflowWatch is how often workflows.yaml is looked at for changes.
-const workflowWatch = 2 * time.Second
-
 // openWorkflows wires the workflow engine on the tools engine, marks the runs a
 // dead process left running as interrupted, offers each workflow to the model
 // as a tool, and watches workflows.yaml.
@@ -103,7 +100,7 @@ func (c *Core) openWorkflows(ctx context.Context) error {
 	wf.interrupted = ids
 	c.workflows = wf
 	c.syncWorkflowTools()
-	wf.watch = startWatch(workflowWatch, func() {
+	wf.watch = startWatch(fileWatchEvery, func() {
 		if wf.catalog.Refresh() {
 			c.syncWorkflowTools()
 			c.emitEvent("workflow:changed", nil)

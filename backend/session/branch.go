@@ -44,6 +44,21 @@ func newTree(all []Message) *tree {
 	return t
 }
 
+// link stores the parent of every message that follows the one before it
+// without saying so (written before the conversation branched), except those
+// in skip, so that versions have a parent.
+func (t *tree) link(ctx context.Context, tx *sql.Tx, skip map[string]bool) error {
+	for _, m := range t.msgs {
+		if m.Linked || skip[m.ID] {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ? WHERE id = ?`, t.parent[m.ID], m.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // visible reports which messages are on the shown path.
 func (t *tree) visible() map[string]bool {
 	shown := map[string]bool{"": true}
@@ -147,12 +162,8 @@ func (st *Store) branch(ctx context.Context, op, sessionID string, change func(t
 	}
 	t := newTree(all)
 	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
-		for _, m := range t.msgs {
-			if !m.Linked {
-				if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ? WHERE id = ?`, t.parent[m.ID], m.ID); err != nil {
-					return err
-				}
-			}
+		if err := t.link(ctx, tx, nil); err != nil {
+			return err
 		}
 		selected, forkSeq, err := change(t)
 		if err != nil {
@@ -303,12 +314,8 @@ func (st *Store) DeleteTurn(ctx context.Context, sessionID, userID string) (int,
 		}
 	}
 	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
-		for _, m := range t.msgs {
-			if !m.Linked && !gone[m.ID] {
-				if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ? WHERE id = ?`, t.parent[m.ID], m.ID); err != nil {
-					return err
-				}
-			}
+		if err := t.link(ctx, tx, gone); err != nil {
+			return err
 		}
 		if next != "" {
 			if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ? WHERE id = ?`, t.parent[u.ID], next); err != nil {

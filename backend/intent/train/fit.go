@@ -97,10 +97,8 @@ func Fit(fz *feature.Featurizer, examples []dataset.Example, cfg Config) (*Model
 
 	w := make([]float64, D*L)
 	b := make([]float64, L)
-	gw := make([]float64, D*L)
+	gw := newSparseGrad(D, L)
 	gb := make([]float64, L)
-	touched := make([]bool, D)
-	var rows []int32
 	opt := newAdam(D*L, L, cfg.LearningRate)
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5851f42d4c957f2d))
 	probs := make([]float64, L)
@@ -114,7 +112,6 @@ func Fit(fz *feature.Featurizer, examples []dataset.Example, cfg Config) (*Model
 		for start := 0; start < len(order); start += cfg.BatchSize {
 			batch := order[start:min(start+cfg.BatchSize, len(order))]
 			inv := 1 / float64(len(batch))
-			rows = rows[:0]
 			for _, n := range batch {
 				x := xs[n]
 				logits(w, b, x, L, probs)
@@ -127,30 +124,12 @@ func Fit(fz *feature.Featurizer, examples []dataset.Example, cfg Config) (*Model
 					probs[c] = float64(g*cw[ys[n]]) * inv
 					gb[c] += probs[c]
 				}
-				for k, idx := range x.Index {
-					if !touched[idx] {
-						touched[idx] = true
-						rows = append(rows, idx)
-					}
-					xv := float64(x.Value[k])
-					row := int(idx) * L
-					for c := 0; c < L; c++ {
-						gw[row+c] += float64(xv * probs[c])
-					}
-				}
+				gw.add(x, probs)
 			}
 			// Lazy Adam: only the weight rows of features present in the
 			// batch move (with their L2 term), and the bias.
 			opt.tick()
-			for _, idx := range rows {
-				lo, hi := int(idx)*L, int(idx)*L+L
-				for i := lo; i < hi; i++ {
-					gw[i] += float64(cfg.L2 * w[i])
-				}
-				opt.update(w[lo:hi], gw[lo:hi], opt.mw[lo:hi], opt.vw[lo:hi])
-				clear(gw[lo:hi])
-				touched[idx] = false
-			}
+			gw.step(opt, w, opt.mw, opt.vw, cfg.L2)
 			opt.update(b, gb, opt.mb, opt.vb)
 			clear(gb)
 		}

@@ -51,7 +51,7 @@ func fitMLP(fz *feature.Featurizer, examples []dataset.Example, cfg Config) (*Mo
 		w2[i] = float64(a2 * float64(2*rng.Float64()-1))
 	}
 	b2 := make([]float64, L)
-	g1 := make([]float64, D*H)
+	g1 := newSparseGrad(D, H)
 	gb1 := make([]float64, H)
 	g2 := make([]float64, H*L)
 	gb2 := make([]float64, L)
@@ -60,8 +60,6 @@ func fitMLP(fz *feature.Featurizer, examples []dataset.Example, cfg Config) (*Mo
 	m2, v2 := make([]float64, H*L), make([]float64, H*L)
 	mb2, vb2 := make([]float64, L), make([]float64, L)
 	opt := &adam{lr: cfg.LearningRate, b1t: 1, b2t: 1}
-	touched := make([]bool, D)
-	var rows []int32
 	h := make([]float64, H)
 	dh := make([]float64, H)
 	p := make([]float64, L)
@@ -74,7 +72,6 @@ func fitMLP(fz *feature.Featurizer, examples []dataset.Example, cfg Config) (*Mo
 		for start := 0; start < len(order); start += cfg.BatchSize {
 			batch := order[start:min(start+cfg.BatchSize, len(order))]
 			inv := 1 / float64(len(batch))
-			rows = rows[:0]
 			for _, n := range batch {
 				x := xs[n]
 				hidden(w1, b1, x, H, h)
@@ -111,28 +108,10 @@ func fitMLP(fz *feature.Featurizer, examples []dataset.Example, cfg Config) (*Mo
 					dh[j] = s
 					gb1[j] += s
 				}
-				for k, idx := range x.Index {
-					if !touched[idx] {
-						touched[idx] = true
-						rows = append(rows, idx)
-					}
-					xv := float64(x.Value[k])
-					row := int(idx) * H
-					for j := 0; j < H; j++ {
-						g1[row+j] += float64(xv * dh[j])
-					}
-				}
+				g1.add(x, dh)
 			}
 			opt.tick()
-			for _, idx := range rows {
-				lo, hi := int(idx)*H, int(idx)*H+H
-				for i := lo; i < hi; i++ {
-					g1[i] += float64(cfg.L2 * w1[i])
-				}
-				opt.update(w1[lo:hi], g1[lo:hi], m1[lo:hi], v1[lo:hi])
-				clear(g1[lo:hi])
-				touched[idx] = false
-			}
+			g1.step(opt, w1, m1, v1, cfg.L2)
 			for i := range g2 {
 				g2[i] += float64(cfg.L2 * w2[i])
 			}
