@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"hermes/backend/agent"
 	"hermes/backend/prompt"
 	"hermes/backend/session"
 	"hermes/backend/subagent"
@@ -117,31 +118,24 @@ func (c *Core) reloadAgents() {
 	c.emitEvent("agents:changed", nil)
 }
 
-// ChannelContext builds the window a channel's next turn starts from: the main
-// channel's as the main agent builds it, a sub-agent's from its channel only.
+// ChannelContext builds the window a channel's next turn starts from, as its
+// turns build it: the main channel with the chat's own system prompt and model,
+// a sub-agent's from its channel only, with its definition's.
 func (c *Core) ChannelContext(ctx context.Context, sessionID, channel string) (PromptContext, error) {
+	var w chatWindowSettings
 	if channel == "" || channel == session.MainChannel {
-		return c.BuildContext(ctx, sessionID, "", 0)
+		channel = session.MainChannel
+		w = c.chatWindow(ctx, sessionID)
+	} else {
+		d, ok := c.agents.catalog.Get(channel)
+		if !ok {
+			return prompt.Context{}, fmt.Errorf("%w: %q; `hermes agent list` names them", subagent.ErrNotFound, channel)
+		}
+		w = chatWindowSettings{system: d.System, models: modelsOf(d)}
 	}
-	d, ok := c.agents.catalog.Get(channel)
-	if !ok {
-		return prompt.Context{}, fmt.Errorf("%w: %q; `hermes agent list` names them", subagent.ErrNotFound, channel)
-	}
-	s, err := c.sessions.Get(ctx, sessionID)
-	if err != nil {
-		return prompt.Context{}, err
-	}
-	hist, err := c.sessions.History(ctx, s)
-	if err != nil {
-		return prompt.Context{}, err
-	}
-	summary, upto, err := c.sessions.ChannelSummary(ctx, s.ID, channel)
-	if err != nil {
-		return prompt.Context{}, err
-	}
-	budget, _, _, recent := c.budget(ctx, modelsOf(d))
-	return c.prompt.Build(ctx, prompt.Input{System: d.System, History: hist, Channel: channel,
-		Summary: summary, SummaryUpto: upto, Budget: budget, RecentTurns: recent}), nil
+	budget, _, _, recent := c.budget(ctx, w.models, w.numCtx)
+	return agent.NextWindow(ctx, c.sessions, c.prompt, agent.WindowSpec{SessionID: sessionID, Channel: channel,
+		System: w.system, Budget: budget, RecentTurns: recent})
 }
 
 func modelsOf(d *subagent.Definition) []string {

@@ -153,20 +153,8 @@ func (c *Core) withChatSettings(ctx context.Context, in agent.Input) (agent.Inpu
 	if in.Temperature == nil {
 		in.Temperature = cs.Temperature
 	}
-	if in.NumCtx == 0 && cs.NumCtx > 0 {
-		in.NumCtx = cs.NumCtx
-		if client, st, err := c.llmClient(ctx); err == nil { // the model's own limit applies when smaller
-			model := st.ChatModel
-			if cs.Model != "" {
-				model = cs.Model
-			}
-			if len(in.Models) > 0 {
-				model = in.Models[0]
-			}
-			if limit := c.contextLength(ctx, client, model); limit > 0 && limit < in.NumCtx {
-				in.NumCtx = limit
-			}
-		}
+	if in.NumCtx == 0 {
+		in.NumCtx = cs.NumCtx // the model's own limit applies when smaller (Core.budget)
 	}
 	if len(in.Models) == 0 && cs.Model != "" {
 		st, err := c.settings.Load(ctx)

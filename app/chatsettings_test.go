@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 // The fake Ollama sees a chat's own system prompt, model, temperature and
 // context size on the next turn.
 func TestChatSettingsReachTheModel(t *testing.T) {
-	a, _, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
+	a, core, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
 	fake.Models = append(fake.Models, llmtest.Model{Name: "qwen2.5", ContextLength: 32768, Capabilities: []string{"completion", "tools"}})
 	first, err := a.SendMessage("r1", "", "hello")
 	if err != nil {
@@ -51,6 +52,12 @@ func TestChatSettingsReachTheModel(t *testing.T) {
 	if err != nil || rep.Settings == nil || rep.Settings.System != "You are a pirate. Say arr." || rep.Settings.NumCtx != 16384 ||
 		len(rep.Items) == 0 || rep.Items[0].Preview != "You are a pirate. Say arr." {
 		t.Fatalf("stored report = %+v, %v", rep, err)
+	}
+	// The next turn's window, as the inspector and `session context` show it, is
+	// built as the turn builds it: the chat's own system prompt, the chat's model's budget.
+	next, err := core.ChannelContext(context.Background(), sid, "main")
+	if err != nil || len(next.Items) == 0 || next.Items[0].Content != "You are a pirate. Say arr." || next.Budget != rep.Budget {
+		t.Fatalf("next window: budget %d (turn's %d), items %+v, %v", next.Budget, rep.Budget, next.Items, err)
 	}
 
 	// A context larger than the model's own is cut to it; other chats keep the defaults.

@@ -2,12 +2,7 @@ package app
 
 import (
 	"context"
-	"fmt"
-
-	"hermes/backend/agent"
-	"hermes/backend/memory"
-	"hermes/backend/prompt"
-	"hermes/backend/session"
+	"time"
 )
 
 // ReplyContext is what the model saw when it wrote a stored reply of a session.
@@ -36,98 +31,34 @@ func (a *App) MessageContext(replyID string) (ContextReport, error) {
 	return a.ReplyContext(sid, replyID)
 }
 
-// storedContext rebuilds the context report of a reply (replyID, or with "" the
-// session's newest) from the recipe stored with it, looking each item's text up
-// where it lives now: messages in the session, the system prompt, the current
-// summary, recalled memories in the memory log (a memory forgotten since shows as
-// such). ok is false when no such reply kept a recipe.
+// storedContext is the context report of a reply (replyID, or with "" the
+// session's newest) as the agent rebuilds it from the recipe stored with it. ok
+// is false when no such reply kept a recipe.
 func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep ContextReport, ok bool, err error) {
-	s, err := a.core.sessions.Get(ctx, sessionID)
-	if err != nil {
-		return rep, false, err
+	seen, ok, err := a.core.replay.Seen(ctx, sessionID, replyID)
+	if err != nil || !ok {
+		return rep, ok, err
 	}
-	stored, replyID, err := a.core.sessions.TurnContext(ctx, s.ID, replyID)
-	if err != nil {
-		return rep, false, err
-	}
-	r := agent.ParseContextRecipe(stored)
-	if r == nil {
-		return rep, false, nil
-	}
-	msgs, err := a.core.sessions.History(ctx, s)
-	if err != nil {
-		return rep, false, err
-	}
-	byID := make(map[string]session.Message, len(msgs))
-	for _, m := range msgs {
-		byID[m.ID] = m
-	}
-	memories := map[int]string{} // rank -> text
-	if r.QueryID != "" && hasReason(r, prompt.ReasonMemory) {
-		if m, err := a.core.memoryStore(); err == nil {
-			if entries, err := m.WhyRecalled(ctx, r.QueryID); err == nil {
-				for _, e := range memory.RecallBatch(entries, r.RecalledAt) {
-					memories[e.Rank] = m.PromptLine(e.Memory) // as offered, from the memory as it is now
-				}
-			}
-		}
-	}
-	p := r.Plan
-	rep = ContextReport{SessionID: sessionID, MessageID: replyID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
+	r, p := seen.Recipe, seen.Recipe.Plan
+	rep = ContextReport{SessionID: sessionID, MessageID: seen.ReplyID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
 		Plan: PlanInfo{Intent: p.Intent, Confidence: p.Confidence, Recall: p.Recall, RecallK: p.RecallK, MayWriteMemory: p.MayWriteMemory, ToolGroup: p.ToolGroup}}
-	rep.Settings = toTurnSettings(r.Settings, a.core.agent.SystemPrompt())
-	if rep.Settings == nil { // a reply stored before chat settings
-		rep.Settings = &TurnSettings{System: a.core.agent.SystemPrompt()}
-	}
-	for _, it := range r.Items {
-		text := ""
-		switch {
-		case it.Reason == string(prompt.ReasonSystem):
-			text = rep.Settings.System
-		case it.Reason == string(prompt.ReasonQuery):
-			text = byID[r.QueryID].Content
-		case it.Reason == string(prompt.ReasonSummary):
-			if s.SummaryUpto == r.SummaryUpto {
-				text = s.Summary
-			} else {
-				text = "(the summary has moved on since)"
-			}
-		case it.Reason == string(prompt.ReasonMemory):
-			if m, ok := memories[it.MemoryRank]; ok {
-				text = prompt.MemoryItem(m)
-			} else {
-				text = "(a memory forgotten since)"
-			}
-		case it.Reason == string(prompt.ReasonTool):
-			text = fmt.Sprintf("tool %s", it.Tool)
-		case it.Reason == string(prompt.ReasonDocument):
-			text = "(a document deleted since)"
-			if ds, _ := a.core.sessions.Documents(ctx, []string{it.Document}); len(ds) == 1 {
-				text = prompt.DocumentHeader(ds[0].Name, max(it.Part, 1), max(it.Part, 1)) + ds[0].Text
-				if it.Part > 0 {
-					text = fmt.Sprintf("Attached document %q, part %d", ds[0].Name, it.Part)
-				}
-			}
-		case it.MessageID != "":
-			if m, ok := byID[it.MessageID]; ok {
-				text = m.Content
-			} else {
-				text = "(a message deleted since)"
-			}
-		}
-		rep.Items = append(rep.Items, ContextItem{Reason: it.Reason, Role: it.Role, Preview: preview(text), Tokens: it.Tokens,
+	rep.Settings = toTurnSettings(&seen.Settings, a.core.agent.SystemPrompt())
+	for _, it := range seen.Items {
+		rep.Items = append(rep.Items, ContextItem{Reason: it.Reason, Role: it.Role, Preview: preview(it.Text), Tokens: it.Tokens,
 			MessageID: it.MessageID, Shortened: it.Shortened})
 	}
 	return rep, true, nil
 }
 
-func hasReason(r *agent.ContextRecipe, reason prompt.Reason) bool {
-	for _, it := range r.Items {
-		if it.Reason == string(reason) {
-			return true
-		}
+// recallLog is the agent's view of the recall log (memory opens lazily).
+type recallLog struct{ c *Core }
+
+func (l recallLog) Offered(ctx context.Context, queryID string, at time.Time) (map[int]string, error) {
+	m, err := l.c.memoryStore()
+	if err != nil {
+		return nil, err
 	}
-	return false
+	return m.Offered(ctx, queryID, at)
 }
 
 // preview is the start of an item's text, as the inspector lists it.

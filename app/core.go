@@ -54,6 +54,7 @@ type Core struct {
 	settings *config.Store
 	sessions *session.Store
 	agent    *agent.Agent
+	replay   agent.Replay // what the model saw, for stored replies
 	prompt   *prompt.Builder
 	summary  *summary.Summarizer
 	calib    *tokencal.Calibration
@@ -76,7 +77,6 @@ type Core struct {
 	retired   []*ollamad.Daemon // earlier ones, stopped at Close if Hermes started them
 	clientKey string
 	client    *llm.Client
-	ctxLen    map[string]int // model -> context length reported by the server
 }
 
 // Open opens the data dir's database and wires the backend.
@@ -99,7 +99,6 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		settings:  config.NewStore(db.DB, getenv),
 		sessions:  session.NewStore(db),
 		transport: llm.NewTransport(5 * time.Second),
-		ctxLen:    map[string]int{},
 	}
 	c.sessions.Profile = func(ctx context.Context) string { return memory.ActiveProfile(ctx, db) } // new chats join the active profile
 	db.OnWait = opts.OnDBWait
@@ -146,6 +145,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	c.agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.sessions, Classifier: intentClassifier{c.intent},
 		Prompt: c.prompt, Budget: c.budget, Calibration: c.calib, AfterTurn: c.afterTurn, Tools: c.tools,
 		Memory: agentMemory{c}, ExplainError: c.explainError, Documents: c.sessions}
+	c.replay = agent.Replay{Sessions: c.sessions, Recalls: recallLog{c}, System: c.agent.SystemPrompt}
 	// Every door finishes what a dead or busy process left: an import it never
 	// published is rolled back, an erasure a reader held up is scrubbed.
 	if _, err := c.sessions.RecoverImports(ctx); err != nil {
@@ -211,7 +211,6 @@ func (c *Core) llmClient(ctx context.Context) (*llm.Client, config.Settings, err
 			return nil, s, err
 		}
 		c.clientKey = key
-		c.ctxLen = map[string]int{} // another server may hold other models
 	}
 	return c.client, s, nil
 }
@@ -230,9 +229,9 @@ func (l settingsLLM) Chat(ctx context.Context, req llm.ChatRequest, fn func(llm.
 	return client.Chat(ctx, req, fn)
 }
 
-// budget is the prompt budget for a turn: the context to ask for (the smaller of the
-// context_window setting and the model's own limit) minus the reply reserve.
-func (c *Core) budget(ctx context.Context, models []string) (budget, numCtx int, model string, recent int) {
+// budget is the prompt budget for a turn (prompt.ContextSize and prompt.Budget
+// over the settings, the context size the chat asks for, and the model's own limit).
+func (c *Core) budget(ctx context.Context, models []string, asked int) (budget, numCtx int, model string, recent int) {
 	client, s, err := c.llmClient(ctx)
 	if err != nil {
 		return 4096, 0, "", 0
@@ -241,49 +240,46 @@ func (c *Core) budget(ctx context.Context, models []string) (budget, numCtx int,
 	if len(models) > 0 {
 		model = models[0]
 	}
-	numCtx = s.ContextWindow
-	if limit := c.contextLength(ctx, client, model); limit > 0 && limit < numCtx {
-		numCtx = limit
+	if asked <= 0 {
+		asked = s.ContextWindow
 	}
-	budget = numCtx - s.ReplyReserve
-	if budget < 256 {
-		budget = 256
-	}
-	return budget, numCtx, model, s.RecentTurns
+	numCtx = prompt.ContextSize(asked, client.ContextLength(ctx, model))
+	return prompt.Budget(numCtx, s.ReplyReserve), numCtx, model, s.RecentTurns
 }
 
-// contextLength asks the server for a model's context length, remembering answers.
-func (c *Core) contextLength(ctx context.Context, client *llm.Client, model string) int {
-	c.mu.Lock()
-	n, ok := c.ctxLen[model]
-	c.mu.Unlock()
-	if ok {
-		return n
-	}
-	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	info, err := client.Show(sctx, model)
-	if err != nil {
-		return 0 // unknown: the setting alone decides; ask again next turn
-	}
-	c.mu.Lock()
-	c.ctxLen[model] = info.ContextLength
-	c.mu.Unlock()
-	return info.ContextLength
+// subagentBudget is a sub-agent's budget: its models, the settings' context size.
+func (c *Core) subagentBudget(ctx context.Context, models []string) (budget, numCtx int, model string, recent int) {
+	return c.budget(ctx, models, 0)
 }
 
 // BuildContext builds the context the model would see if query were sent to the
 // session now, within budget tokens (for `hermes session context` and evaluations).
 func (c *Core) BuildContext(ctx context.Context, sessionID, query string, budget int) (PromptContext, error) {
-	s, err := c.sessions.Get(ctx, sessionID)
-	if err != nil {
-		return prompt.Context{}, fmt.Errorf("build context: %w", err)
-	}
-	hist, err := c.sessions.History(ctx, s)
-	if err != nil {
-		return prompt.Context{}, fmt.Errorf("build context: %w", err)
-	}
 	st, _ := c.settings.Load(ctx)
-	return c.prompt.Build(ctx, prompt.Input{System: agent.DefaultSystemPrompt, Query: query, History: hist, Channel: "main",
-		Summary: s.Summary, SummaryUpto: s.SummaryUpto, Budget: budget, RecentTurns: st.RecentTurns}), nil
+	w := c.chatWindow(ctx, sessionID)
+	return agent.NextWindow(ctx, c.sessions, c.prompt, agent.WindowSpec{SessionID: sessionID, Channel: session.MainChannel,
+		System: w.system, Query: query, Budget: budget, RecentTurns: st.RecentTurns})
+}
+
+// chatWindowSettings are what a conversation's main channel runs with.
+type chatWindowSettings struct {
+	system string
+	models []string
+	numCtx int // 0: the setting's
+}
+
+// chatWindow is what a conversation's main channel runs with: its own settings,
+// else the defaults.
+func (c *Core) chatWindow(ctx context.Context, sessionID string) chatWindowSettings {
+	w := chatWindowSettings{system: c.agent.SystemPrompt()}
+	if cs, err := c.sessions.ChatSettings(ctx, sessionID); err == nil {
+		if cs.System != "" {
+			w.system = cs.System
+		}
+		if cs.Model != "" {
+			w.models = []string{cs.Model}
+		}
+		w.numCtx = cs.NumCtx
+	}
+	return w
 }

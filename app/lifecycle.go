@@ -2,54 +2,19 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
-	"hermes/backend/llm"
 	"hermes/backend/session"
 )
 
-// closeSchema is the structured output asked of the model when a conversation closes.
-var closeSchema = json.RawMessage(`{"type":"object","properties":{
-	"title":{"type":"string","description":"3 to 6 words naming the conversation's topic"},
-	"summary":{"type":"string","description":"at most 8 short bullet points: facts, decisions, open questions"}},
-	"required":["title","summary"]}`)
-
-// closeHook asks the model for a title and summary of a conversation that went idle.
+// closeHook titles and summarises a conversation that went idle, with the one
+// summariser (never during a sweep that must not ask the model).
 func (c *Core) closeHook(ctx context.Context, s session.Session, msgs []session.Message) (string, string, error) {
 	if ctx.Value(noModelKey{}) != nil {
 		return "", "", fmt.Errorf("close session: no model answers")
 	}
-	var b strings.Builder
-	if s.Summary != "" {
-		b.WriteString("Earlier summary:\n" + s.Summary + "\n\nLatest messages:\n")
-	}
-	start := max(0, len(msgs)-40)
-	for _, m := range msgs[start:] {
-		if m.Role != "user" && m.Role != "assistant" {
-			continue
-		}
-		r := []rune(m.Content)
-		if len(r) > 800 {
-			r = append(r[:800], '…')
-		}
-		fmt.Fprintf(&b, "%s: %s\n", m.Role, string(r))
-	}
-	reply, err := settingsLLM{c}.Chat(ctx, llm.ChatRequest{Format: closeSchema, Messages: []llm.Message{
-		{Role: "system", Content: "Give this conversation a short title and a summary, in the conversation's language. Answer with JSON only."},
-		{Role: "user", Content: b.String()},
-	}}, func(llm.Delta) error { return nil })
-	if err != nil {
-		return "", "", err
-	}
-	var out struct{ Title, Summary string }
-	if err := json.Unmarshal([]byte(reply.Content), &out); err != nil || strings.TrimSpace(out.Summary) == "" {
-		return "", "", fmt.Errorf("close session: the model's answer was not the JSON asked for")
-	}
-	title := session.TitleFrom(out.Title)
-	return strings.TrimSpace(out.Summary), title, nil
+	return c.summary.Close(ctx, s, msgs)
 }
 
 // Sweep applies the session lifecycle once: idle after idle_timeout (summarized and

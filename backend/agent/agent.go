@@ -51,8 +51,10 @@ type Calibration interface {
 	Observe(ctx context.Context, model string, estimated, reported int) error
 }
 
-// Budget says how many prompt tokens the turn may use and the context size to ask for.
-type Budget func(ctx context.Context, models []string) (budget, numCtx int, model string, recentTurns int)
+// Budget says how many prompt tokens the turn may use and the context size to ask
+// for; asked > 0 is a context size the chat asks for instead of the setting's
+// (the model's own limit still applies).
+type Budget func(ctx context.Context, models []string, asked int) (budget, numCtx int, model string, recentTurns int)
 
 // Tools runs the tools the model calls.
 type Tools interface {
@@ -277,15 +279,11 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	var recalledAt time.Time // when memories were recalled for this reply (the recall log's batch)
 	if a.Prompt != nil {
 		budget, numCtx, model, recent := 6144, 0, "", 0
-		if a.Budget != nil {
-			budget, numCtx, model, recent = a.Budget(ctx, in.Models)
-		}
-		if in.NumCtx > 0 {
-			reserve := 1024
-			if numCtx > 0 {
-				reserve = numCtx - budget
-			}
-			numCtx, budget = in.NumCtx, max(in.NumCtx-reserve, 256)
+		switch {
+		case a.Budget != nil:
+			budget, numCtx, model, recent = a.Budget(ctx, in.Models, in.NumCtx)
+		case in.NumCtx > 0:
+			numCtx, budget = in.NumCtx, prompt.Budget(in.NumCtx, 1024)
 		}
 		res.Settings.NumCtx = numCtx
 		if res.Settings.Model == "" {

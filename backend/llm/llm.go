@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -61,6 +62,8 @@ type Client struct {
 	api  *api.Client
 	// Sleep waits between retries; tests replace it.
 	Sleep func(context.Context, time.Duration) error
+	// ctxLen remembers each model's context length as the server reported it.
+	ctxLen sync.Map // model -> int
 }
 
 // New returns a client for cfg.Host. transport may be nil; pass a shared one to reuse connections.
@@ -220,6 +223,23 @@ func (m ModelInfo) Has(capability string) bool {
 		}
 	}
 	return false
+}
+
+// ContextLength is a model's context length as the server reports it, asked once
+// per client (a client talks to one server); 0 when it cannot be known now (the
+// question is asked again next time).
+func (c *Client) ContextLength(ctx context.Context, model string) int {
+	if n, ok := c.ctxLen.Load(model); ok {
+		return n.(int)
+	}
+	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	info, err := c.Show(sctx, model)
+	if err != nil {
+		return 0
+	}
+	c.ctxLen.Store(model, info.ContextLength)
+	return info.ContextLength
 }
 
 // Show returns a model's context length and capabilities.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -286,5 +288,35 @@ func TestToolCallsWithoutIDGetOne(t *testing.T) {
 	a, b := reply.ToolCalls[0].ID, reply.ToolCalls[1].ID
 	if !strings.HasPrefix(a, "call_") || a == b {
 		t.Errorf("ids %q %q", a, b)
+	}
+}
+
+// A model's context length is asked of the server once per client; an unknown
+// model is asked again (it may be pulled meanwhile).
+func TestContextLengthAskedOnce(t *testing.T) {
+	fake := llmtest.New()
+	var shows atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/show" {
+			shows.Add(1)
+		}
+		fake.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	c, err := New(Config{Host: srv.URL, Retries: 0}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for range 3 {
+		if n := c.ContextLength(ctx, "llama3.2"); n != 8192 {
+			t.Fatalf("context length = %d", n)
+		}
+	}
+	if shows.Load() != 1 {
+		t.Fatalf("asked %d times, want 1", shows.Load())
+	}
+	if c.ContextLength(ctx, "missing") != 0 || c.ContextLength(ctx, "missing") != 0 || shows.Load() != 3 {
+		t.Fatalf("unknown model: asked %d times in all, want 3", shows.Load())
 	}
 }

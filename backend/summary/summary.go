@@ -1,10 +1,12 @@
-// Package summary keeps a conversation channel's rolling summary: the turns that
-// have left the recent window folded, incrementally, into a few bullet points by
-// the model (or extractively when it cannot).
+// Package summary is Hermes' one summariser: it keeps a conversation channel's
+// rolling summary (the turns that have left the recent window folded,
+// incrementally, into a few bullet points by the model, or extractively when it
+// cannot), and titles and summarises a conversation when it closes.
 package summary
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -109,24 +111,69 @@ const summaryInstruction = "You maintain a running summary of a conversation bet
 	"drop small talk. Write at most 12 short bullet points in the language of the conversation. Output only the summary."
 
 func (s *Summarizer) fold(ctx context.Context, previous string, batch []session.Message) (string, error) {
-	var b strings.Builder
-	if previous != "" {
-		b.WriteString("Current summary:\n" + previous + "\n\n")
-	}
-	b.WriteString("New messages:\n")
-	for _, m := range batch {
-		content := m.Content
-		if r := []rune(content); len(r) > 1500 {
-			content = string(r[:1500]) + " […]"
-		}
-		fmt.Fprintf(&b, "%s: %s\n", m.Role, content)
-	}
 	reply, err := s.LLM.Chat(ctx, llm.ChatRequest{Messages: []llm.Message{
 		{Role: "system", Content: summaryInstruction},
-		{Role: "user", Content: b.String()},
+		{Role: "user", Content: transcript("Current summary", previous, "New messages", batch, 1500)},
 	}}, func(llm.Delta) error { return nil })
 	if err != nil {
 		return "", fmt.Errorf("summarize: %w", err)
 	}
 	return strings.TrimSpace(reply.Content), nil
+}
+
+// transcript is the text a summary is asked of: the previous summary (if any)
+// and the messages, each cut to limit runes.
+func transcript(previousHead, previous, head string, msgs []session.Message, limit int) string {
+	var b strings.Builder
+	if previous != "" {
+		b.WriteString(previousHead + ":\n" + previous + "\n\n")
+	}
+	b.WriteString(head + ":\n")
+	for _, m := range msgs {
+		content := m.Content
+		if r := []rune(content); len(r) > limit {
+			content = string(r[:limit]) + " […]"
+		}
+		fmt.Fprintf(&b, "%s: %s\n", m.Role, content)
+	}
+	return b.String()
+}
+
+// closeSchema is the structured output asked of the model when a conversation closes.
+var closeSchema = json.RawMessage(`{"type":"object","properties":{
+	"title":{"type":"string","description":"3 to 6 words naming the conversation's topic"},
+	"summary":{"type":"string","description":"at most 8 short bullet points: facts, decisions, open questions"}},
+	"required":["title","summary"]}`)
+
+const closeInstruction = "Give this conversation a short title and a summary, in the conversation's language. Answer with JSON only."
+
+// closeWindow is how many of the newest messages a closing summary reads (with the
+// rolling summary of those before).
+const closeWindow = 40
+
+// Close titles and summarises a conversation that went idle: the rolling summary
+// so far and its newest turns, in one structured answer. Without a model it fails,
+// and the caller keeps the extractive summary.
+func (s *Summarizer) Close(ctx context.Context, sess session.Session, msgs []session.Message) (summary, title string, err error) {
+	if s.LLM == nil {
+		return "", "", fmt.Errorf("close session: no model")
+	}
+	var turns []session.Message
+	for _, m := range msgs[max(0, len(msgs)-closeWindow):] {
+		if m.Role == "user" || m.Role == "assistant" {
+			turns = append(turns, m)
+		}
+	}
+	reply, err := s.LLM.Chat(ctx, llm.ChatRequest{Format: closeSchema, Messages: []llm.Message{
+		{Role: "system", Content: closeInstruction},
+		{Role: "user", Content: transcript("Earlier summary", sess.Summary, "Latest messages", turns, 800)},
+	}}, func(llm.Delta) error { return nil })
+	if err != nil {
+		return "", "", fmt.Errorf("close session: %w", err)
+	}
+	var out struct{ Title, Summary string }
+	if err := json.Unmarshal([]byte(reply.Content), &out); err != nil || strings.TrimSpace(out.Summary) == "" {
+		return "", "", fmt.Errorf("close session: the model's answer was not the JSON asked for")
+	}
+	return strings.TrimSpace(out.Summary), session.TitleFrom(out.Title), nil
 }

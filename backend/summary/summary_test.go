@@ -81,3 +81,52 @@ func TestSummarizerIsIncremental(t *testing.T) {
 		t.Fatalf("extractive: %v %v %v %q", changed, kind, err, got.Summary)
 	}
 }
+
+// The idle close asks the same summariser for a title and a summary as JSON: the
+// rolling summary so far and the newest turns only; an answer that is not the JSON
+// asked for is an error (the lifecycle then keeps the extractive summary).
+func TestCloseTitlesAndSummarises(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st := session.NewStore(db)
+	s, _ := st.Create(ctx, "")
+	for i := range 50 {
+		role := map[bool]string{true: "user", false: "assistant"}[i%2 == 0]
+		if _, err := st.Append(ctx, session.Message{SessionID: s.ID, Role: role, Content: "turn " + strings.Repeat("x", i) + "|" + string(rune('A'+i%26))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.SetChannelSummary(ctx, s.ID, session.MainChannel, "- earlier: the user adopted a cat", "llm", 10); err != nil {
+		t.Fatal(err)
+	}
+	fake := llmtest.New()
+	var got api.ChatRequest
+	answer := `{"title":"  Cat care plans  ","summary":" - adopted a cat\n- plans "}`
+	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
+		got = req
+		return llmtest.Reply{Chunks: []string{answer}}
+	}
+	srv := fake.Start()
+	defer srv.Close()
+	client, _ := llm.New(llm.Config{Host: srv.URL}, nil)
+	sum := &Summarizer{LLM: modelLLM{client}, Store: st}
+	sess, _ := st.Get(ctx, s.ID)
+	msgs, _ := st.Messages(ctx, s.ID)
+	summary, title, err := sum.Close(ctx, sess, msgs)
+	if err != nil || title != "Cat care plans" || summary != "- adopted a cat\n- plans" {
+		t.Fatalf("close = %q, %q, %v", summary, title, err)
+	}
+	prompt := got.Messages[1].Content
+	if len(got.Format) == 0 || !strings.HasPrefix(prompt, "Earlier summary:\n- earlier: the user adopted a cat") ||
+		strings.Contains(prompt, "turn |A") || !strings.Contains(prompt, msgs[len(msgs)-1].Content) {
+		t.Fatalf("format %s; prompt %q", got.Format, prompt)
+	}
+	answer = "Sure! Here is a title: Cats"
+	if _, _, err := sum.Close(ctx, sess, msgs); err == nil || !strings.Contains(err.Error(), "not the JSON asked for") {
+		t.Fatalf("a free-text answer: %v", err)
+	}
+}

@@ -1,0 +1,142 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"hermes/backend/prompt"
+	"hermes/backend/session"
+)
+
+// ReplayStore is what showing a stored reply's context reads of the conversations.
+type ReplayStore interface {
+	Get(ctx context.Context, id string) (session.Session, error)
+	// TurnContext is the recipe stored with a reply (replyID, or "" for the
+	// session's newest) and that reply's id.
+	TurnContext(ctx context.Context, sessionID, replyID string) (recipe, messageID string, err error)
+	History(ctx context.Context, s session.Session) ([]session.Message, error)
+	Documents(ctx context.Context, ids []string) ([]session.Document, error)
+}
+
+// RecallLog gives back what a turn was offered of long-term memory: by rank, the
+// line offered, worded from each memory as it is now (a memory forgotten since is
+// missing).
+type RecallLog interface {
+	Offered(ctx context.Context, queryID string, at time.Time) (map[int]string, error)
+}
+
+// Seen is what the model saw when it wrote a stored reply: the stored recipe, and
+// each item's text looked up where it lives now.
+type Seen struct {
+	ReplyID string
+	Recipe  *ContextRecipe
+	// Settings are the chat settings the turn ran with (System empty: the chat
+	// had none of its own).
+	Settings TurnSettings
+	Items    []SeenItem
+}
+
+// SeenItem is one item of the prompt with its text as it can be shown now.
+type SeenItem struct {
+	RecipeItem
+	Text string
+}
+
+// Replay rebuilds what the model saw for stored replies. Recalls may be nil (no
+// long-term memory): recalled memories then show as forgotten.
+type Replay struct {
+	Sessions ReplayStore
+	Recalls  RecallLog
+	// System is the system prompt in force when a turn kept none of its own.
+	System func() string
+}
+
+// Seen rebuilds the context of a reply (replyID, or "" for the session's newest)
+// from the recipe stored with it: messages from the session, the system prompt,
+// the summary (if it has not moved on since), recalled memories from the recall
+// log, documents from the store. ok is false when no such reply kept a recipe.
+func (r Replay) Seen(ctx context.Context, sessionID, replyID string) (seen Seen, ok bool, err error) {
+	s, err := r.Sessions.Get(ctx, sessionID)
+	if err != nil {
+		return seen, false, fmt.Errorf("show context: %w", err)
+	}
+	stored, replyID, err := r.Sessions.TurnContext(ctx, s.ID, replyID)
+	if err != nil {
+		return seen, false, fmt.Errorf("show context: %w", err)
+	}
+	rec := ParseContextRecipe(stored)
+	if rec == nil {
+		return seen, false, nil
+	}
+	msgs, err := r.Sessions.History(ctx, s)
+	if err != nil {
+		return seen, false, fmt.Errorf("show context: %w", err)
+	}
+	byID := make(map[string]session.Message, len(msgs))
+	for _, m := range msgs {
+		byID[m.ID] = m
+	}
+	memories := map[int]string{}
+	if r.Recalls != nil && rec.QueryID != "" && rec.has(prompt.ReasonMemory) {
+		if offered, err := r.Recalls.Offered(ctx, rec.QueryID, rec.RecalledAt); err == nil {
+			memories = offered
+		}
+	}
+	seen = Seen{ReplyID: replyID, Recipe: rec}
+	if rec.Settings != nil { // nil: a reply stored before chat settings
+		seen.Settings = *rec.Settings
+	}
+	system := seen.Settings.System
+	if system == "" {
+		system = r.System()
+	}
+	for _, it := range rec.Items {
+		text := ""
+		switch prompt.Reason(it.Reason) {
+		case prompt.ReasonSystem:
+			text = system
+		case prompt.ReasonQuery:
+			text = byID[rec.QueryID].Content
+		case prompt.ReasonSummary:
+			text = "(the summary has moved on since)"
+			if s.SummaryUpto == rec.SummaryUpto {
+				text = s.Summary
+			}
+		case prompt.ReasonMemory:
+			text = "(a memory forgotten since)"
+			if m, ok := memories[it.MemoryRank]; ok {
+				text = prompt.MemoryItem(m)
+			}
+		case prompt.ReasonTool:
+			text = "tool " + it.Tool
+		case prompt.ReasonDocument:
+			text = "(a document deleted since)"
+			if ds, _ := r.Sessions.Documents(ctx, []string{it.Document}); len(ds) == 1 {
+				text = prompt.DocumentHeader(ds[0].Name, 1, 1) + ds[0].Text
+				if it.Part > 0 {
+					text = fmt.Sprintf("Attached document %q, part %d", ds[0].Name, it.Part)
+				}
+			}
+		default:
+			if it.MessageID != "" {
+				text = "(a message deleted since)"
+				if m, ok := byID[it.MessageID]; ok {
+					text = m.Content
+				}
+			}
+		}
+		seen.Items = append(seen.Items, SeenItem{RecipeItem: it, Text: text})
+	}
+	return seen, true, nil
+}
+
+// has is whether the recipe holds an item for reason.
+func (r *ContextRecipe) has(reason prompt.Reason) bool {
+	for _, it := range r.Items {
+		if it.Reason == string(reason) {
+			return true
+		}
+	}
+	return false
+}
