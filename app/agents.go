@@ -46,12 +46,6 @@ type agents struct {
 // agentToolTimeout bounds one delegation (its own rounds of model calls and tools).
 const agentToolTimeout = 10 * time.Minute
 
-// agentParams are the arguments of every agent__ tool.
-var agentParams = json.RawMessage(`{"type":"object","properties":{` +
-	`"task":{"type":"string","description":"What the specialist should do: a self-contained instruction."},` +
-	`"context":{"type":"string","description":"Text the specialist needs to do it (optional)."}},` +
-	`"required":["task"],"additionalProperties":false}`)
-
 // openAgents wires the sub-agents on the tools engine and the prompt builder,
 // offers each enabled one to the model as agent__<name>, and watches agents.yaml.
 func (c *Core) openAgents() {
@@ -114,7 +108,7 @@ func (c *Core) agentTool(d *subagent.Definition) (tools.Tool, []tools.Option) {
 		desc += " (a specialist sub-agent without tools)"
 	}
 	name := d.Name
-	t := &tools.Func{ToolName: d.ToolName(), ToolDescription: desc, Params: agentParams, Annots: tools.Annotations{ReadOnly: readOnly},
+	t := &tools.Func{ToolName: d.ToolName(), ToolDescription: desc, Params: subagent.ToolParams, Annots: tools.Annotations{ReadOnly: readOnly},
 		Fn: func(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 			return c.delegate(ctx, name, args)
 		}}

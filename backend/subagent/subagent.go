@@ -5,6 +5,7 @@
 package subagent
 
 import (
+	"encoding/json"
 	"path"
 	"strings"
 )
@@ -99,3 +100,10 @@ func Builtins() []*Definition {
 		},
 	}
 }
+
+// ToolParams are the arguments of every agent__ tool: the task, and the text the
+// specialist needs for it.
+var ToolParams = json.RawMessage(`{"type":"object","properties":{` +
+	`"task":{"type":"string","description":"What the specialist should do: a self-contained instruction."},` +
+	`"context":{"type":"string","description":"Text the specialist needs to do it (optional)."}},` +
+	`"required":["task"],"additionalProperties":false}`)
