@@ -103,7 +103,7 @@ type Agent struct {
 	LLM        LLM
 	Sessions   Sessions
 	Classifier Classifier
-	// Prompt builds the context; nil sends the whole history.
+	// Prompt builds the context the model sees (required).
 	Prompt      PromptBuilder
 	Budget      Budget
 	Calibration Calibration
@@ -187,6 +187,9 @@ type TurnSettings struct {
 // error are returned; a cancellation returns the Result and a nil error.
 func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) error) (Result, error) {
 	var res Result
+	if a.Prompt == nil {
+		return res, errors.New("turn: the agent has no prompt builder")
+	}
 	if in.Continue {
 		if in.SessionID == "" {
 			return res, fmt.Errorf("turn: %w: continue needs a session", session.ErrInvalid)
@@ -277,57 +280,48 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		}
 	}
 	var recalledAt time.Time // when memories were recalled for this reply (the recall log's batch)
-	if a.Prompt != nil {
-		budget, numCtx, model, recent := 6144, 0, "", 0
-		switch {
-		case a.Budget != nil:
-			budget, numCtx, model, recent = a.Budget(ctx, in.Models, in.NumCtx)
-		case in.NumCtx > 0:
-			numCtx, budget = in.NumCtx, prompt.Budget(in.NumCtx, 1024)
+	budget, numCtx, model, recent := 6144, 0, "", 0
+	switch {
+	case a.Budget != nil:
+		budget, numCtx, model, recent = a.Budget(ctx, in.Models, in.NumCtx)
+	case in.NumCtx > 0:
+		numCtx, budget = in.NumCtx, prompt.Budget(in.NumCtx, 1024)
+	}
+	res.Settings.NumCtx = numCtx
+	if res.Settings.Model == "" {
+		res.Settings.Model = model
+	}
+	pin := prompt.Input{System: system, Query: in.Text, History: history, Channel: "main",
+		Summary: sess.Summary, SummaryUpto: sess.SummaryUpto, Budget: budget, RecentTurns: recent}
+	if a.Memory != nil && res.Plan.Recall && !in.Incognito {
+		// Recall logs what it offers against the user's message: wait for it to exist.
+		if err := userStored(); err != nil {
+			return res, err
 		}
-		res.Settings.NumCtx = numCtx
-		if res.Settings.Model == "" {
-			res.Settings.Model = model
+		recalledAt = time.Now()
+		mems, err := a.Memory.Recall(ctx, MemoryQuery{Profile: sess.Profile, Text: in.Text, SessionID: sess.ID,
+			MessageID: user.ID, K: res.Plan.RecallK})
+		if err == nil {
+			res.Recalled, pin.Memories = mems, mems
 		}
-		pin := prompt.Input{System: system, Query: in.Text, History: history, Channel: "main",
-			Summary: sess.Summary, SummaryUpto: sess.SummaryUpto, Budget: budget, RecentTurns: recent}
-		if a.Memory != nil && res.Plan.Recall && !in.Incognito {
-			// Recall logs what it offers against the user's message: wait for it to exist.
-			if err := userStored(); err != nil {
-				return res, err
-			}
-			recalledAt = time.Now()
-			mems, err := a.Memory.Recall(ctx, MemoryQuery{Profile: sess.Profile, Text: in.Text, SessionID: sess.ID,
-				MessageID: user.ID, K: res.Plan.RecallK})
-			if err == nil {
-				res.Recalled, pin.Memories = mems, mems
-			}
+	}
+	if a.Calibration != nil && model != "" {
+		pin.Ratio = a.Calibration.Ratio(ctx, model)
+	}
+	docs, derr := a.documents(ctx, in, user.ID, history, userStored)
+	if derr != nil {
+		return res, derr
+	}
+	pin.Documents = docs
+	pin.ToolSchemas = SchemaTexts(offered)
+	res.Context = a.Prompt.Build(ctx, pin)
+	req.Messages = ChatMessages(res.Context)
+	offered = Fitted(offered, pin.ToolSchemas, res.Context)
+	if numCtx > 0 {
+		if req.Options == nil {
+			req.Options = map[string]any{}
 		}
-		if a.Calibration != nil && model != "" {
-			pin.Ratio = a.Calibration.Ratio(ctx, model)
-		}
-		docs, derr := a.documents(ctx, in, user.ID, history, userStored)
-		if derr != nil {
-			return res, derr
-		}
-		pin.Documents = docs
-		pin.ToolSchemas = SchemaTexts(offered)
-		res.Context = a.Prompt.Build(ctx, pin)
-		req.Messages = ChatMessages(res.Context)
-		offered = Fitted(offered, pin.ToolSchemas, res.Context)
-		if numCtx > 0 {
-			if req.Options == nil {
-				req.Options = map[string]any{}
-			}
-			req.Options["num_ctx"] = numCtx
-		}
-	} else {
-		req.Messages = []llm.Message{{Role: "system", Content: system}}
-		for _, m := range append(history, user) {
-			if (m.Role == "user" || m.Role == "assistant") && m.Content != "" {
-				req.Messages = append(req.Messages, llm.Message{Role: m.Role, Content: m.Content})
-			}
-		}
+		req.Options["num_ctx"] = numCtx
 	}
 
 	// 3. stream the reply; run the tools it asks for and ask again, under the loop guard.

@@ -12,6 +12,7 @@ import (
 
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/prompt"
 	"hermes/backend/session"
 	"hermes/backend/store"
 )
@@ -38,7 +39,7 @@ func newFixture(t *testing.T, script func(api.ChatRequest) llmtest.Reply) fixtur
 		t.Fatal(err)
 	}
 	sessions := session.NewStore(db)
-	return fixture{agent: &Agent{LLM: modelsLLM{client}, Sessions: sessions}, sessions: sessions, fake: fake}
+	return fixture{agent: &Agent{LLM: modelsLLM{client}, Sessions: sessions, Prompt: prompt.NewBuilder()}, sessions: sessions, fake: fake}
 }
 
 // modelsLLM fills in the configured model, as the composition root does.
