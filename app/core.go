@@ -283,7 +283,11 @@ func (c *Core) BuildContext(ctx context.Context, sessionID, query string, budget
 	if err != nil {
 		return prompt.Context{}, fmt.Errorf("build context: %w", err)
 	}
+	docs, err := agent.PromptDocuments(ctx, c.sessions, query, hist) // as a turn gathers them
+	if err != nil {
+		return prompt.Context{}, fmt.Errorf("build context: %w", err)
+	}
 	st, _ := c.settings.Load(ctx)
 	return c.prompt.Build(ctx, prompt.Input{System: agent.DefaultSystemPrompt, Query: query, History: hist, Channel: "main",
-		Summary: s.Summary, SummaryUpto: s.SummaryUpto, Budget: budget, RecentTurns: st.RecentTurns}), nil
+		Summary: s.Summary, SummaryUpto: s.SummaryUpto, Budget: budget, RecentTurns: st.RecentTurns, Documents: docs}), nil
 }
