@@ -135,6 +135,24 @@ func TestChatAttach(t *testing.T) {
 		t.Fatalf("session show: %+v", r)
 	}
 
+	// session context shows them as the next turn would carry them.
+	r = runCLI(t, env, "", "--json", "session", "context", "--session", turn.Session.ID, "--query", "and the pump?", "--budget", "4096")
+	var sc struct {
+		Items []struct{ Reason, Content string }
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &sc) != nil {
+		t.Fatalf("session context: %+v", r)
+	}
+	var docItems int
+	for _, it := range sc.Items {
+		if it.Reason == "document" && (strings.Contains(it.Content, "wombat depot") || strings.Contains(it.Content, "zeppelin pump")) {
+			docItems++
+		}
+	}
+	if docItems != 2 {
+		t.Errorf("session context carries %d of the 2 documents: %s", docItems, r.stdout)
+	}
+
 	// Refused files: exit 2, one line that says what to do, nothing stored, no request.
 	big := writeFile(t, files, "big.txt", []byte(strings.Repeat("a", 10<<20+1)))
 	img := writeFile(t, files, "photo.png", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
