@@ -19,6 +19,15 @@ func attach(t *testing.T, a *App, name, text string) string {
 	return session.DocumentRef{ID: info.ID, Name: info.Name, Kind: info.Kind, Tokens: info.Tokens, Chars: info.Chars}.Tag()
 }
 
+func reportHas(rep ContextReport, text string) bool {
+	for _, it := range rep.Items {
+		if it.Reason == "document" && strings.Contains(it.Preview, text) {
+			return true
+		}
+	}
+	return false
+}
+
 // contextHas reports whether the reply's context report (the inspector, and
 // `session context --reply`) lists a document whose preview holds text.
 func contextHas(t *testing.T, a *App, sid, replyID, text string) bool {
@@ -27,12 +36,7 @@ func contextHas(t *testing.T, a *App, sid, replyID, text string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, it := range rep.Items {
-		if it.Reason == "document" && strings.Contains(it.Preview, text) {
-			return true
-		}
-	}
-	return false
+	return reportHas(rep, text)
 }
 
 // builtHas reports whether `session context` (BuildContext) for a next message
@@ -97,6 +101,12 @@ func TestHiddenBranchDocumentsStayOut(t *testing.T) {
 	// Back to the first version: A is back, B is gone.
 	if _, err := a.SelectVersion(sid, ed.User.Versions.IDs[0]); err != nil {
 		t.Fatal(err)
+	}
+	// The Context panel (LastContext) shows the chosen branch's last reply, not
+	// the newest reply of the branch just hidden.
+	last, err := a.LastContext(sid)
+	if err != nil || last.MessageID != one.Assistant.ID || !reportHas(last, "quokka") || reportHas(last, "narwhal") {
+		t.Errorf("the Context panel after choosing the first version: %+v, %v", last, err)
 	}
 	back, err := a.SendMessage("r4", sid, "and the total now?")
 	if err != nil {
