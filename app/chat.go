@@ -16,27 +16,18 @@ const (
 	MessageCancelled = session.StatusCancelled
 )
 
-// ChatInput is one message for Chat.
+// ChatInput is one message for Chat; the conversation's own settings (model,
+// system prompt, temperature, context size) apply to it.
 type ChatInput struct {
 	SessionID string // the conversation to continue; "" starts one
 	Text      string
-	Model     string // the chat model for this turn; "" uses the setting
 }
 
 // Chat runs one turn for the command line, streaming the reply's text to fn. The
 // result holds what was stored even when err is set (a stopped reply keeps its
 // partial text); err is already a user's message (IsBadInput tells refused input).
 func (c *Core) Chat(ctx context.Context, in ChatInput, fn func(string) error) (TurnResult, error) {
-	var models []string
-	if in.Model != "" {
-		s, err := c.settings.Load(ctx)
-		if err != nil {
-			return TurnResult{}, err
-		}
-		s.ChatModel = in.Model
-		models = s.Models()
-	}
-	res, err := c.turn(ctx, agent.Input{SessionID: in.SessionID, Text: in.Text, Models: models}, fn)
+	res, err := c.turn(ctx, agent.Input{SessionID: in.SessionID, Text: in.Text}, fn)
 	return ToTurnResult(res), err
 }
 

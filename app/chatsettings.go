@@ -72,26 +72,43 @@ func (c *Core) SetChatSettings(ctx context.Context, sessionID string, in ChatSet
 	if err != nil {
 		return ChatSettings{}, err
 	}
-	cs := session.ChatSettings{System: strings.TrimSpace(in.System), Model: strings.TrimSpace(in.Model), Temperature: in.Temperature, NumCtx: in.NumCtx}
-	if in.Preset != "" {
-		p, err := c.sessions.Preset(ctx, in.Preset)
-		if err != nil {
-			return ChatSettings{}, err
-		}
-		cs.System = p.Text
-	}
-	if err := cs.Validate(); err != nil {
+	cs, err := c.chatSettings(ctx, in)
+	if err != nil {
 		return ChatSettings{}, err
-	}
-	if cs.Model != "" {
-		if cs.Model, err = c.checkChatModel(ctx, cs.Model); err != nil {
-			return ChatSettings{}, err
-		}
 	}
 	if err := c.sessions.SetChatSettings(ctx, s.ID, cs); err != nil {
 		return ChatSettings{}, err
 	}
 	return c.chatSettingsDTO(ctx, s.ID, cs), nil
+}
+
+// CheckChatSettings says whether SetChatSettings would take in, without
+// storing anything (the command line checks before it starts a conversation).
+func (c *Core) CheckChatSettings(ctx context.Context, in ChatSettingsInput) error {
+	_, err := c.chatSettings(ctx, in)
+	return err
+}
+
+// chatSettings are in as stored: the preset's text for System, checked.
+func (c *Core) chatSettings(ctx context.Context, in ChatSettingsInput) (session.ChatSettings, error) {
+	cs := session.ChatSettings{System: strings.TrimSpace(in.System), Model: strings.TrimSpace(in.Model), Temperature: in.Temperature, NumCtx: in.NumCtx}
+	if in.Preset != "" {
+		p, err := c.sessions.Preset(ctx, in.Preset)
+		if err != nil {
+			return cs, err
+		}
+		cs.System = p.Text
+	}
+	if err := cs.Validate(); err != nil {
+		return cs, err
+	}
+	if cs.Model != "" {
+		var err error
+		if cs.Model, err = c.checkChatModel(ctx, cs.Model); err != nil {
+			return cs, err
+		}
+	}
+	return cs, nil
 }
 
 // checkChatModel refuses a model that is not an installed chat model, as `model

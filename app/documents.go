@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strings"
 
 	"hermes/backend/document"
@@ -31,16 +32,59 @@ func (a *App) AttachDocument(name, contentBase64 string) (DocumentInfo, error) {
 	if err != nil {
 		return DocumentInfo{}, docError(errors.New("the file could not be read (bad encoding); try attaching it again"))
 	}
-	d, err := document.Extract(name, data)
-	if err != nil {
-		return DocumentInfo{}, docError(err)
-	}
-	stored, err := a.core.sessions.AddDocument(ctx, session.Document{Name: d.Name, Kind: d.Kind, Text: d.Text,
-		Chars: d.Chars(), Tokens: prompt.Estimate(d.Text)})
+	infos, err := a.core.AttachDocuments(ctx, []DocumentFile{{Name: name, Data: data}})
 	if err != nil {
 		return DocumentInfo{}, a.mapErr(ctx, err)
 	}
-	return DocumentInfo{ID: stored.ID, Name: stored.Name, Kind: stored.Kind, Tokens: stored.Tokens, Chars: stored.Chars}, nil
+	return infos[0], nil
+}
+
+// DocumentFile is a file to attach: its name (which says its kind) and bytes.
+type DocumentFile struct {
+	Name string
+	Data []byte
+}
+
+// AttachDocuments reads files to attach to the next message (the window's
+// AttachDocument and `hermes chat --attach`): every file is read first, and
+// when one is refused (a kind Hermes cannot read, over the limits, no text)
+// none is stored and the error (a UserError, IsBadInput) says why. The
+// documents wait for the message that names them (WithDocuments).
+func (c *Core) AttachDocuments(ctx context.Context, files []DocumentFile) ([]DocumentInfo, error) {
+	docs := make([]document.Doc, 0, len(files))
+	for _, f := range files {
+		d, err := document.Extract(f.Name, f.Data)
+		if err != nil {
+			return nil, docError(err)
+		}
+		docs = append(docs, d)
+	}
+	out := make([]DocumentInfo, 0, len(docs))
+	for _, d := range docs {
+		stored, err := c.sessions.AddDocument(ctx, session.Document{Name: d.Name, Kind: d.Kind, Text: d.Text,
+			Chars: d.Chars(), Tokens: prompt.Estimate(d.Text)})
+		if err != nil {
+			return nil, fmt.Errorf("attach document: %w", err)
+		}
+		out = append(out, DocumentInfo{ID: stored.ID, Name: stored.Name, Kind: stored.Kind, Tokens: stored.Tokens, Chars: stored.Chars})
+	}
+	return out, nil
+}
+
+// WithDocuments is a message's text with the lines that name its documents
+// after it (as the window's composer writes them; session.DocumentRef).
+func WithDocuments(text string, docs []DocumentInfo) string {
+	if len(docs) == 0 {
+		return text
+	}
+	tags := make([]string, len(docs))
+	for i, d := range docs {
+		tags[i] = session.DocumentRef{ID: d.ID, Name: d.Name, Kind: d.Kind, Tokens: d.Tokens, Chars: d.Chars}.Tag()
+	}
+	if strings.TrimSpace(text) == "" {
+		return strings.Join(tags, "\n")
+	}
+	return text + "\n\n" + strings.Join(tags, "\n")
 }
 
 // docError is a refused document as the user reads it.

@@ -8,6 +8,7 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/config"
+	"hermes/backend/document"
 	"hermes/backend/llm"
 	"hermes/backend/memory"
 	"hermes/backend/session"
@@ -179,7 +180,8 @@ func cause(err error) string {
 // IsBadInput reports whether err is the user's input being refused (exit 2 on
 // the command line), as opposed to a failure to do what was asked (exit 1).
 func IsBadInput(err error) bool {
-	return errors.Is(err, config.ErrInvalid) || errors.Is(err, session.ErrInvalid) || errors.Is(err, agent.ErrEmptyMessage)
+	return errors.Is(err, config.ErrInvalid) || errors.Is(err, session.ErrInvalid) || errors.Is(err, agent.ErrEmptyMessage) ||
+		errors.Is(err, document.ErrUnsupported) || errors.Is(err, document.ErrTooLarge) || errors.Is(err, document.ErrNoText)
 }
 
 // DescribeError turns a backend error into one a user can act on.

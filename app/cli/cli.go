@@ -88,12 +88,15 @@ Usage:
   hermes serve [--addr 127.0.0.1:PORT]     web UI on loopback (prints a URL with a per-run token)
   hermes --version                         the version and commit of this build
   hermes doctor [--recover]                check Ollama, the models, the database; says how to fix each problem
-  hermes chat [--session ID] [--model NAME] [TEXT]
-                                           one turn (or a REPL without TEXT), streamed to stdout
+  hermes chat [--session ID] [--attach FILE]... [--preset NAME|--system TEXT] [--model M] [--temperature T] [--num-ctx N] [TEXT]
+                                           one turn (or a REPL without TEXT; /attach FILE there), streamed to stdout;
+                                           the settings flags are stored as the chat's own settings
+  hermes preset list | save NAME --system TEXT | delete NAME   saved system prompts (the window's presets)
   hermes session list | show ID | search QUERY | export ID [--format md|json] [--out FILE]
   hermes session rename ID TITLE | pin ID | unpin ID | archive ID | delete ID...
   hermes session import --jsonl FILE
-  hermes session settings ID [--system TEXT|--preset NAME] [--model M] [--temperature T] [--context N]   a chat's own settings ("default" clears one); without flags: show them
+  hermes session settings ID|--session ID [--system TEXT|--preset NAME] [--model M] [--temperature T] [--num-ctx N]
+                                           a chat's own settings ("default" clears one); without flags: show them
   hermes session context --session S --query Q --budget N | --batch FILE | --reply MESSAGE_ID | --session S --channel NAME
   hermes intent classify TEXT | --batch FILE
   hermes intent corrections list | clear    the labels you chose on the intent chip
@@ -168,7 +171,7 @@ func run(g globals, args []string, env Env) error {
 		return doctor(context.Background(), g, dir, args, env)
 	}
 	switch cmd {
-	case "", "serve", "chat", "session", "settings", "intent", "tools", "mcp", "memory", "model", "workflow", "agent":
+	case "", "serve", "chat", "preset", "session", "settings", "intent", "tools", "mcp", "memory", "model", "workflow", "agent":
 	default:
 		return usagef("unknown command %q", cmd)
 	}
@@ -201,6 +204,8 @@ func run(g globals, args []string, env Env) error {
 		return serve(core, args, env)
 	case "chat":
 		return chat(core, g, args, env)
+	case "preset":
+		return presetCmd(core, g, args, env)
 	case "session":
 		return sessionCmd(core, g, args, env)
 	case "settings":

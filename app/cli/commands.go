@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -114,109 +111,6 @@ func serve(core *app.Core, args []string, env Env) error {
 		defer cancel()
 		_ = srv.Shutdown(ctx)
 		return nil
-	}
-}
-
-func chat(core *app.Core, g globals, args []string, env Env) error {
-	fs := newFlags("chat")
-	sessionID := fs.String("session", "", "continue this session (id or ref)")
-	model := fs.String("model", "", "use this model for this run")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	text := strings.Join(fs.Args(), " ")
-	core.SetApprover(newTermApprover(g, env))
-	if *sessionID != "" {
-		if _, err := core.Session(context.Background(), *sessionID); err != nil {
-			return usagef("chat: no session %q; see `hermes session list`", *sessionID)
-		}
-	}
-	turn := func(id, text string) (app.TurnResult, error) {
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		stop := make(chan struct{})
-		defer close(stop)
-		go func() {
-			select {
-			case <-env.Interrupts:
-				cancel() // Ctrl+C stops this reply; the partial text is kept
-			case <-stop:
-			}
-		}()
-		res, err := core.Chat(ctx, app.ChatInput{SessionID: id, Text: text, Model: *model}, func(s string) error {
-			if !g.json {
-				_, err := io.WriteString(env.Stdout, s)
-				return err
-			}
-			return nil
-		})
-		if !g.json && res.Assistant.Content != "" {
-			fmt.Fprintln(env.Stdout)
-		}
-		if res.Assistant.Status == app.MessageCancelled {
-			fmt.Fprintln(env.Stderr, "(stopped)")
-		}
-		if err != nil {
-			if app.IsBadInput(err) {
-				return res, usagef("%v", err) // exit 2: the message itself was refused
-			}
-			return res, err
-		}
-		if g.json {
-			printJSON(env.Stdout, res)
-		}
-		return res, nil
-	}
-	// Facts stated in this run are extracted before the process exits (the queue would
-	// resume them next time anyway).
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		core.RunMemoryJobs(ctx)
-	}()
-	if text != "" {
-		res, err := turn(*sessionID, text)
-		if res.Session.ID != "" && !g.json {
-			fmt.Fprintf(env.Stderr, "session: %s\n", res.Session.ID)
-		}
-		return err
-	}
-	// REPL: one turn per line until EOF. Read from a script (not a terminal),
-	// the run exits with the worst failure: 2 if a line was refused, else 1.
-	id := *sessionID
-	f, isFile := env.Stdin.(*os.File)
-	interactive := isFile && isTerminal(f)
-	var worst error
-	sc := bufio.NewScanner(env.Stdin)
-	sc.Buffer(make([]byte, 64*1024), 2*app.MaxMessageBytes)
-	fmt.Fprintln(env.Stderr, "Type a message and press Enter; Ctrl+C stops a reply, Ctrl+D quits.")
-	for {
-		fmt.Fprint(env.Stderr, "> ")
-		if !sc.Scan() {
-			fmt.Fprintln(env.Stderr)
-			if errors.Is(sc.Err(), bufio.ErrTooLong) {
-				return usagef("chat: a line is over %d KiB; the limit for a message is %d KiB", 2*app.MaxMessageBytes>>10, app.MaxMessageBytes>>10)
-			}
-			if sc.Err() != nil || interactive {
-				return sc.Err()
-			}
-			return worst
-		}
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		res, err := turn(id, line)
-		if res.Session.ID != "" {
-			id = res.Session.ID
-		}
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "hermes: %v\n", oneLine(err))
-			var ue usageError
-			if worst == nil || (errors.As(err, &ue) && !errors.As(worst, &ue)) {
-				worst = err
-			}
-		}
 	}
 }
 

@@ -17,27 +17,13 @@ type Documents interface {
 	Documents(ctx context.Context, ids []string) ([]session.Document, error)
 }
 
-// documents are what the prompt builder gets: the documents the new message
-// names (stored with it first, once it has committed), then those of earlier
-// messages still shown, newest first.
+// documents are what the prompt builder gets (PromptDocuments); the documents
+// the new message names are stored with it first, once it has committed.
 func (a *Agent) documents(ctx context.Context, in Input, userID string, history []session.Message, userStored func() error) ([]prompt.Document, error) {
 	if a.Documents == nil {
 		return nil, nil
 	}
-	var ids []string
-	seen := map[string]bool{}
-	add := func(content string) []string {
-		var added []string
-		for _, r := range session.DocumentRefs(content) {
-			if !seen[r.ID] {
-				seen[r.ID] = true
-				ids = append(ids, r.ID)
-				added = append(added, r.ID)
-			}
-		}
-		return added
-	}
-	if own := add(in.Text); len(own) > 0 && !in.Continue {
+	if own := session.DocumentIDs(in.Text); len(own) > 0 && !in.Continue {
 		if err := userStored(); err != nil {
 			return nil, err
 		}
@@ -45,20 +31,28 @@ func (a *Agent) documents(ctx context.Context, in Input, userID string, history 
 			return nil, fmt.Errorf("turn: %w", err)
 		}
 	}
-	for i := len(history) - 1; i >= 0; i-- {
-		if history[i].Role == "user" && history[i].Channel != "" && history[i].Channel != session.MainChannel {
-			continue
-		}
-		if history[i].Role == "user" {
-			add(history[i].Content)
-		}
+	docs, err := PromptDocuments(ctx, a.Documents, in.Text, history)
+	if err != nil {
+		return nil, fmt.Errorf("turn: %w", err)
 	}
+	return docs, nil
+}
+
+// PromptDocuments are the documents a prompt for query carries: those query
+// names, then those of the user messages of shown (the conversation as
+// History gives it: the chosen branch only), newest first. A document of a
+// version that is not shown is not among them. The turn and `session context`
+// both take theirs from here.
+func PromptDocuments(ctx context.Context, store interface {
+	Documents(ctx context.Context, ids []string) ([]session.Document, error)
+}, query string, shown []session.Message) ([]prompt.Document, error) {
+	ids := session.ShownDocumentIDs(query, shown)
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	docs, err := a.Documents.Documents(ctx, ids)
+	docs, err := store.Documents(ctx, ids)
 	if err != nil {
-		return nil, fmt.Errorf("turn: %w", err)
+		return nil, err
 	}
 	out := make([]prompt.Document, 0, len(docs))
 	for _, d := range docs {

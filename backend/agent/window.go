@@ -15,6 +15,7 @@ type WindowSource interface {
 	// ChannelSummary is a channel's rolling summary (the main channel's is the
 	// session's own).
 	ChannelSummary(ctx context.Context, sessionID, channel string) (summary string, upto int, err error)
+	Documents(ctx context.Context, ids []string) ([]session.Document, error)
 }
 
 // WindowSpec names a channel's window: whose, with which system prompt, within
@@ -25,7 +26,8 @@ type WindowSpec struct {
 }
 
 // NextWindow is the window a channel's next turn would start from, built by the
-// same prompt builder the turns use: the channel's history and rolling summary.
+// same prompt builder the turns use: the channel's history and rolling summary,
+// and in the main channel the documents of the shown messages, as a turn gathers them.
 func NextWindow(ctx context.Context, src WindowSource, b PromptBuilder, w WindowSpec) (prompt.Context, error) {
 	if w.Channel == "" {
 		w.Channel = session.MainChannel
@@ -42,6 +44,12 @@ func NextWindow(ctx context.Context, src WindowSource, b PromptBuilder, w Window
 	if err != nil {
 		return prompt.Context{}, fmt.Errorf("build context: %w", err)
 	}
+	var docs []prompt.Document
+	if w.Channel == session.MainChannel {
+		if docs, err = PromptDocuments(ctx, src, w.Query, hist); err != nil {
+			return prompt.Context{}, fmt.Errorf("build context: %w", err)
+		}
+	}
 	return b.Build(ctx, prompt.Input{System: w.System, Query: w.Query, History: hist, Channel: w.Channel,
-		Summary: summary, SummaryUpto: upto, Budget: w.Budget, RecentTurns: w.RecentTurns}), nil
+		Summary: summary, SummaryUpto: upto, Budget: w.Budget, RecentTurns: w.RecentTurns, Documents: docs}), nil
 }

@@ -65,6 +65,45 @@ func DocumentRefs(content string) []DocumentRef {
 	return out
 }
 
+// DocumentIDs are the ids of the documents a message names, in order.
+func DocumentIDs(content string) []string {
+	refs := DocumentRefs(content)
+	if len(refs) == 0 {
+		return nil
+	}
+	ids := make([]string, len(refs))
+	for i, r := range refs {
+		ids[i] = r.ID
+	}
+	return ids
+}
+
+// ShownDocumentIDs are the documents a new message's prompt may carry: those
+// the message (query) names, then those named by the user messages of the
+// main channel in shown, newest first, each once. shown is the conversation as
+// History gives it (Visible: the chosen version of each message), so a
+// document of a version that is not chosen is not among them; the messages and
+// the documents of a prompt follow the same path.
+func ShownDocumentIDs(query string, shown []Message) []string {
+	var ids []string
+	seen := map[string]bool{}
+	add := func(content string) {
+		for _, id := range DocumentIDs(content) {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	add(query)
+	for i := len(shown) - 1; i >= 0; i-- {
+		if m := shown[i]; m.Role == "user" && InChannel(m, MainChannel) {
+			add(m.Content)
+		}
+	}
+	return ids
+}
+
 // Tag is the line a message names the document with.
 func (r DocumentRef) Tag() string {
 	return fmt.Sprintf(`<document id="%s" name="%s" kind="%s" tokens="%d" chars="%d"/>`,
@@ -167,10 +206,5 @@ func (st *Store) queryDocuments(ctx context.Context, where string, args ...any) 
 // messageDocs are the documents a user message names: its own, or (an edited
 // copy) those of the message they were sent with.
 func (st *Store) messageDocs(ctx context.Context, m Message) ([]Document, error) {
-	refs := DocumentRefs(m.Content)
-	ids := make([]string, len(refs))
-	for i, r := range refs {
-		ids[i] = r.ID
-	}
-	return st.Documents(ctx, ids)
+	return st.Documents(ctx, DocumentIDs(m.Content))
 }

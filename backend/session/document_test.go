@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -72,4 +73,27 @@ func TestDocumentsStoredWithTheirMessage(t *testing.T) {
 			t.Errorf("a day-old pending document is kept")
 		}
 	})
+}
+
+// TestShownDocumentIDs: the prompt's documents follow the shown path: the
+// query's first, then those of shown user messages newest first, each once;
+// a version that is not chosen, a reply and another channel name none.
+func TestShownDocumentIDs(t *testing.T) {
+	tag := func(id string) string { return "\n\n" + DocumentRef{ID: id, Name: id + ".txt", Kind: "text"}.Tag() }
+	all := []Message{
+		{ID: "u1", Role: "user", Content: "first" + tag("A"), Linked: true, Parent: "", Selected: false, Seq: 1},
+		{ID: "r1", Role: "assistant", Content: "reply" + tag("R"), Linked: true, Parent: "u1", Selected: true, Seq: 2},
+		{ID: "u1b", Role: "user", Content: "first, edited" + tag("B"), Linked: true, Parent: "", Selected: true, Seq: 3},
+		{ID: "r1b", Role: "assistant", Content: "reply b", Linked: true, Parent: "u1b", Selected: true, Seq: 4},
+		{ID: "s1", Role: "user", Content: "to a helper" + tag("S"), Channel: "researcher", Seq: 5},
+		{ID: "u2", Role: "user", Content: "again" + tag("B") + tag("C"), Linked: true, Parent: "r1b", Selected: true, Seq: 6},
+	}
+	got := ShownDocumentIDs("next"+tag("D")+tag("C"), Visible(all))
+	if want := []string{"D", "C", "B"}; !slices.Equal(got, want) {
+		t.Fatalf("ids = %v, want %v", got, want)
+	}
+	all[0].Selected, all[2].Selected = true, false // the first version chosen again
+	if got := ShownDocumentIDs("next", Visible(all)); !slices.Equal(got, []string{"A"}) {
+		t.Fatalf("first version: ids = %v, want [A]", got)
+	}
 }

@@ -274,18 +274,14 @@ func (st *Store) PinMessage(ctx context.Context, messageID string, pinned bool) 
 }
 
 // TurnContext returns the prompt recipe stored with a reply of the session — the one
-// with id replyID, or with "" the newest that has one — and that reply's id; "" when
-// there is none.
+// with id replyID, or with "" the newest shown one (History: a version that is not
+// chosen is passed over) that has one — and that reply's id; "" when there is none.
 func (st *Store) TurnContext(ctx context.Context, sessionID, replyID string) (recipe, messageID string, err error) {
-	q := `SELECT t.recipe, t.message_id FROM turn_contexts t JOIN messages m ON m.id = t.message_id
-		WHERE m.session_id = ? ORDER BY m.seq DESC LIMIT 1`
-	args := []any{sessionID}
-	if replyID != "" {
-		q = `SELECT t.recipe, t.message_id FROM turn_contexts t JOIN messages m ON m.id = t.message_id
-			WHERE m.session_id = ? AND t.message_id = ?`
-		args = append(args, replyID)
+	if replyID == "" {
+		return st.shownTurnContext(ctx, sessionID)
 	}
-	err = st.db.QueryRowContext(ctx, q, args...).Scan(&recipe, &messageID)
+	err = st.db.QueryRowContext(ctx, `SELECT t.recipe, t.message_id FROM turn_contexts t JOIN messages m ON m.id = t.message_id
+		WHERE m.session_id = ? AND t.message_id = ?`, sessionID, replyID).Scan(&recipe, &messageID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", "", nil
 	}
@@ -293,6 +289,46 @@ func (st *Store) TurnContext(ctx context.Context, sessionID, replyID string) (re
 		return "", "", fmt.Errorf("turn context of %s: %w", sessionID, err)
 	}
 	return recipe, messageID, nil
+}
+
+// shownTurnContext is TurnContext of the newest shown reply that kept a recipe.
+func (st *Store) shownTurnContext(ctx context.Context, sessionID string) (recipe, messageID string, err error) {
+	rows, err := st.db.QueryContext(ctx, `SELECT t.message_id FROM turn_contexts t JOIN messages m ON m.id = t.message_id
+		WHERE m.session_id = ? ORDER BY m.seq DESC`, sessionID)
+	if err != nil {
+		return "", "", fmt.Errorf("turn context of %s: %w", sessionID, err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return "", "", fmt.Errorf("turn context of %s: %w", sessionID, err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(ids) == 0 {
+		return "", "", err
+	}
+	s, err := st.Get(ctx, sessionID)
+	if err != nil {
+		return "", "", fmt.Errorf("turn context of %s: %w", sessionID, err)
+	}
+	hist, err := st.History(ctx, s)
+	if err != nil {
+		return "", "", fmt.Errorf("turn context of %s: %w", sessionID, err)
+	}
+	shown := make(map[string]bool, len(hist))
+	for _, m := range hist {
+		shown[m.ID] = true
+	}
+	for _, id := range ids {
+		if shown[id] {
+			return st.TurnContext(ctx, sessionID, id)
+		}
+	}
+	return "", "", nil
 }
 
 // SessionOf returns the id of the session a message (by id or ref) belongs to.
