@@ -14,15 +14,13 @@ import (
 // so a reloaded conversation shows what the live one showed. Arguments are redacted
 // as in the audit log.
 type ToolDetails struct {
-	CallID    string `json:"callId,omitempty"`
-	Args      string `json:"args"`
-	Status    string `json:"status"` // the exact outcome: ok, error, denied, blocked, timeout, cancelled
-	ErrorKind string `json:"errorKind,omitempty"`
-	Error     string `json:"error,omitempty"`
-	LatencyUs int64  `json:"latencyUs"`
-	Breaker   string `json:"breaker,omitempty"`
-	// Delegation is the call of the sub-agent whose channel this message is in.
-	Delegation string `json:"delegation,omitempty"`
+	session.Links        // the call's id, and the delegation it ran in
+	Args          string `json:"args"`
+	Status        string `json:"status"` // the exact outcome: ok, error, denied, blocked, timeout, cancelled
+	ErrorKind     string `json:"errorKind,omitempty"`
+	Error         string `json:"error,omitempty"`
+	LatencyUs     int64  `json:"latencyUs"`
+	Breaker       string `json:"breaker,omitempty"`
 }
 
 // ReplyDetails is what a stored reply keeps of its turn.
@@ -186,8 +184,8 @@ func toolDetails(o tools.Outcome, delegation string) string {
 	if args == "" {
 		args, errText = tools.RedactArgs(o.Args), o.Error
 	}
-	return encodeDetails(ToolDetails{CallID: o.CallID, Args: args, Status: string(o.Status),
-		ErrorKind: o.ErrorKind, Error: errText, LatencyUs: o.Latency.Microseconds(), Breaker: o.Breaker, Delegation: delegation})
+	return encodeDetails(ToolDetails{Links: session.Links{CallID: o.CallID, Delegation: delegation}, Args: args, Status: string(o.Status),
+		ErrorKind: o.ErrorKind, Error: errText, LatencyUs: o.Latency.Microseconds(), Breaker: o.Breaker})
 }
 
 func replyDetails(res Result, f *Figures, why *Failure) string {

@@ -97,25 +97,31 @@ func channelSummaryTexts(ctx context.Context, tx *sql.Tx, sessionID string) ([]s
 	return out, rows.Err()
 }
 
-// DelegationOf is the delegation (the main model's call id) a sub-agent's
-// message belongs to, from its details ("" for none).
-func DelegationOf(m Message) string {
-	var d struct {
-		Delegation string `json:"delegation"`
-	}
-	if m.Details == "" || json.Unmarshal([]byte(m.Details), &d) != nil {
-		return ""
-	}
-	return d.Delegation
+// Links are the keys of a message's details that tie it to others: a tool
+// message's call id, and the delegation (the main model's call of a sub-agent)
+// a sub-agent's message belongs to. Whoever writes details embeds Links, so the
+// keys are named here once.
+type Links struct {
+	CallID     string `json:"callId,omitempty"`
+	Delegation string `json:"delegation,omitempty"`
 }
 
-// callID is a tool message's call id, from its details ("" for none).
-func callID(m Message) string {
-	var d struct {
-		CallID string `json:"callId"`
+// LinksOf reads a message's links from its details (empty for none).
+func LinksOf(m Message) Links {
+	var l Links
+	if m.Details != "" && json.Unmarshal([]byte(m.Details), &l) != nil {
+		return Links{}
 	}
-	if m.Role != "tool" || m.Details == "" || json.Unmarshal([]byte(m.Details), &d) != nil {
+	return l
+}
+
+// DelegationOf is the delegation a sub-agent's message belongs to ("" for none).
+func DelegationOf(m Message) string { return LinksOf(m).Delegation }
+
+// callID is a tool message's call id ("" for none).
+func callID(m Message) string {
+	if m.Role != "tool" {
 		return ""
 	}
-	return d.CallID
+	return LinksOf(m).CallID
 }

@@ -91,11 +91,6 @@ type Event struct {
 	Tool   *tools.Outcome `json:"-"`
 }
 
-// Details is what the sub-agent's stored messages keep: the delegation they belong to.
-type Details struct {
-	Delegation string `json:"delegation"`
-}
-
 // ErrStopped is a sub-agent stopped by its loop guard.
 var ErrStopped = errors.New("stopped by its loop guard")
 
@@ -240,7 +235,7 @@ func (r *Runner) loop(ctx context.Context, req *llm.ChatRequest, turn ToolTurn, 
 
 // store returns how the run keeps a message of its channel (nothing outside a session).
 func (r *Runner) store(t Task) func(session.Message) (session.Message, error) {
-	details, _ := json.Marshal(Details{Delegation: t.CallID})
+	details, _ := json.Marshal(session.Links{Delegation: t.CallID})
 	return func(m session.Message) (session.Message, error) {
 		if t.SessionID == "" {
 			return m, nil
