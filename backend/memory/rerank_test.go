@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hermes/backend/text"
 )
 
 // noDecay keeps added memories offerable however far the clock moves.
@@ -106,5 +108,31 @@ func TestRecallFavoursTheIntentsCategory(t *testing.T) {
 	work := e.add("My schedule has night shifts", func(in *AddInput) { in.Category = "work" })
 	if rs := e.recall(Query{Text: "my schedule", Category: "work", K: 2}); len(rs) == 0 || rs[0].Memory.ID != work.ID {
 		t.Errorf("offered %v; want the work memory first", texts(rs))
+	}
+}
+
+// A question's term found in a memory's key ("cheese.favourite") weighs more than
+// the same term in a memory's text.
+func TestRerankWeighsTheKeyField(t *testing.T) {
+	e := newEnv(t, noDecay)
+	a := analysis{idf: map[string]float64{}}
+	for _, term := range text.Terms("favourite cheese shop") {
+		a.terms = append(a.terms, term)
+		a.idf[term.Text] = 1
+	}
+	cover := func(m Memory) float64 {
+		c := candidate{Memory: m}
+		return e.s.scoreOne(a, &c, termPositions(m), termFields(m), nil, e.clock.Now()).Cover
+	}
+	keyed := Memory{Text: "Brie, always brie", Key: "cheese", Value: "brie"}
+	said := Memory{Text: "I passed the cheese counter"}
+	if k, s := cover(keyed), cover(said); k < 0.99 || s > 0.34 {
+		t.Errorf("coverage of a key match %.2f (want 1: the key weighs %v), of a text match %.2f (want 1/3)", k, fieldWeights.key, s)
+	}
+	saved := fieldWeights
+	defer func() { fieldWeights = saved }()
+	fieldWeights.key = 1
+	if k := cover(keyed); k > 0.34 {
+		t.Errorf("with the key weighing as the text, a key match covers %.2f; want 1/3", k)
 	}
 }
