@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -134,5 +135,28 @@ func TestRerankWeighsTheKeyField(t *testing.T) {
 	fieldWeights.key = 1
 	if k := cover(keyed); k > 0.34 {
 		t.Errorf("with the key weighing as the text, a key match covers %.2f; want 1/3", k)
+	}
+}
+
+// The category a question asks about (from its concepts, or the caller's) adds
+// to a memory of that category.
+func TestRerankFavoursTheQuestionsCategory(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, noDecay)
+	score := func(q, caller, category string) float64 {
+		a := e.s.analyze(ctx, q, e.clock.Now())
+		a.category = caller
+		m := Memory{Text: "Started at the clinic on Monday", Category: category}
+		c := candidate{Memory: m}
+		return e.s.scoreOne(a, &c, termPositions(m), termFields(m), nil, e.clock.Now()).Total
+	}
+	if d := score("What is my job?", "", "work") - score("What is my job?", "", "other"); math.Abs(d-wCategory) > 1e-9 {
+		t.Errorf("a work memory for a question about the job gains %.3f; want %.3f", d, wCategory)
+	}
+	if d := score("What is my job?", "health", "work") - score("What is my job?", "health", "other"); d != 0 {
+		t.Errorf("the caller's category (health) should decide; a work memory gains %.3f", d)
+	}
+	if d := score("How is the weather?", "", "work") - score("How is the weather?", "", "other"); d != 0 {
+		t.Errorf("a question without a topic favours work memories by %.3f", d)
 	}
 }
