@@ -139,3 +139,31 @@ func BenchmarkQuery100k(b *testing.B) {
 		}
 	}
 }
+
+// Searches run while vectors are added and removed (go test -race).
+func TestConcurrentUse(t *testing.T) {
+	c := New(8)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 20000 {
+		_ = c.Put(fmt.Sprint(i), randVec(r, 8))
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r := rand.New(rand.NewPCG(5, 6))
+		for i := range 2000 {
+			_ = c.Put(fmt.Sprint("n", i), randVec(r, 8))
+			c.Delete(fmt.Sprint(i))
+		}
+	}()
+	for range 50 {
+		hits, err := c.Query(randVec(r, 8), 10)
+		if err != nil || len(hits) != 10 {
+			t.Fatalf("query during writes: %d hits, %v", len(hits), err)
+		}
+	}
+	<-done
+	if c.Count() != 20000 {
+		t.Fatalf("count %d after 2,000 adds and 2,000 deletes; want 20000", c.Count())
+	}
+}
