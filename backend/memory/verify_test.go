@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 )
 
 // The verifiers check the inbox: an inferred fact with a verifier is approved when
@@ -112,4 +113,25 @@ func TestVerifyPendingWithoutVerifiers(t *testing.T) {
 	if ms := e.list(Filter{Statuses: []Status{StatusPending}}); len(ms) != 1 || ms[0].Reason != ReasonInferred {
 		t.Fatalf("pending = %+v", ms)
 	}
+}
+
+// The worker runs the verifiers by itself after the jobs that wrote memories.
+func TestWorkerVerifiesNewPendingMemories(t *testing.T) {
+	e := newEnv(t, func(c *Config) {
+		c.Verifiers = map[string]Verifier{"work.": VerifierFunc(func(context.Context, Memory) (bool, string, error) { return true, "", nil })}
+	})
+	e.script(facts(extracted{Text: "I work at Acme", Key: "work.employer", Asserted: "inferred"}))
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := e.s.Observe(ctx, Turn{SessionID: "s1", UserMessageID: "m1", UserText: "I think I moved jobs", Intent: "remember", MayWriteMemory: true}); err != nil {
+		t.Fatal(err)
+	}
+	stopped := make(chan error, 1)
+	go func() { stopped <- e.s.Worker().Run(ctx) }()
+	defer func() { cancel(); <-stopped }()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if ms := e.list(Filter{}); len(ms) == 1 && ms[0].Status == StatusActive {
+			return // active: extracted as inferred, then approved by its verifier
+		}
+	}
+	t.Fatalf("the inferred fact was not approved by its verifier: %+v", e.list(Filter{Statuses: []Status{StatusPending}}))
 }
