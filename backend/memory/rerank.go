@@ -197,6 +197,9 @@ func (s *Store) idfs(ctx context.Context, terms []text.Term) map[string]float64 
 		key, q, args := t.Text, `SELECT COALESCE(SUM(doc), 0) FROM memories_fts_vocab WHERE term = ?`, []any{t.Text}
 		if !t.CJK {
 			p := strings.Trim(ftsWord(t.Text), `"*`)
+			if len(p) > 3 && strings.HasSuffix(p, "i") {
+				p = p[:len(p)-1] // Porter's y -> i: "birthdai" prefixes no word, "birthda" does
+			}
 			key, q, args = "\x00"+p, `SELECT COALESCE(MAX(doc), 0) FROM memories_fts_vocab WHERE term >= ? AND term < ?`, []any{p, p + "\uffff"}
 		}
 		s.nmu.Lock()

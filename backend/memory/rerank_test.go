@@ -160,3 +160,21 @@ func TestRerankFavoursTheQuestionsCategory(t *testing.T) {
 		t.Errorf("a question without a topic favours work memories by %.3f", d)
 	}
 }
+
+// A stem Porter spells with an i for a y ("birthday" -> "birthdai") is weighed by
+// how many memories have the word, not as a word no memory has.
+func TestIDFOfStemsEndingInI(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, noDecay)
+	for i, w := range []string{"party", "cake", "card", "dinner", "gift", "trip"} {
+		e.add(fmt.Sprintf("The birthday %s was on day %d", w, i))
+	}
+	for i := range 6 {
+		e.add(fmt.Sprintf("A quiet %s at home", []string{"evening", "morning", "week", "sunday", "night", "month"}[i]))
+	}
+	a := e.s.analyze(ctx, "when is the birthday and the quokka?", e.clock.Now())
+	common, unseen := a.idf["birthdai"], a.idf["quokka"]
+	if common == 0 || unseen == 0 || common >= unseen/2 {
+		t.Errorf("idf of birthday (in half the memories) %.2f, of quokka (in none) %.2f; want birthday's far lower", common, unseen)
+	}
+}
