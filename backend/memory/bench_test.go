@@ -75,6 +75,7 @@ var seeded sync.Map // size -> *seedOnce
 type seedOnce struct {
 	once sync.Once
 	path string
+	keep bool // a database of HERMES_BENCH_DIR, kept
 	err  error
 }
 
@@ -82,12 +83,24 @@ func seededDB(b *testing.B, n int) string {
 	v, _ := seeded.LoadOrStore(n, &seedOnce{})
 	so := v.(*seedOnce)
 	so.once.Do(func() {
-		dir, err := os.MkdirTemp("", "hermes-memory-bench-")
-		if err != nil {
-			so.err = err
-			return
+		// HERMES_BENCH_DIR keeps the seeded databases between runs (A/B runs of
+		// two builds then share the seeding time, not the files: give each its own).
+		if dir := os.Getenv("HERMES_BENCH_DIR"); dir != "" {
+			path := filepath.Join(dir, fmt.Sprintf("hermes-%d.db", n))
+			if _, err := os.Stat(path); err == nil {
+				so.path, so.keep = path, true
+				return
+			}
+			so.keep = true
+			so.path = path
+		} else {
+			dir, err := os.MkdirTemp("", "hermes-memory-bench-")
+			if err != nil {
+				so.err = err
+				return
+			}
+			so.path = filepath.Join(dir, "hermes.db")
 		}
-		so.path = filepath.Join(dir, "hermes.db")
 		ctx := context.Background()
 		db, err := store.Open(ctx, so.path)
 		if err != nil {
@@ -250,7 +263,7 @@ func BenchmarkForgetOne(b *testing.B) {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	seeded.Range(func(_, v any) bool {
-		if so := v.(*seedOnce); so.path != "" {
+		if so := v.(*seedOnce); so.path != "" && !so.keep {
 			os.RemoveAll(filepath.Dir(so.path))
 		}
 		return true

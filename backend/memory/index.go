@@ -3,23 +3,21 @@ package memory
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"sync"
 
-	chromem "github.com/philippgille/chromem-go"
+	"hermes/backend/vecindex"
 )
 
-// index is the in-memory vector index: one chromem-go collection per profile,
+// index is the in-memory vector index: one exact vecindex collection per profile,
 // holding the active memories that have a vector from one embedder and dimension.
 // It is never persisted; SQLite is the source of truth.
 type index struct {
 	embedder string
 
-	db   *chromem.DB
 	mu   sync.Mutex // guards dim and cols
 	dim  int        // 0 until the first vector (an Ollama model's size is learned)
-	cols map[string]*chromem.Collection
+	cols map[string]*vecindex.Collection
 }
 
 // vecHit is one vector search result.
@@ -29,24 +27,21 @@ type vecHit struct {
 }
 
 func newIndex(embedder string, dim int) *index {
-	return &index{embedder: embedder, dim: dim, db: chromem.NewDB(), cols: map[string]*chromem.Collection{}}
+	return &index{embedder: embedder, dim: dim, cols: map[string]*vecindex.Collection{}}
 }
 
-// noEmbed refuses to embed: the index is always given vectors.
-func noEmbed(context.Context, string) ([]float32, error) {
-	return nil, errors.New("the memory index embeds nothing itself")
-}
-
-func (x *index) collection(profile string, create bool) (*chromem.Collection, error) {
+// collection is a profile's collection; with create, made when missing (of the
+// index's dimension, which must be known by then).
+func (x *index) collection(profile string, create bool) (*vecindex.Collection, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if c, ok := x.cols[profile]; ok || !create {
 		return c, nil
 	}
-	c, err := x.db.CreateCollection(profile, nil, noEmbed)
-	if err != nil {
-		return nil, fmt.Errorf("index profile %s: %w", profile, err)
+	if x.dim == 0 {
+		return nil, fmt.Errorf("index profile %s: the dimension is not known yet", profile)
 	}
+	c := vecindex.New(x.dim)
 	x.cols[profile] = c
 	return c, nil
 }
@@ -61,7 +56,7 @@ func (x *index) put(ctx context.Context, profile, id string, vec []float32) erro
 	if err != nil {
 		return err
 	}
-	if err := c.AddDocument(ctx, chromem.Document{ID: id, Embedding: vec}); err != nil {
+	if err := c.Put(id, vec); err != nil {
 		return fmt.Errorf("index memory %s: %w", id, err)
 	}
 	return nil
@@ -86,21 +81,20 @@ func (x *index) dimension() int {
 	return x.dim
 }
 
-// putMany adds many vectors of one profile.
+// putMany adds many vectors of one profile; those that do not fit are skipped.
 func (x *index) putMany(ctx context.Context, profile string, ids []string, vecs [][]float32) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	c, err := x.collection(profile, true)
-	if err != nil {
-		return err
-	}
-	// One by one: AddDocuments starts a goroutine per document.
+	var c *vecindex.Collection
 	for i, id := range ids {
 		if !x.fits(vecs[i]) {
 			continue
 		}
-		if err := c.AddDocument(ctx, chromem.Document{ID: id, Embedding: vecs[i]}); err != nil {
+		if c == nil {
+			var err error
+			if c, err = x.collection(profile, true); err != nil {
+				return err
+			}
+		}
+		if err := c.Put(id, vecs[i]); err != nil {
 			return fmt.Errorf("index memory %s: %w", id, err)
 		}
 	}
@@ -116,17 +110,14 @@ func (x *index) remove(ctx context.Context, profile string, ids ...string) {
 	if c == nil {
 		return
 	}
-	_ = c.Delete(ctx, nil, nil, ids...) // fails only without ids
+	c.Delete(ids...)
 }
 
 // dropProfile forgets a whole profile's collection.
 func (x *index) dropProfile(profile string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if _, ok := x.cols[profile]; ok {
-		_ = x.db.DeleteCollection(profile)
-		delete(x.cols, profile)
-	}
+	delete(x.cols, profile)
 }
 
 // count is how many vectors a profile's collection holds.
@@ -147,17 +138,13 @@ func (x *index) query(ctx context.Context, profile string, vec []float32, n int)
 	if c == nil {
 		return nil, nil
 	}
-	n = min(n, c.Count())
-	if n == 0 {
-		return nil, nil
-	}
-	res, err := c.QueryEmbedding(ctx, vec, n, nil, nil)
+	res, err := c.Query(vec, n)
 	if err != nil {
 		return nil, fmt.Errorf("vector search: %w", err)
 	}
 	out := make([]vecHit, len(res))
 	for i, r := range res {
-		out[i] = vecHit{ID: r.ID, Sim: float64(r.Similarity)}
+		out[i] = vecHit{ID: r.ID, Sim: float64(r.Sim)}
 	}
 	return out, nil
 }
@@ -178,49 +165,30 @@ func loadIndex(ctx context.Context, db *sql.DB, embedder string, dim int) (*inde
 	}
 	rows, err := db.QueryContext(ctx, `SELECT m.profile, m.id, e.vec FROM memory_embeddings e
 		JOIN memories m ON m.rid = e.memory_rid
-		WHERE e.embedder = ? AND e.dim = ? AND m.status = 'active' ORDER BY m.profile`, embedder, dim)
+		WHERE e.embedder = ? AND e.dim = ? AND m.status = 'active' ORDER BY m.profile, m.rid`, embedder, dim)
 	if err != nil {
 		return nil, fmt.Errorf("load vector index: %w", err)
 	}
 	defer rows.Close()
-	var profile string
-	var ids []string
-	var vecs [][]float32
-	// The vectors live in slabs: scanning adjacent memory is much faster than
-	// chasing 100,000 small allocations.
-	var slab []float32
-	flush := func() error {
-		err := x.putMany(ctx, profile, ids, vecs)
-		ids, vecs = ids[:0], vecs[:0]
-		return err
-	}
+	v := make([]float32, dim) // the collection keeps a copy
 	for rows.Next() {
 		var p, id string
 		var blob []byte
 		if err := rows.Scan(&p, &id, &blob); err != nil {
 			return nil, fmt.Errorf("load vector index: %w", err)
 		}
-		if p != profile && len(ids) > 0 {
-			if err := flush(); err != nil {
-				return nil, err
-			}
-		}
-		profile = p
-		if len(slab) < dim {
-			slab = make([]float32, 4096*dim)
-		}
-		v := slab[:dim:dim]
-		slab = slab[dim:]
 		if err := decodeInto(v, blob); err != nil {
 			return nil, fmt.Errorf("load vector index: memory %s: %w", id, err)
 		}
-		ids, vecs = append(ids, id), append(vecs, v)
+		if !usable(v) {
+			continue
+		}
+		if err := x.put(ctx, p, id, v); err != nil {
+			return nil, fmt.Errorf("load vector index: %w", err)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("load vector index: %w", err)
-	}
-	if err := flush(); err != nil {
-		return nil, err
 	}
 	return x, nil
 }

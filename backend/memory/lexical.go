@@ -132,12 +132,93 @@ type lexHit struct {
 	profile string
 }
 
-// lexical ranks the active memories of profile matching any term by BM25. The
+// lexical ranks the active memories of profile matching any term by BM25. A
+// term in more than commonShare of the memories costs a BM25 score for each of
+// them (tens of milliseconds at 100,000) and tells little: such terms only add
+// their newest rows after the ranked ones (the reranker weighs them all again).
+func (s *Store) lexical(ctx context.Context, profile string, terms []string, n int) ([]lexHit, error) {
+	if len(terms) == 0 || n <= 0 {
+		return nil, nil
+	}
+	var rare, common []string
+	limit := s.commonFrom(ctx)
+	for _, t := range terms {
+		if s.termRows(ctx, t) > limit {
+			common = append(common, t)
+		} else {
+			rare = append(rare, t)
+		}
+	}
+	hits, err := s.ranked(ctx, profile, rare, n)
+	if err != nil || len(common) == 0 || len(hits) == n {
+		return hits, err
+	}
+	seen := map[int64]bool{}
+	for _, h := range hits {
+		seen[h.rid] = true
+	}
+	newest, err := s.lexicalQuery(ctx, `SELECT rowid, 0, ? FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?`,
+		profile, matchAny(profile, common), n)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range newest {
+		if len(hits) < n && !seen[h.rid] {
+			hits = append(hits, h)
+		}
+	}
+	return hits, nil
+}
+
+// commonShare is the share of the memories from which a term is common; below
+// commonFloor memories no term is (the evaluations' stores stay below it).
+const commonShare = 0.02
+
+var commonFloor = 5000 // a variable for the tests
+
+func (s *Store) commonFrom(ctx context.Context) int {
+	return max(commonFloor, int(commonShare*float64(s.docCount(ctx))))
+}
+
+// termRows is how many rows an FTS term (a word, a "prefix"*, a "bigram")
+// matches at most: the sum of its forms' document counts, cached with docFreq's.
+func (s *Store) termRows(ctx context.Context, term string) int {
+	s.docCount(ctx) // refreshes the cache when it is old
+	key := "\x01" + term
+	s.nmu.Lock()
+	n, ok := s.dfs[key]
+	s.nmu.Unlock()
+	if ok {
+		return n
+	}
+	w := strings.Trim(term, `"*`)
+	var err error
+	switch {
+	case strings.HasSuffix(term, "*"):
+		err = s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(doc), 0) FROM memories_fts_vocab WHERE term >= ? AND term < ?`, w, w+"\uffff").Scan(&n)
+	case strings.Contains(w, " "): // a phrase matches no more rows than its first word
+		err = s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(doc), 0) FROM memories_fts_vocab WHERE term = ?`, strings.Fields(w)[0]).Scan(&n)
+	default:
+		err = s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(doc), 0) FROM memories_fts_vocab WHERE term = ?`, w).Scan(&n)
+	}
+	if err != nil {
+		return 0 // unknown: ranked like any term
+	}
+	s.nmu.Lock() // emptied by every change to the memories (Store.emit)
+	if s.dfs == nil {
+		s.dfs = map[string]int{}
+	}
+	s.dfs[key] = n
+	s.nmu.Unlock()
+	return n
+}
+
+// ranked ranks the active memories of profile matching any term by BM25. The
 // profile filter inside FTS5 costs a pass over all of the profile's rows, so the
 // first try ranks every profile's rows and filters after; only when other profiles
 // crowd the top does it rank again with the filter inside.
-func (s *Store) lexical(ctx context.Context, profile string, terms []string, n int) ([]lexHit, error) {
-	if len(terms) == 0 || n <= 0 {
+func (s *Store) ranked(ctx context.Context, profile string, terms []string, n int) ([]lexHit, error) {
+	if len(terms) == 0 {
 		return nil, nil
 	}
 	limit := 2 * n

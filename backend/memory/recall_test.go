@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -217,5 +218,48 @@ func TestRecallSkipsInvalidAndExpired(t *testing.T) {
 	}
 	if ms, _ := e.s.List(ctx, Filter{Text: "paris"}); len(ms) != 1 || !strings.Contains(ms[0].Text, "Paris") {
 		t.Fatal("expired fact not browsable")
+	}
+}
+
+// A term most memories contain is not ranked (each of its rows would cost a BM25
+// score): the rows of the rarer terms come first, ranked, then the newest rows
+// of the common one.
+func TestLexicalCommonTermsAddNewestRows(t *testing.T) {
+	ctx := context.Background()
+	saved := commonFloor
+	defer func() { commonFloor = saved }()
+	commonFloor = 4
+	e := newEnv(t, noDecay)
+	var garden []Memory
+	for i := range 6 {
+		garden = append(garden, e.add(fmt.Sprintf("The garden %s", []string{"roses bloomed", "shed leaks", "fence fell over", "hedge needs cutting", "pond froze", "gate squeaks"}[i])))
+		e.clock.Advance(time.Hour)
+	}
+	orchid := e.add("The orchid by the window needs less water")
+	e.add("Bought a new kettle")
+	rid := func(m Memory) int64 {
+		ms, err := e.s.loadMany(ctx, nil, []string{m.ID})
+		if err != nil || len(ms) != 1 {
+			t.Fatal(ms, err)
+		}
+		return ms[0].rid
+	}
+	hits, err := e.s.lexical(ctx, "personal", queryTerms("my garden and the orchid"), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int64{rid(orchid), rid(garden[5]), rid(garden[4]), rid(garden[3])}
+	if len(hits) != len(want) {
+		t.Fatalf("%d hits, want %d: %+v", len(hits), len(want), hits)
+	}
+	for i, w := range want {
+		if hits[i].rid != w {
+			t.Errorf("hit %d is rid %d, want %d (the rare term's row, then the newest common rows)", i, hits[i].rid, w)
+		}
+	}
+	commonFloor = 100 // not common: garden rows are ranked too, the orchid's found all the same
+	hits, err = e.s.lexical(ctx, "personal", queryTerms("my garden and the orchid"), 10)
+	if err != nil || len(hits) != 7 {
+		t.Fatalf("ranked: %d hits, %v", len(hits), err)
 	}
 }

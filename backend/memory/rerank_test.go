@@ -3,9 +3,12 @@ package memory
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"hermes/backend/text"
 )
 
 // noDecay keeps added memories offerable however far the clock moves.
@@ -106,5 +109,72 @@ func TestRecallFavoursTheIntentsCategory(t *testing.T) {
 	work := e.add("My schedule has night shifts", func(in *AddInput) { in.Category = "work" })
 	if rs := e.recall(Query{Text: "my schedule", Category: "work", K: 2}); len(rs) == 0 || rs[0].Memory.ID != work.ID {
 		t.Errorf("offered %v; want the work memory first", texts(rs))
+	}
+}
+
+// A question's term found in a memory's key ("cheese.favourite") weighs more than
+// the same term in a memory's text.
+func TestRerankWeighsTheKeyField(t *testing.T) {
+	e := newEnv(t, noDecay)
+	a := analysis{idf: map[string]float64{}}
+	for _, term := range text.Terms("favourite cheese shop") {
+		a.terms = append(a.terms, term)
+		a.idf[term.Text] = 1
+	}
+	cover := func(m Memory) float64 {
+		c := candidate{Memory: m}
+		return e.s.scoreOne(a, &c, termPositions(m), termFields(m), nil, e.clock.Now()).Cover
+	}
+	keyed := Memory{Text: "Brie, always brie", Key: "cheese", Value: "brie"}
+	said := Memory{Text: "I passed the cheese counter"}
+	if k, s := cover(keyed), cover(said); k < 0.99 || s > 0.34 {
+		t.Errorf("coverage of a key match %.2f (want 1: the key weighs %v), of a text match %.2f (want 1/3)", k, fieldWeights.key, s)
+	}
+	saved := fieldWeights
+	defer func() { fieldWeights = saved }()
+	fieldWeights.key = 1
+	if k := cover(keyed); k > 0.34 {
+		t.Errorf("with the key weighing as the text, a key match covers %.2f; want 1/3", k)
+	}
+}
+
+// The category a question asks about (from its concepts, or the caller's) adds
+// to a memory of that category.
+func TestRerankFavoursTheQuestionsCategory(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, noDecay)
+	score := func(q, caller, category string) float64 {
+		a := e.s.analyze(ctx, q, e.clock.Now())
+		a.category = caller
+		m := Memory{Text: "Started at the clinic on Monday", Category: category}
+		c := candidate{Memory: m}
+		return e.s.scoreOne(a, &c, termPositions(m), termFields(m), nil, e.clock.Now()).Total
+	}
+	if d := score("What is my job?", "", "work") - score("What is my job?", "", "other"); math.Abs(d-wCategory) > 1e-9 {
+		t.Errorf("a work memory for a question about the job gains %.3f; want %.3f", d, wCategory)
+	}
+	if d := score("What is my job?", "health", "work") - score("What is my job?", "health", "other"); d != 0 {
+		t.Errorf("the caller's category (health) should decide; a work memory gains %.3f", d)
+	}
+	if d := score("How is the weather?", "", "work") - score("How is the weather?", "", "other"); d != 0 {
+		t.Errorf("a question without a topic favours work memories by %.3f", d)
+	}
+}
+
+// A stem Porter spells with an i for a y ("birthday" -> "birthdai") is weighed by
+// how many memories have the word, not as a word no memory has.
+func TestIDFOfStemsEndingInI(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, noDecay)
+	for i, w := range []string{"party", "cake", "card", "dinner", "gift", "trip"} {
+		e.add(fmt.Sprintf("The birthday %s was on day %d", w, i))
+	}
+	for i := range 6 {
+		e.add(fmt.Sprintf("A quiet %s at home", []string{"evening", "morning", "week", "sunday", "night", "month"}[i]))
+	}
+	a := e.s.analyze(ctx, "when is the birthday and the quokka?", e.clock.Now())
+	common, unseen := a.idf["birthdai"], a.idf["quokka"]
+	if common == 0 || unseen == 0 || common >= unseen/2 {
+		t.Errorf("idf of birthday (in half the memories) %.2f, of quokka (in none) %.2f; want birthday's far lower", common, unseen)
 	}
 }

@@ -32,12 +32,20 @@ func (w *Worker) Run(ctx context.Context) error {
 	defer poll.Stop()
 	sweep := time.NewTicker(w.SweepEvery)
 	defer sweep.Stop()
-	if _, err := w.s.Sweep(ctx); err != nil {
-		w.s.cfg.Logf("memory: %v", err)
-	}
-	for {
-		if _, err := w.s.RunJobs(ctx); err != nil && ctx.Err() == nil {
+	sweepAll := func() {
+		if _, err := w.s.Sweep(ctx); err != nil {
 			w.s.cfg.Logf("memory: %v", err)
+		}
+		w.verify(ctx)
+	}
+	sweepAll()
+	for {
+		n, err := w.s.RunJobs(ctx)
+		if err != nil && ctx.Err() == nil {
+			w.s.cfg.Logf("memory: %v", err)
+		}
+		if n > 0 {
+			w.verify(ctx) // new pending memories may have a verifier
 		}
 		select {
 		case <-ctx.Done():
@@ -45,10 +53,15 @@ func (w *Worker) Run(ctx context.Context) error {
 		case <-w.s.wake:
 		case <-poll.C:
 		case <-sweep.C:
-			if _, err := w.s.Sweep(ctx); err != nil {
-				w.s.cfg.Logf("memory: %v", err)
-			}
+			sweepAll()
 		}
+	}
+}
+
+// verify runs the verifiers over the inbox, logging a failure.
+func (w *Worker) verify(ctx context.Context) {
+	if _, err := w.s.VerifyPending(ctx); err != nil && ctx.Err() == nil {
+		w.s.cfg.Logf("memory: %v", err)
 	}
 }
 
