@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -82,12 +81,20 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 		return fmt.Errorf("import model: %w", err)
 	}
 	defer f.Close()
-	up := &progressReader{r: bufio.NewReaderSize(f, 1<<20), fn: func(done int64) error { return fn(m.update("uploading", done, info.Size())) }}
-	if err := c.api.CreateBlob(ctx, digest, up); err != nil {
+	// The file itself is the body: the client's transport gives it its length
+	// (sizedBodies), so the kernel sends it (sendfile) without copying it
+	// through Hermes; progress is the file's offset, read as it moves.
+	stop := watchOffset(f, 200*time.Millisecond, func(done int64) { _ = fn(m.update("uploading", done, info.Size())) })
+	err = c.api.CreateBlob(ctx, digest, f)
+	stop()
+	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("import model %s: cancelled: %w", name, ctx.Err())
 		}
 		return importError("upload "+filepath.Base(path), err)
+	}
+	if err := fn(m.update("uploading", info.Size(), info.Size())); err != nil {
+		return err
 	}
 	req.Model = name
 	req.Files = map[string]string{filepath.Base(path): digest}
@@ -145,24 +152,26 @@ func hashFile(ctx context.Context, path string, size int64, fn func(int64) error
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// progressReader reports bytes read, at most every 4 MiB.
-type progressReader struct {
-	r        io.Reader
-	fn       func(int64) error
-	done     int64
-	reported int64
-}
-
-func (p *progressReader) Read(b []byte) (int, error) {
-	n, err := p.r.Read(b)
-	p.done += int64(n)
-	if p.done-p.reported >= 4<<20 || err == io.EOF {
-		p.reported = p.done
-		if ferr := p.fn(p.done); ferr != nil {
-			return n, ferr
+// watchOffset reports f's offset every interval until stop is called.
+func watchOffset(f *os.File, every time.Duration, fn func(int64)) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if off, err := f.Seek(0, io.SeekCurrent); err == nil {
+					fn(off)
+				}
+			}
 		}
-	}
-	return n, err
+	}()
+	return func() { close(done); <-finished }
 }
 
 // parseModelfile reads the few Modelfile directives an import may set. FROM is

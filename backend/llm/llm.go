@@ -8,9 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -90,9 +92,28 @@ func New(cfg Config, transport *http.Transport) (*Client, error) {
 	return &Client{
 		cfg:   cfg,
 		host:  u,
-		api:   api.NewClient(u, &http.Client{Transport: transport}),
+		api:   api.NewClient(u, &http.Client{Transport: sizedBodies{transport}}),
 		Sleep: sleep,
 	}, nil
+}
+
+// sizedBodies gives a request whose body is a regular file (a model file being
+// uploaded) the file's remaining length: the request then goes with a
+// Content-Length rather than chunked, and the transport hands the file to the
+// kernel (sendfile) instead of copying it through user space in 32 KiB pieces.
+type sizedBodies struct{ rt http.RoundTripper }
+
+func (s sizedBodies) RoundTrip(r *http.Request) (*http.Response, error) {
+	if f, ok := r.Body.(*os.File); ok && r.ContentLength == 0 {
+		if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+			if off, err := f.Seek(0, io.SeekCurrent); err == nil && info.Size() > off {
+				sized := r.Clone(r.Context()) // a RoundTripper leaves the caller's request as it is
+				sized.ContentLength = info.Size() - off
+				return s.rt.RoundTrip(sized)
+			}
+		}
+	}
+	return s.rt.RoundTrip(r)
 }
 
 // NewTransport is an HTTP transport with a dial timeout and no proxy: Ollama is local.

@@ -123,7 +123,7 @@ func (s *Server) blob(w http.ResponseWriter, r *http.Request) {
 		if !s.Discard {
 			sink = h
 		}
-		n, err := io.Copy(sink, r.Body)
+		n, err := io.CopyBuffer(struct{ io.Writer }{sink}, r.Body, make([]byte, 1<<20)) // big reads, as a server writing a file makes
 		if err != nil {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 			return
