@@ -73,7 +73,7 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 		}
 	}
 	p := r.Plan
-	rep = ContextReport{SessionID: sessionID, MessageID: replyID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
+	rep = ContextReport{SessionID: sessionID, MessageID: replyID, QueryID: r.QueryID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
 		Plan: PlanInfo{Intent: p.Intent, Confidence: p.Confidence, Recall: p.Recall, RecallK: p.RecallK, MayWriteMemory: p.MayWriteMemory, ToolGroup: p.ToolGroup}}
 	rep.Settings = toTurnSettings(r.Settings, a.core.agent.SystemPrompt())
 	if rep.Settings == nil { // a reply stored before chat settings
