@@ -64,5 +64,6 @@ describe('recall candidates in the context inspector', () => {
     expect(recallWhyKey('dropped: says the same as a memory offered')).toBe('recall.why.duplicate');
     expect(recallWhyKey('dropped: something new')).toBe('recall.why.other');
     expect(recallDetail('kept: rare terms allergic')).toBe('rare terms allergic');
+    expect(recallDetail('kept: confirmed profile memory, always offered')).toBe('');
   });
 });

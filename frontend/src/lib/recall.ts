@@ -17,6 +17,7 @@ export function recallWhyKey(reason: string): MessageKey {
 
 /** The backend's own detail after the kind (e.g. the reranker's terms), "" when none. */
 export function recallDetail(reason: string): string {
+  if (recallWhyKey(reason) === 'recall.why.profile') return '';
   const r = reason.replace(/^(kept|dropped):\s*/, '');
   const i = r.indexOf(': ');
   return i >= 0 ? r.slice(i + 2) : reason.startsWith('kept:') ? r : '';
