@@ -1,13 +1,13 @@
 // Browser end-to-end test of the Memory v2 user-facing parts (issue #17) against `hermes serve`
-// and the fake Ollama started with --extract: Confirm moves a fact to the profile layer; the
-// Inbox says why a pending item waits and approving it works; a turn's Undo is offered only while
-// it can work (a profile switch takes it away, with the reason, and switching back brings it
-// back); profiles are created, renamed, switched and deleted (only when not active, after asking
-// how many memories go, with a receipt) with the status bar naming the active one; the context
-// inspector lists the memories a recall considered but did not use, with the reason and scores;
-// the Decay tab sets a category's half-life. Then screenshots of the Memory panel in English
-// and Chinese, light and dark, at 800, 1100 and 1440 px (MEMORY2_SHOTS=0 skips them) into the
-// artifacts folder's memory2/.
+// and the fake Ollama started with --extract: an edit offers Undo edit, which puts the text back;
+// Confirm moves a fact to the profile layer; the Inbox says why a pending item waits and
+// approving it works; a turn's Undo is offered only while it can work (a profile switch takes it
+// away, with the reason, and switching back brings it back); profiles are created, renamed,
+// switched and deleted (only when not active, after asking how many memories go, with a receipt)
+// with the status bar naming the active one; the context inspector lists the memories a recall
+// considered but did not use, with the reason and scores; the Decay tab sets a category's
+// half-life. Then screenshots of the Memory panel in English and Chinese, light and dark, at 800,
+// 1100 and 1440 px (MEMORY2_SHOTS=0 skips them) into the artifacts folder's memory2/.
 //
 // Environment: see harness.mjs (HERMES_BIN_DIR, E2E_ARTIFACTS, CHROMIUM).
 import { after, before, describe, it } from 'node:test';
@@ -86,6 +86,15 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
     await page.locator('[data-testid="memory-open"]', { hasText: 'I am allergic to peanuts' }).click();
     await page.getByTestId('memory-detail').waitFor();
     assert.equal(await page.locator('[data-testid="memory-detail"] [data-testid="memory-layer"]').getAttribute('data-layer'), 'fact');
+    // An edit can be undone while the memory is as the edit left it.
+    assert.equal(await page.getByTestId('memory-edit-undo').count(), 0);
+    await page.getByTestId('memory-edit').click();
+    await page.getByTestId('memory-edit-input').fill('I am allergic to peanuts and cashews');
+    await page.getByTestId('memory-edit-save').click();
+    await page.getByTestId('memory-edit-undo').waitFor({ timeout: 10_000 });
+    await page.getByTestId('memory-edit-undo').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="memory-detail-text"]')?.textContent.trim() === 'I am allergic to peanuts', null, { timeout: 10_000 });
+    await page.getByTestId('memory-edit-undo').waitFor({ state: 'detached' });
     await page.getByTestId('memory-confirm').click();
     await page.waitForSelector('[data-testid="memory-detail"] [data-testid="memory-layer"][data-layer="profile"]', { timeout: 10_000 });
     assert.equal(await page.getByTestId('memory-confirm').count(), 0, 'a profile memory is not offered Confirm again');

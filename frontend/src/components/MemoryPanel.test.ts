@@ -303,3 +303,35 @@ describe('MemoryPanel decay', () => {
     expect(api.SetMemoryHalfLife).toHaveBeenLastCalledWith('health', '');
   });
 });
+
+describe('MemoryPanel edit undo', () => {
+  it('offers Undo edit after an edit, and says why once the memory changed again', async () => {
+    const rows = [mem('a', 'I live in Porto')];
+    const api = fakeApi(rows);
+    (api.MemoryEdit as ReturnType<typeof vi.fn>).mockImplementation(async (id: string, text: string) => {
+      rows[0] = { ...rows[0], text };
+      return rows[0];
+    });
+    const store = new MemoryStore(api);
+    const { getByTestId, queryByTestId } = render(MemoryPanel, { store, onclose: vi.fn(), onopensource: vi.fn(), onexport: vi.fn() });
+    await store.refresh();
+    await store.show('a');
+    await waitFor(() => getByTestId('memory-edit'));
+    expect(queryByTestId('memory-edit-undo')).toBeNull();
+    await fireEvent.click(getByTestId('memory-edit'));
+    await fireEvent.input(getByTestId('memory-edit-input'), { target: { value: 'I live in Lisbon' } });
+    await fireEvent.click(getByTestId('memory-edit-save'));
+    await waitFor(() => getByTestId('memory-edit-undo'));
+    expect(getByTestId('memory-edit-undo').getAttribute('title')).toBe('Puts back: I live in Porto');
+    rows[0] = { ...rows[0], status: 'superseded' };
+    await store.refresh();
+    await waitFor(() => getByTestId('memory-edit-undo-gone'));
+    expect(queryByTestId('memory-edit-undo')).toBeNull();
+    expect(getByTestId('memory-edit-undo-gone').textContent).toBe('Undo edit is no longer possible: a newer version replaced it since.');
+    rows[0] = { ...rows[0], status: 'active' };
+    await store.refresh();
+    await fireEvent.click(await waitFor(() => getByTestId('memory-edit-undo')));
+    await waitFor(() => expect(getByTestId('memory-detail-text').textContent).toBe('I live in Porto'));
+    expect(queryByTestId('memory-edit-undo')).toBeNull();
+  });
+});

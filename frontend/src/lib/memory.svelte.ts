@@ -250,6 +250,35 @@ export type MemoryApi = Pick<
   | 'DeleteMemoryProfile'
 >;
 
+/** How long after an edit the browser offers to undo it (as the chat notice's Undo). */
+export const EDIT_UNDO_MS = 10 * 60_000;
+
+/** An edit that can be undone: the text before and after, and until when. */
+export interface EditUndo {
+  id: string;
+  before: string;
+  after: string;
+  profile: string;
+  until: number;
+}
+
+/** Why an edit's undo can no longer work ('' when it can). */
+export type EditUndoBlock = '' | 'erased' | 'superseded' | 'changed' | 'profile' | 'expired';
+
+/**
+ * Whether undoing an edit still works against the memory as it is now (undefined: gone from
+ * the browser's view): the memory is still there and active or pending, its text is still the
+ * edited one, its profile is the active one and the window is open.
+ */
+export function editUndoBlock(u: EditUndo, m: Memory | undefined, activeProfile: string, now = Date.now()): EditUndoBlock {
+  if (!m) return 'erased';
+  if (m.status === 'superseded') return 'superseded';
+  if ((m.status !== 'active' && m.status !== 'pending') || m.text !== u.after) return 'changed';
+  if (activeProfile && u.profile !== activeProfile) return 'profile';
+  if (now > u.until) return 'expired';
+  return '';
+}
+
 export type MemoryTab = 'all' | 'pending' | 'timeline' | 'decay' | 'transfer';
 
 /** A forget waiting for the user's confirmation. */
@@ -294,6 +323,10 @@ export class MemoryStore {
   profileError = $state('');
   /** A profile delete waiting for the user's confirmation. */
   confirmDeleteProfile = $state<MemoryProfileInfo | null>(null);
+  /** The last edit made in the browser, while it may be undone. */
+  editUndo = $state<EditUndo | null>(null);
+  /** Set when the edit's undo window closed (the view rechecks). */
+  editUndoExpired = $state(false);
   /** Whether the notice's Undo can still work (null: not known yet, so not offered). */
   undo = $state<MemoryUndoState | null>(null);
   /** Each category's decay half-life (the Decay tab). */
@@ -434,10 +467,47 @@ export class MemoryStore {
     }
   }
 
-  edit(id: string, text: string): Promise<boolean> {
+  async edit(id: string, text: string): Promise<boolean> {
     const v = text.trim();
-    if (!v) return Promise.resolve(false);
-    return this.#act(() => this.#api.MemoryEdit(id, v));
+    if (!v) return false;
+    const before = this.#known(id);
+    let after = v;
+    const ok = await this.#act(async () => {
+      after = (await this.#api.MemoryEdit(id, v)).text ?? v;
+    });
+    if (ok && before && before.text !== after) this.#offerEditUndo({ id, before: before.text, after, profile: before.profile, until: Date.now() + EDIT_UNDO_MS });
+    return ok;
+  }
+
+  #known(id: string): Memory | undefined {
+    return this.detail?.memory.id === id ? this.detail.memory : (this.rows.find((m) => m.id === id) ?? this.pending.find((m) => m.id === id));
+  }
+
+  #editTimer: ReturnType<typeof setTimeout> | null = null;
+
+  #offerEditUndo(u: EditUndo | null) {
+    if (this.#editTimer) clearTimeout(this.#editTimer);
+    this.#editTimer = null;
+    this.editUndo = u;
+    this.editUndoExpired = false;
+    if (u) this.#editTimer = setTimeout(() => (this.editUndoExpired = true), Math.max(0, u.until - Date.now()) + 50);
+  }
+
+  /** Why the last edit can no longer be undone ('' while it can), from the memory as the browser now shows it. */
+  get editUndoBlocked(): EditUndoBlock {
+    const u = this.editUndo;
+    if (!u) return 'erased';
+    void this.editUndoExpired; // rechecked when the window closes
+    return editUndoBlock(u, this.#known(u.id), this.activeProfile);
+  }
+
+  /** Puts the text back as it was before the last edit (only while editUndoBlocked is ''). */
+  async undoEdit(): Promise<boolean> {
+    const u = this.editUndo;
+    if (!u || this.editUndoBlocked) return false;
+    const ok = await this.#act(() => this.#api.MemoryEdit(u.id, u.before));
+    if (ok) this.#offerEditUndo(null);
+    return ok;
   }
 
   confirm(ids: string[]): Promise<boolean> {

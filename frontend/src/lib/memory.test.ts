@@ -16,6 +16,7 @@ import {
   applyScrub,
   receiptClean,
   receiptText,
+  editUndoBlock,
 } from './memory.svelte';
 
 const tEn = (k: keyof typeof en, p?: Record<string, string | number>) => format(en[k], p);
@@ -388,5 +389,51 @@ describe('memory profiles', () => {
     }
     expect(tEn('memory.profileOption', { name: 'work', n: 3 })).toBe('work (3)');
     expect(tZh('status.profile', { name: 'work' })).toBe('档案：work');
+  });
+});
+
+describe('MemoryStore edit undo', () => {
+  function editable() {
+    const rows = [mem('a', 'I live in Porto')];
+    const api = fakeApi(rows);
+    (api.MemoryEdit as ReturnType<typeof vi.fn>).mockImplementation(async (id: string, text: string) => {
+      const i = rows.findIndex((m) => m.id === id);
+      if (i < 0) throw new Error('That memory no longer exists.');
+      rows[i] = { ...rows[i], text };
+      return rows[i];
+    });
+    return { rows, api, s: new MemoryStore(api) };
+  }
+
+  it('offers to put the old text back while the memory is as the edit left it', async () => {
+    const { api, s } = editable();
+    await s.refresh();
+    await s.show('a');
+    expect(await s.edit('a', 'I live in Lisbon')).toBe(true);
+    expect(s.editUndo).toMatchObject({ id: 'a', before: 'I live in Porto', after: 'I live in Lisbon' });
+    expect(s.editUndoBlocked).toBe('');
+    expect(await s.undoEdit()).toBe(true);
+    expect(api.MemoryEdit).toHaveBeenLastCalledWith('a', 'I live in Porto');
+    expect(s.detail?.memory.text).toBe('I live in Porto');
+    expect(s.editUndo).toBeNull();
+  });
+
+  it('says why once it cannot work: changed again, superseded, erased, another profile, the window passed', async () => {
+    const { rows, api, s } = editable();
+    await s.refresh();
+    await s.show('a');
+    await s.edit('a', 'I live in Lisbon');
+    rows[0] = { ...rows[0], text: 'I live in Faro' };
+    await s.refresh();
+    expect(s.editUndoBlocked).toBe('changed');
+    expect(await s.undoEdit()).toBe(false);
+    expect(api.MemoryEdit).toHaveBeenCalledTimes(1);
+    const u = s.editUndo!;
+    const m = rows[0];
+    expect(editUndoBlock(u, { ...m, text: u.after, status: 'superseded' }, 'personal')).toBe('superseded');
+    expect(editUndoBlock(u, undefined, 'personal')).toBe('erased');
+    expect(editUndoBlock(u, { ...m, text: u.after }, 'work')).toBe('profile');
+    expect(editUndoBlock(u, { ...m, text: u.after }, 'personal', u.until + 1)).toBe('expired');
+    expect(editUndoBlock(u, { ...m, text: u.after }, 'personal', u.until - 1)).toBe('');
   });
 });
