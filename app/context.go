@@ -40,7 +40,7 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 		return rep, ok, err
 	}
 	r, p := seen.Recipe, seen.Recipe.Plan
-	rep = ContextReport{SessionID: sessionID, MessageID: seen.ReplyID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
+	rep = ContextReport{SessionID: sessionID, MessageID: seen.ReplyID, QueryID: r.QueryID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
 		Plan: PlanInfo{Intent: p.Intent, Confidence: p.Confidence, Recall: p.Recall, RecallK: p.RecallK, MayWriteMemory: p.MayWriteMemory, ToolGroup: p.ToolGroup}}
 	rep.Settings = toTurnSettings(&seen.Settings, a.core.agent.SystemPrompt())
 	for _, it := range seen.Items {

@@ -191,13 +191,16 @@ type ContextItem struct {
 type ContextReport struct {
 	SessionID string `json:"sessionId"`
 	// MessageID is the reply the report is for ("" for a live report).
-	MessageID string        `json:"messageId,omitempty"`
-	Items     []ContextItem `json:"items"`
-	Tokens    int           `json:"tokens"`
-	Budget    int           `json:"budget"`
-	Dropped   int           `json:"dropped"`
-	Intent    string        `json:"intent"`
-	Plan      PlanInfo      `json:"plan"`
+	MessageID string `json:"messageId,omitempty"`
+	// QueryID is the user message the turn answered: its recall log (memories
+	// kept and dropped) is kept under it.
+	QueryID string        `json:"queryId,omitempty"`
+	Items   []ContextItem `json:"items"`
+	Tokens  int           `json:"tokens"`
+	Budget  int           `json:"budget"`
+	Dropped int           `json:"dropped"`
+	Intent  string        `json:"intent"`
+	Plan    PlanInfo      `json:"plan"`
 	// Settings are the chat settings the turn ran with (nil: not recorded).
 	Settings *TurnSettings `json:"settings,omitempty"`
 }
@@ -236,7 +239,7 @@ type PlanInfo struct {
 
 func toContextReport(sessionID string, r agent.Result) ContextReport {
 	c := r.Context
-	rep := ContextReport{SessionID: sessionID, MessageID: r.Assistant.ID, Tokens: c.Tokens, Budget: c.Budget, Dropped: c.Dropped, Items: []ContextItem{},
+	rep := ContextReport{SessionID: sessionID, MessageID: r.Assistant.ID, QueryID: r.User.ID, Tokens: c.Tokens, Budget: c.Budget, Dropped: c.Dropped, Items: []ContextItem{},
 		Intent: r.Plan.Intent, Plan: PlanInfo{Intent: r.Plan.Intent, Confidence: r.Plan.Confidence, Recall: r.Plan.Recall,
 			RecallK: r.Plan.RecallK, MayWriteMemory: r.Plan.MayWriteMemory, ToolGroup: string(r.Plan.ToolGroup)}}
 	rep.Items = contextItems(c)

@@ -37,6 +37,11 @@ func (l *memoryLoader) get() (*memory.Store, error) {
 				s, _ := c.settings.Load(context.Background())
 				return s.Models()
 			},
+			// The half-lives the user set apply at once (settings are cached briefly).
+			HalfLives: func() map[string]time.Duration {
+				s, _ := c.settings.Load(context.Background())
+				return s.MemoryHalfLives
+			},
 			OnChange:   func(ch memory.Change) { c.emitEvent("memory:changed", ch) },
 			OnProgress: func(p memory.Progress) { c.emitEvent("memory:progress", p) },
 		})

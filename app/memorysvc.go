@@ -8,6 +8,9 @@ import (
 	"hermes/backend/memory"
 )
 
+// DefaultMemoryProfile is the profile every install has: it can be emptied, not deleted.
+const DefaultMemoryProfile = memory.DefaultProfile
+
 // Memory types as the command line and the window show them (plain data with
 // JSON tags; the CLI's --json output is theirs).
 type (
@@ -23,6 +26,12 @@ type (
 	MemoryImportResult = memory.ImportResult
 	// MemoryProfile is a profile with its memory count, the active one marked.
 	MemoryProfile = memory.ProfileInfo
+	// MemoryRecallCandidate is one candidate a recall considered, kept or dropped.
+	MemoryRecallCandidate = memory.RecallCandidate
+	// MemoryHalfLife is a category's decay half-life.
+	MemoryHalfLife = memory.HalfLife
+	// MemoryUndoState says whether an undo can still work, and why not.
+	MemoryUndoState = memory.UndoState
 )
 
 // withMemory runs fn on long-term memory, opened on first use.

@@ -43,8 +43,14 @@ func TestMemoryProfilesFromTheWindow(t *testing.T) {
 			t.Fatal("a conversation in the work profile recalled the default profile's memory")
 		}
 	}
-	if _, err := a.DeleteMemoryProfile("work"); err != nil {
+	if _, err := a.DeleteMemoryProfile("work"); err == nil || err.Error() != "Work is the active profile; switch to another profile first (hermes memory profile use personal), then delete it" {
+		t.Fatalf("deleting the active profile = %v", err)
+	}
+	if err := a.UseMemoryProfile("personal"); err != nil {
 		t.Fatal(err)
+	}
+	if r, err := a.DeleteMemoryProfile("work"); err != nil || r.LexicalMatches != 0 || r.VectorMatches != 0 {
+		t.Fatal(r, err)
 	}
 	list, _ = a.MemoryProfiles()
 	if len(list) != 1 || !list[0].Active || list[0].Memories != 1 {

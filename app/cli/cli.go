@@ -104,7 +104,9 @@ Usage:
   hermes tools list | log [--tool T] [--status S] [--session S] [--limit N]
   hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... | forget --query Q
   hermes memory import --jsonl FILE | search QUERY [--k N] | search --batch FILE [--k N] | export [--out FILE]
-  hermes memory profile list | create NAME | use NAME | delete NAME
+  hermes memory profile list | create NAME | use NAME | rename OLD NEW | delete NAME
+  hermes memory decay [--category C --half-life 30d]    (how fast facts fade; --half-life "" resets)
+  hermes memory recall-log MESSAGE_ID                   (candidates kept and dropped, with scores and why)
   hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME | accept NAME [TOOL]
   hermes model list | show NAME | pull NAME | import FILE.gguf --name NAME [--modelfile F]
   hermes model rm NAME... | use NAME [--embed]

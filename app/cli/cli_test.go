@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -830,7 +831,14 @@ func TestMemoryProfiles(t *testing.T) {
 	if !strings.Contains(r.stdout, `"profile": "work"`) {
 		t.Errorf("a new chat is not in the active profile: %s", r.stdout)
 	}
-	if r := runCLI(t, env, "", "memory", "profile", "delete", "work"); r.code != 2 {
+	if r := runCLI(t, env, "", "--yes", "memory", "profile", "delete", "work"); r.code != 2 || !strings.Contains(r.stderr, "work is the active profile; switch to another profile first") {
+		t.Errorf("deleting the active profile: %+v", r)
+	}
+	if r := must("memory", "list", "--profile", "work"); !strings.Contains(r.stdout, "third floor") {
+		t.Errorf("a refused delete erased memories: %+v", r)
+	}
+	must("memory", "profile", "use", "personal")
+	if r := runCLI(t, env, "", "memory", "profile", "delete", "work"); r.code != 2 || !strings.Contains(r.stderr, "(1 memory would be erased)") {
 		t.Errorf("delete without --yes in a script: %+v", r)
 	}
 	r = must("--yes", "memory", "profile", "delete", "work")
@@ -896,5 +904,62 @@ func TestVersion(t *testing.T) {
 	code := Main(Env{Args: []string{"--version"}, Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }, Version: "v1.2.3-4-gabc"})
 	if code != 0 || out.String() != "hermes v1.2.3-4-gabc\n" {
 		t.Fatalf("code %d, %q", code, out.String())
+	}
+}
+
+// TestMemoryDecayCommand: half-lives are listed, set per category (validated,
+// exit 2 on bad input) and reset; the settings command sees the same value.
+func TestMemoryDecayCommand(t *testing.T) {
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir()}
+	r := runCLI(t, env, "", "memory", "decay")
+	if r.code != 0 || !strings.Contains(r.stdout, "health") || !strings.Contains(r.stdout, "34h39m") || !strings.Contains(r.stdout, "never fade") {
+		t.Fatalf("list = %+v", r)
+	}
+	r = runCLI(t, env, "", "memory", "decay", "--category", "health", "--half-life", "90d")
+	if r.code != 0 || !regexp.MustCompile(`health\s+90d\s+\(set\)`).MatchString(r.stdout) {
+		t.Fatalf("set = %+v", r)
+	}
+	if r := runCLI(t, env, "", "settings", "get", "memory_half_lives"); strings.TrimSpace(r.stdout) != "health=90d" {
+		t.Fatalf("settings get = %+v", r)
+	}
+	for _, bad := range [][]string{
+		{"--category", "mood", "--half-life", "3d"},
+		{"--category", "health", "--half-life", "soon"},
+		{"--category", "health"},
+		{"--half-life", "3d"},
+	} {
+		if r := runCLI(t, env, "", append([]string{"memory", "decay"}, bad...)...); r.code != 2 || r.stderr == "" {
+			t.Errorf("%v: %+v", bad, r)
+		}
+	}
+	if r := runCLI(t, env, "", "settings", "set", "memory_half_lives", "health=0d"); r.code != 2 {
+		t.Errorf("settings set accepted a bad half-life: %+v", r)
+	}
+	r = runCLI(t, env, "", "memory", "decay", "--category", "health", "--half-life", "")
+	if r.code != 0 || !regexp.MustCompile(`health\s+34h39m\s+\(default\)`).MatchString(r.stdout) {
+		t.Fatalf("reset = %+v", r)
+	}
+}
+
+// TestMemoryRecallLogCommand: the recall log of a message lists the candidates
+// kept and dropped, each with its scores and reason.
+func TestMemoryRecallLogCommand(t *testing.T) {
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir()}
+	for _, s := range []string{"I am allergic to peanuts", "My sister lives in Lisbon", "I drive a blue bicycle to work", "I am allergic to cats as well"} {
+		if r := runCLI(t, env, "", "memory", "add", s); r.code != 0 {
+			t.Fatalf("add: %+v", r)
+		}
+	}
+	r := runCLI(t, env, "", "--json", "chat", "what am I allergic to?")
+	var turn struct{ User struct{ ID string } }
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &turn) != nil || turn.User.ID == "" {
+		t.Fatalf("chat: %+v", r)
+	}
+	r = runCLI(t, env, "", "memory", "recall-log", turn.User.ID)
+	if r.code != 0 || !regexp.MustCompile(`(?m)^kept\s+1\s.*allergic.*kept: `).MatchString(r.stdout) || !regexp.MustCompile(`(?m)^dropped\s+\d+\s.*dropped: `).MatchString(r.stdout) {
+		t.Fatalf("recall-log: %+v", r)
+	}
+	if r := runCLI(t, env, "", "memory", "recall-log"); r.code != 2 {
+		t.Errorf("without an id: %+v", r)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // forget --query Q | import --jsonl FILE | search QUERY [--k N] | --batch FILE | export [--out FILE]
 func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 	if len(args) == 0 {
-		return usagef("memory: use add, list, show, edit, confirm, forget, import, search, export or profile")
+		return usagef("memory: use add, list, show, edit, confirm, forget, import, search, export, profile, decay or recall-log")
 	}
 	ctx := context.Background()
 	sub, args := args[0], args[1:]
@@ -23,6 +23,10 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 	switch sub {
 	case "profile":
 		return profileCmd(ctx, core, g, args, env)
+	case "decay":
+		return decayCmd(ctx, core, g, args, env)
+	case "recall-log":
+		return recallLogCmd(ctx, core, g, args, env)
 	case "add":
 		text := strings.Join(args, " ")
 		if strings.TrimSpace(text) == "" {

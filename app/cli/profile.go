@@ -58,8 +58,15 @@ func profileCmd(ctx context.Context, core *app.Core, g globals, args []string, e
 		fmt.Fprintf(env.Stderr, "renamed profile %s to %s\n", args[1], args[2])
 		return nil
 	case args[0] == "delete" && len(args) == 2:
-		if !g.yes {
-			ok, err := confirm(env, fmt.Sprintf("Delete profile %s and erase all its memories for good?", args[1]), "refusing to delete without confirmation")
+		// Ask only when there is something to confirm: the active, the default or
+		// an unknown profile is refused (by the one rule, in memory) before anything goes.
+		if n, ok := deletable(ctx, core, args[1]); ok && !g.yes {
+			what := fmt.Sprintf("its %d memories", n)
+			if n == 1 {
+				what = "its 1 memory"
+			}
+			ok, err := confirm(env, fmt.Sprintf("Delete profile %s and erase %s for good?", args[1], what),
+				fmt.Sprintf("refusing to delete profile %s (%s would be erased) without confirmation", args[1], what[4:]))
 			if err != nil {
 				return err
 			}
@@ -79,4 +86,19 @@ func profileCmd(ctx context.Context, core *app.Core, g globals, args []string, e
 		return nil
 	}
 	return usagef("memory profile: use list, create NAME, use NAME, rename OLD NEW or delete NAME")
+}
+
+// deletable is the memory count of a profile that exists and is neither active
+// nor the default one; ok is false otherwise (the delete then says why).
+func deletable(ctx context.Context, core *app.Core, name string) (int, bool) {
+	list, err := core.MemoryProfiles(ctx)
+	if err != nil {
+		return 0, false
+	}
+	for _, p := range list {
+		if p.Name == name {
+			return p.Memories, !p.Active && name != app.DefaultMemoryProfile
+		}
+	}
+	return 0, false
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"hermes/backend/memory/decay"
 )
 
 // ErrInvalid marks a setting that was rejected; the message names the field and the reason.
@@ -34,6 +36,9 @@ type Settings struct {
 	ArchiveAfter      time.Duration // an idle conversation is archived this long after it went idle
 	OllamaPath        string        // the ollama program Hermes may start; "" searches PATH and the usual places
 	ManageOllama      string        // "auto": start ollama serve when nothing answers at a loopback host; "never"
+	// MemoryHalfLives is the decay half-life per memory category the user set
+	// (categories not named decay at the default rate). Shared: do not modify.
+	MemoryHalfLives map[string]time.Duration
 }
 
 // Models is the chat model followed by its fallbacks, without repeats.
@@ -143,6 +148,18 @@ var specs = []spec{
 			return "", fmt.Errorf("%q is not auto or never", v)
 		},
 		apply: func(s *Settings, v string) { s.ManageOllama = v },
+	},
+	{
+		key: "memory_half_lives", description: "How fast remembered facts fade: a half-life per category, e.g. health=90d,preference=30d (others: " + decay.Format(decay.DefaultHalfLife()) + "; confirmed profile facts never fade)",
+		def: constant(""),
+		parse: func(v string) (string, error) {
+			m, err := decay.ParseHalfLives(v)
+			if err != nil {
+				return "", err
+			}
+			return decay.FormatHalfLives(m), nil
+		},
+		apply: func(s *Settings, v string) { s.MemoryHalfLives, _ = decay.ParseHalfLives(v) },
 	},
 	{
 		key: "ollama_path", description: "The ollama program Hermes may start (empty: search PATH and the usual install places)",

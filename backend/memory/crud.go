@@ -410,7 +410,19 @@ func (s *Store) Promote(ctx context.Context, ids ...string) error {
 
 // Undo reverses what a turn wrote (the chat's "memory updated — undo"): the
 // memories it superseded become active again, then the given ones are erased.
+//
+// It works only while Undoable says so; otherwise the error (ErrInvalid and
+// ErrUndoUnavailable) says why and nothing changes.
 func (s *Store) Undo(ctx context.Context, ids ...string) (Receipt, error) {
+	if len(ids) > 0 {
+		st, err := s.Undoable(ctx, ids...)
+		if err != nil {
+			return Receipt{}, fmt.Errorf("undo memory: %w", err)
+		}
+		if !st.OK {
+			return Receipt{}, fmt.Errorf("undo memory: %w: %w (%s)", ErrInvalid, ErrUndoUnavailable, st.Reason)
+		}
+	}
 	var rids []any
 	err := s.transition(ctx, "undo memory", "restored", ids, func(tx *sql.Tx, m Memory, now time.Time, ch *indexChanges) error {
 		olds, err := queryMemories(ctx, tx, `m.superseded_by = ? AND m.status = 'superseded'`, m.ID)

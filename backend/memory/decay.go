@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"hermes/backend/memory/decay"
 )
 
 // Decay: a fact's strength is confidence × e^(−λ·hours since last confirmed), with
@@ -16,11 +18,49 @@ import (
 // reinforceStep is how much a restatement or confirmation adds to confidence.
 const reinforceStep = 0.1
 
+// lambda is the decay rate per hour of a category: the half-life the user set
+// for it (Config.HalfLives, read at each use so a changed setting applies at
+// once), else Config.Lambda's rate, else DefaultLambda.
 func (s *Store) lambda(category string) float64 {
+	if s.cfg.HalfLives != nil {
+		if hl, ok := s.cfg.HalfLives()[category]; ok && hl > 0 {
+			return decay.Lambda(hl)
+		}
+	}
 	if l, ok := s.cfg.Lambda[category]; ok && l >= 0 {
 		return l
 	}
 	return DefaultLambda
+}
+
+// HalfLife is one category's decay as the user sees it.
+type HalfLife struct {
+	Category string `json:"category"`
+	// HalfLife is how long until a fact of the category not restated or
+	// confirmed is half as strong ("30d", "34h39m").
+	HalfLife string  `json:"half_life"`
+	Hours    float64 `json:"hours"`
+	// Custom is true when the user set it; false is the default.
+	Custom bool `json:"custom"`
+}
+
+// HalfLives lists every category's half-life as the decay code applies it now.
+func (s *Store) HalfLives() []HalfLife {
+	var set map[string]time.Duration
+	if s.cfg.HalfLives != nil {
+		set = s.cfg.HalfLives()
+	}
+	var out []HalfLife
+	for _, c := range decay.Categories() {
+		_, custom := set[c]
+		hours := math.Ln2 / s.lambda(c)
+		if math.IsInf(hours, 0) {
+			hours = 0 // a rate of 0 never decays
+		}
+		d := time.Duration(hours * float64(time.Hour))
+		out = append(out, HalfLife{Category: c, HalfLife: decay.Format(d), Hours: hours, Custom: custom && set[c] > 0})
+	}
+	return out
 }
 
 // strength is m's confidence decayed to now.

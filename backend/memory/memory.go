@@ -19,6 +19,7 @@ import (
 
 	"hermes/backend/embed"
 	"hermes/backend/llm"
+	"hermes/backend/memory/decay"
 	"hermes/backend/store"
 )
 
@@ -80,6 +81,9 @@ type Config struct {
 	Location *time.Location
 	// Lambda is the decay rate per hour by category; missing categories use DefaultLambda.
 	Lambda map[string]float64
+	// HalfLives, when set, is read at each decay computation: a category it names
+	// decays with that half-life (the user's memory_half_lives setting), overriding Lambda.
+	HalfLives func() map[string]time.Duration
 	// ArchiveBelow archives a fact whose decayed confidence falls below it (default 0.3).
 	ArchiveBelow float64
 	// KeyFactSignals is how many key-fact signals a statement needs when the user did
@@ -105,7 +109,7 @@ type Config struct {
 
 // Defaults.
 const (
-	DefaultLambda        = 0.02 // per hour: a half-life of about 35 hours
+	DefaultLambda        = decay.DefaultLambda // per hour: a half-life of about 35 hours
 	DefaultArchiveBelow  = 0.3
 	DefaultMinSimilarity = 0.45
 )

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"hermes/backend/memory/decay"
 )
 
 // Layer is how long a memory lives and how it is offered.
@@ -51,18 +53,9 @@ const (
 
 // Categories are the categories a fact may have; each may decay at its own rate
 // (Config.Lambda).
-func Categories() []string {
-	return []string{"identity", "preference", "health", "relationship", "work", "location", "schedule", "possession", "goal", "other"}
-}
+func Categories() []string { return decay.Categories() }
 
-func validCategory(c string) bool {
-	for _, k := range Categories() {
-		if k == c {
-			return true
-		}
-	}
-	return false
-}
+func validCategory(c string) bool { return decay.ValidCategory(c) }
 
 // Memory is one remembered thing.
 type Memory struct {

@@ -80,16 +80,23 @@ func (s *Store) UseProfile(ctx context.Context, name string) error {
 	})
 }
 
+// ErrProfileActive: the profile is the active one and cannot be deleted.
+var ErrProfileActive = errors.New("is the active profile")
+
 // DeleteProfile erases a profile's memories (with a receipt) and the profile;
 // its conversations go to the default profile. The default profile itself can
-// be emptied but not deleted; deleting the active one makes the default active.
+// be emptied but not deleted, and the active one only after switching away
+// (nothing is erased while it is in use).
 func (s *Store) DeleteProfile(ctx context.Context, name string) (Receipt, error) {
 	if name == DefaultProfile {
 		return Receipt{}, fmt.Errorf("delete profile: %w: %s is the default profile; forget its memories instead (hermes memory forget --query …)", ErrInvalid, name)
 	}
-	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_profiles WHERE name = ?`, name).Scan(&n); err != nil || n == 0 {
-		return Receipt{}, fmt.Errorf("delete profile %s: %w: there is no such profile", name, ErrInvalid)
+	var active bool
+	if err := s.db.QueryRowContext(ctx, `SELECT active FROM memory_profiles WHERE name = ?`, name).Scan(&active); err != nil {
+		return Receipt{}, fmt.Errorf("delete profile %s: %w: there is no such profile; see `hermes memory profile list`", name, ErrInvalid)
+	}
+	if active {
+		return Receipt{}, fmt.Errorf("delete profile: %w: %s %w; switch to another profile first (hermes memory profile use %s), then delete it", ErrInvalid, name, ErrProfileActive, DefaultProfile)
 	}
 	r, err := s.ForgetProfile(ctx, name)
 	if err != nil {

@@ -2,8 +2,9 @@
 // the fake Ollama started with --extract: a fact stated in the default profile; a new profile
 // made from the switcher (Enter) is switched to, lists nothing and shows its chip in the status
 // bar; a fact stated in a new conversation there lands in it; a duplicate name shows the
-// backend's error inline and Escape cancels; switching back lists the first fact again; deleting
-// the profile asks (saying how many memories go) and shows the receipt. Then screenshots of the
+// backend's error inline and Escape cancels; switching back lists the first fact again; the
+// active profile offers no delete (its row says to switch first); once another is active, deleting
+// it asks (saying how many memories go) and shows the receipt. Then screenshots of the
 // panel with the switcher in English and Chinese, light and dark, at 800, 1100 and 1440 px
 // (PROFILE_SHOTS=0 skips them), into the artifacts folder's profiles/ (or PROFILE_SHOTS_DIR).
 //
@@ -48,6 +49,12 @@ async function waitRows(page, texts) {
     texts,
     { timeout: 15_000 },
   );
+}
+
+/** Opens or closes the profile list (where a profile that is not active can be deleted). */
+async function manageOpen(page, open) {
+  const b = page.getByTestId('memory-profile-manage');
+  if ((await b.getAttribute('aria-expanded')) !== String(open)) await b.click();
 }
 
 async function setLanguage(page, want) {
@@ -168,14 +175,20 @@ describe('memory profiles UI', { timeout: 300_000 }, () => {
           assert.ok(fit.chipVisible, `${l} ${scheme} ${w}: the profile chip is visible`);
           await page.screenshot({ path: join(shotsDir, `memory-profiles-${l}-${scheme}-${w}x${h}.png`) });
         }
-        // The delete dialog, at the middle size.
+        // The delete dialog, at the middle size (work can go once personal is active).
         await page.setViewportSize({ width: 1100, height: 700 });
-        await page.getByTestId('memory-profile-delete').click();
+        await page.getByTestId('memory-profile-select').selectOption('personal');
+        await waitActive(page, 'personal');
+        await manageOpen(page, true);
+        await page.locator('[data-testid="memory-profile-row"][data-name="work"] [data-testid="memory-profile-delete"]').click();
         await page.getByTestId('memory-profile-delete-dialog').waitFor();
         await sleep(200);
         await page.screenshot({ path: join(shotsDir, `memory-profile-delete-${l}-${scheme}-1100x700.png`) });
         await page.getByTestId('memory-profile-delete-cancel').click();
         await page.getByTestId('memory-profile-delete-dialog').waitFor({ state: 'detached' });
+        await manageOpen(page, false);
+        await page.getByTestId('memory-profile-select').selectOption('work');
+        await waitActive(page, 'work');
       }
     }
     await page.emulateMedia({ colorScheme: 'light' });
@@ -186,20 +199,26 @@ describe('memory profiles UI', { timeout: 300_000 }, () => {
     await waitActive(page, 'personal');
   });
 
-  it('deletes the profile after asking how many memories go, and shows the receipt', async () => {
+  it('deletes the profile once it is not the active one, after asking how many memories go, and shows the receipt', async () => {
     await openBrowser(page);
     await page.getByTestId('memory-profile-select').selectOption('work');
     await waitActive(page, 'work');
     await page.getByTestId('profile-chip').waitFor();
-    await page.getByTestId('memory-profile-delete').click();
+    await manageOpen(page, true);
+    const workRow = page.locator('[data-testid="memory-profile-row"][data-name="work"]');
+    assert.equal(await workRow.getByTestId('memory-profile-delete').count(), 0, 'the active profile offers no delete');
+    assert.match(await workRow.textContent(), /switch to another profile to delete it/);
+    await page.getByTestId('memory-profile-select').selectOption('personal');
+    await waitActive(page, 'personal');
+    await workRow.getByTestId('memory-profile-delete').click();
     await page.getByTestId('memory-profile-delete-dialog').waitFor();
     assert.match(await page.getByTestId('memory-profile-delete-body').textContent(), /Its 1 memory is erased for good/);
     // Cancel is the safe default: Escape closes the dialog and nothing is erased.
     await page.keyboard.press('Escape');
     await page.getByTestId('memory-profile-delete-dialog').waitFor({ state: 'detached' });
     assert.ok(await page.getByTestId('memory-panel').isVisible());
-    await waitActive(page, 'work');
-    await page.getByTestId('memory-profile-delete').click();
+    await waitActive(page, 'personal');
+    await workRow.getByTestId('memory-profile-delete').click();
     await page.getByTestId('memory-profile-delete-confirm').click();
     await page.getByTestId('memory-receipt').waitFor();
     assert.match(await page.getByTestId('memory-receipt').textContent(), /Forgot 1 memory\. A new search finds 0 lexical and 0 vector matches\./);

@@ -153,6 +153,14 @@ describe('MemoryPanel profiles', () => {
     await waitFor(() => expect(store.activeProfile).toBe('work'));
     await waitFor(() => expect((getByTestId('memory-profile-select') as HTMLSelectElement).value).toBe('work'));
     expect(api.CreateMemoryProfile).toHaveBeenCalledWith('work');
+    await fireEvent.click(getByTestId('memory-profile-manage'));
+    // the active profile and the default one cannot be deleted: each row says why
+    expect(queryByTestId('memory-profile-delete')).toBeNull();
+    const notes = [...document.querySelectorAll('[data-testid="memory-profile-nodelete"]')].map((e) => e.textContent);
+    expect(notes).toEqual(['The default profile can be emptied, not deleted', 'In use: switch to another profile to delete it']);
+    await store.useProfile('personal');
+    await waitFor(() => getByTestId('memory-profile-delete'));
+    expect(getByTestId('memory-profile-delete').getAttribute('aria-label')).toBe('Delete work');
     await fireEvent.click(getByTestId('memory-profile-delete'));
     expect(getByTestId('memory-profile-delete-body').textContent).toContain('0 memories');
     expect(api.DeleteMemoryProfile).not.toHaveBeenCalled();
@@ -226,10 +234,30 @@ describe('StatusBar profile chip', () => {
 });
 
 describe('MemoryNotice', () => {
+  it('offers undo only while it can work, and says why once it cannot', async () => {
+    const props = {
+      notice: { messageId: 'u', sessionId: 's', ids: ['m'], kinds: ['added'], profile: 'work' },
+      onundo: vi.fn(),
+      onview: vi.fn(),
+      ondismiss: vi.fn(),
+    };
+    const { queryByTestId, getByTestId, rerender } = render(MemoryNotice, { ...props, undo: null });
+    expect(queryByTestId('memory-notice-undo')).toBeNull(); // not known yet: not offered
+    await rerender({ ...props, undo: { ok: false, code: 'profile', reason: 'x', until: '' } });
+    expect(queryByTestId('memory-notice-undo')).toBeNull();
+    expect(getByTestId('memory-notice-undo-gone').textContent).toBe('Undo is no longer possible: it wrote into profile work; switch back to undo.');
+    await rerender({ ...props, undo: { ok: false, code: 'new-code', reason: 'the backend words it', until: '' } });
+    expect(getByTestId('memory-notice-undo-gone').textContent).toBe('Undo is no longer possible: the backend words it');
+    await rerender({ ...props, undo: { ok: true, until: new Date(Date.now() + 60_000).toISOString() } });
+    expect(queryByTestId('memory-notice-undo-gone')).toBeNull();
+    getByTestId('memory-notice-undo');
+  });
+
   it('offers undo and view', async () => {
     const onundo = vi.fn();
     const onview = vi.fn();
     const { getByTestId } = render(MemoryNotice, {
+      undo: { ok: true, until: new Date(Date.now() + 60_000).toISOString() },
       notice: { messageId: 'u', sessionId: 's', ids: ['m'], kinds: ['added'] },
       onundo,
       onview,
@@ -241,5 +269,69 @@ describe('MemoryNotice', () => {
     expect(onundo).toHaveBeenCalled();
     expect(onview).toHaveBeenCalled();
     void receipt;
+  });
+});
+
+describe('MemoryPanel decay', () => {
+  it('lists each category half-life, saves a change and returns one to the default', async () => {
+    const api = fakeApi([]);
+    const list = [
+      { category: 'health', half_life: '34h39m', hours: 34.66, custom: false },
+      { category: 'work', half_life: '34h39m', hours: 34.66, custom: false },
+    ];
+    (api.MemoryHalfLives as ReturnType<typeof vi.fn>).mockResolvedValue(list);
+    (api.SetMemoryHalfLife as ReturnType<typeof vi.fn>).mockImplementation(async (c: string, v: string) =>
+      list.map((h) => (h.category === c ? { ...h, half_life: v || '34h39m', custom: !!v } : h)),
+    );
+    const store = new MemoryStore(api);
+    const { getByTestId, getAllByTestId } = render(MemoryPanel, { store, onclose: vi.fn(), onopensource: vi.fn(), onexport: vi.fn() });
+    await fireEvent.click(getByTestId('memory-tab-decay'));
+    await waitFor(() => expect(getAllByTestId('memory-decay-row')).toHaveLength(2));
+    expect(getByTestId('memory-decay').textContent).toContain('never fade');
+    const input = getAllByTestId('memory-decay-input')[0] as HTMLInputElement;
+    expect(input.getAttribute('aria-label')).toBe('Half-life for health');
+    const save = getAllByTestId('memory-decay-save')[0] as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    await fireEvent.input(input, { target: { value: '90d' } });
+    expect(save.disabled).toBe(false);
+    await fireEvent.click(save);
+    await waitFor(() => expect(getByTestId('memory-decay-saved').textContent).toContain('health facts now fade with a half-life of 90d'));
+    expect(api.SetMemoryHalfLife).toHaveBeenCalledWith('health', '90d');
+    expect(getAllByTestId('memory-decay-row')[0].dataset.custom).toBe('true');
+    await fireEvent.click(getByTestId('memory-decay-reset'));
+    await waitFor(() => expect(getAllByTestId('memory-decay-row')[0].dataset.custom).toBe('false'));
+    expect(api.SetMemoryHalfLife).toHaveBeenLastCalledWith('health', '');
+  });
+});
+
+describe('MemoryPanel edit undo', () => {
+  it('offers Undo edit after an edit, and says why once the memory changed again', async () => {
+    const rows = [mem('a', 'I live in Porto')];
+    const api = fakeApi(rows);
+    (api.MemoryEdit as ReturnType<typeof vi.fn>).mockImplementation(async (id: string, text: string) => {
+      rows[0] = { ...rows[0], text };
+      return rows[0];
+    });
+    const store = new MemoryStore(api);
+    const { getByTestId, queryByTestId } = render(MemoryPanel, { store, onclose: vi.fn(), onopensource: vi.fn(), onexport: vi.fn() });
+    await store.refresh();
+    await store.show('a');
+    await waitFor(() => getByTestId('memory-edit'));
+    expect(queryByTestId('memory-edit-undo')).toBeNull();
+    await fireEvent.click(getByTestId('memory-edit'));
+    await fireEvent.input(getByTestId('memory-edit-input'), { target: { value: 'I live in Lisbon' } });
+    await fireEvent.click(getByTestId('memory-edit-save'));
+    await waitFor(() => getByTestId('memory-edit-undo'));
+    expect(getByTestId('memory-edit-undo').getAttribute('title')).toBe('Puts back: I live in Porto');
+    rows[0] = { ...rows[0], status: 'superseded' };
+    await store.refresh();
+    await waitFor(() => getByTestId('memory-edit-undo-gone'));
+    expect(queryByTestId('memory-edit-undo')).toBeNull();
+    expect(getByTestId('memory-edit-undo-gone').textContent).toBe('Undo edit is no longer possible: a newer version replaced it since.');
+    rows[0] = { ...rows[0], status: 'active' };
+    await store.refresh();
+    await fireEvent.click(await waitFor(() => getByTestId('memory-edit-undo')));
+    await waitFor(() => expect(getByTestId('memory-detail-text').textContent).toBe('I live in Porto'));
+    expect(queryByTestId('memory-edit-undo')).toBeNull();
   });
 });

@@ -257,6 +257,8 @@ export interface ContextReport {
   sessionId: string;
   /** The reply the report is for (absent when the backend does not know it). */
   messageId?: string;
+  /** The user message the turn answered: its recall log is kept under it (MemoryRecallLog). */
+  queryId?: string;
   items: ContextItem[] | null;
   tokens: number;
   budget: number;
@@ -691,6 +693,34 @@ export interface RecallEntry {
   vector_rank: number;
   similarity: number;
   at: string;
+}
+
+/** One candidate a recall considered (MemoryRecallLog): offered (kept) or dropped, with why. */
+export interface RecallCandidate extends RecallEntry {
+  kept: boolean;
+  rerank: number;
+  /** "kept: …" or "dropped: …", in the backend's words. */
+  reason: string;
+}
+
+/** A memory category's decay half-life (MemoryHalfLives). */
+export interface MemoryHalfLife {
+  category: string;
+  /** "30d", "34h39m". */
+  half_life: string;
+  hours: number;
+  /** Set by the user; false is the default. */
+  custom: boolean;
+}
+
+/** Whether the chat notice's Undo can still work (MemoryUndoable). */
+export interface MemoryUndoState {
+  ok: boolean;
+  /** erased, superseded, changed, profile or expired when not ok. */
+  code?: string;
+  reason?: string;
+  /** When the undo window closes. */
+  until: string;
 }
 
 /** Payload of memory:changed. */
@@ -1425,6 +1455,15 @@ export function createApi(t: Transport) {
     MemoryRestore: (ids: string[]) => call<unknown>('MemoryRestore', JSON.stringify(ids)),
     MemoryConfirm: (ids: string[]) => call<unknown>('MemoryConfirm', JSON.stringify(ids)),
     MemoryUndo: (ids: string[]) => call<MemoryReceipt>('MemoryUndo', JSON.stringify(ids)),
+    /** Whether Undo of what a turn wrote can still work, until when, and if not, why. */
+    MemoryUndoable: (ids: string[]) => call<MemoryUndoState>('MemoryUndoable', JSON.stringify(ids)),
+    MemoryHalfLives: () => call<MemoryHalfLife[] | null>('MemoryHalfLives').then((l) => l ?? []),
+    /** halfLife like 30d, 2w or 36h; "" returns the category to the default. */
+    SetMemoryHalfLife: (category: string, halfLife: string) =>
+      call<MemoryHalfLife[] | null>('SetMemoryHalfLife', category, halfLife).then((l) => l ?? []),
+    /** The candidates the recall for a user message considered: kept, then dropped, with why. */
+    MemoryRecallLog: (messageId: string) =>
+      call<RecallCandidate[] | null>('MemoryRecallLog', messageId).then((l) => l ?? []),
     MemoryTombstones: () => call<MemoryTombstone[] | null>('MemoryTombstones').then((l) => l ?? []),
     MemoryExport: () => call<string>('MemoryExport'),
     MemoryImport: (content: string, kind: ImportKind, mode: ImportMode) =>

@@ -54,8 +54,8 @@ export function profileApi(list: MemoryProfileInfo[] = [{ name: 'personal', acti
     DeleteMemoryProfile: vi.fn(async (name: string) => {
       const p = profiles.find((x) => x.name === name);
       if (!p) throw new Error(`delete profile ${name}: there is no such profile`);
+      if (p.active) throw new Error(`${name} is the active profile; switch to another profile first (hermes memory profile use personal), then delete it`);
       profiles = profiles.filter((x) => x.name !== name);
-      if (p.active) profiles = profiles.map((x) => ({ ...x, active: x.name === 'personal' }));
       return { ...receipt, kind: 'profile', count: p.memories };
     }),
   };
@@ -74,6 +74,9 @@ export function fakeApi(rows: Memory[] = []): MemoryApi {
     MemoryRestore: vi.fn(async () => null),
     MemoryConfirm: vi.fn(async () => null),
     MemoryUndo: vi.fn(async () => receipt),
+    MemoryUndoable: vi.fn(async () => ({ ok: true, until: new Date(Date.now() + 600_000).toISOString() })),
+    MemoryHalfLives: vi.fn(async () => []),
+    SetMemoryHalfLife: vi.fn(async () => []),
     MemoryTombstones: vi.fn(async () => []),
     MemoryExport: vi.fn(async () => '{}'),
     MemoryImport: vi.fn(async () => ({ added: 1, skipped: 0, merged: 0, replaced: 0 })),

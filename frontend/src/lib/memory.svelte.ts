@@ -11,7 +11,9 @@ import {
   type MemoryDetail,
   type MemoryHit,
   type MemoryImportResult,
+  type MemoryHalfLife,
   type MemoryProfileInfo,
+  type MemoryUndoState,
   type MemoryProgress,
   type MemoryReceipt,
   type MemoryTombstone,
@@ -185,6 +187,8 @@ export interface MemoryNotice {
   /** What the turn wrote (added or pending): Undo erases these. */
   ids: string[];
   kinds: string[];
+  /** The profile the turn wrote into. */
+  profile?: string;
 }
 
 const TURN_KINDS: ReadonlySet<string> = new Set(['added', 'pending', 'reinforced', 'superseded']);
@@ -210,7 +214,7 @@ export function foldNotice(prev: MemoryNotice | null, ch: MemoryChange): MemoryN
   const base: MemoryNotice =
     prev && prev.messageId === ch.message_id
       ? { ...prev, ids: [...prev.ids], kinds: [...prev.kinds] }
-      : { messageId: ch.message_id, sessionId: ch.session_id ?? '', ids: [], kinds: [] };
+      : { messageId: ch.message_id, sessionId: ch.session_id ?? '', ids: [], kinds: [], profile: ch.profile };
   if (!base.kinds.includes(ch.kind)) base.kinds.push(ch.kind);
   if (ch.kind === 'added' || ch.kind === 'pending') {
     for (const id of ch.ids) if (!base.ids.includes(id)) base.ids.push(id);
@@ -231,6 +235,9 @@ export type MemoryApi = Pick<
   | 'MemoryRestore'
   | 'MemoryConfirm'
   | 'MemoryUndo'
+  | 'MemoryUndoable'
+  | 'MemoryHalfLives'
+  | 'SetMemoryHalfLife'
   | 'MemoryTombstones'
   | 'MemoryExport'
   | 'MemoryImport'
@@ -243,7 +250,36 @@ export type MemoryApi = Pick<
   | 'DeleteMemoryProfile'
 >;
 
-export type MemoryTab = 'all' | 'pending' | 'timeline' | 'transfer';
+/** How long after an edit the browser offers to undo it (as the chat notice's Undo). */
+export const EDIT_UNDO_MS = 10 * 60_000;
+
+/** An edit that can be undone: the text before and after, and until when. */
+export interface EditUndo {
+  id: string;
+  before: string;
+  after: string;
+  profile: string;
+  until: number;
+}
+
+/** Why an edit's undo can no longer work ('' when it can). */
+export type EditUndoBlock = '' | 'erased' | 'superseded' | 'changed' | 'profile' | 'expired';
+
+/**
+ * Whether undoing an edit still works against the memory as it is now (undefined: gone from
+ * the browser's view): the memory is still there and active or pending, its text is still the
+ * edited one, its profile is the active one and the window is open.
+ */
+export function editUndoBlock(u: EditUndo, m: Memory | undefined, activeProfile: string, now = Date.now()): EditUndoBlock {
+  if (!m) return 'erased';
+  if (m.status === 'superseded') return 'superseded';
+  if ((m.status !== 'active' && m.status !== 'pending') || m.text !== u.after) return 'changed';
+  if (activeProfile && u.profile !== activeProfile) return 'profile';
+  if (now > u.until) return 'expired';
+  return '';
+}
+
+export type MemoryTab = 'all' | 'pending' | 'timeline' | 'decay' | 'transfer';
 
 /** A forget waiting for the user's confirmation. */
 export interface PendingForget {
@@ -287,10 +323,23 @@ export class MemoryStore {
   profileError = $state('');
   /** A profile delete waiting for the user's confirmation. */
   confirmDeleteProfile = $state<MemoryProfileInfo | null>(null);
+  /** The last edit made in the browser, while it may be undone. */
+  editUndo = $state<EditUndo | null>(null);
+  /** Set when the edit's undo window closed (the view rechecks). */
+  editUndoExpired = $state(false);
+  /** Whether the notice's Undo can still work (null: not known yet, so not offered). */
+  undo = $state<MemoryUndoState | null>(null);
+  /** Each category's decay half-life (the Decay tab). */
+  halfLives = $state<MemoryHalfLife[]>([]);
+  decayError = $state('');
+  /** The category and half-life just saved (the Decay tab's confirmation). */
+  decaySaved = $state<MemoryHalfLife | null>(null);
 
   #api: MemoryApi;
   #seq = 0;
   #reload: ReturnType<typeof setTimeout> | null = null;
+  #undoTimer: ReturnType<typeof setTimeout> | null = null;
+  #undoSeq = 0;
 
   constructor(api: MemoryApi) {
     this.#api = api;
@@ -303,7 +352,10 @@ export class MemoryStore {
   listen(on: (name: string, cb: (d: unknown) => void) => Unsubscribe): Unsubscribe {
     const a = on('memory:changed', (d) => {
       const ch = d as MemoryChange;
+      const before = this.notice;
       this.notice = this.incognito ? null : foldNotice(this.notice, ch);
+      // Any change may end what Undo needs (an erase, a newer version, an archive).
+      if (this.notice || before) void this.checkUndo();
       if (this.open) this.#scheduleReload();
       else if (ch?.kind === 'pending') void this.loadPending();
     });
@@ -415,10 +467,47 @@ export class MemoryStore {
     }
   }
 
-  edit(id: string, text: string): Promise<boolean> {
+  async edit(id: string, text: string): Promise<boolean> {
     const v = text.trim();
-    if (!v) return Promise.resolve(false);
-    return this.#act(() => this.#api.MemoryEdit(id, v));
+    if (!v) return false;
+    const before = this.#known(id);
+    let after = v;
+    const ok = await this.#act(async () => {
+      after = (await this.#api.MemoryEdit(id, v)).text ?? v;
+    });
+    if (ok && before && before.text !== after) this.#offerEditUndo({ id, before: before.text, after, profile: before.profile, until: Date.now() + EDIT_UNDO_MS });
+    return ok;
+  }
+
+  #known(id: string): Memory | undefined {
+    return this.detail?.memory.id === id ? this.detail.memory : (this.rows.find((m) => m.id === id) ?? this.pending.find((m) => m.id === id));
+  }
+
+  #editTimer: ReturnType<typeof setTimeout> | null = null;
+
+  #offerEditUndo(u: EditUndo | null) {
+    if (this.#editTimer) clearTimeout(this.#editTimer);
+    this.#editTimer = null;
+    this.editUndo = u;
+    this.editUndoExpired = false;
+    if (u) this.#editTimer = setTimeout(() => (this.editUndoExpired = true), Math.max(0, u.until - Date.now()) + 50);
+  }
+
+  /** Why the last edit can no longer be undone ('' while it can), from the memory as the browser now shows it. */
+  get editUndoBlocked(): EditUndoBlock {
+    const u = this.editUndo;
+    if (!u) return 'erased';
+    void this.editUndoExpired; // rechecked when the window closes
+    return editUndoBlock(u, this.#known(u.id), this.activeProfile);
+  }
+
+  /** Puts the text back as it was before the last edit (only while editUndoBlocked is ''). */
+  async undoEdit(): Promise<boolean> {
+    const u = this.editUndo;
+    if (!u || this.editUndoBlocked) return false;
+    const ok = await this.#act(() => this.#api.MemoryEdit(u.id, u.before));
+    if (ok) this.#offerEditUndo(null);
+    return ok;
   }
 
   confirm(ids: string[]): Promise<boolean> {
@@ -478,6 +567,32 @@ export class MemoryStore {
     }
   }
 
+  /**
+   * Asks the backend whether the notice's Undo can still work (its memories still there, not
+   * replaced or archived, their profile active, the window open) and rechecks when the window
+   * closes: the notice offers Undo only while this says ok, and says why otherwise.
+   */
+  async checkUndo(): Promise<void> {
+    if (this.#undoTimer) clearTimeout(this.#undoTimer);
+    this.#undoTimer = null;
+    const seq = ++this.#undoSeq;
+    const n = this.notice;
+    if (!n || n.ids.length === 0) {
+      this.undo = null;
+      return;
+    }
+    let st: MemoryUndoState;
+    try {
+      st = await this.#api.MemoryUndoable([...n.ids]);
+    } catch (e) {
+      st = { ok: false, reason: errorMessage(e), until: '' };
+    }
+    if (seq !== this.#undoSeq) return;
+    this.undo = st;
+    const left = Date.parse(st.until) - Date.now();
+    if (st.ok && Number.isFinite(left)) this.#undoTimer = setTimeout(() => void this.checkUndo(), Math.max(0, left) + 250);
+  }
+
   async undoNotice(): Promise<MemoryReceipt | null> {
     const n = this.notice;
     if (!n || n.ids.length === 0) return null;
@@ -485,11 +600,14 @@ export class MemoryStore {
     try {
       const r = await this.#api.MemoryUndo(n.ids);
       this.notice = null;
+      this.undo = null;
       this.receipt = r;
       if (this.open) await this.refresh();
       return r;
     } catch (e) {
-      this.noticeError = errorMessage(e);
+      // It could no longer work: the check words why (and Undo is no longer offered).
+      await this.checkUndo();
+      if (this.undo?.ok !== false) this.noticeError = errorMessage(e);
       return null;
     }
   }
@@ -497,6 +615,33 @@ export class MemoryStore {
   dismissNotice(): void {
     this.notice = null;
     this.noticeError = '';
+    this.undo = null;
+    if (this.#undoTimer) clearTimeout(this.#undoTimer);
+    this.#undoTimer = null;
+  }
+
+  async loadHalfLives(): Promise<void> {
+    try {
+      this.halfLives = await this.#api.MemoryHalfLives();
+      this.decayError = '';
+    } catch (e) {
+      this.decayError = errorMessage(e);
+    }
+  }
+
+  /** Sets a category's half-life ("30d"; "" for the default); false (with decayError) when refused. */
+  async setHalfLife(category: string, halfLife: string): Promise<boolean> {
+    this.decayError = '';
+    this.decaySaved = null;
+    try {
+      this.halfLives = await this.#api.SetMemoryHalfLife(category, halfLife.trim());
+      this.decaySaved = this.halfLives.find((h) => h.category === category) ?? null;
+      if (this.open) void this.load(); // strengths follow the new rate
+      return true;
+    } catch (e) {
+      this.decayError = errorMessage(e);
+      return false;
+    }
   }
 
   async loadIncognito(): Promise<void> {
@@ -543,6 +688,7 @@ export class MemoryStore {
     this.detail = null;
     this.forgetPreview = null;
     await this.refresh();
+    if (this.notice) await this.checkUndo(); // an undo works only in the profile it wrote into
   }
 
   /** Makes the profile active and shows its memories. */
@@ -593,10 +739,25 @@ export class MemoryStore {
     return true;
   }
 
-  /** Asks first: nothing is erased until confirmDeleteProfileNow(). The default profile cannot go. */
-  askDeleteProfile(name: string): void {
+  /**
+   * Asks first (naming how many memories go): nothing is erased until confirmDeleteProfileNow().
+   * The default profile cannot go; the active one only after switching away, which the backend
+   * says (and nothing is asked or erased).
+   */
+  async askDeleteProfile(name: string): Promise<void> {
     if (!name || name === DEFAULT_PROFILE) return;
-    this.confirmDeleteProfile = this.profileList.find((p) => p.name === name) ?? { name, active: false, memories: 0 };
+    this.profileError = '';
+    const p = this.profileList.find((x) => x.name === name) ?? { name, active: false, memories: 0 };
+    if (p.active) {
+      try {
+        await this.#api.DeleteMemoryProfile(name); // refused while active: the error says to switch first
+        await this.#switched();
+      } catch (e) {
+        this.profileError = errorMessage(e);
+      }
+      return;
+    }
+    this.confirmDeleteProfile = p;
   }
 
   cancelDeleteProfile(): void {

@@ -16,6 +16,7 @@ import {
   applyScrub,
   receiptClean,
   receiptText,
+  editUndoBlock,
 } from './memory.svelte';
 
 const tEn = (k: keyof typeof en, p?: Record<string, string | number>) => format(en[k], p);
@@ -189,6 +190,62 @@ describe('memory updated notice', () => {
     expect(s.notice).toBeNull();
   });
 
+  it('offers undo only while the backend says it can work, rechecking on changes and when the window closes', async () => {
+    vi.useFakeTimers();
+    try {
+      const api = fakeApi();
+      const until = new Date(Date.now() + 60_000).toISOString();
+      const undoable = api.MemoryUndoable as ReturnType<typeof vi.fn>;
+      undoable.mockResolvedValue({ ok: true, until });
+      const s = new MemoryStore(api);
+      const handlers: Record<string, (d: unknown) => void> = {};
+      s.listen((name, cb) => {
+        handlers[name] = cb;
+        return () => {};
+      });
+      handlers['memory:changed']({ kind: 'added', ids: ['m1'], session_id: 's', message_id: 'u1', profile: 'personal' });
+      await vi.waitFor(() => expect(s.undo?.ok).toBe(true));
+      expect(undoable).toHaveBeenLastCalledWith(['m1']);
+      // a newer version replaced it elsewhere: the check says so
+      undoable.mockResolvedValue({ ok: false, code: 'superseded', reason: 'a memory it wrote was replaced by a newer one since', until });
+      handlers['memory:changed']({ kind: 'superseded', ids: ['m1'] }); // e.g. a memory added in the browser
+      await vi.waitFor(() => expect(s.undo?.code).toBe('superseded'));
+      // back to ok, then the window closes: the timer rechecks
+      undoable.mockResolvedValue({ ok: true, until });
+      await s.checkUndo();
+      undoable.mockResolvedValue({ ok: false, code: 'expired', reason: 'late', until });
+      await vi.advanceTimersByTimeAsync(61_000);
+      expect(s.undo?.code).toBe('expired');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('an undo that fails because it can no longer work says why instead of an error', async () => {
+    const api = fakeApi();
+    (api.MemoryUndo as ReturnType<typeof vi.fn>).mockRejectedValue(new Error('Undo is no longer possible (a memory it wrote was erased since)'));
+    (api.MemoryUndoable as ReturnType<typeof vi.fn>).mockResolvedValue({ ok: false, code: 'erased', reason: 'a memory it wrote was erased since', until: '' });
+    const s = new MemoryStore(api);
+    s.notice = { messageId: 'u1', sessionId: 's', ids: ['m1'], kinds: ['added'] };
+    expect(await s.undoNotice()).toBeNull();
+    expect(s.undo).toEqual({ ok: false, code: 'erased', reason: 'a memory it wrote was erased since', until: '' });
+    expect(s.noticeError).toBe('');
+  });
+
+  it('sets a half-life and reports what was saved or refused', async () => {
+    const api = fakeApi();
+    const set = api.SetMemoryHalfLife as ReturnType<typeof vi.fn>;
+    set.mockResolvedValue([{ category: 'health', half_life: '90d', hours: 2160, custom: true }]);
+    const s = new MemoryStore(api);
+    expect(await s.setHalfLife('health', ' 90d ')).toBe(true);
+    expect(set).toHaveBeenCalledWith('health', '90d');
+    expect(s.decaySaved?.half_life).toBe('90d');
+    set.mockRejectedValue(new Error('"soon" is not a half-life; write it like 30d, 2w or 36h'));
+    expect(await s.setHalfLife('health', 'soon')).toBe(false);
+    expect(s.decayError).toContain('not a half-life');
+    expect(s.decaySaved).toBeNull();
+  });
+
   it('undoes through MemoryUndo and keeps the receipt', async () => {
     const api = fakeApi();
     const s = new MemoryStore(api);
@@ -288,20 +345,26 @@ describe('memory profiles', () => {
     expect(api.CreateMemoryProfile).toHaveBeenCalledTimes(1);
   });
 
-  it('asks before deleting a profile, then keeps the receipt and goes back to the default', async () => {
+  it('asks before deleting another profile (naming its memories) and keeps the receipt; the active one needs a switch first', async () => {
     const api = { ...fakeApi([]), ...profileApi([{ name: 'personal', active: false, memories: 0 }, { name: 'work', active: true, memories: 2 }]) };
     const s = new MemoryStore(api);
     await s.refresh();
     expect(s.otherProfile).toBe('work');
-    s.askDeleteProfile('personal');
+    await s.askDeleteProfile('personal');
     expect(s.confirmDeleteProfile).toBeNull();
-    s.askDeleteProfile('work');
+    await s.askDeleteProfile('work');
+    expect(s.confirmDeleteProfile).toBeNull();
+    expect(s.profileError).toContain('switch to another profile first');
+    expect(s.profileList.map((p) => p.name)).toEqual(['personal', 'work']);
+    await s.useProfile('personal');
+    await s.askDeleteProfile('work');
+    expect(s.profileError).toBe('');
     expect(s.confirmDeleteProfile?.memories).toBe(2);
     s.cancelDeleteProfile();
-    expect(api.DeleteMemoryProfile).not.toHaveBeenCalled();
-    s.askDeleteProfile('work');
+    expect(api.DeleteMemoryProfile).toHaveBeenCalledTimes(1); // only the refused one
+    await s.askDeleteProfile('work');
     const r = await s.confirmDeleteProfileNow();
-    expect(api.DeleteMemoryProfile).toHaveBeenCalledWith('work');
+    expect(api.DeleteMemoryProfile).toHaveBeenLastCalledWith('work');
     expect(r?.count).toBe(2);
     expect(s.receipt?.kind).toBe('profile');
     expect(s.confirmDeleteProfile).toBeNull();
@@ -326,5 +389,51 @@ describe('memory profiles', () => {
     }
     expect(tEn('memory.profileOption', { name: 'work', n: 3 })).toBe('work (3)');
     expect(tZh('status.profile', { name: 'work' })).toBe('档案：work');
+  });
+});
+
+describe('MemoryStore edit undo', () => {
+  function editable() {
+    const rows = [mem('a', 'I live in Porto')];
+    const api = fakeApi(rows);
+    (api.MemoryEdit as ReturnType<typeof vi.fn>).mockImplementation(async (id: string, text: string) => {
+      const i = rows.findIndex((m) => m.id === id);
+      if (i < 0) throw new Error('That memory no longer exists.');
+      rows[i] = { ...rows[i], text };
+      return rows[i];
+    });
+    return { rows, api, s: new MemoryStore(api) };
+  }
+
+  it('offers to put the old text back while the memory is as the edit left it', async () => {
+    const { api, s } = editable();
+    await s.refresh();
+    await s.show('a');
+    expect(await s.edit('a', 'I live in Lisbon')).toBe(true);
+    expect(s.editUndo).toMatchObject({ id: 'a', before: 'I live in Porto', after: 'I live in Lisbon' });
+    expect(s.editUndoBlocked).toBe('');
+    expect(await s.undoEdit()).toBe(true);
+    expect(api.MemoryEdit).toHaveBeenLastCalledWith('a', 'I live in Porto');
+    expect(s.detail?.memory.text).toBe('I live in Porto');
+    expect(s.editUndo).toBeNull();
+  });
+
+  it('says why once it cannot work: changed again, superseded, erased, another profile, the window passed', async () => {
+    const { rows, api, s } = editable();
+    await s.refresh();
+    await s.show('a');
+    await s.edit('a', 'I live in Lisbon');
+    rows[0] = { ...rows[0], text: 'I live in Faro' };
+    await s.refresh();
+    expect(s.editUndoBlocked).toBe('changed');
+    expect(await s.undoEdit()).toBe(false);
+    expect(api.MemoryEdit).toHaveBeenCalledTimes(1);
+    const u = s.editUndo!;
+    const m = rows[0];
+    expect(editUndoBlock(u, { ...m, text: u.after, status: 'superseded' }, 'personal')).toBe('superseded');
+    expect(editUndoBlock(u, undefined, 'personal')).toBe('erased');
+    expect(editUndoBlock(u, { ...m, text: u.after }, 'work')).toBe('profile');
+    expect(editUndoBlock(u, { ...m, text: u.after }, 'personal', u.until + 1)).toBe('expired');
+    expect(editUndoBlock(u, { ...m, text: u.after }, 'personal', u.until - 1)).toBe('');
   });
 });

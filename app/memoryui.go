@@ -1,0 +1,111 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strings"
+	"time"
+
+	"hermes/backend/memory"
+	"hermes/backend/memory/decay"
+)
+
+// halfLivesKey is the setting that holds the decay half-life per category.
+const halfLivesKey = "memory_half_lives"
+
+// MemoryHalfLives lists every memory category's decay half-life as the decay
+// code applies it now (set by the user or the default).
+func (c *Core) MemoryHalfLives(ctx context.Context) ([]memory.HalfLife, error) {
+	return withMemory(c, "list half-lives", func(m *memory.Store) ([]memory.HalfLife, error) { return m.HalfLives(), nil })
+}
+
+// SetMemoryHalfLife sets how fast facts of a category fade ("30d", "2w",
+// "36h"); an empty halfLife returns the category to the default. It is stored
+// in the memory_half_lives setting, which the decay code reads.
+func (c *Core) SetMemoryHalfLife(ctx context.Context, category, halfLife string) ([]memory.HalfLife, error) {
+	category = strings.ToLower(strings.TrimSpace(category))
+	if !decay.ValidCategory(category) {
+		return nil, fmt.Errorf("set half-life: %w: %q is not a memory category; use one of %s", memory.ErrInvalid, category, strings.Join(decay.Categories(), ", "))
+	}
+	s, err := c.settings.Load(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("set half-life: %w", err)
+	}
+	set := maps.Clone(s.MemoryHalfLives)
+	if set == nil {
+		set = map[string]time.Duration{}
+	}
+	if strings.TrimSpace(halfLife) == "" {
+		delete(set, category)
+	} else {
+		d, err := decay.ParseHalfLife(halfLife)
+		if err != nil {
+			return nil, fmt.Errorf("set half-life: %w: %v", memory.ErrInvalid, err)
+		}
+		set[category] = d
+	}
+	if err := c.settings.Set(ctx, halfLivesKey, decay.FormatHalfLives(set)); err != nil {
+		return nil, fmt.Errorf("set half-life: %w", err)
+	}
+	return c.MemoryHalfLives(ctx)
+}
+
+// MemoryRecallLog is every candidate the recall for a message considered:
+// those offered to the model, then those dropped, each with its scores and why.
+func (c *Core) MemoryRecallLog(ctx context.Context, messageID string) ([]memory.RecallCandidate, error) {
+	all, err := withMemory(c, "recall log", func(m *memory.Store) ([]memory.RecallCandidate, error) {
+		return m.RecallCandidates(ctx, messageID)
+	})
+	// A continued turn recalls again for the same message: the newest recall counts.
+	var newest time.Time
+	for _, rc := range all {
+		if rc.At.After(newest) {
+			newest = rc.At
+		}
+	}
+	var out []memory.RecallCandidate
+	for _, rc := range all {
+		if rc.At.Equal(newest) {
+			out = append(out, rc)
+		}
+	}
+	return out, err
+}
+
+// MemoryUndoable says whether the chat notice's Undo (idsJSON: what the turn
+// wrote) can still work, until when, and if not, why: the window shows Undo only
+// while it can.
+func (a *App) MemoryUndoable(idsJSON string) (memory.UndoState, error) {
+	list, err := ids(idsJSON)
+	if err != nil {
+		return memory.UndoState{}, err
+	}
+	st, err := withMemory(a.core, "check undo", func(m *memory.Store) (memory.UndoState, error) {
+		return m.Undoable(context.Background(), list...)
+	})
+	return st, memErr(err)
+}
+
+// MemoryHalfLives lists each category's decay half-life.
+func (a *App) MemoryHalfLives() ([]memory.HalfLife, error) {
+	l, err := a.core.MemoryHalfLives(context.Background())
+	return l, memErr(err)
+}
+
+// SetMemoryHalfLife sets a category's half-life ("" for the default) and
+// returns them all.
+func (a *App) SetMemoryHalfLife(category, halfLife string) ([]memory.HalfLife, error) {
+	l, err := a.core.SetMemoryHalfLife(context.Background(), category, halfLife)
+	return l, memErr(err)
+}
+
+// MemoryRecallLog lists what the recall for a message considered: kept and
+// dropped candidates with their scores and reasons.
+func (a *App) MemoryRecallLog(messageID string) ([]memory.RecallCandidate, error) {
+	l, err := a.core.MemoryRecallLog(context.Background(), messageID)
+	if l == nil {
+		l = []memory.RecallCandidate{}
+	}
+	return l, memErr(err)
+}

@@ -1,0 +1,135 @@
+package app
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A half-life set for a category is what the real decay path uses: the memory
+// list's strength follows the setting, bad input is refused, and the setting
+// command sees the same value.
+func TestMemoryHalfLifeSettingDrivesDecay(t *testing.T) {
+	a, core, _, _, _ := rememberPeanuts(t)
+	list, err := a.MemoryList(`{"statuses":["active"]}`)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("memories = %+v, %v", list, err)
+	}
+	m := list[0]
+	// Make it ten days old (as a real clock would after ten days).
+	old := time.Now().Add(-240 * time.Hour).UTC().Format(time.RFC3339Nano)
+	if _, err := core.db.ExecContext(context.Background(), `UPDATE memories SET last_confirmed_at = ? WHERE id = ?`, old, m.ID); err != nil {
+		t.Fatal(err)
+	}
+	strength := func() float64 {
+		t.Helper()
+		d, err := a.MemoryShow(m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Memory.Strength
+	}
+	before := strength()
+	if want := m.Confidence * math.Exp(-0.02*240); math.Abs(before-want) > 1e-3 {
+		t.Fatalf("default strength = %v, want %v", before, want)
+	}
+	hl, err := a.SetMemoryHalfLife(m.Category, "10d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, h := range hl {
+		if h.Category == m.Category {
+			found = h.Custom && h.HalfLife == "10d"
+		}
+	}
+	if !found {
+		t.Fatalf("half-lives = %+v", hl)
+	}
+	if after := strength(); math.Abs(after-m.Confidence/2) > 1e-3 {
+		t.Fatalf("strength after a 10d half-life = %v, want %v (was %v)", after, m.Confidence/2, before)
+	}
+	if v, _ := core.Setting(context.Background(), "memory_half_lives"); v != m.Category+"=10d" {
+		t.Fatalf("setting = %q", v)
+	}
+	for _, bad := range [][2]string{{"mood", "3d"}, {m.Category, "soon"}, {m.Category, "5m"}} {
+		if _, err := a.SetMemoryHalfLife(bad[0], bad[1]); err == nil {
+			t.Errorf("SetMemoryHalfLife(%q, %q) accepted", bad[0], bad[1])
+		}
+	}
+	if _, err := a.SetMemoryHalfLife(m.Category, ""); err != nil {
+		t.Fatal(err)
+	}
+	if after := strength(); math.Abs(after-before) > 1e-3 {
+		t.Fatalf("reset to default: %v, want %v", after, before)
+	}
+}
+
+// The recall log answers for every candidate: the kept ones and those dropped,
+// each with its scores and why.
+func TestMemoryRecallLogShowsDropped(t *testing.T) {
+	a, _, _, _, _ := rememberPeanuts(t)
+	for _, s := range []string{"My sister lives in Lisbon", "I drive a blue bicycle to work", "My favourite tea is jasmine", "I am allergic to cats as well"} {
+		if _, err := a.MemoryAdd(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := a.SendMessage("r2", "", "what am I allergic to?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := a.MemoryRecallLog(res.User.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept, dropped int
+	for _, c := range log {
+		if c.Kept {
+			kept++
+			if !strings.HasPrefix(c.Reason, "kept: ") {
+				t.Errorf("kept without a reason: %+v", c)
+			}
+		} else {
+			dropped++
+			if !strings.HasPrefix(c.Reason, "dropped: ") {
+				t.Errorf("dropped without a reason: %+v", c)
+			}
+		}
+	}
+	if kept == 0 || dropped == 0 {
+		t.Fatalf("kept %d, dropped %d: %+v", kept, dropped, log)
+	}
+	if log, err := a.MemoryRecallLog("nope"); err != nil || len(log) != 0 {
+		t.Fatalf("unknown message = %+v, %v", log, err)
+	}
+}
+
+// The chat notice's Undo is offered while it works; once the memory it would
+// take back is gone, the check and the undo itself say why.
+func TestMemoryUndoableFromTheWindow(t *testing.T) {
+	a, _, _, _, _ := rememberPeanuts(t)
+	list, _ := a.MemoryList(`{"statuses":["active"]}`)
+	ids := `["` + list[0].ID + `"]`
+	st, err := a.MemoryUndoable(ids)
+	if err != nil || !st.OK || st.Until.IsZero() {
+		t.Fatalf("fresh = %+v, %v", st, err)
+	}
+	if err := a.CreateMemoryProfile("work"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.UseMemoryProfile("work"); err != nil {
+		t.Fatal(err)
+	}
+	st, err = a.MemoryUndoable(ids)
+	if err != nil || st.OK || st.Code != "profile" {
+		t.Fatalf("after a switch = %+v, %v", st, err)
+	}
+	if _, err := a.MemoryUndo(ids); err == nil || !strings.Contains(err.Error(), "Undo is no longer possible (it wrote into profile personal and work is active now; switch back to undo)") {
+		t.Fatalf("undo after a switch = %v", err)
+	}
+	if l, _ := a.MemoryList(`{"profile":"personal"}`); len(l) != 1 {
+		t.Fatalf("a refused undo erased: %+v", l)
+	}
+}

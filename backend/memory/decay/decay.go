@@ -1,0 +1,133 @@
+// Package decay holds the rule for how fast a remembered fact fades: a half-life
+// per category, written by the user as a setting ("health=90d,preference=30d").
+// It is pure (no database) so the settings and the memory store share one copy.
+package decay
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultLambda is the decay rate per hour of a category without a half-life of
+// its own: a half-life of about 35 hours.
+const DefaultLambda = 0.02
+
+// Shortest and Longest bound a half-life the user may set.
+const (
+	Shortest = time.Hour
+	Longest  = 3650 * 24 * time.Hour
+)
+
+// Categories are the categories a fact may have; each may decay at its own rate.
+func Categories() []string {
+	return []string{"identity", "preference", "health", "relationship", "work", "location", "schedule", "possession", "goal", "other"}
+}
+
+// ValidCategory reports whether c is one of Categories.
+func ValidCategory(c string) bool {
+	for _, k := range Categories() {
+		if k == c {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultHalfLife is the half-life DefaultLambda gives.
+func DefaultHalfLife() time.Duration {
+	h := math.Ln2 / DefaultLambda
+	return time.Duration(h * float64(time.Hour))
+}
+
+// Lambda is the decay rate per hour of a half-life.
+func Lambda(halfLife time.Duration) float64 {
+	return math.Ln2 / halfLife.Hours()
+}
+
+// ParseHalfLife reads a half-life: Go durations (36h, 90m) or whole days and
+// weeks (30d, 2w), between Shortest and Longest.
+func ParseHalfLife(v string) (time.Duration, error) {
+	v = strings.TrimSpace(strings.ToLower(v))
+	var d time.Duration
+	var err error
+	switch {
+	case strings.HasSuffix(v, "d") || strings.HasSuffix(v, "w"):
+		n, perr := strconv.ParseFloat(v[:len(v)-1], 64)
+		unit := 24 * time.Hour
+		if strings.HasSuffix(v, "w") {
+			unit *= 7
+		}
+		if perr != nil || n <= 0 || math.IsInf(n, 0) || math.IsNaN(n) || n > 1e6 {
+			err = perr
+			if err == nil {
+				err = fmt.Errorf("not positive")
+			}
+		}
+		d = time.Duration(n * float64(unit))
+	default:
+		d, err = time.ParseDuration(v)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a half-life; write it like 30d, 2w or 36h", v)
+	}
+	if d < Shortest || d > Longest {
+		return 0, fmt.Errorf("%s is out of range; use between 1h and 3650d", Format(d))
+	}
+	return d, nil
+}
+
+// Format writes a half-life as the user reads it: whole days as 30d, else hours.
+func Format(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		return strconv.FormatInt(int64(d/(24*time.Hour)), 10) + "d"
+	}
+	d = d.Round(time.Minute)
+	h, m := int64(d/time.Hour), int64(d%time.Hour/time.Minute)
+	if m == 0 {
+		return strconv.FormatInt(h, 10) + "h"
+	}
+	return fmt.Sprintf("%dh%dm", h, m)
+}
+
+// ParseHalfLives reads "category=half-life" pairs separated by commas (empty: none).
+func ParseHalfLives(v string) (map[string]time.Duration, error) {
+	out := map[string]time.Duration{}
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		cat, hl, ok := strings.Cut(part, "=")
+		cat = strings.TrimSpace(strings.ToLower(cat))
+		if !ok {
+			return nil, fmt.Errorf("%q is not category=half-life, e.g. health=90d", part)
+		}
+		if !ValidCategory(cat) {
+			return nil, fmt.Errorf("%q is not a memory category; use one of %s", cat, strings.Join(Categories(), ", "))
+		}
+		d, err := ParseHalfLife(hl)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cat, err)
+		}
+		out[cat] = d
+	}
+	return out, nil
+}
+
+// FormatHalfLives writes half-lives as ParseHalfLives reads them, in category order.
+func FormatHalfLives(m map[string]time.Duration) string {
+	cats := make([]string, 0, len(m))
+	for c := range m {
+		cats = append(cats, c)
+	}
+	sort.Strings(cats)
+	parts := make([]string, 0, len(cats))
+	for _, c := range cats {
+		parts = append(parts, c+"="+Format(m[c]))
+	}
+	return strings.Join(parts, ",")
+}

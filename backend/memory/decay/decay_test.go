@@ -1,0 +1,38 @@
+package decay
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseHalfLives(t *testing.T) {
+	m, err := ParseHalfLives(" Health=90d, preference=2w ,work=36h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["health"] != 90*24*time.Hour || m["preference"] != 14*24*time.Hour || m["work"] != 36*time.Hour {
+		t.Fatalf("parsed %v", m)
+	}
+	if got := FormatHalfLives(m); got != "health=90d,preference=14d,work=36h" {
+		t.Fatalf("formatted %q", got)
+	}
+	for in, want := range map[string]string{
+		"mood=3d":      "not a memory category",
+		"health":       "not category=half-life",
+		"health=soon":  "not a half-life",
+		"health=10m":   "out of range",
+		"health=-3d":   "not a half-life",
+		"health=9999d": "out of range",
+	} {
+		if _, err := ParseHalfLives(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseHalfLives(%q) = %v; want %q", in, err, want)
+		}
+	}
+	if m, err := ParseHalfLives(""); err != nil || len(m) != 0 {
+		t.Fatalf("empty = %v, %v", m, err)
+	}
+	if got := Format(DefaultHalfLife()); got != "34h39m" {
+		t.Fatalf("default half-life = %s", got)
+	}
+}
