@@ -41,13 +41,11 @@ func TestMemoryWriteGateFollowsTheIntent(t *testing.T) {
 		"我住在杭州",
 		"我对青霉素过敏",
 		"我是一名小学老师",
-	}
-	// Realistic first-person statements the committed model misroutes
-	// (remember 0.47, under the threshold, so unknown): reported in issue 16,
-	// not stored while it does.
-	misrouted := []string{
 		"I'm learning to play the cello",
 	}
+	// Realistic first-person statements the committed model misroutes:
+	// reported in issue 16, not stored while it does. None at present.
+	var misrouted []string
 	others := []string{
 		"Am I allergic to anything?",
 		"what do you know about me?",
