@@ -35,6 +35,10 @@ var templatesV3 = map[string]map[string][]string{
 			{botthing3} is great
 			wow {botthing3} is so good
 			i appreciate {botthing3}
+			i like {botthing3} a lot
+			love {botthing3}
+			i'm really enjoying {botthing3}
+			i'm loving {botthing3} so far
 			happy {holiday3}!
 			happy {holiday3} to you too
 			wishing you a happy {holiday3}
@@ -186,7 +190,11 @@ var templatesV3 = map[string]map[string][]string{
 			我{zwhen3}有什么{zcal3}吗
 			我{zwhen3}有空吗
 			{zwhen3}的日程是什么
+			{zwhen3}有什么安排
+			帮我看看{zwhen3}的日程
 			{zwhen3}提醒我{zchore3}
+			{zwhen3}别忘了叫我{zchore3}
+			到{zwhen3}喊我{zchore3}
 			{zwhen3}记得叫我{zchore3}
 			帮我定个提醒，{zwhen3}{zchore3}
 			跑一下{zflow}工作流
@@ -225,6 +233,9 @@ var templatesV3 = map[string]map[string][]string{
 			i'm trying to {goal3}
 			for future reference, i {cond}
 			heads up, i'm {condadj}
+			save the fact that i {cond}
+			keep a note that i'm {condadj}
+			log that i {cond}
 			so you know, i {cond}
 		`),
 		"zh": lines(`
@@ -244,6 +255,8 @@ var templatesV3 = map[string]map[string][]string{
 			我平时喜欢{zhobby3}
 			我特别爱{zhobby3}
 			我周末一般去{zhobby3}
+			我干{zjob3}这行五年了
+			我在一家公司当{zjob3}
 			我不喜欢{zhobby3}
 			我上个月换了工作
 			我刚搬到{zcity}
@@ -261,6 +274,9 @@ var templatesV3 = map[string]map[string][]string{
 			am i {condadj}?
 			am i {condadj} or not
 			am i allergic to anything?
+			am i allergic to {food} or not
+			remind me, am i allergic to {food}?
+			am i still allergic to {food}?
 			is {food} something i'm allergic to?
 			do i have a {food} allergy?
 			did i mention being allergic to {food}
@@ -268,12 +284,17 @@ var templatesV3 = map[string]map[string][]string{
 			did i say i was {condadj}
 			do you know if i'm {condadj}
 			do i {cond}?
+			what {condkind} do i have
+			any {condkind} i told you about?
+			do i have any {condkind} on record
 			is my {attr2} saved?
 			is my {attr2} in your memory
 			do you have my {attr2} on file?
 			can you recall what i said about my {rtopic3}
 			what did i tell you about my {rtopic3}?
 			remind me what i said about my {rtopic3}
+			can you recall my {rtopic3}
+			recall what i told you about my {rtopic3}
 			when is my {event3}?
 			what time is my {event3}
 			what day is my {event3} again
