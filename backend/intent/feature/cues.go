@@ -59,9 +59,7 @@ var cueClasses = []struct {
 
 type cueLexicon struct {
 	en map[string]string // word -> class
-	zh []zhCue           // longest first
-	// maxZh is the longest Chinese member in runes.
-	maxZh int
+	zh map[rune][]zhCue  // first rune -> members starting with it
 }
 
 type zhCue struct {
@@ -70,15 +68,14 @@ type zhCue struct {
 }
 
 func newCueLexicon() *cueLexicon {
-	lx := &cueLexicon{en: map[string]string{}}
+	lx := &cueLexicon{en: map[string]string{}, zh: map[rune][]zhCue{}}
 	for _, c := range cueClasses {
 		for _, w := range strings.Fields(c.en) {
 			lx.en[w] = c.name
 		}
 		for _, w := range strings.Fields(c.zh) {
 			r := []rune(w)
-			lx.zh = append(lx.zh, zhCue{word: r, marker: c.marker})
-			lx.maxZh = max(lx.maxZh, len(r))
+			lx.zh[r[0]] = append(lx.zh[r[0]], zhCue{word: r, marker: c.marker})
 		}
 	}
 	return lx
@@ -138,8 +135,9 @@ func (f *Featurizer) cueGrams(out []int32, offs []int, words, cjk []string) ([]i
 // matchZh returns the longest lexicon word rs starts with, or nil.
 func (lx *cueLexicon) matchZh(rs []rune) *zhCue {
 	var best *zhCue
-	for i := range lx.zh {
-		c := &lx.zh[i]
+	cands := lx.zh[rs[0]]
+	for i := range cands {
+		c := &cands[i]
 		if len(c.word) > len(rs) || (best != nil && len(c.word) <= len(best.word)) {
 			continue
 		}
