@@ -381,6 +381,10 @@ func TestOpenRejectsBadModel(t *testing.T) {
 		{"labels reordered", map[string][]byte{LabelsFile: []byte(`{"labels":["question","chitchat","task","remember","recall","forget","hypothetical"]}`)},
 			ErrBadModel, []string{"trained with labels"}},
 		{"labels not json", map[string][]byte{LabelsFile: []byte(`chitchat`)}, ErrBadModel, []string{LabelsFile}},
+		{"inputs renamed", map[string][]byte{ModelFile: []byte(strings.ReplaceAll(string(model), onnx.IndicesName, "indexes"))},
+			ErrBadModel, []string{`want inputs "indices" and "values"`, `"indexes"`}},
+		{"feature table renamed", map[string][]byte{ModelFile: []byte(strings.ReplaceAll(string(encode(t, onnx.Linear{Inputs: fcfg.Dims, Outputs: L, W: make([]float32, fcfg.Dims*L), B: make([]float32, L)})), "B\x01W", "B\x01V"))},
+			ErrBadModel, []string{`no feature table "W"`}},
 		{"graph onnxruntime cannot run", map[string][]byte{ModelFile: []byte(strings.Replace(string(encode(t, onnx.Linear{Inputs: fcfg.Dims, Outputs: L, W: make([]float32, fcfg.Dims*L), B: make([]float32, L)})), "Softmax", "Softmix", 1))},
 			ErrBadModel, []string{"onnxruntime rejected"}},
 	} {
