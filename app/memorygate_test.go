@@ -30,7 +30,6 @@ func TestMemoryWriteGateFollowsTheIntent(t *testing.T) {
 		"i have two cats, miso and tofu",
 		"my favourite band is radiohead",
 		"I drive a blue Toyota Corolla",
-		"I'm learning to play the cello",
 		"just so you know, I'm left-handed",
 		"我平时不吃辣",
 		"我去年搬到了苏州",
@@ -40,13 +39,13 @@ func TestMemoryWriteGateFollowsTheIntent(t *testing.T) {
 		"我血型是O型",
 		"我在学日语",
 		"我住在杭州",
-	}
-	// Realistic first-person statements the committed model misroutes (unknown
-	// 0.54; hypothetical 0.95): reported in issue 16, not stored while it does.
-	misrouted := []string{
 		"我对青霉素过敏",
 		"我是一名小学老师",
+		"I'm learning to play the cello",
 	}
+	// Realistic first-person statements the committed model misroutes:
+	// reported in issue 16, not stored while it does. None at present.
+	var misrouted []string
 	others := []string{
 		"Am I allergic to anything?",
 		"what do you know about me?",

@@ -74,7 +74,6 @@ type Classifier struct {
 	fz        *feature.Featurizer
 	labels    []string
 	threshold float32
-	dims      int
 
 	session *ort.DynamicAdvancedSession
 	bufs    sync.Pool // *buffers for single messages
@@ -83,8 +82,35 @@ type Classifier struct {
 	closed bool
 }
 
+// buffers holds one run's inputs, padded to [n, k], and its output.
 type buffers struct {
-	in, out []float32
+	idx []int64
+	val []float32
+	out []float32
+}
+
+// fill pads the sparse vectors xs into b's inputs, k entries a row (at
+// least 1, so a message without features still gives a [n, 1] tensor);
+// padding has index 0 and value 0. It returns k.
+func (b *buffers) fill(xs []feature.Sparse) int {
+	k := 1
+	for _, x := range xs {
+		k = max(k, len(x.Index))
+	}
+	n := len(xs) * k
+	if cap(b.idx) < n {
+		b.idx, b.val = make([]int64, n), make([]float32, n)
+	}
+	b.idx, b.val = b.idx[:n], b.val[:n]
+	clear(b.idx)
+	clear(b.val)
+	for i, x := range xs {
+		for j, ix := range x.Index {
+			b.idx[i*k+j] = int64(ix)
+		}
+		copy(b.val[i*k:], x.Value)
+	}
+	return k
 }
 
 // Open loads the model directory and creates the ONNX Runtime session
@@ -125,10 +151,10 @@ func Open(cfg Config) (*Classifier, error) {
 	}
 	c := &Classifier{
 		rt: rt, ownsRT: owns, fz: fz, labels: md.labels,
-		threshold: cfg.Threshold, dims: md.fcfg.Dims, session: session,
+		threshold: cfg.Threshold, session: session,
 	}
 	c.bufs.New = func() any {
-		return &buffers{in: make([]float32, c.dims), out: make([]float32, len(c.labels))}
+		return &buffers{out: make([]float32, len(c.labels))}
 	}
 	return c, nil
 }
@@ -150,7 +176,7 @@ func newSession(model []byte) (*ort.DynamicAdvancedSession, error) {
 			return nil, fmt.Errorf("session options: %w", err)
 		}
 	}
-	return ort.NewDynamicAdvancedSessionWithONNXData(model, []string{onnx.InputName}, []string{onnx.OutputName}, opts)
+	return ort.NewDynamicAdvancedSessionWithONNXData(model, []string{onnx.IndicesName, onnx.ValuesName}, []string{onnx.OutputName}, opts)
 }
 
 // Labels returns the model's labels in output order (without Unknown).
@@ -171,11 +197,11 @@ func (c *Classifier) Classify(ctx context.Context, text string) (Result, error) 
 	}
 	b := c.bufs.Get().(*buffers)
 	defer c.bufs.Put(b)
-	nnz := c.fz.Dense(b.in, text)
-	if err := c.run(b.in, b.out, 1); err != nil {
+	x := c.fz.Sparse(text)
+	if err := c.run(b, []feature.Sparse{x}); err != nil {
 		return Result{}, err
 	}
-	return c.result(b.out, nnz), nil
+	return c.result(b.out, len(x.Index)), nil
 }
 
 // ClassifyBatch labels many messages; results are in input order. It checks
@@ -187,43 +213,48 @@ func (c *Classifier) ClassifyBatch(ctx context.Context, texts []string) ([]Resul
 		return nil, fmt.Errorf("classify intents: %w", ErrClosed)
 	}
 	out := make([]Result, 0, len(texts))
-	n := min(batchChunk, len(texts))
-	in := make([]float32, n*c.dims)
-	probs := make([]float32, n*len(c.labels))
-	nnz := make([]int, n)
+	L := len(c.labels)
+	b := &buffers{out: make([]float32, min(batchChunk, len(texts))*L)}
+	xs := make([]feature.Sparse, 0, batchChunk)
 	for start := 0; start < len(texts); start += batchChunk {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("classify intents: %w", err)
 		}
-		chunk := texts[start:min(start+batchChunk, len(texts))]
-		for i, t := range chunk {
-			nnz[i] = c.fz.Dense(in[i*c.dims:(i+1)*c.dims], t)
+		xs = xs[:0]
+		for _, t := range texts[start:min(start+batchChunk, len(texts))] {
+			xs = append(xs, c.fz.Sparse(t))
 		}
-		if err := c.run(in, probs, len(chunk)); err != nil {
+		if err := c.run(b, xs); err != nil {
 			return nil, err
 		}
-		L := len(c.labels)
-		for i := range chunk {
-			out = append(out, c.result(probs[i*L:(i+1)*L], nnz[i]))
+		for i, x := range xs {
+			out = append(out, c.result(b.out[i*L:(i+1)*L], len(x.Index)))
 		}
 	}
 	return out, nil
 }
 
-// run feeds n rows of in through the session into out.
-func (c *Classifier) run(in, out []float32, n int) error {
-	L := len(c.labels)
-	inT, err := ort.NewTensor(ort.NewShape(int64(n), int64(c.dims)), in[:n*c.dims])
+// run feeds the sparse vectors xs through the session into b.out.
+func (c *Classifier) run(b *buffers, xs []feature.Sparse) error {
+	n, L := len(xs), len(c.labels)
+	k := b.fill(xs)
+	shape := ort.NewShape(int64(n), int64(k))
+	idxT, err := ort.NewTensor(shape, b.idx)
 	if err != nil {
-		return fmt.Errorf("classify intent: input tensor: %w", err)
+		return fmt.Errorf("classify intent: indices tensor: %w", err)
 	}
-	defer inT.Destroy()
-	outT, err := ort.NewTensor(ort.NewShape(int64(n), int64(L)), out[:n*L])
+	defer idxT.Destroy()
+	valT, err := ort.NewTensor(shape, b.val)
+	if err != nil {
+		return fmt.Errorf("classify intent: values tensor: %w", err)
+	}
+	defer valT.Destroy()
+	outT, err := ort.NewTensor(ort.NewShape(int64(n), int64(L)), b.out[:n*L])
 	if err != nil {
 		return fmt.Errorf("classify intent: output tensor: %w", err)
 	}
 	defer outT.Destroy()
-	if err := c.session.Run([]ort.Value{inT}, []ort.Value{outT}); err != nil {
+	if err := c.session.Run([]ort.Value{idxT, valT}, []ort.Value{outT}); err != nil {
 		return fmt.Errorf("classify intent: %w", err)
 	}
 	return nil

@@ -30,8 +30,9 @@ type modelFiles struct {
 }
 
 // readModelDir reads intent.onnx, featurizer.json and labels.json from dir
-// and checks that they belong together: the graph takes "features" [N, dims]
-// and gives "probabilities" [N, len(labels)], and the digest and labels the
+// and checks that they belong together: the graph takes the sparse features
+// ("indices" int64 and "values" float32, [N, K]) into a feature table of
+// dims rows and gives "probabilities" [N, len(labels)], and the digest and labels the
 // trainer recorded in the model match the two JSON files.
 func readModelDir(dir string) (*modelFiles, error) {
 	read := func(name string) ([]byte, string, error) {
@@ -84,21 +85,25 @@ func readModelDir(dir string) (*modelFiles, error) {
 	if err != nil {
 		return nil, bad("%s is not a valid ONNX model (truncated or corrupt?): %v", modelPath, err)
 	}
-	if len(info.Inputs) != 1 || info.Inputs[0].Name != onnx.InputName {
-		return nil, bad("%s: want one input %q, got %s", modelPath, onnx.InputName, describe(info.Inputs))
+	if len(info.Inputs) != 2 || info.Inputs[0].Name != onnx.IndicesName || info.Inputs[1].Name != onnx.ValuesName {
+		return nil, bad("%s: want inputs %q and %q (sparse features), got %s", modelPath, onnx.IndicesName, onnx.ValuesName, describe(info.Inputs))
 	}
 	if len(info.Outputs) != 1 || info.Outputs[0].Name != onnx.OutputName {
 		return nil, bad("%s: want one output %q, got %s", modelPath, onnx.OutputName, describe(info.Outputs))
 	}
-	in, out := info.Inputs[0], info.Outputs[0]
-	if in.ElemType != 1 || out.ElemType != 1 {
-		return nil, bad("%s: input and output must be float32 tensors", modelPath)
+	idx, val, out := info.Inputs[0], info.Inputs[1], info.Outputs[0]
+	if idx.ElemType != onnx.ElemInt64 || val.ElemType != onnx.ElemFloat || out.ElemType != onnx.ElemFloat {
+		return nil, bad("%s: input %q must be int64, input %q and output %q float32", modelPath, idx.Name, val.Name, out.Name)
 	}
-	if len(in.Dims) != 2 || in.Dims[1] <= 0 {
-		return nil, bad("%s: input %q must have shape [N, dims], got %v", modelPath, in.Name, in.Dims)
+	if len(idx.Dims) != 2 || len(val.Dims) != 2 {
+		return nil, bad("%s: inputs %q and %q must have shape [N, K], got %v and %v", modelPath, idx.Name, val.Name, idx.Dims, val.Dims)
 	}
-	if in.Dims[1] != int64(fcfg.Dims) {
-		return nil, bad("%s expects %d features but %s has dims %d", modelPath, in.Dims[1], fpath, fcfg.Dims)
+	table, ok := info.Initializers[onnx.TableName]
+	if !ok || len(table) != 2 || table[0] <= 0 {
+		return nil, bad("%s: no feature table %q of shape [dims, width]", modelPath, onnx.TableName)
+	}
+	if table[0] != int64(fcfg.Dims) {
+		return nil, bad("%s expects %d features but %s has dims %d", modelPath, table[0], fpath, fcfg.Dims)
 	}
 	if len(out.Dims) != 2 || out.Dims[1] != int64(len(lj.Labels)) {
 		return nil, bad("%s: output %q has shape %v but %s lists %d labels", modelPath, out.Name, out.Dims, lpath, len(lj.Labels))

@@ -232,7 +232,7 @@ func Key(text string) string {
 }
 
 var (
-	slotRE = regexp.MustCompile(`\{([a-z]+)\}`)
+	slotRE = regexp.MustCompile(`\{([a-z]+[0-9]*)\}`)
 	// weightRE matches a template's optional weight prefix "N* ": the
 	// template yields N times PerTemplate expansions.
 	weightRE = regexp.MustCompile(`^([2-9])\* `)

@@ -701,7 +701,7 @@ var enSlotsV2 = map[string][]string{
 	"bank":        vals(`barclays,monzo,chase,ing,revolut`),
 	"surname":     vals(`patel,nguyen,smith,okafor,kim`),
 	"street":      vals(`king street,elm road,high street,park lane,mill road`),
-	"attr2":       vals(`wifi password,locker code,passport expiry date,blood type,shoe size,doctor's name,car model,bank,employee number,bike lock code,landlord's number,address,birthday,phone number,allergies`),
+	"attr2":       vals(`router password,locker code,passport renewal date,blood type,shoe size,doctor's name,car model,bank,employee number,bike lock code,landlord's number,address,birthday,phone number,allergies`),
 	"event3":      vals(`dentist appointment,vet appointment,flight,car service,next meeting,haircut`),
 	"expiring":    vals(`passport,driving licence,car insurance,gym membership,lease,warranty`),
 	"placedthing": vals(`parked the car,left the spare key,put my passport,kept the warranty card`),

@@ -31,10 +31,11 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Version is the featurizer algorithm version this code implements.
-// featurizer.json must name it; a model trained with another version is
+// Version is the newest featurizer algorithm version this code implements
+// (it also reads version 1, which has no cue classes). featurizer.json must
+// name a version this build implements; a model trained with another is
 // rejected instead of silently misread.
-const Version = 1
+const Version = 2
 
 // MaxDims bounds Config.Dims.
 const MaxDims = 1 << 20
@@ -54,24 +55,30 @@ type Config struct {
 	// CJKCharNgrams is the inclusive range of character n-gram lengths taken
 	// from each run of CJK characters.
 	CJKCharNgrams [2]int `json:"cjk_char_ngrams"`
+	// Cues adds the cue-class features of cues.go (version 2 only).
+	Cues bool `json:"cues,omitempty"`
 }
 
 // DefaultConfig is the configuration the committed model was trained with.
 func DefaultConfig() Config {
 	return Config{
 		Version:         Version,
-		Dims:            8192,
+		Dims:            32768,
 		Seed:            0x4e524d53, // "HRMS"
 		WordNgrams:      [2]int{1, 2},
 		LatinCharNgrams: [2]int{2, 4},
 		CJKCharNgrams:   [2]int{1, 3},
+		Cues:            true,
 	}
 }
 
 // Validate reports what is wrong with c, if anything.
 func (c Config) Validate() error {
-	if c.Version != Version {
-		return fmt.Errorf("featurizer version %d is not supported (this build implements version %d)", c.Version, Version)
+	if c.Version < 1 || c.Version > Version {
+		return fmt.Errorf("featurizer version %d is not supported (this build implements versions 1 to %d)", c.Version, Version)
+	}
+	if c.Cues && c.Version < 2 {
+		return fmt.Errorf("featurizer cues need version 2, not %d", c.Version)
 	}
 	if c.Dims < 2 || c.Dims > MaxDims {
 		return fmt.Errorf("featurizer dims %d out of range [2, %d]", c.Dims, MaxDims)
@@ -130,7 +137,8 @@ func (c Config) Digest() string {
 // Featurizer maps text to vectors. It is immutable and safe for concurrent use.
 type Featurizer struct {
 	cfg  Config
-	base uint32 // FNV-1a state after the seed bytes
+	base uint32      // FNV-1a state after the seed bytes
+	cues *cueLexicon // nil without Config.Cues
 }
 
 // New returns a Featurizer for a valid configuration.
@@ -138,7 +146,11 @@ func New(cfg Config) (*Featurizer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("new featurizer: %w", err)
 	}
-	return &Featurizer{cfg: cfg, base: seeded(cfg.Seed)}, nil
+	f := &Featurizer{cfg: cfg, base: seeded(cfg.Seed)}
+	if cfg.Cues {
+		f.cues = newCueLexicon()
+	}
+	return f, nil
 }
 
 // Config returns the featurizer's configuration.
@@ -297,6 +309,9 @@ func (f *Featurizer) buckets(text string) []int32 {
 	}
 	for _, run := range cjk {
 		offs = f.charGrams(&out, offs, "^"+run+"$", "h:", f.cfg.CJKCharNgrams, true)
+	}
+	if f.cues != nil {
+		out, _ = f.cueGrams(out, offs, words, cjk)
 	}
 	return out
 }

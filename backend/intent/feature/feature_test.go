@@ -90,7 +90,10 @@ func TestConfigValidate(t *testing.T) {
 		want   string
 	}{
 		{"default", func(*Config) {}, ""},
-		{"version", func(c *Config) { c.Version = 2 }, "version 2"},
+		{"version", func(c *Config) { c.Version = 3 }, "version 3"},
+		{"version zero", func(c *Config) { c.Version = 0 }, "version 0"},
+		{"cues need version 2", func(c *Config) { c.Version = 1 }, "cues need version 2"},
+		{"version 1 without cues", func(c *Config) { c.Version, c.Cues = 1, false }, ""},
 		{"dims zero", func(c *Config) { c.Dims = 0 }, "dims 0"},
 		{"dims huge", func(c *Config) { c.Dims = MaxDims + 1 }, "out of range"},
 		{"empty range", func(c *Config) { c.WordNgrams = [2]int{2, 1} }, "word_ngrams"},
@@ -273,8 +276,15 @@ func TestFeatureStrings(t *testing.T) {
 		{"Hi!", []string{
 			"w1:hi", "w1:!", "w2:<s> hi", "w2:hi !", "w2:! </s>",
 			"c:<h", "c:hi", "c:i>", "c:<hi", "c:hi>", "c:<hi>",
+			// "hi" is in the greeting cue class.
+			"k1:greet", "k2:<s> #greet", "k2:#greet !",
 		}},
-		{"你好", []string{"h:你", "h:好", "h:^你", "h:你好", "h:好$", "h:^你好", "h:你好$"}},
+		{"你好", []string{"h:你", "h:好", "h:^你", "h:你好", "h:好$", "h:^你好", "h:你好$",
+			// 你好 is one greeting cue: the run rewritten to its marker.
+			"k:\ue00a", "k:^\ue00a", "k:\ue00a$", "k:^\ue00a$"}},
+		{"我妈对花生过敏", append(cjkGrams("h:", "我妈对花生过敏"),
+			// 我 (self) and 妈 (someone else) become their markers.
+			cjkGrams("k:", "\ue005\ue001对花生过敏")...)},
 	} {
 		t.Run(tc.text, func(t *testing.T) {
 			counts := map[int32]float64{}
@@ -297,5 +307,56 @@ func TestFeatureStrings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// cjkGrams lists the CJK character 1-3-grams of run padded with '^' and
+// '$' (unigrams of the run itself), each with prefix.
+func cjkGrams(prefix, run string) []string {
+	p := []rune("^" + run + "$")
+	var out []string
+	for n := 1; n <= 3; n++ {
+		lo, hi := 0, len(p)
+		if n == 1 {
+			lo, hi = 1, len(p)-1
+		}
+		for i := lo; i+n <= hi; i++ {
+			out = append(out, prefix+string(p[i:i+n]))
+		}
+	}
+	return out
+}
+
+func TestCueClasses(t *testing.T) {
+	f, err := New(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two messages that differ only in a member of one class share their
+	// cue features; v1 (no cues) shares none beyond the common n-grams.
+	shared := func(a, b Sparse) int {
+		n := 0
+		for _, i := range a.Index {
+			if slices.Contains(b.Index, i) {
+				n++
+			}
+		}
+		return n
+	}
+	v1 := DefaultConfig()
+	v1.Version, v1.Cues = 1, false
+	f1, err := New(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range [][2]string{{"我姑姑有高血压", "我舅舅有高血压"}, {"my aunt is diabetic", "my cousin is diabetic"}} {
+		with := shared(f.Sparse(tc[0]), f.Sparse(tc[1]))
+		without := shared(f1.Sparse(tc[0]), f1.Sparse(tc[1]))
+		if with <= without {
+			t.Errorf("%q and %q share %d buckets with cues, %d without; want more with cues", tc[0], tc[1], with, without)
+		}
+	}
+	if lx := newCueLexicon(); lx.matchZh([]rune("女朋友说")).marker != '\ue001' || len(lx.matchZh([]rune("女朋友说")).word) != 3 {
+		t.Errorf("longest match of 女朋友说 is not 女朋友")
 	}
 }

@@ -22,16 +22,29 @@ const (
 	Opset     = 13
 )
 
-// Tensor element type FLOAT in onnx.TensorProto.DataType.
-const elemFloat = 1
+// Tensor element types in onnx.TensorProto.DataType.
+const (
+	ElemFloat = 1 // float32
+	ElemInt64 = 7
+)
 
 // AttributeProto.AttributeType INT.
 const attrInt = 2
 
-// Names of the graph's input and output.
+// Names of the graph's inputs, output and feature table.
+//
+// The graph reads the feature vectors sparsely, padded to the longest
+// message of a batch: IndicesName is int64 [N, K], the bucket indices of each
+// message's non-zero features, ValuesName is float32 [N, K], their values;
+// padding entries have index 0 and value 0, so they add nothing. TableName is
+// the initializer [dims, width] whose rows the indices select, so a message
+// costs K rows whatever the number of buckets (an EmbeddingBag: Gather, Mul,
+// ReduceSum), where a dense [N, dims] input cost a full MatMul.
 const (
-	InputName  = "features"
-	OutputName = "probabilities"
+	IndicesName = "indices"
+	ValuesName  = "values"
+	OutputName  = "probabilities"
+	TableName   = "W"
 )
 
 // Metadata keys the trainer writes into ModelProto.metadata_props.
@@ -50,7 +63,8 @@ const (
 	MetaTemperature = "hermes.temperature"
 )
 
-// Linear is a softmax regression: probabilities = softmax(features·W + B).
+// Linear is a softmax regression: probabilities = softmax(features·W + B),
+// the product taken over the sparse features (see IndicesName).
 type Linear struct {
 	Inputs  int       // D, the featurizer's dims
 	Outputs int       // L, the number of labels
@@ -72,19 +86,20 @@ func (m Linear) Encode() ([]byte, error) {
 		return nil, fmt.Errorf("encode onnx model: weights %d and bias %d do not fit %dx%d", len(m.W), len(m.B), m.Inputs, m.Outputs)
 	}
 	var g []byte
-	// node (1): MatMul, Add, Softmax.
-	g = appendMsg(g, 1, node("matmul", "MatMul", []string{InputName, "W"}, []string{"logits_raw"}, nil))
+	// node (1): the sparse product, Add, Softmax.
+	g = appendSparseProduct(g, "logits_raw")
 	g = appendMsg(g, 1, node("add", "Add", []string{"logits_raw", "B"}, []string{"logits"}, nil))
 	g = appendMsg(g, 1, node("softmax", "Softmax", []string{"logits"}, []string{OutputName}, intAttr("axis", -1)))
 	// name (2)
 	g = protowire.AppendTag(g, 2, protowire.BytesType)
 	g = protowire.AppendString(g, "hermes_intent")
 	// initializer (5)
-	g = appendMsg(g, 5, floatTensor("W", []int64{int64(m.Inputs), int64(m.Outputs)}, m.W))
+	g = appendMsg(g, 5, floatTensor(TableName, []int64{int64(m.Inputs), int64(m.Outputs)}, m.W))
 	g = appendMsg(g, 5, floatTensor("B", []int64{int64(m.Outputs)}, m.B))
+	g = appendSparseAxes(g)
 	// input (11), output (12)
-	g = appendMsg(g, 11, valueInfo(InputName, []dim{{param: "N"}, {value: int64(m.Inputs)}}))
-	g = appendMsg(g, 12, valueInfo(OutputName, []dim{{param: "N"}, {value: int64(m.Outputs)}}))
+	g = appendSparseInputs(g)
+	g = appendMsg(g, 12, valueInfo(OutputName, ElemFloat, []dim{{param: "N"}, {value: int64(m.Outputs)}}))
 	return wrap(g, m.ProducerVersion, m.Metadata), nil
 }
 
@@ -104,8 +119,8 @@ type MLP struct {
 	ProducerVersion string
 }
 
-// Encode returns the ONNX ModelProto bytes of m (MatMul, Add, Relu,
-// MatMul, Add, Softmax). The encoding is deterministic.
+// Encode returns the ONNX ModelProto bytes of m (the sparse product with
+// W1, Add, Relu, MatMul, Add, Softmax). The encoding is deterministic.
 func (m MLP) Encode() ([]byte, error) {
 	if m.Inputs <= 0 || m.Hidden <= 0 || m.Outputs <= 0 {
 		return nil, fmt.Errorf("encode onnx model: bad shape %dx%dx%d", m.Inputs, m.Hidden, m.Outputs)
@@ -114,7 +129,7 @@ func (m MLP) Encode() ([]byte, error) {
 		return nil, fmt.Errorf("encode onnx model: weights %d, %d, %d, %d do not fit %dx%dx%d", len(m.W1), len(m.B1), len(m.W2), len(m.B2), m.Inputs, m.Hidden, m.Outputs)
 	}
 	var g []byte
-	g = appendMsg(g, 1, node("matmul1", "MatMul", []string{InputName, "W1"}, []string{"hidden_raw"}, nil))
+	g = appendSparseProduct(g, "hidden_raw")
 	g = appendMsg(g, 1, node("add1", "Add", []string{"hidden_raw", "B1"}, []string{"hidden_pre"}, nil))
 	g = appendMsg(g, 1, node("relu", "Relu", []string{"hidden_pre"}, []string{"hidden"}, nil))
 	g = appendMsg(g, 1, node("matmul2", "MatMul", []string{"hidden", "W2"}, []string{"logits_raw"}, nil))
@@ -122,13 +137,39 @@ func (m MLP) Encode() ([]byte, error) {
 	g = appendMsg(g, 1, node("softmax", "Softmax", []string{"logits"}, []string{OutputName}, intAttr("axis", -1)))
 	g = protowire.AppendTag(g, 2, protowire.BytesType)
 	g = protowire.AppendString(g, "hermes_intent")
-	g = appendMsg(g, 5, floatTensor("W1", []int64{int64(m.Inputs), int64(m.Hidden)}, m.W1))
+	g = appendMsg(g, 5, floatTensor(TableName, []int64{int64(m.Inputs), int64(m.Hidden)}, m.W1))
 	g = appendMsg(g, 5, floatTensor("B1", []int64{int64(m.Hidden)}, m.B1))
 	g = appendMsg(g, 5, floatTensor("W2", []int64{int64(m.Hidden), int64(m.Outputs)}, m.W2))
 	g = appendMsg(g, 5, floatTensor("B2", []int64{int64(m.Outputs)}, m.B2))
-	g = appendMsg(g, 11, valueInfo(InputName, []dim{{param: "N"}, {value: int64(m.Inputs)}}))
-	g = appendMsg(g, 12, valueInfo(OutputName, []dim{{param: "N"}, {value: int64(m.Outputs)}}))
+	g = appendSparseAxes(g)
+	g = appendSparseInputs(g)
+	g = appendMsg(g, 12, valueInfo(OutputName, ElemFloat, []dim{{param: "N"}, {value: int64(m.Outputs)}}))
 	return wrap(g, m.ProducerVersion, m.Metadata), nil
+}
+
+// appendSparseProduct appends the nodes that compute out [N, width] =
+// sum over k of values[n, k] * TableName[indices[n, k], :]: Gather the rows
+// [N, K, width], scale each by its value (Unsqueeze to [N, K, 1], Mul) and sum
+// over K (ReduceSum, keepdims 0).
+func appendSparseProduct(g []byte, out string) []byte {
+	g = appendMsg(g, 1, node("gather", "Gather", []string{TableName, IndicesName}, []string{"rows"}, intAttr("axis", 0)))
+	g = appendMsg(g, 1, node("unsqueeze", "Unsqueeze", []string{ValuesName, "axis_last"}, []string{"scale"}, nil))
+	g = appendMsg(g, 1, node("mul", "Mul", []string{"rows", "scale"}, []string{"scaled"}, nil))
+	return appendMsg(g, 1, node("sum", "ReduceSum", []string{"scaled", "axis_k"}, []string{out}, intAttr("keepdims", 0)))
+}
+
+// appendSparseAxes appends the axes initializers of appendSparseProduct
+// (opset 13 takes Unsqueeze's and ReduceSum's axes as inputs).
+func appendSparseAxes(g []byte) []byte {
+	g = appendMsg(g, 5, int64Tensor("axis_last", []int64{2}))
+	return appendMsg(g, 5, int64Tensor("axis_k", []int64{1}))
+}
+
+// appendSparseInputs appends the graph inputs IndicesName and ValuesName,
+// both [N, K].
+func appendSparseInputs(g []byte) []byte {
+	g = appendMsg(g, 11, valueInfo(IndicesName, ElemInt64, []dim{{param: "N"}, {param: "K"}}))
+	return appendMsg(g, 11, valueInfo(ValuesName, ElemFloat, []dim{{param: "N"}, {param: "K"}}))
 }
 
 // wrap returns the ModelProto around graph g.
@@ -210,7 +251,7 @@ func floatTensor(name string, dims []int64, data []float32) []byte {
 		b = protowire.AppendVarint(b, uint64(d))
 	}
 	b = protowire.AppendTag(b, 2, protowire.VarintType)
-	b = protowire.AppendVarint(b, elemFloat)
+	b = protowire.AppendVarint(b, ElemFloat)
 	b = protowire.AppendTag(b, 8, protowire.BytesType)
 	b = protowire.AppendString(b, name)
 	raw := make([]byte, 4*len(data))
@@ -222,12 +263,30 @@ func floatTensor(name string, dims []int64, data []float32) []byte {
 	return b
 }
 
+// int64Tensor is a one-dimensional int64 initializer.
+func int64Tensor(name string, data []int64) []byte {
+	var b []byte
+	b = protowire.AppendTag(b, 1, protowire.VarintType)
+	b = protowire.AppendVarint(b, uint64(len(data)))
+	b = protowire.AppendTag(b, 2, protowire.VarintType)
+	b = protowire.AppendVarint(b, ElemInt64)
+	b = protowire.AppendTag(b, 8, protowire.BytesType)
+	b = protowire.AppendString(b, name)
+	raw := make([]byte, 8*len(data))
+	for i, v := range data {
+		binary.LittleEndian.PutUint64(raw[8*i:], uint64(v))
+	}
+	b = protowire.AppendTag(b, 9, protowire.BytesType)
+	b = protowire.AppendBytes(b, raw)
+	return b
+}
+
 type dim struct {
 	value int64
 	param string
 }
 
-func valueInfo(name string, dims []dim) []byte {
+func valueInfo(name string, elem int, dims []dim) []byte {
 	var shape []byte
 	for _, d := range dims {
 		var db []byte
@@ -242,7 +301,7 @@ func valueInfo(name string, dims []dim) []byte {
 	}
 	var tt []byte
 	tt = protowire.AppendTag(tt, 1, protowire.VarintType)
-	tt = protowire.AppendVarint(tt, elemFloat)
+	tt = protowire.AppendVarint(tt, uint64(elem))
 	tt = appendMsg(tt, 2, shape)
 	var typ []byte
 	typ = appendMsg(typ, 1, tt) // tensor_type
@@ -267,7 +326,9 @@ type Info struct {
 	Opsets    map[string]int64
 	Inputs    []Value
 	Outputs   []Value
-	Metadata  map[string]string
+	// Initializers holds the dims of each graph initializer, by name.
+	Initializers map[string][]int64
+	Metadata     map[string]string
 }
 
 // ErrMalformed is wrapped by every Inspect error about the bytes themselves.
@@ -276,7 +337,7 @@ var ErrMalformed = errors.New("malformed ONNX protobuf")
 // Inspect decodes the model's graph inputs, outputs, opsets and metadata.
 // Truncated or corrupt bytes give an error wrapping ErrMalformed.
 func Inspect(data []byte) (Info, error) {
-	info := Info{Opsets: map[string]int64{}, Metadata: map[string]string{}}
+	info := Info{Opsets: map[string]int64{}, Initializers: map[string][]int64{}, Metadata: map[string]string{}}
 	sawGraph := false
 	err := fields(data, func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error {
 		switch {
@@ -285,6 +346,14 @@ func Inspect(data []byte) (Info, error) {
 		case num == 7 && typ == protowire.BytesType:
 			sawGraph = true
 			return fields(b, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
+				if typ == protowire.BytesType && num == 5 {
+					name, dims, err := readTensorShape(b)
+					if err != nil {
+						return err
+					}
+					info.Initializers[name] = dims
+					return nil
+				}
 				if typ != protowire.BytesType || (num != 11 && num != 12) {
 					return nil
 				}
@@ -338,6 +407,32 @@ func Inspect(data []byte) (Info, error) {
 		return Info{}, fmt.Errorf("%w: no graph", ErrMalformed)
 	}
 	return info, nil
+}
+
+// readTensorShape reads a TensorProto's name and dims (packed or not),
+// skipping its data.
+func readTensorShape(b []byte) (string, []int64, error) {
+	var name string
+	var dims []int64
+	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error {
+		switch {
+		case num == 1 && typ == protowire.VarintType:
+			dims = append(dims, int64(v))
+		case num == 1 && typ == protowire.BytesType:
+			for len(b) > 0 {
+				x, n := protowire.ConsumeVarint(b)
+				if n < 0 {
+					return fmt.Errorf("%w: tensor dims: %v", ErrMalformed, protowire.ParseError(n))
+				}
+				dims = append(dims, int64(x))
+				b = b[n:]
+			}
+		case num == 8 && typ == protowire.BytesType:
+			name = string(b)
+		}
+		return nil
+	})
+	return name, dims, err
 }
 
 func readValueInfo(b []byte) (Value, error) {

@@ -28,8 +28,13 @@ func TestEncodeInspect(t *testing.T) {
 	if info.IRVersion != IRVersion || info.Opsets[""] != Opset {
 		t.Fatalf("ir %d opsets %v", info.IRVersion, info.Opsets)
 	}
-	if len(info.Inputs) != 1 || info.Inputs[0].Name != InputName || info.Inputs[0].ElemType != 1 || !slices.Equal(info.Inputs[0].Dims, []int64{-1, 4}) {
+	if len(info.Inputs) != 2 ||
+		info.Inputs[0].Name != IndicesName || info.Inputs[0].ElemType != ElemInt64 || !slices.Equal(info.Inputs[0].Dims, []int64{-1, -1}) ||
+		info.Inputs[1].Name != ValuesName || info.Inputs[1].ElemType != ElemFloat || !slices.Equal(info.Inputs[1].Dims, []int64{-1, -1}) {
 		t.Fatalf("inputs %+v", info.Inputs)
+	}
+	if !slices.Equal(info.Initializers[TableName], []int64{4, 3}) || !slices.Equal(info.Initializers["B"], []int64{3}) {
+		t.Fatalf("initializers %v", info.Initializers)
 	}
 	if len(info.Outputs) != 1 || info.Outputs[0].Name != OutputName || !slices.Equal(info.Outputs[0].Dims, []int64{-1, 3}) {
 		t.Fatalf("outputs %+v", info.Outputs)
@@ -78,5 +83,25 @@ func TestInspectRejectsDamage(t *testing.T) {
 				t.Fatalf("Inspect = %v, want ErrMalformed", err)
 			}
 		})
+	}
+}
+
+func TestMLPSharesTheSparseInputs(t *testing.T) {
+	b, err := MLP{
+		Inputs: 4, Hidden: 2, Outputs: 3,
+		W1: make([]float32, 8), B1: make([]float32, 2), W2: make([]float32, 6), B2: make([]float32, 3),
+	}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := Inspect(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(info.Inputs) != 2 || info.Inputs[0].Name != IndicesName || info.Inputs[1].Name != ValuesName {
+		t.Fatalf("inputs %+v", info.Inputs)
+	}
+	if !slices.Equal(info.Initializers[TableName], []int64{4, 2}) || !slices.Equal(info.Initializers["W2"], []int64{2, 3}) {
+		t.Fatalf("initializers %v", info.Initializers)
 	}
 }

@@ -60,8 +60,8 @@ func TestCommittedMetrics(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.HeldOut.MacroF1 < 0.875 {
-		t.Errorf("held-out macro-F1 %.4f, want >= 0.875", rep.HeldOut.MacroF1)
+	if rep.HeldOut.MacroF1 < 0.95 {
+		t.Errorf("held-out macro-F1 %.4f, want >= 0.95", rep.HeldOut.MacroF1)
 	}
 	if rep.HeldOut.Examples < 1000 {
 		t.Errorf("held-out split has %d examples, want >= 1000", rep.HeldOut.Examples)

@@ -21,6 +21,7 @@ func main() {
 	flag.Float64Var(&cfg.LearningRate, "lr", cfg.LearningRate, "learning rate")
 	flag.Float64Var(&cfg.L2, "l2", cfg.L2, "L2 penalty")
 	flag.IntVar(&cfg.BatchSize, "batch", cfg.BatchSize, "mini-batch size")
+	flag.IntVar(&cfg.Average, "average", cfg.Average, "linear runs (consecutive seeds) whose weights are averaged")
 	mlp := flag.Bool("mlp", false, "train the perceptron compared with the committed model (train.MLPConfig); other flags apply on top")
 	flag.IntVar(&cfg.Hidden, "hidden", cfg.Hidden, "hidden ReLU units (0: the linear model)")
 	flag.Float64Var(&cfg.InitScale, "init", cfg.InitScale, "hidden layer's initial weight bound")
