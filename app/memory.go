@@ -42,6 +42,7 @@ func (l *memoryLoader) get() (*memory.Store, error) {
 				s, _ := c.settings.Load(context.Background())
 				return s.MemoryHalfLives
 			},
+			Verifiers:  toolVerifiers{c},
 			OnChange:   func(ch memory.Change) { c.emitEvent("memory:changed", ch) },
 			OnProgress: func(p memory.Progress) { c.emitEvent("memory:progress", p) },
 		})

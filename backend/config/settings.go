@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"hermes/backend/memory/decay"
+	"hermes/backend/tools"
 )
 
 // ErrInvalid marks a setting that was rejected; the message names the field and the reason.
@@ -39,6 +40,9 @@ type Settings struct {
 	// MemoryHalfLives is the decay half-life per memory category the user set
 	// (categories not named decay at the default rate). Shared: do not modify.
 	MemoryHalfLives map[string]time.Duration
+	// MemoryVerifiers names the tool that verifies pending facts, by key prefix
+	// (the second sign-off). Shared: do not modify.
+	MemoryVerifiers map[string]string
 }
 
 // Models is the chat model followed by its fallbacks, without repeats.
@@ -160,6 +164,18 @@ var specs = []spec{
 			return decay.FormatHalfLives(m), nil
 		},
 		apply: func(s *Settings, v string) { s.MemoryHalfLives, _ = decay.ParseHalfLives(v) },
+	},
+	{
+		key: "memory_verifiers", description: "Tools that verify pending facts before they become active, by key prefix, e.g. contact.=crm_lookup,work.=hr_check (the tool gets {key, value, text} and answers {\"confirmed\": true|false, \"reason\": \"...\"}; it must run without asking)",
+		def: constant(""),
+		parse: func(v string) (string, error) {
+			m, err := ParseVerifiers(v)
+			if err != nil {
+				return "", err
+			}
+			return FormatVerifiers(m), nil
+		},
+		apply: func(s *Settings, v string) { s.MemoryVerifiers, _ = ParseVerifiers(v) },
 	},
 	{
 		key: "ollama_path", description: "The ollama program Hermes may start (empty: search PATH and the usual install places)",
@@ -401,4 +417,45 @@ func (st *Store) Set(ctx context.Context, key, value string) error {
 	st.cachedAt = time.Time{}
 	st.mu.Unlock()
 	return nil
+}
+
+// ParseVerifiers reads memory_verifiers: "PREFIX=TOOL" pairs separated by
+// commas (a key prefix such as "contact." and a tool's registry name).
+func ParseVerifiers(v string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, pair := range strings.Split(v, ",") {
+		pair = strings.TrimSpace(pair)
+		if pair == "" {
+			continue
+		}
+		prefix, tool, ok := strings.Cut(pair, "=")
+		prefix, tool = strings.TrimSpace(prefix), strings.TrimSpace(tool)
+		switch {
+		case !ok || prefix == "" || tool == "":
+			return nil, fmt.Errorf("%q is not PREFIX=TOOL, e.g. contact.=crm_lookup", pair)
+		case !tools.ValidName(tool):
+			return nil, fmt.Errorf("%q is not a tool name (letters, digits, _ and -); `hermes tools list` names them", tool)
+		case out[prefix] != "":
+			return nil, fmt.Errorf("key prefix %q is given twice", prefix)
+		}
+		out[prefix] = tool
+	}
+	if len(out) > 50 {
+		return nil, fmt.Errorf("%d verifiers; at most 50", len(out))
+	}
+	return out, nil
+}
+
+// FormatVerifiers writes m as memory_verifiers (sorted by prefix).
+func FormatVerifiers(m map[string]string) string {
+	prefixes := make([]string, 0, len(m))
+	for p := range m {
+		prefixes = append(prefixes, p)
+	}
+	sort.Strings(prefixes)
+	parts := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		parts[i] = p + "=" + m[p]
+	}
+	return strings.Join(parts, ",")
 }

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,6 +58,36 @@ type VerifierFunc func(ctx context.Context, m Memory) (bool, string, error)
 // Verify calls f.
 func (f VerifierFunc) Verify(ctx context.Context, m Memory) (bool, string, error) { return f(ctx, m) }
 
+// VerifierSet finds the verifier of a key (nil: the key has none).
+type VerifierSet interface {
+	For(key string) Verifier
+}
+
+// VerifierMap is a fixed VerifierSet by key prefix: the longest prefix that
+// matches wins.
+type VerifierMap map[string]Verifier
+
+// For is the verifier of the longest prefix of key in m.
+func (m VerifierMap) For(key string) Verifier {
+	prefix := LongestPrefix(key, m)
+	if prefix == "" && m[""] == nil {
+		return nil
+	}
+	return m[prefix]
+}
+
+// LongestPrefix is the longest key of m that key starts with ("" when none
+// does); an empty key matches nothing.
+func LongestPrefix[V any](key string, m map[string]V) string {
+	best, found := "", false
+	for prefix := range m {
+		if key != "" && strings.HasPrefix(key, prefix) && (!found || len(prefix) > len(best)) {
+			best, found = prefix, true
+		}
+	}
+	return best
+}
+
 // Policy is what the user decided in settings; it can change while running.
 type Policy struct {
 	// AutoAccept activates model-inferred and sensitive facts without the inbox.
@@ -94,9 +125,9 @@ type Config struct {
 	MinSimilarity float64
 	// MaxProfileItems caps the profile memories offered with every recall (default 8).
 	MaxProfileItems int
-	// Verifiers run before activation for facts whose key starts with the map key
-	// (the longest matching prefix wins).
-	Verifiers map[string]Verifier
+	// Verifiers give the verifier of a fact's key (the second sign-off before it
+	// becomes active); nil: none. It may follow a setting that changes while running.
+	Verifiers VerifierSet
 	// OnChange is told after every committed change (the app emits memory:changed).
 	OnChange func(Change)
 	// OnProgress reports background reindex progress.

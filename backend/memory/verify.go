@@ -2,8 +2,10 @@ package memory
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Verified is what one pass of the verifiers over the inbox did.
@@ -23,7 +25,7 @@ type Verified struct {
 // after new memories are written and at every sweep.
 func (s *Store) VerifyPending(ctx context.Context) (Verified, error) {
 	var out Verified
-	if len(s.cfg.Verifiers) == 0 {
+	if s.cfg.Verifiers == nil {
 		return out, nil
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT `+memoryCols+` FROM memories m WHERE m.status = 'pending' AND m.key <> '' ORDER BY m.rid`)
@@ -73,6 +75,33 @@ func (s *Store) VerifyPending(ctx context.Context) (Verified, error) {
 		}
 	}
 	return out, nil
+}
+
+// Verdict is what a verifier tool answers: whether the fact is confirmed, and
+// in a few words why (shown in the Inbox when it is not).
+type Verdict struct {
+	Confirmed *bool  `json:"confirmed"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// VerifyArgs are the arguments a verifier tool is called with.
+type VerifyArgs struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	Text  string `json:"text"`
+}
+
+// ParseVerdict reads a verifier tool's answer: a JSON object
+// {"confirmed": true|false, "reason": "..."} (as its structured result or as
+// its text). Anything else is an error, and the fact keeps waiting.
+func ParseVerdict(result json.RawMessage, content string) (ok bool, reason string, err error) {
+	var v Verdict
+	for _, raw := range [][]byte{result, []byte(strings.TrimSpace(content))} {
+		if len(raw) > 0 && json.Unmarshal(raw, &v) == nil && v.Confirmed != nil {
+			return *v.Confirmed, v.Reason, nil
+		}
+	}
+	return false, "", fmt.Errorf(`the verifier did not answer {"confirmed": true|false}; it said %q`, short(content))
 }
 
 // noteOn says why a pending memory still waits (if it still does).

@@ -20,7 +20,7 @@ func TestVerifyPending(t *testing.T) {
 	}{}
 	var asked []string
 	e := newEnv(t, func(c *Config) {
-		c.Verifiers = map[string]Verifier{"work.": VerifierFunc(func(ctx context.Context, m Memory) (bool, string, error) {
+		c.Verifiers = VerifierMap{"work.": VerifierFunc(func(ctx context.Context, m Memory) (bool, string, error) {
 			asked = append(asked, m.Text)
 			a := answers[m.Text]
 			return a.ok, "the HR record lists another employer", a.err
@@ -118,7 +118,7 @@ func TestVerifyPendingWithoutVerifiers(t *testing.T) {
 // The worker runs the verifiers by itself after the jobs that wrote memories.
 func TestWorkerVerifiesNewPendingMemories(t *testing.T) {
 	e := newEnv(t, func(c *Config) {
-		c.Verifiers = map[string]Verifier{"work.": VerifierFunc(func(context.Context, Memory) (bool, string, error) { return true, "", nil })}
+		c.Verifiers = VerifierMap{"work.": VerifierFunc(func(context.Context, Memory) (bool, string, error) { return true, "", nil })}
 	})
 	e.script(facts(extracted{Text: "I work at Acme", Key: "work.employer", Asserted: "inferred"}))
 	ctx, cancel := context.WithCancel(context.Background())

@@ -123,16 +123,12 @@ func (s *Store) decide(ctx context.Context, f *fact) (status Status, sensitive b
 	return status, sensitive, note
 }
 
-// verifier is the verifier of the longest key prefix that matches.
+// verifier is the verifier of a key (nil: none).
 func (s *Store) verifier(key string) Verifier {
-	var best Verifier
-	n := -1
-	for prefix, v := range s.cfg.Verifiers {
-		if strings.HasPrefix(key, prefix) && len(prefix) > n && key != "" {
-			best, n = v, len(prefix)
-		}
+	if s.cfg.Verifiers == nil || key == "" {
+		return nil
 	}
-	return best
+	return s.cfg.Verifiers.For(key)
 }
 
 // write stores one fact: exact duplicates and near-duplicates reinforce the fact

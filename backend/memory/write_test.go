@@ -228,7 +228,7 @@ func TestVerifiers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := 0
 			e := newEnv(t, func(c *Config) {
-				c.Verifiers = map[string]Verifier{"health.": VerifierFunc(func(ctx context.Context, m Memory) (bool, string, error) {
+				c.Verifiers = VerifierMap{"health.": VerifierFunc(func(ctx context.Context, m Memory) (bool, string, error) {
 					calls++
 					return tc.ok, "the record says otherwise", tc.err
 				})}

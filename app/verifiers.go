@@ -1,0 +1,57 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"hermes/backend/llm"
+	"hermes/backend/memory"
+	"hermes/backend/tools"
+)
+
+// toolVerifiers are the memory_verifiers setting: the key prefix of a pending
+// fact names the tool that verifies it (the second sign-off). The setting is
+// read at each use, so a change applies at once.
+type toolVerifiers struct{ c *Core }
+
+func (v toolVerifiers) For(key string) memory.Verifier {
+	s, err := v.c.settings.Load(context.Background())
+	if err != nil || len(s.MemoryVerifiers) == 0 {
+		return nil
+	}
+	tool, ok := s.MemoryVerifiers[memory.LongestPrefix(key, s.MemoryVerifiers)]
+	if !ok {
+		return nil
+	}
+	return memory.VerifierFunc(func(ctx context.Context, m memory.Memory) (bool, string, error) {
+		return v.c.verifyWith(ctx, tool, m)
+	})
+}
+
+// verifyWith asks a tool about a pending fact, through the tools engine
+// (validation, breaker, timeout, audit log). It runs in the background, so only
+// a tool that runs without asking may verify.
+func (c *Core) verifyWith(ctx context.Context, tool string, m memory.Memory) (bool, string, error) {
+	info, ok := c.tools.reg.Info(tool)
+	switch {
+	case !ok:
+		return false, "", fmt.Errorf("verifier %s is not a tool Hermes has now (`hermes tools list` names them)", tool)
+	case info.NeedsApproval:
+		return false, "", fmt.Errorf("verifier %s asks before each call; a verifier must run without asking (an http tool on this computer or the LAN, or one with auto_approve)", tool)
+	}
+	args, err := json.Marshal(memory.VerifyArgs{Key: m.Key, Value: m.Value, Text: m.Text})
+	if err != nil {
+		return false, "", fmt.Errorf("verifier %s: %w", tool, err)
+	}
+	turn := c.tools.exec.NewTurn(tools.TurnInfo{RequestID: "verify-" + m.ID})
+	o, _ := turn.Run(ctx, llm.ToolCall{ID: "verify", Name: tool, Arguments: args})
+	if !o.OK() {
+		return false, "", fmt.Errorf("verifier %s: %s", tool, o.Error)
+	}
+	ok, why, err := memory.ParseVerdict(o.Result, o.Content)
+	if err != nil {
+		return false, "", fmt.Errorf("verifier %s: %w", tool, err)
+	}
+	return ok, why, nil
+}
