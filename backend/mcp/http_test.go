@@ -94,6 +94,11 @@ func TestRemoteEverythingServer(t *testing.T) {
 	if st.ServerName != "mcp-servers/everything" || !st.HasResources || len(st.Prompts) == 0 {
 		t.Errorf("status = %+v", st)
 	}
+	// Over HTTP Hermes asks for 2025-06-18 (no priming event on every response
+	// stream: see session.protocolVersion), and the server agrees.
+	if st.Protocol != "2025-06-18" {
+		t.Errorf("protocol over HTTP = %q", st.Protocol)
+	}
 
 	t.Run("echo", func(t *testing.T) {
 		if got, err := h.call("web__echo", `{"message":"over http"}`); err != nil || got != "Echo: over http" {

@@ -48,6 +48,9 @@ func TestEverythingServer(t *testing.T) {
 		o.OnProgress = func(p Progress) { mu.Lock(); progress = append(progress, p); mu.Unlock() }
 	})
 	st := h.waitState("everything", StateReady, 20*time.Second)
+	if st.Protocol != "2025-11-25" { // over stdio: the newest version that still initializes
+		t.Errorf("protocol over stdio = %q", st.Protocol)
+	}
 	if st.ServerName != "mcp-servers/everything" || !st.HasResources || st.Resources < 7 || len(st.Prompts) == 0 {
 		t.Errorf("status = %+v", st)
 	}

@@ -37,6 +37,7 @@ type server struct {
 	restarts     int
 	retryAt      time.Time
 	info         mcp.Implementation
+	protocol     string
 	instructions string
 	tools        []*toolState // the server's tools, in its order
 	builtin      []*toolState // Hermes's resource and prompt tools
@@ -207,7 +208,7 @@ func (s *server) connect(ctx context.Context, cfg ServerConfig) (*session, error
 	if sess.proc != nil {
 		s.pid, s.startedAt = sess.proc.pid, sess.proc.started
 	}
-	s.info = sess.init.ServerInfo
+	s.info, s.protocol = sess.init.ServerInfo, sess.init.ProtocolVersion
 	s.instructions = cleanText(sess.init.Instructions, 8<<10)
 	s.warnings = nil
 	if w := missingEnvWarning(missing); w != "" {

@@ -17,7 +17,7 @@ func (s *server) status() Status {
 		Transport: s.cfg.Transport(), HeaderNames: s.cfg.HeaderNames(), Internet: s.cfg.internetHost(),
 		Approved: approved && approval.CommandHash == CommandHash(s.cfg), Disabled: s.cfg.Disabled,
 		PID: s.pid, Restarts: s.restarts, RetryAt: s.retryAt,
-		ServerName: StripInvisible(s.info.Name), Version: StripInvisible(s.info.Version), Instructions: s.instructions,
+		ServerName: StripInvisible(s.info.Name), Version: StripInvisible(s.info.Version), Protocol: StripInvisible(s.protocol), Instructions: s.instructions,
 		HasResources: s.hasResources, Resources: s.resources, StderrTail: s.stderr.Tail(4 << 10), Tools: []ToolStatus{},
 	}
 	if s.cfgErr != "" {

@@ -56,6 +56,7 @@ type Status struct {
 	RetryAt      time.Time    `json:"retry_at,omitzero"`
 	ServerName   string       `json:"server_name,omitempty"` // as the server calls itself
 	Version      string       `json:"version,omitempty"`
+	Protocol     string       `json:"protocol,omitempty"` // the MCP version agreed at initialize
 	Instructions string       `json:"instructions,omitempty"`
 	Tools        []ToolStatus `json:"tools"`
 	Prompts      []PromptInfo `json:"prompts,omitempty"`
