@@ -12,7 +12,8 @@
 //                150 frames): the 95th percentile of the intervals between animation frames;
 //   cpu-%        a reply streamed at --rate tokens/s into the long conversation: the page's
 //                main-thread task time (CDP Performance.getMetrics TaskDuration) over the wall
-//                time from its first token to its end, in % of one core.
+//                time from its first token to its end, in % of one core;
+//   idle-cpu-%   the same over 5 s before it, with nothing happening (for comparison).
 // Prints one JSON line per run and a last line {"median": {...}, "runs": N}.
 //
 // Environment: HERMES_BIN_DIR (the hermes and fake-ollama binaries), CHROMIUM (see e2e/harness.mjs);
@@ -22,7 +23,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { binDir, cleanup, launch, startFake, startHermes, tempDir, useFakeModel } from '../e2e/harness.mjs';
+import { binDir, cleanup, launch, sleep, startFake, startHermes, tempDir, useFakeModel } from '../e2e/harness.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -136,6 +137,16 @@ async function scrollFrames(page) {
   });
 }
 
+/** The page's main-thread CPU over 5 s with nothing happening (status polls, heartbeats), in %. */
+async function idleCPU(page, cdp) {
+  const metric = (m, name) => m.metrics.find((x) => x.name === name)?.value ?? 0;
+  await sleep(1000);
+  const m0 = await cdp.send('Performance.getMetrics');
+  await sleep(5000);
+  const m1 = await cdp.send('Performance.getMetrics');
+  return ((metric(m1, 'TaskDuration') - metric(m0, 'TaskDuration')) / (metric(m1, 'Timestamp') - metric(m0, 'Timestamp'))) * 100;
+}
+
 /** Streams a reply into the long chat: the page's main-thread CPU in % of one core, and the rate. */
 async function streamCPU(page, cdp) {
   const sc = page.getByTestId('messages');
@@ -208,15 +219,16 @@ try {
     if (profile) writeFileSync(join(profile, 'scroll.cpuprofile'), JSON.stringify((await cdp.send('Profiler.stop')).profile));
     if (profile) await cdp.send('Profiler.start');
     const p95 = frames[Math.min(frames.length - 1, Math.floor(frames.length * 0.95))];
+    const idle = await idleCPU(page, cdp);
     const { cpu, tokensPerSec } = await streamCPU(page, cdp);
     if (profile) writeFileSync(join(profile, 'stream.cpuprofile'), JSON.stringify((await cdp.send('Profiler.stop')).profile));
-    const res = { run: r + 1, openMs, p95FrameMs: p95, maxFrameMs: frames[frames.length - 1], cpuPct: cpu, tokensPerSec, domMessages: dom };
+    const res = { run: r + 1, openMs, p95FrameMs: p95, maxFrameMs: frames[frames.length - 1], cpuPct: cpu, idleCpuPct: idle, tokensPerSec, domMessages: dom };
     results.push(res);
     console.log(JSON.stringify(res));
   }
   if (problems.length) console.error(`page problems:\n${problems.join('\n')}`);
   const med = {};
-  for (const k of ['openMs', 'p95FrameMs', 'maxFrameMs', 'cpuPct', 'tokensPerSec', 'domMessages']) med[k] = median(results.map((x) => x[k]));
+  for (const k of ['openMs', 'p95FrameMs', 'maxFrameMs', 'cpuPct', 'idleCpuPct', 'tokensPerSec', 'domMessages']) med[k] = median(results.map((x) => x[k]));
   console.log(JSON.stringify({ median: med, runs }));
 } catch (err) {
   failed = true;
