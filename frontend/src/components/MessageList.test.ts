@@ -172,6 +172,34 @@ describe('MessageList', () => {
     expect(drawnIds(container)).not.toContain('m42');
   });
 
+  it('follows a growing last row at the bottom, but not once the user scrolled up', async () => {
+    let height = 300_000;
+    const sc = document.createElement('div');
+    let top = 0;
+    Object.defineProperty(sc, 'clientHeight', { get: () => 600 });
+    Object.defineProperty(sc, 'scrollHeight', { get: () => height });
+    Object.defineProperty(sc, 'scrollTop', { get: () => top, set: (v: number) => (top = Math.max(0, Math.min(v, height - 600))) });
+    document.body.appendChild(sc);
+    const { container } = render(MessageList<Item>, { target: sc, props: { scroller: sc, items: items(2000), row, estimate: 150 } });
+    await tick();
+    await tick();
+    expect(sc.scrollTop).toBe(height - 600); // at the bottom
+    // The streaming reply (the last row) grows: still at the bottom.
+    height += 400;
+    await measure(container, (id) => (id === 'm1999' ? 550 : 150));
+    expect(sc.scrollTop).toBe(height - 600);
+    // The user scrolls up to read; the reply grows again: the view stays where the user put it.
+    sc.scrollTop = 120_000;
+    await fireEvent.scroll(sc);
+    height += 400;
+    await measure(container, (id) => (id === 'm1999' ? 950 : 150));
+    // Not pulled to the bottom; it moves only by what the rows above it changed (the rows drawn
+    // there were estimated taller than the 150 px they measured).
+    expect(sc.scrollTop).toBeLessThan(120_000);
+    expect(sc.scrollTop).toBeGreaterThan(110_000);
+    expect(height - 600 - sc.scrollTop).toBeGreaterThan(100_000);
+  });
+
   it('leaves Home and End to a text field', async () => {
     const sc = scroller();
     const { component } = render(MessageList<Item>, { target: sc, props: { scroller: sc, items: items(100), row } });
