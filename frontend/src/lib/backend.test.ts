@@ -145,17 +145,21 @@ describe('web transport', () => {
     expect(other).toEqual([]);
   });
 
-  it('reconnects the event stream when it ends or is refused', async () => {
+  it('reconnects the event stream when it ends or fails, and stops once the token is refused', async () => {
     const { es } = setup(() => jsonResponse(200, null), 5);
     es.open();
     await flush();
     es.end();
     await new Promise((r) => setTimeout(r, 30));
     expect(es.calls.length).toBe(2);
-    es.open(401);
+    es.open(503);
     await new Promise((r) => setTimeout(r, 60));
     expect(es.calls.length).toBe(3);
     expect(new Headers(es.calls[2][1].headers).get('X-Hermes-Token')).toBe('tok en/1');
+    // A restarted `hermes serve` refuses the old token for good: no more attempts.
+    es.open(401);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(es.calls.length).toBe(3);
   });
 
   it('sends the one-time code in a header and turns a code request into a ConfirmError', async () => {

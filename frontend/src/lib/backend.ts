@@ -924,9 +924,18 @@ export interface Transport {
   /**
    * Follows whether the backend is alive: true while the event stream is open and its heartbeat
    * arrives, false when it is not (web mode only; the desktop window's backend is in-process).
+   * A down with a Refusal is final: the server answers but refuses this page's token, and the
+   * page no longer retries.
    */
-  liveness?(cb: (up: boolean) => void): Unsubscribe;
+  liveness?(cb: (up: boolean, refused?: Refusal) => void): Unsubscribe;
 }
+
+/**
+ * Why the server refused the event stream (HTTP 401/403): "restarted" when this page had been
+ * connected before (a new `hermes serve` run with a new token), "token" when it never was (a tab
+ * opened without the token).
+ */
+export type Refusal = 'restarted' | 'token';
 
 /** A failed backend call: the English message, the code (app/errors.go) and its params. */
 export class BackendError extends Error {
@@ -1161,14 +1170,19 @@ export function webTransport(opts: WebOptions): Transport {
   let openWaiters: Array<() => void> = [];
   /** null until the first connection attempt ends one way or the other. */
   let alive: boolean | null = null;
-  const liveWatchers = new Set<(up: boolean) => void>();
+  /** Set once the server refused the token: the stream is not opened again. */
+  let refusal: Refusal | undefined;
+  /** The stream was open at least once (a later refusal means the server was restarted). */
+  let everOpened = false;
+  const liveWatchers = new Set<(up: boolean, refused?: Refusal) => void>();
 
-  function setAlive(up: boolean) {
-    if (alive === up) return;
+  function setAlive(up: boolean, refused?: Refusal) {
+    if (alive === up && !refused) return;
     alive = up;
+    if (refused) refusal = refused;
     for (const cb of [...liveWatchers]) {
       try {
-        cb(up);
+        cb(up, refusal);
       } catch (err) {
         console.error('liveness handler failed', err);
       }
@@ -1213,6 +1227,7 @@ export function webTransport(opts: WebOptions): Transport {
           cache: 'no-store',
         });
         if (res.ok && res.body) {
+          everOpened = true;
           markOpen();
           setAlive(true);
           wait = firstRetry;
@@ -1244,6 +1259,13 @@ export function webTransport(opts: WebOptions): Transport {
         } else {
           // Read the refusal so the connection is released.
           await res.text().catch(() => '');
+          if (res.status === 401 || res.status === 403) {
+            // This token will never be accepted again (`hermes serve` makes a new one each
+            // run): say so once and stop asking.
+            opened = false;
+            setAlive(false, everOpened ? 'restarted' : 'token');
+            return;
+          }
         }
       } catch {
         // the server went away: try again below
@@ -1337,7 +1359,7 @@ export function webTransport(opts: WebOptions): Transport {
     liveness(cb) {
       connect();
       liveWatchers.add(cb);
-      if (alive !== null) cb(alive);
+      if (alive !== null) cb(alive, refusal);
       return () => {
         liveWatchers.delete(cb);
       };
@@ -1583,7 +1605,7 @@ const lazy: Transport = {
 };
 
 /** Follows the backend's liveness (web mode; in the desktop window it never reports). */
-export function liveness(cb: (up: boolean) => void): Unsubscribe {
+export function liveness(cb: (up: boolean, refused?: Refusal) => void): Unsubscribe {
   return lazy.liveness!(cb);
 }
 

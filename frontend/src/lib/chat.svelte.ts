@@ -416,15 +416,27 @@ export class ChatStore {
   appendDelta(requestId: string, payload: unknown): void {
     const text = deltaText(payload);
     if (!text) return;
-    const m = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant' && x.status === 'streaming');
+    const m = this.#streamingReply(requestId);
     if (m) m.content += text;
+  }
+
+  /**
+   * The reply a request streams into, searched from the end (where it is): a delta arrives for
+   * every token, and a long conversation's every message is a reactive proxy to look through.
+   */
+  #streamingReply(requestId: string): UIMessage | undefined {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const x = this.messages[i];
+      if (x.requestId === requestId && x.role === 'assistant' && x.status === 'streaming') return x;
+    }
+    return undefined;
   }
 
   /** Adds a finished tool call (a chat:tool:<id> event) to the reply being streamed. */
   appendTool(requestId: string, payload: unknown): void {
     const call = toToolCall(payload);
     if (!call) return;
-    const m = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant' && x.status === 'streaming');
+    const m = this.#streamingReply(requestId);
     if (!m) return;
     if (m.tools) m.tools.push(call);
     else m.tools = [call];
@@ -432,7 +444,7 @@ export class ChatStore {
 
   /** Applies a delegation's step (a chat:agent:<id> event) to the reply being streamed. */
   appendAgent(requestId: string, payload: unknown): void {
-    const m = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant' && x.status === 'streaming');
+    const m = this.#streamingReply(requestId);
     if (!m) return;
     const list = m.delegations ?? [];
     if (!applyAgentEvent(list, payload)) return;

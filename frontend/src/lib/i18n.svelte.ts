@@ -97,6 +97,7 @@ export const en = {
 
   'chat.emptyTitle': 'How can I help?',
   'chat.emptyBody': 'Your conversations stay on this computer.',
+  'chat.messagesLabel': 'Conversation',
   'chat.sendError': 'Message not sent: {error}. Your text is back in the box below.',
   'chat.replyFailed': 'The reply failed — your message is saved. {error}',
   'chat.retry': 'Retry',
@@ -221,6 +222,11 @@ export const en = {
   'status.dbWaiting': 'Waiting for another Hermes process…',
   'status.noToken': 'This tab has no access to Hermes: open the URL that `hermes serve` printed (it carries this run’s token).',
   'status.disconnected': 'Disconnected — reconnecting…',
+  'status.disconnectedLong':
+    'Disconnected — still trying. If you restarted `hermes serve`, open the new link it printed (a new run listens on a new port unless you gave it `--addr`).',
+  'status.restarted': 'Hermes was restarted: this page’s access ended. Open the new link that `hermes serve` printed in its terminal.',
+  'status.restartedNotice':
+    'Hermes was restarted, so this page no longer has access (every run of `hermes serve` makes a new token). Open the link it printed in its terminal (“Hermes is serving on http://…”); no command prints it again, so if that terminal is gone, stop Hermes and run `hermes serve` again.',
 
   // Backend errors by code (app/errors.go, errors.ts); {detail} is the backend's own English words.
   'err.ollama_unreachable':
@@ -1277,6 +1283,7 @@ export const zh: Record<MessageKey, string> = {
 
   'chat.emptyTitle': '有什么可以帮您？',
   'chat.emptyBody': '您的对话只保存在这台电脑上。',
+  'chat.messagesLabel': '对话',
   'chat.sendError': '消息未发送：{error}。您输入的文字已放回下方的输入框。',
   'chat.replyFailed': '回复失败——您的消息已保存。{error}',
   'chat.retry': '重试',
@@ -1401,6 +1408,11 @@ export const zh: Record<MessageKey, string> = {
   'status.dbWaiting': '正在等待另一个 Hermes 进程…',
   'status.noToken': '此标签页无权访问 Hermes：请打开 `hermes serve` 打印的网址（其中带有本次运行的令牌）。',
   'status.disconnected': '已断开 — 正在重新连接…',
+  'status.disconnectedLong':
+    '已断开 — 仍在尝试重新连接。如果您重新启动了 `hermes serve`，请打开它打印的新链接（除非指定了 `--addr`，每次运行都会监听新的端口）。',
+  'status.restarted': 'Hermes 已重新启动，此页面的访问已失效。请打开 `hermes serve` 在其终端中打印的新链接。',
+  'status.restartedNotice':
+    'Hermes 已重新启动，此页面不再有访问权限（每次运行 `hermes serve` 都会生成新的令牌）。请打开它在终端中打印的链接（“Hermes is serving on http://…”）；没有命令可以再次打印该链接，如果那个终端已关闭，请停止 Hermes 并重新运行 `hermes serve`。',
 
   'err.ollama_unreachable': '无法连接 {host} 上的 Ollama。请用 `ollama serve` 启动它（如未安装请先安装 Ollama），或在设置中更改主机地址。',
   'err.model_missing': '模型 {model} 尚未安装。请运行 `hermes model pull {model}`（或在模型面板中拉取），或选择其他模型。',

@@ -28,6 +28,10 @@ class Stream {
   die() {
     this.#ctrl?.error(new TypeError('network error'));
   }
+  /** A server that answers but refuses the token (a new `hermes serve` run). */
+  refuse(status = 401) {
+    this.#answer?.(new Response(JSON.stringify({ code: 'unauthorized', error: 'unauthorized' }), { status }));
+  }
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -45,8 +49,9 @@ function transport(staleMs = 45_000) {
     fetch: ((url: string) => (String(url).endsWith('/api/events') ? s.fetch() : Promise.reject(new Error('no calls')))) as unknown as typeof fetch,
   });
   const seen: boolean[] = [];
-  tr.liveness!((up) => seen.push(up));
-  return { s, seen };
+  const why: Array<string | undefined> = [];
+  tr.liveness!((up, refused) => (seen.push(up), why.push(refused)));
+  return { s, seen, why };
 }
 
 describe('web transport liveness', () => {
@@ -67,6 +72,39 @@ describe('web transport liveness', () => {
       s.open(); // back
       await settle();
       expect(seen).toEqual([true, false, true]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('stops retrying and says the server was restarted when a reconnection is refused for the token', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { s, seen, why } = transport();
+      s.open();
+      await settle();
+      s.die(); // hermes serve stopped
+      await settle(1000);
+      s.refuse(401); // and started again, with a new token
+      await settle();
+      expect(seen).toEqual([true, false, false]);
+      expect(why).toEqual([undefined, undefined, 'restarted']);
+      await settle(60_000);
+      expect(s.calls).toBe(2); // no pointless retries
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('tells a tab that never had access apart from a restart (403 too), and stops', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { s, seen, why } = transport();
+      s.refuse(403);
+      await settle(30_000);
+      expect(seen).toEqual([false]);
+      expect(why).toEqual(['token']);
+      expect(s.calls).toBe(1);
     } finally {
       vi.useRealTimers();
     }
@@ -145,6 +183,66 @@ describe('StatusStore liveness', () => {
     await vi.waitFor(() => expect(api.Status.mock.calls.length).toBe(calls + 1));
     expect(view().state).toBe('ok');
     off();
+  });
+
+  it('says Hermes was restarted, for good, when the new server refuses the page', async () => {
+    const api = {
+      Status: vi.fn(async () => okStatus()),
+      ListModels: vi.fn(async () => []),
+      SetSetting: vi.fn(async () => []),
+      UIReady: vi.fn(async () => {}),
+    };
+    const s = new StatusStore({ api });
+    let report!: (up: boolean, refused?: 'restarted' | 'token') => void;
+    s.follow((cb) => ((report = cb), () => {}));
+    await s.refresh();
+    report(true);
+    report(false);
+    report(false, 'restarted');
+    expect(s.restarted).toBe(true);
+    expect(s.disconnected).toBe(false);
+    const view = describeStatus(s.status, s.error, t, s.dbWaiting, s.disconnected, 'unauthorized', s.away);
+    expect(view.state).toBe('restarted');
+    expect(view.text).toContain('hermes serve');
+    expect(view.text).not.toContain('reconnecting');
+    const zh = (k: string) => (k === 'status.restarted' ? 'Hermes 已重新启动' : k);
+    expect(describeStatus(okStatus(), '', zh as typeof t, false, true, '', 'restarted').text).toBe('Hermes 已重新启动');
+    // A tab that never had the token keeps saying how to get in.
+    const t2 = new StatusStore({ api });
+    t2.follow((cb) => ((report = cb), () => {}));
+    report(false, 'token');
+    expect(t2.restarted).toBe(false);
+    expect(describeStatus(null, 'unauthorized: x', t, false, t2.disconnected, 'unauthorized', t2.away).text).toBe(t('status.noToken'));
+  });
+
+  it('adds how to reach a restarted server once disconnected for long, and drops it when back', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const api = {
+        Status: vi.fn(async () => okStatus()),
+        ListModels: vi.fn(async () => []),
+        SetSetting: vi.fn(async () => []),
+        UIReady: vi.fn(async () => {}),
+      };
+      const s = new StatusStore({ api, goneMs: 30_000 });
+      let report!: (up: boolean) => void;
+      s.follow((cb) => ((report = cb), () => {}));
+      await s.refresh();
+      const view = () => describeStatus(s.status, s.error, t, s.dbWaiting, s.disconnected, s.errorCode, s.away);
+      report(true);
+      report(false);
+      await vi.advanceTimersByTimeAsync(20_000);
+      report(false); // more failed attempts do not restart the clock
+      await vi.advanceTimersByTimeAsync(11_000);
+      expect(view()).toEqual({ state: 'disconnected', text: t('status.disconnectedLong') });
+      expect(view().text).toContain('--addr');
+      report(true);
+      expect(s.away).toBe('');
+      report(false);
+      expect(view().text).toBe(t('status.disconnected'));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says it in Chinese', () => {

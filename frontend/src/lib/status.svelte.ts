@@ -1,16 +1,23 @@
 // Backend health: polls Status(), keeps the model list, and says in words what to do next.
-import { errorCode, errorMessage, type Api, type ModelInfo, type Status, type Unsubscribe } from './backend';
+import { errorCode, errorMessage, type Api, type ModelInfo, type Refusal, type Status, type Unsubscribe } from './backend';
 import type { MessageKey } from './i18n.svelte';
 
 export type StatusState =
   | 'loading'
   | 'backend-error'
   | 'disconnected'
+  | 'restarted'
   | 'unreachable'
   | 'model-missing'
   | 'problem'
   | 'ok'
   | 'db-waiting';
+
+/**
+ * Web mode, why the page may never get its backend back: "restarted" (the server answers but
+ * refuses this page's token), "gone" (disconnected for longer than StatusDeps.goneMs).
+ */
+export type Away = '' | 'restarted' | 'gone';
 
 export interface StatusView {
   state: StatusState;
@@ -31,12 +38,20 @@ export function describeStatus(
   dbWaiting = false,
   disconnected = false,
   errCode = '',
+  away: Away = '',
 ): StatusView {
+  // Web mode after `hermes serve` was restarted: its new token is not this page's, and no retry
+  // will change that; the page has to be opened from the new link.
+  if (away === 'restarted') return { state: 'restarted', text: t('status.restarted') };
   // Web mode without the token (a tab opened on the bare address): the server is there but
   // refuses this tab, its event stream too; say how to get in rather than "reconnecting".
   const noToken = errCode === 'unauthorized' || /^unauthorized\b/.test(err);
   if (noToken && !s) return { state: 'backend-error', text: t('status.noToken') };
-  if (disconnected) return { state: 'disconnected', text: t('status.disconnected') };
+  if (disconnected) {
+    // Gone for a while: a `hermes serve` started again listens on a new port unless --addr fixed
+    // it, and this page cannot find it there; say what to do rather than only "reconnecting".
+    return { state: 'disconnected', text: t(away === 'gone' ? 'status.disconnectedLong' : 'status.disconnected') };
+  }
   if (dbWaiting) return { state: 'db-waiting', text: t('status.dbWaiting') };
   if (!s) {
     if (err) return { state: 'backend-error', text: t('status.backendError', { error: err }) };
@@ -59,6 +74,8 @@ export interface StatusDeps {
   intervalMs?: number;
   /** Called when the backend is back after a disconnection (the app reloads its lists). */
   onReconnect?: () => void;
+  /** After this long disconnected the bar also says how to reach a restarted server (30 s). */
+  goneMs?: number;
 }
 
 export class StatusStore {
@@ -68,6 +85,16 @@ export class StatusStore {
   errorCode = $state('');
   /** The backend is gone (web mode): the event stream dropped or its heartbeat stopped. */
   disconnected = $state(false);
+  /** Web mode: the server was restarted and refuses this page's token (final; see backend Refusal). */
+  restarted = $state(false);
+  /** Web mode: disconnected for longer than goneMs. */
+  gone = $state(false);
+  #goneTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Why the backend may not come back by itself, for describeStatus. */
+  get away(): Away {
+    return this.restarted ? 'restarted' : this.gone ? 'gone' : '';
+  }
   models = $state<ModelInfo[]>([]);
   dismissed = $state<string[]>([]);
   /** The intent banner was hidden for this run. */
@@ -98,14 +125,27 @@ export class StatusStore {
 
   /**
    * Follows the backend's liveness (backend.liveness). Going down shows "Disconnected —
-   * reconnecting"; coming back asks for Status at once and calls onReconnect.
+   * reconnecting"; coming back asks for Status at once and calls onReconnect. A refusal after the
+   * page had been connected (`hermes serve` restarted, a new token) shows "restarted" for good.
    */
-  follow(liveness: (cb: (up: boolean) => void) => Unsubscribe): Unsubscribe {
-    return liveness((up) => {
+  follow(liveness: (cb: (up: boolean, refused?: Refusal) => void) => Unsubscribe): Unsubscribe {
+    return liveness((up, refused) => {
+      if (refused === 'restarted') {
+        clearTimeout(this.#goneTimer);
+        this.restarted = true;
+        this.disconnected = this.gone = false;
+        return;
+      }
       if (!up) {
+        if (!this.disconnected) {
+          clearTimeout(this.#goneTimer);
+          this.#goneTimer = setTimeout(() => (this.gone = this.disconnected), this.#deps.goneMs ?? 30_000);
+        }
         this.disconnected = true;
         return;
       }
+      clearTimeout(this.#goneTimer);
+      this.gone = false;
       if (!this.disconnected) return;
       this.disconnected = false;
       void this.refresh(true);

@@ -1,0 +1,35 @@
+// Message: a streaming reply's Markdown is drawn at most every 100 ms (the first words at once, a
+// finished reply at once), not on every token.
+import { describe, expect, it } from 'vitest';
+import { render } from '@testing-library/svelte';
+import { tick } from 'svelte';
+import Message from './Message.svelte';
+import type { UIMessage } from '../lib/chat.svelte';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('Message while streaming', () => {
+  it('draws the first words at once, later tokens together after the interval, the end at once', async () => {
+    const message = $state<UIMessage>({ id: 'p1', role: 'assistant', content: '', status: 'streaming', createdAt: '2025-01-01T00:00:00Z', requestId: 'r1' });
+    const { getByTestId } = render(Message, { message });
+    const body = () => getByTestId('message-body').textContent?.trim();
+
+    message.content = 'Hello';
+    await tick();
+    expect(body()).toBe('Hello');
+
+    message.content += ' there';
+    await tick();
+    message.content += ' friend';
+    await tick();
+    expect(body()).toBe('Hello'); // within the interval: not drawn yet
+    await sleep(150);
+    await tick();
+    expect(body()).toBe('Hello there friend'); // drawn once for both tokens
+
+    message.content += ' and more';
+    message.status = 'ok';
+    await tick();
+    expect(body()).toBe('Hello there friend and more'); // finished: at once
+  });
+});
