@@ -28,6 +28,8 @@ func (c *Core) SetMemoryHalfLife(ctx context.Context, category, halfLife string)
 	if !decay.ValidCategory(category) {
 		return nil, fmt.Errorf("set half-life: %w: %q is not a memory category; use one of %s", memory.ErrInvalid, category, strings.Join(decay.Categories(), ", "))
 	}
+	c.editMu.Lock()
+	defer c.editMu.Unlock()
 	s, err := c.settings.Load(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("set half-life: %w", err)

@@ -52,6 +52,7 @@ func CheckGGUF(path string) error {
 // Ollama takes the chat template from the file's metadata. modelfile, when
 // given, may set TEMPLATE, SYSTEM, PARAMETER, LICENSE and MESSAGE.
 func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, fn func(Progress) error) error {
+	defer c.forget(name)
 	if fn == nil {
 		fn = func(Progress) error { return nil }
 	}
@@ -87,9 +88,18 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 	// The file itself is the body: the client's transport gives it its length
 	// (sizedBodies), so the kernel sends it (sendfile) without copying it
 	// through Hermes; progress is the file's offset, read as it moves.
-	stop := watchOffset(f, 200*time.Millisecond, func(done int64) { _ = fn(m.update("uploading", done, info.Size())) })
-	err = c.api.CreateBlob(ctx, digest, f)
+	upCtx, abort := context.WithCancelCause(ctx) // a progress callback's error stops the upload
+	defer abort(nil)
+	stop := watchOffset(f, 200*time.Millisecond, func(done int64) {
+		if err := fn(m.update("uploading", done, info.Size())); err != nil {
+			abort(err)
+		}
+	})
+	err = c.api.CreateBlob(upCtx, digest, f)
 	stop()
+	if cause := context.Cause(upCtx); err != nil && cause != nil && ctx.Err() == nil {
+		return cause
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("import model %s: cancelled: %w", name, ctx.Err())
@@ -172,6 +182,9 @@ func hashMapped(ctx context.Context, h hash.Hash, data []byte, fn func(int64) er
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r) // not a fault in the mapped file: a bug, not the file's doing
+			}
 			err = fmt.Errorf("the file changed or its disk went away while it was read (%v); check the file and try again", r)
 		}
 	}()

@@ -256,12 +256,16 @@ func (c *Client) ContextLength(ctx context.Context, model string) int {
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	info, err := c.Show(sctx, model)
-	if err != nil {
+	if err != nil || info.ContextLength <= 0 {
 		return 0
 	}
 	c.ctxLen.Store(model, info.ContextLength)
 	return info.ContextLength
 }
+
+// forget drops what the client remembers of a model that was created, pulled,
+// copied over or deleted.
+func (c *Client) forget(model string) { c.ctxLen.Delete(model) }
 
 // Show returns a model's context length and capabilities.
 func (c *Client) Show(ctx context.Context, name string) (ModelInfo, error) {

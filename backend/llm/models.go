@@ -165,6 +165,7 @@ func (m *meter) update(status string, completed, total int64) Progress {
 // progress; cancelling ctx stops it (Ollama keeps what it downloaded and
 // resumes from there next time; nothing is listed before the pull completes).
 func (c *Client) Pull(ctx context.Context, name string, fn func(Progress) error) error {
+	defer c.forget(name)
 	if strings.TrimSpace(name) == "" {
 		return errors.New("pull model: give a model name, e.g. llama3.2")
 	}
@@ -190,11 +191,13 @@ func (c *Client) Pull(ctx context.Context, name string, fn func(Progress) error)
 
 // Delete removes an installed model.
 func (c *Client) Delete(ctx context.Context, name string) error {
+	defer c.forget(name)
 	return classify("delete model "+name, c.api.Delete(ctx, &api.DeleteRequest{Model: name}))
 }
 
 // Copy makes dst a copy of src (with Delete, a rename).
 func (c *Client) Copy(ctx context.Context, src, dst string) error {
+	defer c.forget(dst)
 	if strings.TrimSpace(dst) == "" {
 		return errors.New("copy model: give the new name")
 	}

@@ -414,7 +414,7 @@ func (s *Store) Promote(ctx context.Context, ids ...string) error {
 // It works only while Undoable says so; otherwise the error (ErrInvalid and
 // ErrUndoUnavailable) says why and nothing changes.
 func (s *Store) Undo(ctx context.Context, ids ...string) (Receipt, error) {
-	if len(ids) > 0 {
+	if len(ids) > 0 { // says why (e.g. erased since) before the transaction looks the ids up
 		st, err := s.Undoable(ctx, ids...)
 		if err != nil {
 			return Receipt{}, fmt.Errorf("undo memory: %w", err)
@@ -425,6 +425,13 @@ func (s *Store) Undo(ctx context.Context, ids ...string) (Receipt, error) {
 	}
 	var rids []any
 	err := s.transition(ctx, "undo memory", "restored", ids, func(tx *sql.Tx, m Memory, now time.Time, ch *indexChanges) error {
+		// Checked again in the transaction that undoes, so nothing written since
+		// (a newer version, a profile switch) slips between the check and the undo.
+		if st, err := s.undoable(ctx, tx, ids); err != nil {
+			return err
+		} else if !st.OK {
+			return fmt.Errorf("%w: %w (%s)", ErrInvalid, ErrUndoUnavailable, st.Reason)
+		}
 		olds, err := queryMemories(ctx, tx, `m.superseded_by = ? AND m.status = 'superseded'`, m.ID)
 		if err != nil {
 			return err

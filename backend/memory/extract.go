@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"hermes/backend/llm"
+	"hermes/backend/memory/decay"
 )
 
 // errInvalidOutput marks model output that does not fit the extraction schema.
@@ -20,7 +21,7 @@ const maxCandidates = 8
 
 // extractionSchema is the structured output the model must produce (Ollama's
 // "format" field).
-const extractionSchema = `{
+var extractionSchema = `{
   "type": "object",
   "properties": {
     "facts": {
@@ -32,7 +33,7 @@ const extractionSchema = `{
           "text": {"type": "string", "minLength": 1, "maxLength": 300},
           "key": {"type": "string", "minLength": 1, "maxLength": 64},
           "value": {"type": "string", "maxLength": 200},
-          "category": {"type": "string", "enum": ["identity", "preference", "health", "relationship", "work", "location", "schedule", "possession", "goal", "other"]},
+          "category": {"type": "string", "enum": ` + decay.CategoryEnum() + `},
           "scope": {"type": "string", "enum": ["lasting", "session"]},
           "asserted": {"type": "string", "enum": ["stated", "inferred"]},
           "confidence": {"type": "number", "minimum": 0, "maximum": 1},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Verified is what one pass of the verifiers over the inbox did.
@@ -14,6 +15,10 @@ type Verified struct {
 	Refuted  []string `json:"refuted"`  // the verifier said no: they wait for the user, with its words
 	Failed   []string `json:"failed"`   // the verifier failed: they wait, and are tried again next pass
 }
+
+// VerifyRetry is how long a fact whose verifier failed waits before it is asked
+// again (an offline verifier is not called on every pass for every fact).
+const VerifyRetry = 15 * time.Minute
 
 // VerifyPending is the second sign-off for the inbox: every pending memory whose
 // key has a configured verifier (Config.Verifiers) and that waits only for a
@@ -25,6 +30,7 @@ type Verified struct {
 // after new memories are written and at every sweep.
 func (s *Store) VerifyPending(ctx context.Context) (Verified, error) {
 	var out Verified
+	now := s.now()
 	if s.cfg.Verifiers == nil {
 		return out, nil
 	}
@@ -39,7 +45,8 @@ func (s *Store) VerifyPending(ctx context.Context) (Verified, error) {
 			rows.Close()
 			return out, fmt.Errorf("verify pending memories: %w", err)
 		}
-		if (m.Reason == ReasonInferred || m.Reason == ReasonUnverifiable) && s.verifier(m.Key) != nil {
+		retry := m.Reason == ReasonUnverifiable && now.Sub(m.UpdatedAt) >= VerifyRetry
+		if (m.Reason == ReasonInferred || retry) && s.verifier(m.Key) != nil {
 			todo = append(todo, m)
 		}
 	}

@@ -87,7 +87,13 @@ func TestVerifyPending(t *testing.T) {
 	if m := status("My work phone is [phone]"); m.Status != StatusPending || m.Reason != ReasonSensitive {
 		t.Errorf("the sensitive fact: %s %q", m.Status, m.Reason)
 	}
-	// Next pass: only the unverifiable one is asked again; now it is confirmed.
+	// A pass soon after asks nobody again: a failed verifier waits VerifyRetry.
+	asked = nil
+	if got, err := e.s.VerifyPending(ctx); err != nil || len(asked) != 0 || len(got.Failed) != 0 {
+		t.Fatalf("a pass right after: %+v %v, asked %v", got, err, asked)
+	}
+	// Next pass after the wait: only the unverifiable one is asked again; now it is confirmed.
+	e.clock.Advance(VerifyRetry)
 	asked = nil
 	answers["My desk is on floor 3"] = struct {
 		ok  bool

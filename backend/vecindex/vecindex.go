@@ -96,7 +96,8 @@ func (c *Collection) Delete(ids ...string) {
 const parallelFrom = 16384
 
 // Query returns up to n ids most similar to vec (cosine), best first; ties keep
-// the order of insertion.
+// the order of the rows (insertion order until a Delete moves the last row into
+// a freed one).
 func (c *Collection) Query(vec []float32, n int) ([]Hit, error) {
 	if len(vec) != c.dim {
 		return nil, fmt.Errorf("vector index: query of dimension %d in an index of %d", len(vec), c.dim)

@@ -4,6 +4,7 @@
 package decay
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -25,6 +26,12 @@ const (
 // Categories are the categories a fact may have; each may decay at its own rate.
 func Categories() []string {
 	return []string{"identity", "preference", "health", "relationship", "work", "location", "schedule", "possession", "goal", "other"}
+}
+
+// CategoryEnum is Categories as a JSON array, for the JSON Schemas that offer them.
+func CategoryEnum() string {
+	b, _ := json.Marshal(Categories())
+	return string(b)
 }
 
 // ValidCategory reports whether c is one of Categories.

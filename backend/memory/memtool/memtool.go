@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"hermes/backend/memory"
+	"hermes/backend/memory/decay"
 	"hermes/backend/tools"
 )
 
@@ -153,7 +154,7 @@ func save(m Memory, opt Options) tools.Tool {
 		Params: json.RawMessage(`{"type":"object","properties":{
 			"text":{"type":"string","minLength":1,"maxLength":300,"description":"the fact, e.g. \"I am allergic to peanuts\""},
 			"key":{"type":"string","maxLength":64,"description":"attribute name in lower-case English with dots, e.g. allergy.peanuts"},
-			"category":{"type":"string","enum":["identity","preference","health","relationship","work","location","schedule","possession","goal","other"]}},
+			"category":{"type":"string","enum":` + decay.CategoryEnum() + `}},
 			"required":["text"],"additionalProperties":false}`),
 		Annots: tools.Annotations{},
 		Fn: func(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {

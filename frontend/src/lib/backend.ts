@@ -931,7 +931,7 @@ export interface Transport {
 }
 
 /**
- * Why the server refused the event stream (HTTP 401/403): "restarted" when this page had been
+ * Why the server refused the event stream (HTTP 401): "restarted" when this page had been
  * connected before (a new `hermes serve` run with a new token), "token" when it never was (a tab
  * opened without the token).
  */
@@ -1259,9 +1259,10 @@ export function webTransport(opts: WebOptions): Transport {
         } else {
           // Read the refusal so the connection is released.
           await res.text().catch(() => '');
-          if (res.status === 401 || res.status === 403) {
+          if (res.status === 401) {
             // This token will never be accepted again (`hermes serve` makes a new one each
-            // run): say so once and stop asking.
+            // run): say so once and stop asking. (A 403 is about the page's Host or Origin,
+            // not its token: that is retried as any other failure.)
             opened = false;
             setAlive(false, everOpened ? 'restarted' : 'token');
             return;

@@ -96,15 +96,28 @@ describe('web transport liveness', () => {
     }
   });
 
-  it('tells a tab that never had access apart from a restart (403 too), and stops', async () => {
+  it('tells a tab that never had access apart from a restart, and stops', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const { s, seen, why } = transport();
-      s.refuse(403);
+      s.refuse(401);
       await settle(30_000);
       expect(seen).toEqual([false]);
       expect(why).toEqual(['token']);
       expect(s.calls).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("keeps trying after a 403 (the page's Host or Origin, not its token) and does not call it a restart", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { s, why } = transport();
+      s.refuse(403);
+      await settle(30_000);
+      expect(why.every((w) => w === undefined)).toBe(true);
+      expect(s.calls).toBeGreaterThan(1);
     } finally {
       vi.useRealTimers();
     }
