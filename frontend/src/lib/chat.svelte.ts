@@ -750,6 +750,9 @@ export class ChatStore {
   ): Promise<boolean> {
     this.active = { requestId, sessionId };
     this.#retryUser = '';
+    // The chats before the call: a new chat the call created is the one not among them (an
+    // event may list it before the call fails, so this is taken now, not after).
+    const known = new Set(this.sessions.map((s) => s.id));
     const off = this.#listen(requestId);
     let result: TurnResult;
     try {
@@ -766,7 +769,7 @@ export class ChatStore {
         }
       }
       this.#deps.onFailure?.();
-      await this.#recover(sessionId, view);
+      await this.#recover(sessionId, view, known);
       if (view === this.#view) onError?.(); // after recovering: what was stored decides
       this.turns++;
       return false;
@@ -783,9 +786,11 @@ export class ChatStore {
     return true;
   }
 
-  /** After a failed send, show what the backend actually stored (the user message is persisted). */
-  async #recover(sessionId: string, view: number): Promise<void> {
-    const known = new Set(this.sessions.map((s) => s.id));
+  /**
+   * After a failed send, show what the backend actually stored (the user message is persisted).
+   * known are the chats there were before the send: a new chat is the one not among them.
+   */
+  async #recover(sessionId: string, view: number, known: Set<string>): Promise<void> {
     await this.refreshSessions();
     if (view !== this.#view) return;
     let id = sessionId;

@@ -165,6 +165,24 @@ describe('ChatStore.send', () => {
     expect(h.store.replyFailedSaved).toBe(false);
   });
 
+  it('finds the new chat of a failed send even when the chat list already shows it', async () => {
+    // The backend lists the new chat (an event refreshes the list) before the call fails.
+    const h = harness();
+    h.api.ListSessions.mockResolvedValue([session('s7')]);
+    h.api.LoadSession.mockResolvedValueOnce({
+      session: session('s7'),
+      messages: [msg({ id: 'u7', role: 'user', content: 'raced text' })],
+    });
+    h.store.draft = 'raced text';
+    const done = h.store.send();
+    await h.store.refreshSessions(); // as the sessions:changed event does meanwhile
+    h.pending.reject(new Error('ollama is not reachable'));
+    expect(await done).toBe(false);
+    expect(h.api.LoadSession).toHaveBeenCalledWith('s7');
+    expect(h.store.replyFailedSaved).toBe(true);
+    expect(h.store.draft).toBe('');
+  });
+
   it('puts the text back when the message was not stored', async () => {
     const h = harness();
     h.store.draft = 'never stored';
