@@ -9,13 +9,12 @@
 // Screenshots of each step go to the artifacts folder.
 //
 // The fake is started with --models (what is installed) and --pullable (what /api/pull can pull,
-// with --pull-steps progress lines --pull-delay apart) when it has those flags; without them the
-// chat model is deleted through the models panel instead, and the pull test is skipped.
+// with --pull-steps progress lines --pull-delay apart).
 //
 // Environment: see harness.mjs (HERMES_BIN_DIR, E2E_ARTIFACTS, CHROMIUM).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -33,13 +32,6 @@ import {
 } from './harness.mjs';
 
 const logs = {};
-
-/** The flags this build of fake-ollama knows. */
-function fakeFlags() {
-  const r = spawnSync(join(binDir, 'fake-ollama'), ['-h'], { encoding: 'utf8' });
-  const text = `${r.stdout ?? ''}${r.stderr ?? ''}`;
-  return { models: /-models\b/.test(text), pullable: /-pullable\b/.test(text) };
-}
 
 /** A loopback port nothing listens on. */
 async function closedPort() {
@@ -133,7 +125,6 @@ async function deleteModel(page, name) {
 describe('first run and models', { timeout: 240_000 }, () => {
   const problems = [];
   const dirs = [];
-  const flags = fakeFlags();
   let context;
   let page;
 
@@ -181,9 +172,7 @@ describe('first run and models', { timeout: 240_000 }, () => {
     before(async () => {
       const dataDir = tempDir('hermes-e2e-onb-data-');
       dirs.push(dataDir);
-      const extra = [];
-      if (flags.models) extra.push('--models', 'nomic-embed-text');
-      if (flags.pullable) extra.push('--pullable', '*', '--pull-steps', '40', '--pull-delay', '100ms');
+      const extra = ['--models', 'nomic-embed-text', '--pullable', '*', '--pull-steps', '40', '--pull-delay', '100ms'];
       fake = await startFake(logs, 'fake-ollama', '5ms', extra);
       hermes = await startHermes(logs, dataDir, fake.url);
       await page.goto(hermes.url);
@@ -196,12 +185,6 @@ describe('first run and models', { timeout: 240_000 }, () => {
     });
 
     it('shows the pull step when no chat model is installed', async () => {
-      if (!flags.models) {
-        // The fake installs llama3.2: take it away as a user would.
-        await page.locator('[data-testid="status-bar"][data-state="ok"]').waitFor({ timeout: 15_000 });
-        await deleteModel(page, 'llama3.2');
-        await closeModels(page);
-      }
       assert.equal(await step(page), 'pull');
       const options = page.getByTestId('setup-pull-option');
       assert.ok((await options.count()) >= 2, 'recommendations and "another model"');
@@ -254,11 +237,7 @@ describe('first run and models', { timeout: 240_000 }, () => {
       assert.match(reply.text, /hello from the first run/);
     });
 
-    it('pulls a recommended model with progress; another pull is cancelled from the panel', async (t) => {
-      if (!flags.pullable) {
-        t.skip('fake-ollama has no --pullable flag (needed to script /api/pull)');
-        return;
-      }
+    it('pulls a recommended model with progress; another pull is cancelled from the panel', async () => {
       await deleteModel(page, 'tiny-chat-q8_0');
       await closeModels(page);
       await page.getByTestId('send').waitFor();
