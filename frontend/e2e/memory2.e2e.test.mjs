@@ -20,6 +20,11 @@ import { artifacts, binDir, closeApp, menuItem, openApp, sendAndWait, sleep } fr
 const logs = {};
 const shotsDir = join(artifacts, 'memory2');
 const wantShots = process.env.MEMORY2_SHOTS !== '0';
+const SIZES = [
+  [800, 600],
+  [1100, 700],
+  [1440, 900],
+];
 const PENDING = 'My email is ana.lima@example.com';
 
 async function openBrowser(page, tab = 'all') {
@@ -224,11 +229,7 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
         await setLanguage(page, l);
         await openBrowser(page, 'all');
         await manageOpen(page, true);
-        for (const [w, h] of [
-          [800, 600],
-          [1100, 700],
-          [1440, 900],
-        ]) {
+        for (const [w, h] of SIZES) {
           await page.setViewportSize({ width: w, height: h });
           await sleep(300);
           const fit = await page.evaluate(() => {
@@ -242,14 +243,30 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
           await page.screenshot({ path: join(shotsDir, `memory2-panel-${l}-${scheme}-${w}x${h}.png`) });
         }
         await manageOpen(page, false);
-        await page.setViewportSize({ width: 1100, height: 700 });
-        await openBrowser(page, 'decay');
-        await sleep(300);
-        await page.screenshot({ path: join(shotsDir, `memory2-decay-${l}-${scheme}-1100x700.png`) });
-        await openBrowser(page, 'pending');
-        await sleep(200);
-        await page.screenshot({ path: join(shotsDir, `memory2-inbox-${l}-${scheme}-1100x700.png`) });
+        for (const [tab, name] of [
+          ['decay', 'decay'],
+          ['pending', 'inbox'],
+        ]) {
+          await openBrowser(page, tab);
+          for (const [w, h] of SIZES) {
+            await page.setViewportSize({ width: w, height: h });
+            await sleep(250);
+            await page.screenshot({ path: join(shotsDir, `memory2-${name}-${l}-${scheme}-${w}x${h}.png`) });
+          }
+        }
         await openBrowser(page, 'all');
+        // The context inspector's "Memories considered" (kept and dropped, with why).
+        await page.getByTestId('memory-close').click();
+        await page.getByTestId('context-toggle').click();
+        await page.getByTestId('recall-log').waitFor({ timeout: 15_000 });
+        for (const [w, h] of SIZES) {
+          await page.setViewportSize({ width: w, height: h });
+          await sleep(250);
+          await page.getByTestId('recall-log').scrollIntoViewIfNeeded();
+          await page.screenshot({ path: join(shotsDir, `memory2-recall-${l}-${scheme}-${w}x${h}.png`) });
+        }
+        await page.getByTestId('context-toggle').click();
+        await page.setViewportSize({ width: 1100, height: 700 });
       }
     }
     await page.emulateMedia({ colorScheme: 'light' });
