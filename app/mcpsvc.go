@@ -84,7 +84,13 @@ type ToolOutcome = tools.Outcome
 // the breaker, the timeout and the audit log.
 func (c *Core) CallTool(ctx context.Context, name string, args json.RawMessage) ToolOutcome {
 	c.SetApprover(tools.AllowAll{})
-	turn := c.tools.exec.NewTurn(tools.TurnInfo{RequestID: "cli-" + time.Now().UTC().Format("20060102T150405.000")})
-	o, _ := turn.Run(ctx, llm.ToolCall{ID: "cli", Name: name, Arguments: args})
+	return c.runTool(ctx, "cli-"+time.Now().UTC().Format("20060102T150405.000"), "cli", name, args)
+}
+
+// runTool runs one tool call outside a chat turn (its own turn named requestID in
+// the audit log), through the tools engine: validation, approval, breaker,
+// timeout, audit.
+func (c *Core) runTool(ctx context.Context, requestID, callID, name string, args json.RawMessage) ToolOutcome {
+	o, _ := c.tools.exec.NewTurn(tools.TurnInfo{RequestID: requestID}).Run(ctx, llm.ToolCall{ID: callID, Name: name, Arguments: args})
 	return o
 }

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"hermes/backend/llm"
 	"hermes/backend/memory"
-	"hermes/backend/tools"
 )
 
 // toolVerifiers are the memory_verifiers setting: the key prefix of a pending
@@ -44,8 +42,7 @@ func (c *Core) verifyWith(ctx context.Context, tool string, m memory.Memory) (bo
 	if err != nil {
 		return false, "", fmt.Errorf("verifier %s: %w", tool, err)
 	}
-	turn := c.tools.exec.NewTurn(tools.TurnInfo{RequestID: "verify-" + m.ID})
-	o, _ := turn.Run(ctx, llm.ToolCall{ID: "verify", Name: tool, Arguments: args})
+	o := c.runTool(ctx, "verify-"+m.ID, "verify", tool, args)
 	if !o.OK() {
 		return false, "", fmt.Errorf("verifier %s: %s", tool, o.Error)
 	}

@@ -12,7 +12,7 @@
 // Environment: see harness.mjs (HERMES_BIN_DIR, E2E_ARTIFACTS, CHROMIUM).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeApp, lastAssistant, menuItem, openApp, send, shot, sleep } from './harness.mjs';
+import { closeApp, lastAssistant, openApp, send, setLanguage, shot, sleep } from './harness.mjs';
 
 const logs = {};
 
@@ -40,14 +40,6 @@ async function openAgentsTab(page) {
   await page.locator('[data-testid="agent-item"][data-name="researcher"]').waitFor({ timeout: 10_000 });
 }
 
-async function setLanguage(page, want) {
-  const is = (await page.evaluate(() => document.documentElement.lang)).startsWith('zh') ? 'zh' : 'en';
-  if (is === want) return;
-  await menuItem(page, 'language-toggle');
-  await page.waitForFunction((w) => document.documentElement.lang.startsWith(w), want);
-  // The menu may stay open: close it.
-  await page.keyboard.press('Escape');
-}
 
 /** The delegation of the newest reply, opened. */
 async function openThread(page) {

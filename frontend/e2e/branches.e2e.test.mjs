@@ -11,7 +11,7 @@
 // Environment: see harness.mjs (HERMES_BIN_DIR, E2E_ARTIFACTS, CHROMIUM).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeApp, menuItem, openApp, sendAndWait, shot, sleep } from './harness.mjs';
+import { closeApp, openApp, sendAndWait, setLanguage, shot, sleep } from './harness.mjs';
 
 const logs = {};
 
@@ -46,13 +46,6 @@ async function waitConversation(page, test, timeout = 30_000) {
   throw new Error(`the conversation did not get there within ${timeout} ms: ${test}\n${JSON.stringify(last, null, 1)}`);
 }
 
-async function setLanguage(page, want) {
-  const is = (await page.evaluate(() => document.documentElement.lang)).startsWith('zh') ? 'zh' : 'en';
-  if (is === want) return;
-  await menuItem(page, 'language-toggle');
-  await page.waitForFunction((w) => document.documentElement.lang.startsWith(w), want);
-  await page.keyboard.press('Escape');
-}
 
 /**
  * The header stays one row, and in every message the actions row neither wraps nor overlaps:

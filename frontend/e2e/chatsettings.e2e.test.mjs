@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { artifacts, closeApp, menuItem, openApp, sendAndWait, sleep } from './harness.mjs';
+import { artifacts, closeApp, menuItem, openApp, sendAndWait, setLanguage, sleep } from './harness.mjs';
 
 const logs = {};
 const PREFIX = 'chatsettings';
@@ -27,12 +27,6 @@ async function openDialog(page) {
   );
 }
 
-async function setLanguage(page, want) {
-  const is = (await page.evaluate(() => document.documentElement.lang)).startsWith('zh') ? 'zh' : 'en';
-  if (is === want) return;
-  await menuItem(page, 'language-toggle');
-  await page.waitForFunction((w) => document.documentElement.lang.startsWith(w), want);
-}
 
 describe('chat settings', { timeout: 240_000 }, () => {
   let app;

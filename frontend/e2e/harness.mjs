@@ -283,6 +283,19 @@ export async function closeApp(logs, app, finalShot, prefix) {
   await cleanup(logs, [app.dataDir, app.profileDir].filter(Boolean), prefix);
 }
 
+/** The UI's language now: 'zh' or 'en'. */
+export async function uiLanguage(page) {
+  return (await page.evaluate(() => document.documentElement.lang)).startsWith('zh') ? 'zh' : 'en';
+}
+
+/** Switches the UI to want ('en' or 'zh') from the ⋯ menu, and closes the menu if it stays open. */
+export async function setLanguage(page, want) {
+  if ((await uiLanguage(page)) === want) return;
+  await menuItem(page, 'language-toggle');
+  await page.waitForFunction((w) => document.documentElement.lang.startsWith(w), want);
+  if (await page.getByTestId('language-toggle').isVisible()) await page.keyboard.press('Escape');
+}
+
 /**
  * Clicks an item of the header's ⋯ menu (language-toggle, settings-button, shortcuts-button),
  * opening the menu first.

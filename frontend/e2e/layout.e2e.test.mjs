@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, binDir, closeApp, openApp, sleep } from './harness.mjs';
+import { artifacts, binDir, closeApp, openApp, setLanguage, sleep } from './harness.mjs';
 
 const logs = {};
 const shotsDir = process.env.LAYOUT_SHOTS_DIR || join(artifacts, 'layout');
@@ -108,19 +108,6 @@ async function headerNames(page) {
       .filter((b) => b.getClientRects().length > 0)
       .map((b) => ({ id: b.dataset.testid, name: b.getAttribute('aria-label') ?? '', tip: b.getAttribute('title') ?? '', text: b.textContent.trim(), svg: !!b.querySelector('svg') })),
   );
-}
-
-async function lang(page) {
-  return page.evaluate(() => document.documentElement.lang);
-}
-
-/** Switches the language through the ⋯ menu. */
-async function setLanguage(page, want) {
-  const is = (await lang(page)).startsWith('zh') ? 'zh' : 'en';
-  if (is === want) return;
-  await page.getByTestId('header-menu').click();
-  await page.getByTestId('language-toggle').click();
-  await page.waitForFunction((w) => document.documentElement.lang.startsWith(w), want);
 }
 
 async function sidebarState(page) {

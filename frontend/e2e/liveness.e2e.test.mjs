@@ -13,21 +13,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, closeApp, menuItem, openApp, send, sleep, stop } from './harness.mjs';
+import { artifacts, closeApp, openApp, send, setLanguage, sleep, stop } from './harness.mjs';
 
 const logs = {};
 const shotsDir = join(artifacts, 'liveness');
 
-async function lang(page) {
-  return (await page.evaluate(() => document.documentElement.lang)).startsWith('zh') ? 'zh' : 'en';
-}
-
-async function setLanguage(page, want) {
-  if ((await lang(page)) === want) return;
-  await menuItem(page, 'language-toggle');
-  await page.waitForFunction((w) => document.documentElement.lang.startsWith(w), want);
-  await page.keyboard.press('Escape').catch(() => {});
-}
 
 async function statusState(page) {
   return page.getByTestId('status-bar').getAttribute('data-state');

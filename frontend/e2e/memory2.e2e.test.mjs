@@ -15,7 +15,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, binDir, closeApp, menuItem, openApp, sendAndWait, sleep } from './harness.mjs';
+import { artifacts, binDir, closeApp, openApp, sendAndWait, setLanguage, sleep } from './harness.mjs';
+import { manageOpen, openBrowser, waitActive } from './memorypanel.mjs';
 
 const logs = {};
 const shotsDir = join(artifacts, 'memory2');
@@ -27,19 +28,7 @@ const SIZES = [
 ];
 const PENDING = 'My email is ana.lima@example.com';
 
-async function openBrowser(page, tab = 'all') {
-  if ((await page.getByTestId('memory-toggle').getAttribute('aria-pressed')) !== 'true') {
-    await page.getByTestId('memory-toggle').click();
-  }
-  await page.getByTestId('memory-panel').waitFor();
-  await page.getByTestId('memory-profile-select').waitFor();
-  if (await page.getByTestId('memory-back').isVisible().catch(() => false)) await page.getByTestId('memory-back').click();
-  if ((await page.getByTestId(`memory-tab-${tab}`).getAttribute('aria-selected')) !== 'true') await page.getByTestId(`memory-tab-${tab}`).click();
-}
 
-async function waitActive(page, name) {
-  await page.waitForFunction((n) => document.querySelector('[data-testid="memory-profiles"]')?.dataset.active === n, name, { timeout: 10_000 });
-}
 
 async function switchTo(page, name) {
   await openBrowser(page);
@@ -47,17 +36,7 @@ async function switchTo(page, name) {
   await waitActive(page, name);
 }
 
-async function manageOpen(page, open) {
-  const b = page.getByTestId('memory-profile-manage');
-  if ((await b.getAttribute('aria-expanded')) !== String(open)) await b.click();
-}
 
-async function setLanguage(page, want) {
-  const is = (await page.evaluate(() => document.documentElement.lang)).startsWith('zh') ? 'zh' : 'en';
-  if (is === want) return;
-  await menuItem(page, 'language-toggle');
-  await page.waitForFunction((w) => document.documentElement.lang.startsWith(w), want);
-}
 
 describe('memory v2 UI', { timeout: 400_000 }, () => {
   let app = {};

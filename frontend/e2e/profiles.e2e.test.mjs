@@ -13,7 +13,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, closeApp, menuItem, openApp, sendAndWait, shot, sleep } from './harness.mjs';
+import { artifacts, closeApp, openApp, sendAndWait, setLanguage, shot, sleep } from './harness.mjs';
+import { manageOpen, openBrowser, waitActive } from './memorypanel.mjs';
 
 const logs = {};
 const shotsDir = process.env.PROFILE_SHOTS_DIR || join(artifacts, 'profiles');
@@ -24,21 +25,7 @@ async function rowTexts(page) {
   return page.$$eval('[data-testid="memory-row"] [data-testid="memory-open"]', (els) => els.map((e) => e.textContent.trim()));
 }
 
-async function openBrowser(page) {
-  if ((await page.getByTestId('memory-toggle').getAttribute('aria-pressed')) !== 'true') {
-    await page.getByTestId('memory-toggle').click();
-  }
-  await page.getByTestId('memory-panel').waitFor();
-  await page.getByTestId('memory-profile-select').waitFor();
-}
 
-async function waitActive(page, name) {
-  await page.waitForFunction(
-    (n) => document.querySelector('[data-testid="memory-profiles"]')?.dataset.active === n && document.querySelector('[data-testid="memory-profile-select"]')?.value === n,
-    name,
-    { timeout: 10_000 },
-  );
-}
 
 async function waitRows(page, texts) {
   await page.waitForFunction(
@@ -52,17 +39,7 @@ async function waitRows(page, texts) {
 }
 
 /** Opens or closes the profile list (where a profile that is not active can be deleted). */
-async function manageOpen(page, open) {
-  const b = page.getByTestId('memory-profile-manage');
-  if ((await b.getAttribute('aria-expanded')) !== String(open)) await b.click();
-}
 
-async function setLanguage(page, want) {
-  const is = (await page.evaluate(() => document.documentElement.lang)).startsWith('zh') ? 'zh' : 'en';
-  if (is === want) return;
-  await menuItem(page, 'language-toggle');
-  await page.waitForFunction((w) => document.documentElement.lang.startsWith(w), want);
-}
 
 describe('memory profiles UI', { timeout: 300_000 }, () => {
   let app = {};

@@ -11,18 +11,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, binDir, closeApp, menuItem, openApp, sendAndWait, sleep, start, stop } from './harness.mjs';
+import { artifacts, binDir, closeApp, openApp, sendAndWait, setLanguage, sleep, start, stop } from './harness.mjs';
 
 const logs = {};
 const shotsDir = join(artifacts, 'restart');
 
-async function setLanguage(page, want) {
-  const is = (await page.evaluate(() => document.documentElement.lang)).startsWith('zh') ? 'zh' : 'en';
-  if (is === want) return;
-  await menuItem(page, 'language-toggle');
-  await page.waitForFunction((w) => document.documentElement.lang.startsWith(w), want);
-  await page.keyboard.press('Escape').catch(() => {});
-}
 
 describe('a web tab across a hermes serve restart', { timeout: 240_000 }, () => {
   let app = {};

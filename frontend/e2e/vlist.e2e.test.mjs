@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, binDir, closeApp, menuItem, openApp, send, sleep } from './harness.mjs';
+import { artifacts, binDir, closeApp, openApp, send, setLanguage, sleep } from './harness.mjs';
 
 const logs = {};
 const TOTAL = 2000;
@@ -97,13 +97,6 @@ async function waitShown(page, test, what, timeout = 15_000) {
   throw new Error(`${what}: ${JSON.stringify(last)}`);
 }
 
-async function setLanguage(page, want) {
-  const is = (await page.evaluate(() => document.documentElement.lang)).startsWith('zh') ? 'zh' : 'en';
-  if (is === want) return;
-  await menuItem(page, 'language-toggle');
-  await page.waitForFunction((w) => document.documentElement.lang.startsWith(w), want);
-  await page.keyboard.press('Escape');
-}
 
 describe('the virtualised message list of a 2,000-message conversation', { timeout: 360_000 }, () => {
   let app = {};

@@ -85,21 +85,9 @@ func Fit(fz *feature.Featurizer, examples []dataset.Example, cfg Config) (*Model
 		return fitMLP(fz, examples, cfg)
 	}
 	D, L := fz.Dims(), len(dataset.Labels)
-	xs := make([]feature.Sparse, len(examples))
-	ys := make([]int, len(examples))
-	counts := make([]int, L)
-	for i, ex := range examples {
-		xs[i] = fz.Sparse(ex.Text)
-		ys[i] = dataset.LabelIndex(ex.Label)
-		counts[ys[i]]++
-	}
-	// Balanced class weights: n / (L * n_c).
-	cw := make([]float64, L)
-	for c := range cw {
-		if counts[c] == 0 {
-			return nil, fmt.Errorf("train intent model: no examples of label %q", dataset.Labels[c])
-		}
-		cw[c] = float64(len(examples)) / float64(L*counts[c])
+	xs, ys, cw, err := featurize(fz, examples)
+	if err != nil {
+		return nil, err
 	}
 
 	// Average > 1: the weights of that many runs with consecutive seeds
@@ -314,4 +302,26 @@ func (a *adam) update(p, g, m, v []float64) {
 		vh := float64(v[i] * a.c2)
 		p[i] -= float64(a.lr*mh) / (math.Sqrt(vh) + eps)
 	}
+}
+
+// featurize is the training set as the trainers use it: each example's sparse
+// features and label index, and balanced class weights n / (L * n_c).
+func featurize(fz *feature.Featurizer, examples []dataset.Example) (xs []feature.Sparse, ys []int, cw []float64, err error) {
+	L := len(dataset.Labels)
+	xs = make([]feature.Sparse, len(examples))
+	ys = make([]int, len(examples))
+	counts := make([]int, L)
+	for i, ex := range examples {
+		xs[i] = fz.Sparse(ex.Text)
+		ys[i] = dataset.LabelIndex(ex.Label)
+		counts[ys[i]]++
+	}
+	cw = make([]float64, L)
+	for c := range cw {
+		if counts[c] == 0 {
+			return nil, nil, nil, fmt.Errorf("train intent model: no examples of label %q", dataset.Labels[c])
+		}
+		cw[c] = float64(len(examples)) / float64(L*counts[c])
+	}
+	return xs, ys, cw, nil
 }

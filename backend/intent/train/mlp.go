@@ -1,7 +1,6 @@
 package train
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -18,20 +17,9 @@ import (
 // shuffled by it, and the arithmetic is the plain float64 of Fit.
 func fitMLP(fz *feature.Featurizer, examples []dataset.Example, cfg Config) (*Model, error) {
 	D, L, H := fz.Dims(), len(dataset.Labels), cfg.Hidden
-	xs := make([]feature.Sparse, len(examples))
-	ys := make([]int, len(examples))
-	counts := make([]int, L)
-	for i, ex := range examples {
-		xs[i] = fz.Sparse(ex.Text)
-		ys[i] = dataset.LabelIndex(ex.Label)
-		counts[ys[i]]++
-	}
-	cw := make([]float64, L)
-	for c := range cw {
-		if counts[c] == 0 {
-			return nil, fmt.Errorf("train intent model: no examples of label %q", dataset.Labels[c])
-		}
-		cw[c] = float64(len(examples)) / float64(L*counts[c])
+	xs, ys, cw, err := featurize(fz, examples)
+	if err != nil {
+		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5851f42d4c957f2d))
 	// Inputs are L2-normalized, so a pre-activation x·W1 has the spread of
