@@ -83,6 +83,10 @@ async function openLong(page) {
     const v = [...document.querySelectorAll('[data-testid="message-body"]')].map((b) => b.textContent);
     return v.some((t) => t.includes('very last message'));
   });
+  // The conversation is already shown when the app opened it at start; the click loads it again
+  // and, once loaded, puts the focus in the message box: wait for that, or a key pressed next
+  // would go to wherever the focus lands.
+  await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'composer');
 }
 
 /** Waits until the visible messages satisfy test. */
