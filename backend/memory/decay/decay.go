@@ -68,11 +68,16 @@ func ParseHalfLife(v string) (time.Duration, error) {
 		if strings.HasSuffix(v, "w") {
 			unit *= 7
 		}
-		if perr != nil || n <= 0 || math.IsInf(n, 0) || math.IsNaN(n) || n > 1e6 {
+		if perr != nil || n <= 0 || math.IsInf(n, 0) || math.IsNaN(n) {
 			err = perr
 			if err == nil {
 				err = fmt.Errorf("not positive")
 			}
+			break
+		}
+		if n*float64(unit) > float64(Longest) {
+			// Said as written: the duration itself may not fit in an int64.
+			return 0, fmt.Errorf("%s is out of range; use between 1h and 3650d", v)
 		}
 		d = time.Duration(n * float64(unit))
 	default:

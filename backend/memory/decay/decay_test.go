@@ -24,6 +24,10 @@ func TestParseHalfLives(t *testing.T) {
 		"health=10m":   "out of range",
 		"health=-3d":   "not a half-life",
 		"health=9999d": "out of range",
+		// Too long for a time.Duration: said as written, not as an overflowed number.
+		"health=999999w":   "999999w is out of range",
+		"health=1e300d":    "1e300d is out of range",
+		"health=99999999h": "not a half-life",
 	} {
 		if _, err := ParseHalfLives(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseHalfLives(%q) = %v; want %q", in, err, want)
