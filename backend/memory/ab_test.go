@@ -4,35 +4,33 @@ import (
 	"os"
 	"strconv"
 	"strings"
-
-	"hermes/backend/embed"
 )
 
-// AB_CRUDE=1 uses the old crude stemmer for lexical prefixes; AB_OFF=concepts,time,prf,rerank
-// (or all) switches improvements off, AB_PRF=1 turns pseudo-relevance feedback on,
-// AB_THRESHOLD sets the rerank threshold: the evaluations' A/B runs.
-func init() {
-	if os.Getenv("AB_CRUDE") != "" {
-		stemFn = embed.Stem
-	}
+// abStages are the stages of the evaluations' A/B runs, from the environment:
+// AB_OFF=concepts,time,prf,rerank (or all) switches improvements off, AB_PRF=1
+// turns pseudo-relevance feedback on, AB_THRESHOLD sets the rerank threshold.
+// Without them, production's. Every store the tests open runs them.
+func abStages() stages {
+	st := productionStages()
 	if v, err := strconv.ParseFloat(os.Getenv("AB_THRESHOLD"), 64); err == nil {
-		rerankThreshold = v
+		st.threshold = v
 	}
 	if os.Getenv("AB_PRF") != "" {
-		rerankOn.prf = true
+		st.prf = true
 	}
 	for _, f := range strings.Split(os.Getenv("AB_OFF"), ",") {
 		switch f {
 		case "concepts":
-			rerankOn.concepts = false
+			st.concepts = false
 		case "time":
-			rerankOn.time = false
+			st.time = false
 		case "prf":
-			rerankOn.prf = false
+			st.prf = false
 		case "rerank":
-			rerankOn.rerank = false
+			st.rerank = false
 		case "all":
-			rerankOn.concepts, rerankOn.time, rerankOn.prf, rerankOn.rerank = false, false, false, false
+			st.concepts, st.time, st.prf, st.rerank = false, false, false, false
 		}
 	}
+	return st
 }

@@ -135,6 +135,7 @@ func openBench(b *testing.B, path string) *Store {
 	if err != nil {
 		b.Fatal(err)
 	}
+	s.stages = abStages()
 	return s
 }
 
@@ -176,19 +177,18 @@ func BenchmarkRecall100k(b *testing.B) { benchmarkRecall(b, 100_000) }
 // with the improvements off ("before") and on ("after") one right after the
 // other, in alternating order, so both see the same load; p50/p95 of each.
 func BenchmarkRecallPaired(b *testing.B) {
-	saved := rerankOn
-	defer func() { rerankOn = saved }()
-	off := saved
-	off.concepts, off.time, off.prf, off.rerank = false, false, false, false
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
 			s := openBench(b, seededDB(b, n))
+			saved := s.stages
+			off := saved
+			off.concepts, off.time, off.prf, off.rerank = false, false, false, false
 			ctx := context.Background()
 			var before, after []time.Duration
 			run := func(i int, on bool) {
-				rerankOn = off
+				s.stages = off
 				if on {
-					rerankOn = saved
+					s.stages = saved
 				}
 				start := time.Now()
 				if _, err := s.Recall(ctx, Query{Text: syntheticQuery(i), K: 5, SessionID: "bench", MessageID: fmt.Sprintf("bench-%d", i)}); err != nil {

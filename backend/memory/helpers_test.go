@@ -120,6 +120,7 @@ func (e *env) open(tweak func(*Config)) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	s.stages = abStages()
 	e.db, e.s = db, s
 }
 

@@ -52,13 +52,13 @@ func (s *Store) hybridFor(ctx context.Context, profile, q, category string, n in
 	}()
 	go func() {
 		defer func() { done <- struct{}{} }()
-		if rerankOn.concepts && len(a.expand) > 0 {
+		if s.stages.concepts && len(a.expand) > 0 {
 			con, conErr = s.lexical(ctx, profile, a.expand, n)
 		}
 	}()
 	lex, err := s.lexical(ctx, profile, a.fts, n)
 	var when []lexHit
-	if err == nil && rerankOn.time && len(a.spans) > 0 {
+	if err == nil && s.stages.time && len(a.spans) > 0 {
 		when, err = s.inSpans(ctx, profile, a.spans, 5*n)
 	}
 	<-done

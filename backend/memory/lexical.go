@@ -81,7 +81,7 @@ func queryTerms(q string) []string {
 // (at least three letters) when the stem is shorter, else the word itself, as a
 // prefix from four letters ("peanut" finds "peanuts").
 func ftsWord(w string) string {
-	st := stemFn(w)
+	st := text.Stem(w)
 	p := 0
 	for p < len(st) && p < len(w) && st[p] == w[p] {
 		p++
@@ -290,5 +290,3 @@ func RebuildLexical(ctx context.Context, db *store.DB) error {
 		return nil
 	})
 }
-
-var stemFn = text.Stem

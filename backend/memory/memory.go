@@ -189,6 +189,9 @@ type Store struct {
 
 	wake chan struct{}
 
+	// stages are the retrieval stages recall runs (productionStages).
+	stages stages
+
 	// nmu guards the cached count of indexed memories and document frequencies (for IDF).
 	nmu   sync.Mutex
 	nDocs int
@@ -237,7 +240,7 @@ func Open(ctx context.Context, db *store.DB, cfg Config) (*Store, error) {
 	if cfg.Models == nil {
 		cfg.Models = func() []string { return nil }
 	}
-	s := &Store{db: db, cfg: cfg, policy: cfg.Policy, wake: make(chan struct{}, 1)}
+	s := &Store{db: db, cfg: cfg, policy: cfg.Policy, wake: make(chan struct{}, 1), stages: productionStages()}
 	if _, err := db.ExecContext(ctx, `UPDATE memory_jobs SET state = 'queued' WHERE state = 'running'`); err != nil {
 		return nil, fmt.Errorf("open memory: resume jobs: %w", err)
 	}

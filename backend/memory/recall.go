@@ -86,9 +86,9 @@ func (s *Store) Recall(ctx context.Context, q Query) ([]Recalled, error) {
 		switch {
 		case c.Profile != q.Profile || !s.offerable(c.Memory, q.SessionID, now):
 			why = "not offerable (another profile, not active, decayed or another session's)"
-		case rerankOn.rerank && c.rr.Total < rerankThreshold:
-			why = fmt.Sprintf("below the threshold %.2f: %s", rerankThreshold, c.rr.why())
-		case !rerankOn.rerank && !(c.lexRank > 0 || c.sim >= s.minSimilarity()):
+		case s.stages.rerank && c.rr.Total < s.stages.threshold:
+			why = fmt.Sprintf("below the threshold %.2f: %s", s.stages.threshold, c.rr.why())
+		case !s.stages.rerank && !(c.lexRank > 0 || c.sim >= s.minSimilarity()):
 			why = "found by similarity only, below the similarity threshold"
 		case facts == q.K:
 			why = fmt.Sprintf("beyond the %d offered", q.K)

@@ -20,9 +20,19 @@ import (
 // offers those above rerankThreshold (at most K); the recall log keeps every
 // candidate's scores and why it was kept or dropped.
 
-// rerankOn switches the improvements on and off for the evaluation's ablations.
-// Pseudo-relevance feedback is off: it lowered both evaluations (locomo_test.go).
-var rerankOn = struct{ concepts, time, prf, rerank, topics bool }{true, true, false, true, true}
+// stages are the retrieval stages a store runs and the score recall offers from.
+// A store runs productionStages; the evaluations' ablations change their store's
+// copy (ab_test.go), never a shared variable.
+type stages struct {
+	concepts, time, prf, rerank, topics bool
+	threshold                           float64
+}
+
+// productionStages: every stage but pseudo-relevance feedback, which lowered
+// both evaluations (locomo_test.go), and the calibrated rerankThreshold.
+func productionStages() stages {
+	return stages{concepts: true, time: true, prf: false, rerank: true, topics: true, threshold: rerankThreshold}
+}
 
 // Weights of the rerank score (tuned on the LoCoMo-style evaluation and the recall
 // fixture; see locomo_test.go).
@@ -45,14 +55,14 @@ const (
 // 0.875 -> 0.885 with 2.45 memories a question either way (0.03 and 0.07 the
 // same; 0.10 offers 3.09 a question, 0.20 lowers hit@5 to 0.896). The
 // LoCoMo-style evaluation stays at 0.872: its memories have no category.
-var wCategory = 0.05
+const wCategory = 0.05
 
 // rerankThreshold is the score a fact needs to be offered to the model: about a
 // third of the question's rare terms covered, or a concept match with some
 // similarity. Calibrated on the recall fixture (K=5): at 0.20 the answer is
 // offered for 87.5% of questions with 2.5 memories a question (0.16: 87.5%, 2.7;
 // 0.25: 84%, 2.3; 0.30: 82%, 2.0; the similarity rule before: 73%, 1.1).
-var rerankThreshold = 0.20
+const rerankThreshold = 0.20
 
 // rerankScore is what the reranker saw of a candidate.
 type rerankScore struct {
@@ -100,7 +110,7 @@ func (a analysis) categoryMatch(c string) bool {
 func (s *Store) analyze(ctx context.Context, q string, now time.Time) analysis {
 	var a analysis
 	rest := q
-	if rerankOn.time {
+	if s.stages.time {
 		a.spans, rest = text.When(q, now.In(s.cfg.Location))
 	}
 	a.fts = queryTerms(rest)
@@ -112,14 +122,14 @@ func (s *Store) analyze(ctx context.Context, q string, now time.Time) analysis {
 		}
 	}
 	a.concepts = text.Concepts(rest)
-	if rerankOn.topics {
+	if s.stages.topics {
 		for _, c := range a.concepts {
 			if cat := conceptCategory[c]; cat != "" && !slices.Contains(a.topics, cat) {
 				a.topics = append(a.topics, cat)
 			}
 		}
 	}
-	if rerankOn.concepts && len(a.concepts) > 0 {
+	if s.stages.concepts && len(a.concepts) > 0 {
 		a.expand = s.expansion(ctx, rest, a.concepts)
 	}
 	a.idf = s.idfs(ctx, a.terms)
@@ -276,7 +286,7 @@ func inAnySpan(spans []text.Span, t time.Time) bool {
 // weight) and everything is scored again: a second hop ("my sister is Lena" ->
 // "Lena became a dentist") then ranks higher.
 func (s *Store) rerank(ctx context.Context, a analysis, cs []candidate) {
-	if !rerankOn.rerank {
+	if !s.stages.rerank {
 		sort.SliceStable(cs, func(i, j int) bool {
 			if cs[i].score != cs[j].score {
 				return cs[i].score > cs[j].score
@@ -304,7 +314,7 @@ func (s *Store) rerank(ctx context.Context, a analysis, cs []candidate) {
 		})
 	}
 	score(nil)
-	if !rerankOn.prf || len(cs) < 2 || len(a.terms) == 0 {
+	if !s.stages.prf || len(cs) < 2 || len(a.terms) == 0 {
 		return
 	}
 	// Pseudo-relevance feedback: terms of the top two that the question lacks,
@@ -407,7 +417,7 @@ func (s *Store) scoreOne(a analysis, c *candidate, toks map[string][]int, fields
 		span := first[len(first)-1] - first[0]
 		r.Prox = float64(len(first)-1) / float64(max(span, 1))
 	}
-	if rerankOn.concepts && len(a.concepts) > 0 {
+	if s.stages.concepts && len(a.concepts) > 0 {
 		cc := text.Concepts(indexText(c.Text, c.Key))
 		n := 0
 		for _, x := range a.concepts {
