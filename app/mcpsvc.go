@@ -83,14 +83,13 @@ type ToolOutcome = tools.Outcome
 // the request is its own approval, and the call still goes through validation,
 // the breaker, the timeout and the audit log.
 func (c *Core) CallTool(ctx context.Context, name string, args json.RawMessage) ToolOutcome {
-	c.SetApprover(tools.AllowAll{})
-	return c.runTool(ctx, "cli-"+time.Now().UTC().Format("20060102T150405.000"), "cli", name, args)
+	return c.runTool(ctx, tools.TurnInfo{RequestID: "cli-" + time.Now().UTC().Format("20060102T150405.000"), Approver: tools.AllowAll{}}, "cli", name, args)
 }
 
 // runTool runs one tool call outside a chat turn (its own turn named requestID in
 // the audit log), through the tools engine: validation, approval, breaker,
 // timeout, audit.
-func (c *Core) runTool(ctx context.Context, requestID, callID, name string, args json.RawMessage) ToolOutcome {
-	o, _ := c.tools.exec.NewTurn(tools.TurnInfo{RequestID: requestID}).Run(ctx, llm.ToolCall{ID: callID, Name: name, Arguments: args})
+func (c *Core) runTool(ctx context.Context, turn tools.TurnInfo, callID, name string, args json.RawMessage) ToolOutcome {
+	o, _ := c.tools.exec.NewTurn(turn).Run(ctx, llm.ToolCall{ID: callID, Name: name, Arguments: args})
 	return o
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"hermes/backend/memory"
+	"hermes/backend/tools"
 )
 
 // toolVerifiers are the memory_verifiers setting: the key prefix of a pending
@@ -42,7 +43,9 @@ func (c *Core) verifyWith(ctx context.Context, tool string, m memory.Memory) (bo
 	if err != nil {
 		return false, "", fmt.Errorf("verifier %s: %w", tool, err)
 	}
-	o := c.runTool(ctx, "verify-"+m.ID, "verify", tool, args)
+	// Unattended: should the tool start asking between the check above and the
+	// call, the engine refuses the call instead of showing a prompt from nowhere.
+	o := c.runTool(ctx, tools.TurnInfo{RequestID: "verify-" + m.ID, Unattended: true}, "verify", tool, args)
 	if !o.OK() {
 		return false, "", fmt.Errorf("verifier %s: %s", tool, o.Error)
 	}

@@ -106,6 +106,38 @@ func TestApprovals(t *testing.T) {
 			t.Fatalf("denied rows = %d", len(rows))
 		}
 	})
+	t.Run("an unattended turn refuses instead of asking, though an approver is there", func(t *testing.T) {
+		ap := &scriptedApprover{answers: []Decision{yesOnce}}
+		var ran bool
+		tool := newTool("rm", Annotations{Destructive: true})
+		tool.Fn = func(context.Context, json.RawMessage) (json.RawMessage, error) { ran = true; return nil, nil }
+		h := newHarness(t, Config{}, tool)
+		h.exec.Approver = ap
+		o, _ := h.exec.NewTurn(TurnInfo{Unattended: true}).Run(ctx, call("rm", args))
+		p := problemOf(t, o)
+		if ran || ap.count() != 0 || p.Error != KindApprovalFailed || !strings.Contains(p.Message, "no one to ask") {
+			t.Fatalf("ran %v, asked %d, problem %+v", ran, ap.count(), p)
+		}
+		// A call that needs no approval still runs unattended.
+		h2 := newHarness(t, Config{}, newTool("read", Annotations{ReadOnly: true}))
+		h2.exec.Approver = ap
+		if o, _ := h2.exec.NewTurn(TurnInfo{Unattended: true}).Run(ctx, call("read", args)); !o.OK() {
+			t.Fatalf("read-only outcome = %+v", o)
+		}
+	})
+	t.Run("a turn's own approver decides its calls and no other turn's", func(t *testing.T) {
+		window := &scriptedApprover{answers: []Decision{{Allow: false}}}
+		h := newHarness(t, Config{}, newTool("rm", Annotations{Destructive: true}))
+		h.exec.Approver = window
+		own := &scriptedApprover{answers: []Decision{yesOnce}}
+		if o, _ := h.exec.NewTurn(TurnInfo{Approver: own}).Run(ctx, call("rm", args)); !o.OK() || own.count() != 1 || window.count() != 0 {
+			t.Fatalf("outcome %s, own asked %d, window asked %d", o.Status, own.count(), window.count())
+		}
+		// The next turn without one is asked through the executor's approver again.
+		if o, _ := h.exec.NewTurn(TurnInfo{}).Run(ctx, call("rm", args)); o.Status != StatusDenied || window.count() != 1 {
+			t.Fatalf("outcome %s, window asked %d", o.Status, window.count())
+		}
+	})
 	t.Run("allow once asks again next time", func(t *testing.T) {
 		ap := &scriptedApprover{answers: []Decision{yesOnce, yesOnce}}
 		h := newHarness(t, Config{}, newTool("rm", Annotations{Destructive: true}))

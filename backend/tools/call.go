@@ -203,11 +203,15 @@ func (t *Turn) approve(ctx context.Context, o *Outcome, ent *entry, args json.Ra
 			return true
 		}
 	}
-	if e.Approver == nil {
+	ap := e.Approver
+	if t.info.Approver != nil {
+		ap = t.info.Approver
+	}
+	if ap == nil || t.info.Unattended {
 		o.fail(StatusError, KindApprovalFailed, fmt.Sprintf("%s needs the user's approval, and there is no one to ask here.", o.Tool), nil)
 		return false
 	}
-	d, err := e.Approver.Approve(ctx, ApprovalRequest{
+	d, err := ap.Approve(ctx, ApprovalRequest{
 		RequestID: t.info.RequestID, SessionID: sid, CallID: o.CallID, Tool: o.Tool, Description: ent.tool.Description(),
 		Args: args, Annotations: ent.tool.Annotations(), DefinitionHash: ent.hash,
 	})

@@ -14,6 +14,13 @@ type TurnInfo struct {
 	SessionID string          // "" outside a session ("allow for this session" is then not remembered)
 	Allow     func(Tool) bool // the tools this turn may call, e.g. Registry.InGroup(plan group); nil: all
 	Guard     GuardConfig     // zero: the executor's Config.Guard
+	// Unattended: no one is there to answer (background work such as a memory
+	// verifier); a call that needs approval is refused, never asked, even when the
+	// executor has an Approver.
+	Unattended bool
+	// Approver, when set, decides this turn's calls instead of the executor's
+	// (e.g. the user's own `hermes mcp call`, which is its own approval).
+	Approver Approver
 }
 
 // Turn runs the tool calls of one agent turn. It owns the turn's loop guard and
