@@ -72,7 +72,6 @@ type Core struct {
 
 	transport *http.Transport
 	mu        sync.Mutex
-	editMu    sync.Mutex        // a setting read, changed and written back (the half-lives)
 	ollama    *ollamad.Daemon   // the local Ollama for the current settings
 	ollamaKey string            // the settings it was made for
 	retired   []*ollamad.Daemon // earlier ones, stopped at Close if Hermes started them

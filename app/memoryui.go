@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"maps"
 	"strings"
 	"time"
 
@@ -28,26 +27,28 @@ func (c *Core) SetMemoryHalfLife(ctx context.Context, category, halfLife string)
 	if !decay.ValidCategory(category) {
 		return nil, fmt.Errorf("set half-life: %w: %q is not a memory category; use one of %s", memory.ErrInvalid, category, strings.Join(decay.Categories(), ", "))
 	}
-	c.editMu.Lock()
-	defer c.editMu.Unlock()
-	s, err := c.settings.Load(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("set half-life: %w", err)
-	}
-	set := maps.Clone(s.MemoryHalfLives)
-	if set == nil {
-		set = map[string]time.Duration{}
-	}
-	if strings.TrimSpace(halfLife) == "" {
-		delete(set, category)
-	} else {
-		d, err := decay.ParseHalfLife(halfLife)
-		if err != nil {
+	var d time.Duration
+	if strings.TrimSpace(halfLife) != "" {
+		var err error
+		if d, err = decay.ParseHalfLife(halfLife); err != nil {
 			return nil, fmt.Errorf("set half-life: %w: %v", memory.ErrInvalid, err)
 		}
-		set[category] = d
 	}
-	if err := c.settings.Set(ctx, halfLivesKey, decay.FormatHalfLives(set)); err != nil {
+	// Read, changed and written in one transaction: an edit made at the same
+	// moment by another process (the CLI beside the window) is not lost.
+	err := c.settings.Update(ctx, halfLivesKey, func(current string) (string, error) {
+		set, err := decay.ParseHalfLives(current)
+		if err != nil {
+			set = map[string]time.Duration{} // the stored text no longer parses: the defaults, as Load reads it
+		}
+		if d == 0 {
+			delete(set, category)
+		} else {
+			set[category] = d
+		}
+		return decay.FormatHalfLives(set), nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("set half-life: %w", err)
 	}
 	return c.MemoryHalfLives(ctx)

@@ -399,7 +399,33 @@ func (st *Store) Get(ctx context.Context, key string) (string, error) {
 // Set validates and stores one setting. An invalid value is rejected with the field and
 // the reason, and the stored value is kept.
 func (st *Store) Set(ctx context.Context, key, value string) error {
+	return st.Update(ctx, key, func(string) (string, error) { return value, nil })
+}
+
+// Update changes one setting from the value in effect now (stored, else the
+// default), read and written in one write transaction: two processes (the
+// window and the CLI) changing parts of one setting at the same moment each
+// see the other's change, and none is lost to a cached read. An error from
+// change is returned as it is, and nothing is written.
+func (st *Store) Update(ctx context.Context, key string, change func(current string) (string, error)) error {
 	s, err := lookup(key)
+	if err != nil {
+		return err
+	}
+	tx, err := st.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (store.Open's _txlock): the write lock first
+	if err != nil {
+		return fmt.Errorf("save setting %s: %w", key, err)
+	}
+	defer tx.Rollback()
+	stored := map[string]string{}
+	var v string
+	switch err := tx.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v); {
+	case err == nil:
+		stored[key] = v
+	case !errors.Is(err, sql.ErrNoRows):
+		return fmt.Errorf("save setting %s: %w", key, err)
+	}
+	value, err := change(st.effective(s, stored))
 	if err != nil {
 		return err
 	}
@@ -407,10 +433,12 @@ func (st *Store) Set(ctx context.Context, key, value string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrInvalid, key, err)
 	}
-	_, err = st.db.ExecContext(ctx, `INSERT INTO settings(key, value, updated_at) VALUES (?, ?, ?)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO settings(key, value, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-		key, norm, time.Now().UTC().Format(time.RFC3339Nano))
-	if err != nil {
+		key, norm, time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
+		return fmt.Errorf("save setting %s: %w", key, err)
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("save setting %s: %w", key, err)
 	}
 	st.mu.Lock()

@@ -3,6 +3,7 @@ package config
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,5 +109,67 @@ func TestDataDir(t *testing.T) {
 				t.Fatalf("DataDir = %q, %v; want %q", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestUpdateLosesNoConcurrentEdit: two processes (two connections to one
+// database file, each with its own cached store) add entries to one setting at
+// the same time; every entry of both is there at the end. Read-modify-write
+// through Load and Set loses some (the read may be another's stale one).
+func TestUpdateLosesNoConcurrentEdit(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "hermes.db")
+	open := func() *Store {
+		db, err := store.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return NewStore(db.DB, func(string) string { return "" })
+	}
+	a, b := open(), open()
+	const n = 20
+	add := func(st *Store, prefix string, done chan<- error) {
+		for i := range n {
+			if _, err := st.Load(ctx); err != nil { // a cached read in between, as the window makes on every turn
+				done <- err
+				return
+			}
+			err := st.Update(ctx, "fallback_models", func(cur string) (string, error) {
+				item := fmt.Sprintf("%s%d", prefix, i)
+				if cur == "" {
+					return item, nil
+				}
+				return cur + "," + item, nil
+			})
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}
+	done := make(chan error, 2)
+	go add(a, "a", done)
+	go add(b, "b", done)
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := a.Get(ctx, "fallback_models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items := strings.Split(got, ","); len(items) != 2*n {
+		t.Fatalf("%d of %d edits kept: %s", len(items), 2*n, got)
+	}
+	// An error from the change writes nothing.
+	refused := errors.New("no")
+	if err := a.Update(ctx, "fallback_models", func(string) (string, error) { return "", refused }); !errors.Is(err, refused) {
+		t.Fatalf("err = %v", err)
+	}
+	if again, _ := b.Get(ctx, "fallback_models"); again != got {
+		t.Fatalf("a refused change wrote %q", again)
 	}
 }
