@@ -91,7 +91,7 @@ func describe(err error, host, model string) (code string, params map[string]str
 		setting, limit := "first_token_timeout", ""
 		var te *llm.TimeoutError
 		if errors.As(err, &te) {
-			setting, limit = te.Setting, te.Limit.String()
+			setting, limit = te.Setting, config.ShortDuration(te.Limit)
 		}
 		p := map[string]string{"setting": setting, "limit": limit}
 		if setting == "token_gap_timeout" {

@@ -47,7 +47,7 @@ func TestEveryMappedErrorCarriesItsCode(t *testing.T) {
 		{"model missing", fmt.Errorf("chat with m: %w: no such model", llm.ErrModelNotFound), CodeModelMissing,
 			map[string]string{"model": "qwen2.5"}, "hermes model pull qwen2.5", true},
 		{"no first token", fmt.Errorf("chat with m: %w", &llm.TimeoutError{Setting: "first_token_timeout", Limit: 2 * time.Minute}), CodeOllamaTimeout,
-			map[string]string{"setting": "first_token_timeout", "limit": "2m0s"}, "raise first_token_timeout in Settings", true},
+			map[string]string{"setting": "first_token_timeout", "limit": "2m"}, "raise first_token_timeout in Settings", true},
 		{"stalled mid-reply", fmt.Errorf("chat with m: %w", &llm.TimeoutError{Setting: "token_gap_timeout", Limit: 30 * time.Second}), CodeOllamaTimeout,
 			map[string]string{"setting": "token_gap_timeout", "limit": "30s"}, "raise token_gap_timeout in Settings", true},
 		{"ollama busy", fmt.Errorf("chat with m: %w: too many requests", llm.ErrOverloaded), CodeOllamaBusy, nil, "busy with other requests", true},

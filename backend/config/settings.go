@@ -119,25 +119,25 @@ var specs = []spec{
 	intSpec("recent_turns", "Newest turns always offered to the model (if they fit)", "4", 0, 100, func(s *Settings, n int) { s.RecentTurns = n }),
 	{
 		key: "idle_timeout", description: "A conversation without messages for this long is closed: summarized, titled, marked idle (e.g. 15m)",
-		def: constant("15m0s"),
+		def: constant("15m"),
 		parse: func(v string) (string, error) {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < time.Minute || d > 30*24*time.Hour {
 				return "", fmt.Errorf("%q is not a duration between 1m and 720h", v)
 			}
-			return d.String(), nil
+			return ShortDuration(d), nil
 		},
 		apply: func(s *Settings, v string) { s.IdleTimeout, _ = time.ParseDuration(v) },
 	},
 	{
 		key: "archive_after", description: "An idle conversation is archived (still searchable; its working memory is erased) this long after it went idle (e.g. 168h)",
-		def: constant("168h0m0s"),
+		def: constant("168h"),
 		parse: func(v string) (string, error) {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < time.Hour || d > 365*24*time.Hour {
 				return "", fmt.Errorf("%q is not a duration between 1h and 8760h", v)
 			}
-			return d.String(), nil
+			return ShortDuration(d), nil
 		},
 		apply: func(s *Settings, v string) { s.ArchiveAfter, _ = time.ParseDuration(v) },
 	},
@@ -219,10 +219,24 @@ func durationSpec(key, desc, def string, set func(*Settings, time.Duration)) spe
 			if d < 100*time.Millisecond || d > time.Hour {
 				return "", fmt.Errorf("%s is out of range; use between 100ms and 1h", d)
 			}
-			return d.String(), nil
+			return ShortDuration(d), nil
 		},
 		apply: func(s *Settings, v string) { d, _ := time.ParseDuration(v); set(s, d) },
 	}
+}
+
+// ShortDuration writes d as Go does, less the zero minutes and seconds a
+// person would not write: 15m, 168h, 2m30s (not 15m0s, 168h0m0s). Go's
+// time.ParseDuration reads it back to the same duration.
+func ShortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // NormalizeHost accepts the forms OLLAMA_HOST accepts (host, host:port, scheme://host:port)

@@ -173,3 +173,31 @@ func TestUpdateLosesNoConcurrentEdit(t *testing.T) {
 		t.Fatalf("a refused change wrote %q", again)
 	}
 }
+
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		15 * time.Minute:               "15m",
+		168 * time.Hour:                "168h",
+		2*time.Minute + 30*time.Second: "2m30s",
+		90 * time.Minute:               "1h30m",
+		30 * time.Second:               "30s",
+		1500 * time.Millisecond:        "1.5s",
+		100 * time.Millisecond:         "100ms",
+	} {
+		got := ShortDuration(d)
+		if got != want {
+			t.Errorf("ShortDuration(%v) = %q, want %q", d, got, want)
+		}
+		if back, err := time.ParseDuration(got); err != nil || back != d {
+			t.Errorf("%q reads back as %v, %v", got, back, err)
+		}
+	}
+	// A setting shows the short form.
+	st := newStore(t, nil)
+	if err := st.Set(context.Background(), "idle_timeout", "900s"); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := st.Get(context.Background(), "idle_timeout"); v != "15m" {
+		t.Fatalf("idle_timeout = %q", v)
+	}
+}
