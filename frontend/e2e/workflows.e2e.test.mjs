@@ -190,6 +190,7 @@ describe('workflows in the web UI', { timeout: 240_000 }, () => {
     assert.match(await problem.textContent(), new RegExp(`workflows\\.yaml, line ${line}\\b`));
     assert.match(await problem.textContent(), /no_such_tool/);
     assert.equal(await page.getByTestId('wf-runs-none').count(), 1);
+    await shot(page, 'workflows-0-problems.png');
   });
 
   it('makes the Run form from the inputs schema and checks it before running', async () => {
