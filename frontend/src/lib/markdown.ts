@@ -75,16 +75,26 @@ function getPurifier(): ReturnType<typeof DOMPurify> {
   return p;
 }
 
+const MARKDOWN_CONFIG = {
+  ALLOWED_TAGS,
+  ALLOWED_ATTR: [...ALLOWED_ATTR, 'rel', 'target'],
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+};
+
 /** Renders untrusted Markdown to an HTML string that is safe to insert with {@html}. */
 export function renderMarkdown(src: string): string {
   const raw = marked.parse(src ?? '') as string;
-  return getPurifier().sanitize(raw, {
-    ALLOWED_TAGS,
-    ALLOWED_ATTR: [...ALLOWED_ATTR, 'rel', 'target'],
-    ALLOW_DATA_ATTR: false,
-    ALLOW_ARIA_ATTR: false,
-    RETURN_TRUSTED_TYPE: false,
-  }) as string;
+  return getPurifier().sanitize(raw, { ...MARKDOWN_CONFIG, RETURN_TRUSTED_TYPE: false }) as string;
+}
+
+/**
+ * The same, as nodes (sanitized like renderMarkdown's string, without serialising them and
+ * parsing them again): what a streaming reply's redraw compares with what it shows (lib/morph).
+ */
+export function renderMarkdownFragment(src: string): DocumentFragment {
+  const raw = marked.parse(src ?? '') as string;
+  return getPurifier().sanitize(raw, { ...MARKDOWN_CONFIG, RETURN_DOM_FRAGMENT: true });
 }
 
 /** Highlighter output (spans with hljs-* classes around escaped text) made safe for innerHTML. */
