@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { morphChildren } from './morph';
-import { renderMarkdown, renderMarkdownFragment } from './markdown';
+import { StreamDraw, morphChildren } from './morph';
+import { renderMarkdown, renderMarkdownFragment, settledLength } from './markdown';
 
 function fragment(html: string): DocumentFragment {
   const t = document.createElement('template');
@@ -55,5 +55,64 @@ describe('morphChildren', () => {
     expect(body.innerHTML).toBe(renderMarkdown('[x](javascript:alert(1)) <img src=x onerror=alert(1)>'));
     expect(body.querySelector('[href^="javascript"]')).toBeNull();
     expect(body.querySelector('img')).toBeNull();
+  });
+});
+
+describe('settledLength', () => {
+  it('settles whole blocks followed by a blank line, with two blocks after the last', () => {
+    expect(settledLength('one paragraph growing')).toBe(0);
+    expect(settledLength('a\n\nb')).toBe(0);
+    expect(settledLength('a\n\nb\n\nc')).toBe('a\n\n'.length);
+    expect(settledLength('a\n\n- x\n\n- y\n\nc\n\nd')).toBe('a\n\n- x\n\n- y\n\n'.length);
+    // a list is not settled while the text after it could still be its next item
+    expect(settledLength('- x\n\n- y\n\nc')).toBe(0);
+    // blocks not parted by a blank line stay together
+    expect(settledLength('a\nb\n\n# h\nc\n\nd')).toBe('a\nb\n\n'.length);
+  });
+});
+
+describe('StreamDraw', () => {
+  const reply = [
+    'Intro with **bold** and `code`.',
+    '- one\n- two',
+    '```go\nfunc main() {\n\n\tfmt.Println(1)\n}\n```',
+    '| a | b |\n|---|---|\n| 1 | 2 |',
+    '1. first\n\n2. second',
+    'Heading\n---',
+    '> quoted\nlazy line',
+    'The end <b>raw</b> [x](javascript:alert(1)).',
+  ].join('\n\n');
+
+  it('draws what the whole rendering draws at every step, rendering settled blocks once', () => {
+    const body = document.createElement('div');
+    const rendered: string[] = [];
+    const d = new StreamDraw((src) => {
+      rendered.push(src);
+      return renderMarkdownFragment(src);
+    }, settledLength);
+    for (let n = 1; n <= reply.length; n += 2) {
+      d.draw(body, reply.slice(0, n));
+      expect(body.innerHTML).toBe(renderMarkdown(reply.slice(0, n)));
+    }
+    d.draw(body, reply);
+    expect(body.innerHTML).toBe(renderMarkdown(reply));
+    // by the end most of the reply was settled, and the last draw rendered only its tail
+    expect(d.settled).toBeGreaterThan(reply.indexOf('1. first'));
+    expect(rendered[rendered.length - 1].length).toBeLessThan(reply.length - reply.indexOf('Heading'));
+    const first = body.firstElementChild;
+    d.draw(body, reply + ' more');
+    expect(body.firstElementChild).toBe(first);
+  });
+
+  it('starts again when the text is not a continuation or the element changed', () => {
+    const d = new StreamDraw(renderMarkdownFragment, settledLength);
+    const a = document.createElement('div');
+    d.draw(a, 'p1\n\np2\n\np3\n\np4');
+    expect(d.settled).toBeGreaterThan(0);
+    d.draw(a, 'other\n\ntext');
+    expect(a.innerHTML).toBe(renderMarkdown('other\n\ntext'));
+    const b = document.createElement('div');
+    d.draw(b, 'p1\n\np2\n\np3\n\np4');
+    expect(b.innerHTML).toBe(renderMarkdown('p1\n\np2\n\np3\n\np4'));
   });
 });

@@ -25,12 +25,12 @@ function setText(node: CharacterData, text: string): void {
 }
 
 /**
- * Makes target's children equal to source's (source is consumed: its nodes may move into
- * target). Text is updated in place; an element is kept when tag and attributes match and its
- * children are morphed in turn; anything else is replaced.
+ * Makes target's children from index `from` on equal to source's (source is consumed: its nodes
+ * may move into target). Text is updated in place; an element is kept when tag and attributes
+ * match and its children are morphed in turn; anything else is replaced.
  */
-export function morphChildren(target: Node, source: Node): void {
-  let t = target.firstChild;
+export function morphChildren(target: Node, source: Node, from = 0): void {
+  let t: ChildNode | null = from > 0 ? (target.childNodes[from] ?? null) : target.firstChild;
   let s = source.firstChild;
   while (s) {
     const nextS: ChildNode | null = s.nextSibling;
@@ -54,5 +54,44 @@ export function morphChildren(target: Node, source: Node): void {
     const next: ChildNode | null = t.nextSibling;
     target.removeChild(t);
     t = next;
+  }
+}
+
+/**
+ * Draws a streaming reply's Markdown into an element, again at each call with the text so far:
+ * the settled blocks (lib/markdown settledLength) are rendered once and then left alone, only the
+ * rest is rendered and morphed in. Without it, each redraw parsed and sanitised the whole reply,
+ * a cost that grew with every paragraph.
+ */
+export class StreamDraw {
+  /** The start of the reply already drawn as settled blocks, and the nodes of `#el` that draw it. */
+  #settled = '';
+  #nodes = 0;
+  #el: Node | null = null;
+
+  constructor(
+    private render: (src: string) => DocumentFragment,
+    private settledLength: (src: string) => number,
+  ) {}
+
+  /** How many characters of the reply are drawn as settled blocks. */
+  get settled(): number {
+    return this.#settled.length;
+  }
+
+  draw(el: Node, text: string): void {
+    if (el !== this.#el || !text.startsWith(this.#settled) || el.childNodes.length < this.#nodes) {
+      this.#el = el;
+      this.#settled = '';
+      this.#nodes = 0;
+    }
+    const rest = text.slice(this.#settled.length);
+    const cut = this.settledLength(rest);
+    const out = cut > 0 ? this.render(rest.slice(0, cut)) : (el.ownerDocument ?? document).createDocumentFragment();
+    const settledNodes = out.childNodes.length;
+    out.append(this.render(rest.slice(cut)));
+    morphChildren(el, out, this.#nodes);
+    this.#settled += rest.slice(0, cut);
+    this.#nodes += settledNodes;
   }
 }
