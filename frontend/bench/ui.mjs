@@ -18,7 +18,12 @@
 //
 // Environment: HERMES_BIN_DIR (the hermes and fake-ollama binaries), CHROMIUM (see e2e/harness.mjs);
 // BENCH_PROFILE=DIR writes the page's CPU profiles of the scroll and the stream of the first run
-// there (open them in Chromium's DevTools, Performance tab).
+// there (open them in Chromium's DevTools, Performance tab); BENCH_TRACE=DIR records a Chrome trace
+// of the idle 5 s and of the stream of the first run there (idle.json, stream.json: open them in
+// DevTools or ui.perfetto.dev) and prints, for each, the renderer main thread's time by event name
+// (self time: a nested event's time is counted once, under the innermost event; wall time, and
+// the traced run is slowed down by the tracing: compare breakdowns with each other, and take the
+// figures from runs without it).
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -138,17 +143,19 @@ async function scrollFrames(page) {
 }
 
 /** The page's main-thread CPU over 5 s with nothing happening (status polls, heartbeats), in %. */
-async function idleCPU(page, cdp) {
+async function idleCPU(page, cdp, trace) {
   const metric = (m, name) => m.metrics.find((x) => x.name === name)?.value ?? 0;
   await sleep(1000);
+  await trace.start();
   const m0 = await cdp.send('Performance.getMetrics');
   await sleep(5000);
   const m1 = await cdp.send('Performance.getMetrics');
+  await trace.stop();
   return ((metric(m1, 'TaskDuration') - metric(m0, 'TaskDuration')) / (metric(m1, 'Timestamp') - metric(m0, 'Timestamp'))) * 100;
 }
 
 /** Streams a reply into the long chat: the page's main-thread CPU in % of one core, and the rate. */
-async function streamCPU(page, cdp) {
+async function streamCPU(page, cdp, trace) {
   const sc = page.getByTestId('messages');
   await sc.focus();
   await page.keyboard.press('End');
@@ -172,6 +179,7 @@ async function streamCPU(page, cdp) {
     { polling: 100, timeout: 30_000 },
   );
   const metric = (m, name) => m.metrics.find((x) => x.name === name)?.value ?? 0;
+  await trace.start();
   const m0 = await cdp.send('Performance.getMetrics');
   const words0 = await page.evaluate(
     () => document.querySelector('[data-testid="message"][data-status="streaming"] [data-testid="message-body"]')?.textContent.split(/\s+/).length ?? 0,
@@ -181,6 +189,7 @@ async function streamCPU(page, cdp) {
     timeout: 120_000,
   });
   const m1 = await cdp.send('Performance.getMetrics');
+  await trace.stop();
   const wall = metric(m1, 'Timestamp') - metric(m0, 'Timestamp');
   const busy = metric(m1, 'TaskDuration') - metric(m0, 'TaskDuration');
   const words1 = await page.evaluate(() => {
@@ -188,6 +197,111 @@ async function streamCPU(page, cdp) {
     return all[all.length - 1]?.textContent.split(/\s+/).length ?? 0;
   });
   return { cpu: (busy / wall) * 100, tokensPerSec: Math.max(0, words1 - words0) / wall };
+}
+
+// What DevTools' Performance panel records (its event names: RunTask, FunctionCall, TimerFire,
+// ParseHTML, UpdateLayoutTree, Layout, PrePaint, Paint, Layerize, Commit, HitTest, GC...), and no
+// more: the v8, blink and cc categories add enough overhead to change the figures.
+const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'];
+
+/** Starts a Chrome trace through CDP; stop() ends it and returns its events. */
+async function startTrace(cdp) {
+  const events = [];
+  const onData = (d) => events.push(...d.value);
+  cdp.on('Tracing.dataCollected', onData);
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordAsMuchAsPossible' },
+    transferMode: 'ReportEvents',
+  });
+  return {
+    async stop() {
+      const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+      await cdp.send('Tracing.end');
+      await done;
+      cdp.off('Tracing.dataCollected', onData);
+      return events;
+    },
+  };
+}
+
+/**
+ * The renderer main thread's self time by event name (ms), over the trace's span: complete (X)
+ * and begin/end (B/E) events on the thread named CrRendererMain of the page's process, nested
+ * events subtracted from their parent.
+ */
+function traceBreakdown(events) {
+  const threads = new Map();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args?.name);
+  // The renderer main thread with the most events is the page's.
+  const counts = new Map();
+  for (const e of events) {
+    const key = `${e.pid}:${e.tid}`;
+    if (threads.get(key) === 'CrRendererMain') counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const main = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const spans = [];
+  const open = [];
+  let t0 = Infinity;
+  let t1 = -Infinity;
+  for (const e of events) {
+    if (`${e.pid}:${e.tid}` !== main || e.ts === undefined || e.ph === 'M') continue;
+    if (e.ph === 'X') spans.push({ name: e.name, start: e.ts, end: e.ts + (e.dur ?? 0) });
+    else if (e.ph === 'B') open.push(e);
+    else if (e.ph === 'E') {
+      const b = open.pop();
+      if (b) spans.push({ name: b.name, start: b.ts, end: e.ts });
+    }
+    t0 = Math.min(t0, e.ts);
+    t1 = Math.max(t1, e.ts + (e.dur ?? 0));
+  }
+  // Self time: sort by start (longer first on ties) and walk a stack of enclosing spans.
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const self = new Map();
+  const count = new Map();
+  const stack = [];
+  const add = (name, us) => self.set(name, (self.get(name) ?? 0) + us);
+  for (const s of spans) {
+    count.set(s.name, (count.get(s.name) ?? 0) + 1);
+    while (stack.length && stack[stack.length - 1].end <= s.start) stack.pop();
+    const parent = stack[stack.length - 1];
+    add(s.name, s.end - s.start);
+    if (parent) add(parent.name, -(Math.min(s.end, parent.end) - s.start));
+    stack.push(s);
+  }
+  // Top-level task time: the union of spans of the outermost events (what TaskDuration counts).
+  let busy = 0;
+  let edge = -Infinity;
+  for (const s of spans) {
+    if (s.end <= edge) continue;
+    busy += s.end - Math.max(s.start, edge);
+    edge = s.end;
+  }
+  const wallMs = (t1 - t0) / 1000;
+  const rows = [...self.entries()]
+    .map(([name, us]) => ({ name, n: count.get(name), ms: +(us / 1000).toFixed(1), pctOfWall: +((us / 1000 / wallMs) * 100).toFixed(2) }))
+    .filter((r) => r.ms >= 0.5)
+    .sort((a, b) => b.ms - a.ms);
+  return { wallMs: Math.round(wallMs), frames: count.get('Commit') ?? 0, busyMs: +(busy / 1000).toFixed(1), busyPct: +((busy / 1000 / wallMs) * 100).toFixed(2), top: rows.slice(0, 25) };
+}
+
+/** A tracer for one measured span: records it into DIR/NAME.json and prints its breakdown; no-op without DIR. */
+function tracer(cdp, dir, name) {
+  let t;
+  return {
+    async start() {
+      if (dir) t = await startTrace(cdp);
+    },
+    async stop() {
+      if (!t) return;
+      const events = await t.stop();
+      t = undefined;
+      writeFileSync(join(dir, `${name}.json`), JSON.stringify({ traceEvents: events }));
+      const b = traceBreakdown(events);
+      console.error(`trace ${name}: wall ${b.wallMs} ms, main thread busy ${b.busyMs} ms (${b.busyPct}%), ${b.frames} frames`);
+      for (const r of b.top) console.error(`  ${r.name.slice(0, 48).padEnd(48)} ${String(r.n).padStart(6)}x ${String(r.ms).padStart(8)} ms ${String(r.pctOfWall).padStart(6)}%`);
+      writeFileSync(join(dir, `${name}.breakdown.json`), JSON.stringify(b, null, 1));
+    },
+  };
 }
 
 const logs = {};
@@ -219,8 +333,9 @@ try {
     if (profile) writeFileSync(join(profile, 'scroll.cpuprofile'), JSON.stringify((await cdp.send('Profiler.stop')).profile));
     if (profile) await cdp.send('Profiler.start');
     const p95 = frames[Math.min(frames.length - 1, Math.floor(frames.length * 0.95))];
-    const idle = await idleCPU(page, cdp);
-    const { cpu, tokensPerSec } = await streamCPU(page, cdp);
+    const trace = r === 0 ? process.env.BENCH_TRACE : '';
+    const idle = await idleCPU(page, cdp, tracer(cdp, trace, 'idle'));
+    const { cpu, tokensPerSec } = await streamCPU(page, cdp, tracer(cdp, trace, 'stream'));
     if (profile) writeFileSync(join(profile, 'stream.cpuprofile'), JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const res = { run: r + 1, openMs, p95FrameMs: p95, maxFrameMs: frames[frames.length - 1], cpuPct: cpu, idleCpuPct: idle, tokensPerSec, domMessages: dom };
     results.push(res);

@@ -188,6 +188,15 @@ describe('MessageList', () => {
     height += 400;
     await measure(container, (id) => (id === 'm1999' ? 550 : 150));
     expect(sc.scrollTop).toBe(height - 600);
+    // Growing further, it does not change the estimated height of the rows not drawn: the space
+    // standing in for them grows only by the measured rows that left the window at its top.
+    const gap = () => parseFloat(container.querySelector<HTMLElement>('[data-testid="message-gap"]')!.style.height);
+    const before = { gap: gap(), drawn: drawnIds(container) };
+    height += 200;
+    await measure(container, (id) => (id === 'm1999' ? 750 : 150));
+    expect(sc.scrollTop).toBe(height - 600);
+    const left = before.drawn.filter((id) => !drawnIds(container).includes(id));
+    expect(gap() - before.gap).toBeCloseTo(150 * left.length, 3);
     // The user scrolls up to read; the reply grows again: the view stays where the user put it.
     sc.scrollTop = 120_000;
     await fireEvent.scroll(sc);

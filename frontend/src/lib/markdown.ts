@@ -75,16 +75,51 @@ function getPurifier(): ReturnType<typeof DOMPurify> {
   return p;
 }
 
+const MARKDOWN_CONFIG = {
+  ALLOWED_TAGS,
+  ALLOWED_ATTR: [...ALLOWED_ATTR, 'rel', 'target'],
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+};
+
 /** Renders untrusted Markdown to an HTML string that is safe to insert with {@html}. */
 export function renderMarkdown(src: string): string {
   const raw = marked.parse(src ?? '') as string;
-  return getPurifier().sanitize(raw, {
-    ALLOWED_TAGS,
-    ALLOWED_ATTR: [...ALLOWED_ATTR, 'rel', 'target'],
-    ALLOW_DATA_ATTR: false,
-    ALLOW_ARIA_ATTR: false,
-    RETURN_TRUSTED_TYPE: false,
-  }) as string;
+  return getPurifier().sanitize(raw, { ...MARKDOWN_CONFIG, RETURN_TRUSTED_TYPE: false }) as string;
+}
+
+/**
+ * The same, as nodes (sanitized like renderMarkdown's string, without serialising them and
+ * parsing them again): what a streaming reply's redraw compares with what it shows (lib/morph).
+ */
+export function renderMarkdownFragment(src: string): DocumentFragment {
+  const raw = marked.parse(src ?? '') as string;
+  return getPurifier().sanitize(raw, { ...MARKDOWN_CONFIG, RETURN_DOM_FRAGMENT: true });
+}
+
+/**
+ * How much of a streaming reply's start is settled: whole blocks, each followed by a blank line,
+ * with two more blocks after the last of them (a block the next text could still change, such as
+ * a list whose next item is on its way, stays out). Rendered alone, this start gives what it
+ * gives inside the whole reply (except a reference link defined further on, until the reply is
+ * finished and drawn whole). 0 when nothing is, or when the blocks do not tile the text.
+ */
+export function settledLength(src: string): number {
+  if (!src || src.indexOf('\n\n') < 0) return 0; // one block, still growing: no need to parse
+  const tokens = marked.lexer(src);
+  const ends: number[] = [];
+  let pos = 0;
+  for (const t of tokens) {
+    if (!src.startsWith(t.raw, pos)) return 0;
+    pos += t.raw.length;
+    ends.push(pos);
+  }
+  const blocks = tokens.flatMap((t, i) => (t.type === 'space' ? [] : [i]));
+  for (let b = blocks.length - 3; b >= 0; b--) {
+    const next = tokens[blocks[b] + 1];
+    if (next?.type === 'space' && next.raw.includes('\n\n')) return ends[blocks[b] + 1];
+  }
+  return 0;
 }
 
 /** Highlighter output (spans with hljs-* classes around escaped text) made safe for innerHTML. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Heights, anchorAt, centreOn, indexAt, offsetsOf, scrollFor, slots, visibleRange } from './windowing';
+import { Heights, anchorAt, centreOn, indexAt, offsetsOf, scrollFor, slots, steadySlots, visibleRange } from './windowing';
 
 describe('offsetsOf and indexAt', () => {
   it('sums heights into row tops and finds the row at a height', () => {
@@ -116,5 +116,39 @@ describe('Heights', () => {
     h.keep(['b']);
     expect(h.has('a')).toBe(false);
     expect(h.estimate).toBe(300);
+  });
+
+  it('keeps the estimate while a measured row changes height (a streaming reply growing)', () => {
+    const h = new Heights();
+    h.set('a', 100);
+    h.set('b', 300);
+    expect(h.estimate).toBe(200);
+    expect(h.set('b', 900)).toBe(true);
+    expect(h.set('b', 1300)).toBe(true);
+    expect(h.estimate).toBe(200);
+    expect(h.of(['a', 'b', 'x'])).toEqual([100, 1300, 200]);
+    // the next row measured for the first time brings the mean up to date
+    h.set('c', 100);
+    expect(h.estimate).toBe(500);
+  });
+});
+
+describe('steadySlots', () => {
+  const o = offsetsOf(new Array(100).fill(10));
+
+  it('keeps the slot objects that stand for the same rows and gaps, and the array when nothing changed', () => {
+    const a = steadySlots([], slots(o, { start: 10, end: 20 }, [99]));
+    const same = steadySlots(a, slots(o, { start: 10, end: 20 }, [99]));
+    expect(same).toBe(a);
+    const moved = steadySlots(a, slots(o, { start: 11, end: 21 }, [99]));
+    expect(moved).not.toBe(a);
+    // row 15 is the same object in both; the leading gap (now 0..11) is a new one
+    const row = (xs: typeof a, i: number) => xs.find((s) => s.kind === 'row' && s.index === i);
+    expect(row(moved, 15)).toBe(row(a, 15));
+    expect(moved[0]).not.toBe(a[0]);
+    expect(moved[0]).toEqual({ kind: 'gap', from: 0, to: 11, height: 110 });
+    expect(moved.filter((s) => s.kind === 'row').map((s) => (s as { index: number }).index)).toEqual([
+      11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 99,
+    ]);
   });
 });

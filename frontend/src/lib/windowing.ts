@@ -76,6 +76,29 @@ export function slots(offsets: readonly number[], range: Range, pinned: Iterable
   return out;
 }
 
+/**
+ * next, with every slot equal to one of prev replaced by prev's object, and prev itself when
+ * nothing changed. The list's keyed rows see a new slot object as a change: without this, every
+ * height measured or scroll position read would draw every message on screen again (their
+ * Markdown rendered anew), not only the one that changed.
+ */
+export function steadySlots(prev: readonly Slot[], next: Slot[]): Slot[] {
+  const rows = new Map<number, Slot>();
+  const gaps = new Map<string, Slot>();
+  for (const s of prev) {
+    if (s.kind === 'row') rows.set(s.index, s);
+    else gaps.set(`${s.from}:${s.to}:${s.height}`, s);
+  }
+  let same = prev.length === next.length;
+  const out = next.map((s, i) => {
+    const old = s.kind === 'row' ? rows.get(s.index) : gaps.get(`${s.from}:${s.to}:${s.height}`);
+    const kept = old ?? s;
+    if (kept !== prev[i]) same = false;
+    return kept;
+  });
+  return same ? (prev as Slot[]) : out;
+}
+
 /** What the user is reading: a row and how far into it the top of the viewport is. */
 export interface Anchor {
   index: number;
@@ -110,15 +133,23 @@ export function centreOn(offsets: readonly number[], index: number, viewport: nu
 
 /**
  * Row heights by key: measured ones as they were, the others estimated as the mean of those
- * measured so far (or `fallback` before any).
+ * measured so far (or `fallback` before any). The estimate is taken again after a row was measured
+ * for the first time or forgotten, not after a measured row only changed height: a reply growing line by line
+ * as it streams would otherwise change the estimated height of every row not yet drawn (some
+ * thousands in a long conversation), and with it the space standing in for them, the list's
+ * height and the position of every drawn row, at each new line.
  */
 export class Heights {
   #known = new Map<string, number>();
   #sum = 0;
+  #estimate: number;
+  /** A row was measured for the first time or forgotten: the estimate is taken again when read. */
+  #stale = false;
   readonly fallback: number;
 
   constructor(fallback = 120) {
     this.fallback = fallback;
+    this.#estimate = fallback;
   }
 
   /** Records a measured height; true when it changed. */
@@ -128,6 +159,7 @@ export class Heights {
     if (old !== undefined && Math.abs(old - height) < 0.5) return false;
     this.#sum += height - (old ?? 0);
     this.#known.set(key, height);
+    if (old === undefined) this.#stale = true;
     return true;
   }
 
@@ -136,7 +168,11 @@ export class Heights {
   }
 
   get estimate(): number {
-    return this.#known.size > 0 ? this.#sum / this.#known.size : this.fallback;
+    if (this.#stale) {
+      this.#stale = false;
+      this.#estimate = this.#known.size > 0 ? this.#sum / this.#known.size : this.fallback;
+    }
+    return this.#estimate;
   }
 
   /** The heights of the rows with these keys, in order. */
@@ -152,6 +188,7 @@ export class Heights {
       if (!want.has(k)) {
         this.#known.delete(k);
         this.#sum -= h;
+        this.#stale = true;
       }
     }
   }
