@@ -104,6 +104,61 @@ describe('StreamDraw', () => {
     expect(body.firstElementChild).toBe(first);
   });
 
+  it('appends plain words to the line being written without rendering, drawing what the whole rendering draws', () => {
+    const prose = [
+      'Hermes keeps everything on this computer, and answers from a local model.',
+      'Second paragraph: 3 items, "quoted", it\'s fine - really!',
+      '# A heading that grows word by word',
+      '- a list item that grows',
+      '100. numbered; then **bold** and a [link](https://example.com) and www.example.org too',
+      '> a quote, then `code` and 中文的句子也一样。',
+      '    indented code block text',
+      'Tricky: &amp then; an &amp; sign, www then .example.org, wwwx, x\\. y, a_b_c and _this_, 1) one, ok 😀 done',
+      '2024. was a year; 3) three',
+      'Table | like | text',
+      '| a | b |\n|---|---|\n| one two | three four |',
+      '1. tight item\n2. another tight item',
+      'Ends with trailing spaces   ',
+    ].join('\n\n');
+    const body = document.createElement('div');
+    let renders = 0;
+    const d = new StreamDraw((src) => {
+      renders++;
+      return renderMarkdownFragment(src);
+    }, settledLength);
+    // Word by word with the space after each, as a model streams.
+    const steps = prose.split(/(?<=\s)/);
+    let text = '';
+    for (const w of steps) {
+      text += w;
+      d.draw(body, text);
+      expect(body.innerHTML, JSON.stringify(text)).toBe(renderMarkdown(text));
+    }
+    // Most words were appended without rendering (each long-path draw renders once or twice).
+    expect(renders).toBeLessThan(steps.length);
+    // A paragraph of prose is rendered for its first two words only.
+    let n = 0;
+    const p = new StreamDraw((src) => {
+      n++;
+      return renderMarkdownFragment(src);
+    }, settledLength);
+    const para = document.createElement('div');
+    let so = '';
+    for (const w of 'Hermes keeps everything on this computer, and answers from a local model. '.split(/(?<=\s)/)) {
+      so += w;
+      p.draw(para, so);
+    }
+    expect(n).toBe(2);
+    expect(para.innerHTML).toBe(renderMarkdown(so));
+    // Character by character, too.
+    const body2 = document.createElement('div');
+    const d2 = new StreamDraw(renderMarkdownFragment, settledLength);
+    for (let n = 1; n <= prose.length; n++) {
+      d2.draw(body2, prose.slice(0, n));
+      expect(body2.innerHTML, JSON.stringify(prose.slice(0, n))).toBe(renderMarkdown(prose.slice(0, n)));
+    }
+  });
+
   it('starts again when the text is not a continuation or the element changed', () => {
     const d = new StreamDraw(renderMarkdownFragment, settledLength);
     const a = document.createElement('div');

@@ -63,11 +63,40 @@ export function morphChildren(target: Node, source: Node, from = 0): void {
  * rest is rendered and morphed in. Without it, each redraw parsed and sanitised the whole reply,
  * a cost that grew with every paragraph.
  */
+/**
+ * Text that cannot start, end or change any Markdown construct when it is added in the middle of a
+ * line after a word of the same kind: letters, digits, spaces and plain punctuation. No newline,
+ * no `*_~\`[]()<>&#|\\/@=+`, so no emphasis, code, link, HTML, entity, escape, table or block
+ * marker can form or close (the www. autolink is checked apart).
+ */
+const PLAIN = /^[\p{L}\p{M}\p{N} ,.;:!?'"-]*$/u;
+
+/** Whether n is a text node of white space only (the line break the renderer puts after a block). */
+function blank(n: Node | null): boolean {
+  return !!n && n.nodeType === Node.TEXT_NODE && (n as Text).data.trim() === '';
+}
+
+/**
+ * The last text node inside node, following last children down past the line breaks between
+ * blocks; null when it ends in an element.
+ */
+function lastText(node: Node): Text | null {
+  let n: Node | null = node.lastChild;
+  while (blank(n) && n?.previousSibling && n.previousSibling.nodeType === Node.ELEMENT_NODE) n = n.previousSibling;
+  while (n && n.nodeType === Node.ELEMENT_NODE) {
+    n = n.lastChild;
+    while (blank(n) && n?.previousSibling && n.previousSibling.nodeType === Node.ELEMENT_NODE) n = n.previousSibling;
+  }
+  return n && n.nodeType === Node.TEXT_NODE ? (n as Text) : null;
+}
+
 export class StreamDraw {
   /** The start of the reply already drawn as settled blocks, and the nodes of `#el` that draw it. */
   #settled = '';
   #nodes = 0;
   #el: Node | null = null;
+  /** The rest of the reply, drawn after the settled blocks. */
+  #tail = '';
 
   constructor(
     private render: (src: string) => DocumentFragment,
@@ -84,6 +113,9 @@ export class StreamDraw {
       this.#el = el;
       this.#settled = '';
       this.#nodes = 0;
+      this.#tail = '';
+    } else if (this.#appendPlain(el, text)) {
+      return;
     }
     const rest = text.slice(this.#settled.length);
     const cut = this.settledLength(rest);
@@ -93,5 +125,47 @@ export class StreamDraw {
     morphChildren(el, out, this.#nodes);
     this.#settled += rest.slice(0, cut);
     this.#nodes += settledNodes;
+    this.#tail = rest.slice(cut);
+  }
+
+  /**
+   * The common case of a streaming reply, words added to the line being written: when what was
+   * added is plain text (PLAIN) after a plain word, in the middle of a line, the whole rendering
+   * would differ from what is drawn only by that text at the end of the last text node, so it is
+   * appended there and nothing is parsed or sanitised (a text node holds no markup). Reports
+   * whether it did; anything else is drawn the long way. (The tests compare every step with the
+   * whole rendering.)
+   */
+  #appendPlain(el: Node, text: string): boolean {
+    const drawn = this.#settled + this.#tail;
+    if (this.#tail === '' || text.length <= drawn.length || !text.startsWith(drawn)) return false;
+    const add = text.slice(drawn.length);
+    if (!PLAIN.test(add)) return false;
+    const line = this.#tail.slice(this.#tail.lastIndexOf('\n') + 1);
+    const trimmed = line.trimEnd();
+    // A block marker (list, heading, quote) is a line's first word: only once a second word has
+    // begun is the line's kind settled.
+    if (!/^\S+\s+\S/.test(trimmed.trimStart())) return false;
+    const word = trimmed.slice(trimmed.search(/\S+$/));
+    if (!PLAIN.test(word)) return false;
+    // The one link plain text can make: GFM's www. autolink.
+    if (/www\./i.test(word + line.slice(trimmed.length) + add)) return false;
+    const node = lastText(el);
+    // In a paragraph or a heading, not in a link or code (whose text is not plain prose); other
+    // blocks (a tight list's item, a table cell) draw their trailing spaces their own way.
+    const block = node?.parentElement?.closest('p, h1, h2, h3, h4, h5, h6, li, td, th, pre, a, code');
+    if (!node || !block || !/^(P|H[1-6])$/.test(block.tagName)) return false;
+    const spaces = line.slice(trimmed.length);
+    if (block.tagName === 'P') {
+      if (!node.data.endsWith(word + spaces)) return false;
+      node.appendData(add); // a paragraph draws its text as written, spaces and all
+    } else {
+      // A heading's trailing spaces are not drawn, only those a word follows.
+      if (!node.data.endsWith(word)) return false;
+      const visible = add.trimEnd();
+      if (visible !== '') node.appendData(spaces + visible);
+    }
+    this.#tail += add;
+    return true;
   }
 }
