@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"hermes/backend/memory"
+	"hermes/backend/subagent"
 	"hermes/backend/tools"
+	"hermes/backend/workflow"
 )
 
 // toolVerifiers are the memory_verifiers setting: the key prefix of a pending
@@ -32,6 +35,11 @@ func (v toolVerifiers) For(key string) memory.Verifier {
 // (validation, breaker, timeout, audit log). It runs in the background, so only
 // a tool that runs without asking may verify.
 func (c *Core) verifyWith(ctx context.Context, tool string, m memory.Memory) (bool, string, error) {
+	// A sub-agent, a workflow or a plan runs other tools in turns (and runs) of
+	// its own, a workflow's in the background: a verifier is one tool that answers.
+	if strings.HasPrefix(tool, subagent.ToolPrefix) || strings.HasPrefix(tool, workflow.ToolPrefix) || tool == workflow.PlanTool {
+		return false, "", fmt.Errorf("verifier %s runs other tools (a sub-agent, a workflow or a plan); a verifier must be a single tool that answers by itself (an http tool, an MCP tool)", tool)
+	}
 	info, ok := c.tools.reg.Info(tool)
 	switch {
 	case !ok:

@@ -14,6 +14,8 @@ import (
 
 	"hermes/backend/llm/llmtest"
 	"hermes/backend/memory"
+	"hermes/backend/subagent"
+	"hermes/backend/workflow"
 )
 
 // A verifier configured in settings (memory_verifiers) is a real tool from
@@ -114,5 +116,11 @@ tools:
 	var audited int
 	if err := core.db.QueryRowContext(context.Background(), `SELECT count(*) FROM tool_calls WHERE tool = 'hr_check'`).Scan(&audited); err != nil || audited != 2 {
 		t.Errorf("audited calls = %d, %v", audited, err)
+	}
+	// A sub-agent, a workflow or a plan runs other tools of its own: never a verifier.
+	for _, tool := range []string{subagent.ToolPrefix + "checker", workflow.ToolPrefix + "check", workflow.PlanTool} {
+		if _, _, err := core.verifyWith(context.Background(), tool, byText["I like green tea"]); err == nil || !strings.Contains(err.Error(), "runs other tools") {
+			t.Errorf("verifier %s: %v", tool, err)
+		}
 	}
 }

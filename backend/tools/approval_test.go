@@ -125,6 +125,35 @@ func TestApprovals(t *testing.T) {
 			t.Fatalf("read-only outcome = %+v", o)
 		}
 	})
+	t.Run("a turn run inside an unattended turn's tool call is unattended too", func(t *testing.T) {
+		ap := &scriptedApprover{answers: []Decision{yesOnce, yesOnce}}
+		var ran bool
+		rm := newTool("rm", Annotations{Destructive: true})
+		rm.Fn = func(context.Context, json.RawMessage) (json.RawMessage, error) {
+			ran = true
+			return TextResult("gone"), nil
+		}
+		var h *harness
+		var inner Outcome
+		// A read-only tool that runs a turn of its own, as a sub-agent's tool does.
+		nest := newTool("nest", Annotations{ReadOnly: true})
+		nest.Fn = func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+			inner, _ = h.exec.NewTurn(TurnInfo{}).Run(ctx, call("rm", args))
+			return TextResult("nested"), nil
+		}
+		h = newHarness(t, Config{}, rm, nest)
+		h.exec.Approver = ap
+		if o, _ := h.exec.NewTurn(TurnInfo{Unattended: true}).Run(ctx, call("nest", args)); !o.OK() {
+			t.Fatalf("outer outcome = %+v", o)
+		}
+		if ran || ap.count() != 0 || problemOf(t, inner).Error != KindApprovalFailed {
+			t.Fatalf("ran %v, asked %d, inner %+v", ran, ap.count(), inner)
+		}
+		// The same nesting in an attended turn asks as usual.
+		if o, _ := h.exec.NewTurn(TurnInfo{}).Run(ctx, call("nest", args)); !o.OK() || !ran || ap.count() != 1 {
+			t.Fatalf("attended: outcome %s, ran %v, asked %d", o.Status, ran, ap.count())
+		}
+	})
 	t.Run("a turn's own approver decides its calls and no other turn's", func(t *testing.T) {
 		window := &scriptedApprover{answers: []Decision{{Allow: false}}}
 		h := newHarness(t, Config{}, newTool("rm", Annotations{Destructive: true}))

@@ -118,6 +118,8 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 		}
 	}
 	callCtx := context.WithValue(ctx, callKey{}, CallInfo{RequestID: t.info.RequestID, SessionID: t.info.SessionID, CallID: c.ID, Tool: c.Name})
+	// A turn the tool runs in turn (a sub-agent's) answers approvals as this one does.
+	callCtx = context.WithValue(callCtx, policyKey{}, t.policy(ctx))
 	res, err := run(callCtx, timeout, func(ctx context.Context) (json.RawMessage, error) { return ent.tool.Execute(ctx, args) })
 	o.Latency = e.Now().Sub(execStart)
 	switch {
@@ -203,11 +205,12 @@ func (t *Turn) approve(ctx context.Context, o *Outcome, ent *entry, args json.Ra
 			return true
 		}
 	}
+	p := t.policy(ctx)
 	ap := e.Approver
-	if t.info.Approver != nil {
-		ap = t.info.Approver
+	if p.approver != nil {
+		ap = p.approver
 	}
-	if ap == nil || t.info.Unattended {
+	if ap == nil || p.unattended {
 		o.fail(StatusError, KindApprovalFailed, fmt.Sprintf("%s needs the user's approval, and there is no one to ask here.", o.Tool), nil)
 		return false
 	}
@@ -291,6 +294,28 @@ type CallInfo struct {
 }
 
 type callKey struct{}
+
+// approvalPolicy is who answers a turn's calls that need approval: the turn's
+// own (TurnInfo.Unattended, TurnInfo.Approver), else that of the call the turn
+// runs inside (a sub-agent's turn inside an agent__ tool call inherits it), else
+// the executor's Approver. Unattended, once set, is never lifted by an inner turn.
+type approvalPolicy struct {
+	unattended bool
+	approver   Approver
+}
+
+type policyKey struct{}
+
+func (t *Turn) policy(ctx context.Context) approvalPolicy {
+	p, _ := ctx.Value(policyKey{}).(approvalPolicy)
+	if t.info.Unattended {
+		p.unattended = true
+	}
+	if t.info.Approver != nil {
+		p.approver = t.info.Approver
+	}
+	return p
+}
 
 // CallFrom returns the call a tool's Execute runs for.
 func CallFrom(ctx context.Context) (CallInfo, bool) {

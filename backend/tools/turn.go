@@ -16,7 +16,8 @@ type TurnInfo struct {
 	Guard     GuardConfig     // zero: the executor's Config.Guard
 	// Unattended: no one is there to answer (background work such as a memory
 	// verifier); a call that needs approval is refused, never asked, even when the
-	// executor has an Approver.
+	// executor has an Approver. Turns run inside this turn's tool calls (with the
+	// call's context) are unattended too.
 	Unattended bool
 	// Approver, when set, decides this turn's calls instead of the executor's
 	// (e.g. the user's own `hermes mcp call`, which is its own approval).
