@@ -33,7 +33,10 @@ describe('Message while streaming', () => {
     expect(body()).toBe('Hello there friend and more'); // finished: at once
   });
 
-  afterEach(() => vi.useRealTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
 
   it('draws when its timer goes off, even a fraction of a millisecond early by the clock, and sets no second timer', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

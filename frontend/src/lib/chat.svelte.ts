@@ -562,12 +562,15 @@ export class ChatStore {
       { id: `local-user-${requestId}`, role: 'user', content: body, status: 'ok', createdAt: now, requestId },
       { id: `local-assistant-${requestId}`, role: 'assistant', content: '', status: 'streaming', createdAt: now, requestId },
     );
-    return this.#stream(requestId, sessionId, view, () => this.#deps.api.SendMessage(requestId, sessionId, body), () => {
+    return this.#stream(requestId, sessionId, view, () => this.#deps.api.SendMessage(requestId, sessionId, body), (stored, here) => {
       // The backend stores the message before anything else: when it is there, the reply
       // failed and Retry answers it again (without storing it twice); only a message that
-      // was not stored goes back into the box, so nothing typed is lost.
-      const last = [...this.messages].reverse().find((m) => m.role === 'user' && !m.id.startsWith('local-'));
+      // was not stored goes back into the box, so nothing typed is lost. What the backend
+      // holds decides, also when another view opened meanwhile.
+      const list = stored ?? (here ? this.messages : []);
+      const last = [...list].reverse().find((m) => m.role === 'user' && !m.id.startsWith('local-'));
       this.replyFailedSaved = !!last && last.content === body;
+      if (!here) return;
       if (!this.replyFailedSaved && this.draft.trim() === '' && this.attachments.length === 0 && this.documents.length === 0) {
         this.draft = typed;
         this.attachments = attached;
@@ -621,7 +624,7 @@ export class ChatStore {
       sessionId,
       view,
       () => this.#deps.api.RegenerateReply(requestId, sessionId, replyId),
-      () => this.#failedTurn(user?.id ?? ''),
+      (_, here) => here && this.#failedTurn(user?.id ?? ''),
     );
   }
 
@@ -668,7 +671,8 @@ export class ChatStore {
       sessionId,
       view,
       () => this.#deps.api.EditMessage(requestId, sessionId, ed.id, body),
-      () => {
+      (_, here) => {
+        if (!here) return;
         // The conversation as stored: the edit is there (then only its reply failed) or not
         // (then the old message is back and the editor keeps the new text).
         const error = this.sendError;
@@ -746,7 +750,9 @@ export class ChatStore {
     sessionId: string,
     view: number,
     call: () => Promise<TurnResult>,
-    onError?: () => void,
+    /** After a failed call: the messages of the conversation as the backend holds them (null when
+     *  none was found) and whether the view is still the one the call was made from. */
+    onError?: (stored: Message[] | null, here: boolean) => void,
   ): Promise<boolean> {
     this.active = { requestId, sessionId };
     this.#retryUser = '';
@@ -769,8 +775,8 @@ export class ChatStore {
         }
       }
       this.#deps.onFailure?.();
-      await this.#recover(sessionId, view, known);
-      if (view === this.#view) onError?.(); // after recovering: what was stored decides
+      const stored = await this.#recover(sessionId, view, known);
+      onError?.(stored, view === this.#view); // after recovering: what was stored decides
       this.turns++;
       return false;
     }
@@ -790,18 +796,17 @@ export class ChatStore {
    * After a failed send, show what the backend actually stored (the user message is persisted).
    * known are the chats there were before the send: a new chat is the one not among them.
    */
-  async #recover(sessionId: string, view: number, known: Set<string>): Promise<void> {
+  async #recover(sessionId: string, view: number, known: Set<string>): Promise<Message[] | null> {
     await this.refreshSessions();
-    if (view !== this.#view) return;
     let id = sessionId;
     if (!id) id = this.sessions.find((s) => !known.has(s.id))?.id ?? '';
-    if (!id) return;
+    if (!id) return null;
     try {
       const detail = await this.#deps.api.LoadSession(id);
-      if (view !== this.#view) return;
-      this.#show(detail.session, detail.messages);
+      if (view === this.#view) this.#show(detail.session, detail.messages);
+      return detail.messages;
     } catch {
-      // keep the local view with the failure marker
+      return null; // keep the local view with the failure marker
     }
   }
 

@@ -183,6 +183,25 @@ describe('ChatStore.send', () => {
     expect(h.store.draft).toBe('');
   });
 
+  it('says the message is saved when another chat was opened while the send failed', async () => {
+    const h = harness();
+    h.api.ListSessions.mockResolvedValue([session('s8'), session('other')]);
+    h.api.LoadSession.mockImplementation(async (id: string) =>
+      id === 's8'
+        ? { session: session('s8'), messages: [msg({ id: 'u8', role: 'user', content: 'sent text' })] }
+        : { session: session(id), messages: [] },
+    );
+    h.store.draft = 'sent text';
+    const done = h.store.send();
+    await h.store.select('other'); // the view moves on before the call fails
+    h.pending.reject(new Error('ollama is not reachable'));
+    expect(await done).toBe(false);
+    expect(h.api.LoadSession).toHaveBeenCalledWith('s8');
+    expect(h.store.replyFailedSaved).toBe(true);
+    expect(h.store.currentId).toBe('other'); // the other chat stays open
+    expect(h.store.draft).toBe(''); // stored: not put back to be sent twice
+  });
+
   it('puts the text back when the message was not stored', async () => {
     const h = harness();
     h.store.draft = 'never stored';

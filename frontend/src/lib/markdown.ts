@@ -101,8 +101,8 @@ export function renderMarkdownFragment(src: string): DocumentFragment {
  * How much of a streaming reply's start is settled: whole blocks, each followed by a blank line,
  * with two more blocks after the last of them (a block the next text could still change, such as
  * a list whose next item is on its way, stays out). Rendered alone, this start gives what it
- * gives inside the whole reply (except a reference link defined further on, until the reply is
- * finished and drawn whole). 0 when nothing is, or when the blocks do not tile the text.
+ * gives inside the whole reply, but for link reference definitions (lib/morph draws a reply that
+ * holds one whole). 0 when nothing is, or when the blocks do not tile the text.
  */
 export function settledLength(src: string): number {
   if (!src || src.indexOf('\n\n') < 0) return 0; // one block, still growing: no need to parse

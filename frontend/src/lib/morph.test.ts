@@ -104,7 +104,8 @@ describe('StreamDraw', () => {
     expect(body.firstElementChild).toBe(first);
   });
 
-  it('appends plain words to the line being written without rendering, drawing what the whole rendering draws', () => {
+  // Compares about 1,200 steps with the whole rendering, each a full render: slower than the default limit.
+  it('appends plain words to the line being written without rendering, drawing what the whole rendering draws', { timeout: 60_000 }, () => {
     const prose = [
       'Hermes keeps everything on this computer, and answers from a local model.',
       'Second paragraph: 3 items, "quoted", it\'s fine - really!',
@@ -118,6 +119,9 @@ describe('StreamDraw', () => {
       'Table | like | text',
       '| a | b |\n|---|---|\n| one two | three four |',
       '1. tight item\n2. another tight item',
+      'Steps:\n\n> Do this first\n> 1. Install the app\n> --- and > > 2. nested',
+      'Read the docs\n\n[docs]: docs and more "Example Site" here',
+      'See [the guide][1].\n\n[1]: https://example.com "Example Site"',
       'Ends with trailing spaces   ',
     ].join('\n\n');
     const body = document.createElement('div');

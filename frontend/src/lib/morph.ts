@@ -71,6 +71,9 @@ export function morphChildren(target: Node, source: Node, from = 0): void {
  */
 const PLAIN = /^[\p{L}\p{M}\p{N} ,.;:!?'"-]*$/u;
 
+/** A link reference definition's start: "[label]:" at the start of a line (after a quote's marks). */
+const LINK_DEFINITION = /^(?: {0,3}>)* {0,3}\[[^\]\n]+\]:/m;
+
 /** Whether n is a text node of white space only (the line break the renderer puts after a block). */
 function blank(n: Node | null): boolean {
   return !!n && n.nodeType === Node.TEXT_NODE && (n as Text).data.trim() === '';
@@ -109,7 +112,10 @@ export class StreamDraw {
   }
 
   draw(el: Node, text: string): void {
-    if (el !== this.#el || !text.startsWith(this.#settled) || el.childNodes.length < this.#nodes) {
+    // A link reference definition anywhere changes how blocks before and after it draw, so a
+    // reply holding one (rare from a model) is drawn whole each time.
+    const whole = LINK_DEFINITION.test(text);
+    if (whole || el !== this.#el || !text.startsWith(this.#settled) || el.childNodes.length < this.#nodes) {
       this.#el = el;
       this.#settled = '';
       this.#nodes = 0;
@@ -118,7 +124,7 @@ export class StreamDraw {
       return;
     }
     const rest = text.slice(this.#settled.length);
-    const cut = this.settledLength(rest);
+    const cut = whole ? 0 : this.settledLength(rest);
     const out = cut > 0 ? this.render(rest.slice(0, cut)) : (el.ownerDocument ?? document).createDocumentFragment();
     const settledNodes = out.childNodes.length;
     out.append(this.render(rest.slice(cut)));
@@ -143,9 +149,10 @@ export class StreamDraw {
     if (!PLAIN.test(add)) return false;
     const line = this.#tail.slice(this.#tail.lastIndexOf('\n') + 1);
     const trimmed = line.trimEnd();
-    // A block marker (list, heading, quote) is a line's first word: only once a second word has
-    // begun is the line's kind settled.
-    if (!/^\S+\s+\S/.test(trimmed.trimStart())) return false;
+    // A block marker (list, heading, rule) is a line's first word after any quote markers: only
+    // once a second word has begun is the line's kind settled. A link reference definition
+    // ("[x]: url \"title\"") can be completed or undone by plain text: never appended to.
+    if (!/^\S+\s+\S/.test(trimmed.replace(/^(?:\s*>)+/, '').trimStart()) || this.#tail.includes(']:')) return false;
     const word = trimmed.slice(trimmed.search(/\S+$/));
     if (!PLAIN.test(word)) return false;
     // The one link plain text can make: GFM's www. autolink.

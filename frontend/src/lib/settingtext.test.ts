@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { settingDescription, settingDescriptionsZh } from './settingtext';
 
 /** The keys of the backend's settings, read from their one definition. */
 function backendKeys(): string[] {
-  const src = readFileSync(resolve(process.cwd(), '../backend/config/settings.go'), 'utf8') // vitest runs in frontend/;
+  const src = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../../backend/config/settings.go'), 'utf8');
   const keys = [...src.matchAll(/key: "([a-z_]+)"|(?:intSpec|durationSpec)\("([a-z_]+)"/g)].map((m) => m[1] ?? m[2]);
   return [...new Set(keys)];
 }
