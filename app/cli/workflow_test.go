@@ -29,7 +29,7 @@ func workflowFixture(t *testing.T) (dataDir, dir string) {
 if [ ! -e DIR/verify_code.ok ]; then touch DIR/verify_code.ok; echo "the code service is unavailable" >&2; exit 1; fi
 echo '{"verified": true}'`,
 		"mark":      `echo "$1" >> DIR/mark.count; echo '{"marked": true}'`,
-		"slow_once": `echo $$ > DIR/slow_once.pid; echo x >> DIR/slow_once.count; if [ ! -e DIR/slow_once.fast ]; then exec sleep 60; fi; echo '{"slow": "done"}'`,
+		"slow_once": `echo x >> DIR/slow_once.count; echo $$ > DIR/slow_once.pid; if [ ! -e DIR/slow_once.fast ]; then exec sleep 60; fi; echo '{"slow": "done"}'`,
 	}
 	for name, body := range scripts {
 		body = "#!/bin/sh\n" + strings.ReplaceAll(body, "DIR", dir) + "\n"
