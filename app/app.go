@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -125,9 +127,25 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 		a.mu.Unlock()
 	}
 	if err != nil {
-		return tr, a.mapErr(ctx, err)
+		return tr, storedIn(a.mapErr(ctx, err), res)
 	}
 	return tr, nil
+}
+
+// storedIn tells the UI, with a failed turn's error, where the user's message
+// was stored ("session", "stored": its id): the reply failed, not the send, and
+// the UI must not put the text back to be sent twice. Nothing is added when the
+// message was not stored.
+func storedIn(err error, res agent.Result) error {
+	var ue *UserError
+	if res.User.ID == "" || res.Session.ID == "" || !errors.As(err, &ue) {
+		return err
+	}
+	p := make(map[string]string, len(ue.Params)+2)
+	maps.Copy(p, ue.Params)
+	p["session"], p["stored"] = res.Session.ID, res.User.ID
+	ue.Params = p
+	return err
 }
 
 // track registers long work under its request id, cancellable by

@@ -235,3 +235,33 @@ func TestTuneRuntimeLeavesAnExplicitSettingAloneAndRestores(t *testing.T) {
 		t.Fatalf("an explicit GOGC was overridden: %d", got)
 	}
 }
+
+// A failed reply's error says where the user's message was stored (the UI then
+// says the reply failed, not the send, and never puts the text back to be sent
+// twice); an error before anything was stored says nothing of the kind.
+func TestFailedReplyErrorNamesTheStoredMessage(t *testing.T) {
+	a, core, _, _ := newTestApp(t, func(api.ChatRequest) llmtest.Reply {
+		return llmtest.Reply{Status: 500, Error: "model runner crashed"}
+	})
+	_, err := a.SendMessage("r1", "", "keep this text")
+	var ue *UserError
+	if !errors.As(err, &ue) || ue.Params["session"] == "" || ue.Params["stored"] == "" {
+		t.Fatalf("err = %#v", err)
+	}
+	msgs, lerr := core.sessions.Messages(context.Background(), ue.Params["session"])
+	if lerr != nil {
+		t.Fatal(lerr)
+	}
+	found := false
+	for _, m := range msgs {
+		found = found || (m.ID == ue.Params["stored"] && m.Role == "user" && m.Content == "keep this text")
+	}
+	if !found {
+		t.Fatalf("stored %q is not the user's message in %q: %+v", ue.Params["stored"], ue.Params["session"], msgs)
+	}
+	// Refused before anything was stored: no such params.
+	_, err = a.SendMessage("r2", "", "   ")
+	if !errors.As(err, &ue) || ue.Params["stored"] != "" || ue.Params["session"] != "" {
+		t.Fatalf("empty message err = %#v", err)
+	}
+}

@@ -1,5 +1,6 @@
 // Chat state: the session list, the open conversation and the reply being streamed.
 import {
+  BackendError,
   errorMessage,
   scrubbedIds,
   type Api,
@@ -562,14 +563,14 @@ export class ChatStore {
       { id: `local-user-${requestId}`, role: 'user', content: body, status: 'ok', createdAt: now, requestId },
       { id: `local-assistant-${requestId}`, role: 'assistant', content: '', status: 'streaming', createdAt: now, requestId },
     );
-    return this.#stream(requestId, sessionId, view, () => this.#deps.api.SendMessage(requestId, sessionId, body), (stored, here) => {
+    return this.#stream(requestId, sessionId, view, () => this.#deps.api.SendMessage(requestId, sessionId, body), (stored, here, savedId) => {
       // The backend stores the message before anything else: when it is there, the reply
       // failed and Retry answers it again (without storing it twice); only a message that
       // was not stored goes back into the box, so nothing typed is lost. What the backend
       // holds decides, also when another view opened meanwhile.
       const list = stored ?? (here ? this.messages : []);
       const last = [...list].reverse().find((m) => m.role === 'user' && !m.id.startsWith('local-'));
-      this.replyFailedSaved = !!last && last.content === body;
+      this.replyFailedSaved = savedId !== '' || (!!last && last.content === body);
       if (!here) return;
       if (!this.replyFailedSaved && this.draft.trim() === '' && this.attachments.length === 0 && this.documents.length === 0) {
         this.draft = typed;
@@ -751,8 +752,9 @@ export class ChatStore {
     view: number,
     call: () => Promise<TurnResult>,
     /** After a failed call: the messages of the conversation as the backend holds them (null when
-     *  none was found) and whether the view is still the one the call was made from. */
-    onError?: (stored: Message[] | null, here: boolean) => void,
+     *  none was found), whether the view is still the one the call was made from, and the id of
+     *  the user's message when the backend said it stored it. */
+    onError?: (stored: Message[] | null, here: boolean, savedId: string) => void,
   ): Promise<boolean> {
     this.active = { requestId, sessionId };
     this.#retryUser = '';
@@ -775,8 +777,10 @@ export class ChatStore {
         }
       }
       this.#deps.onFailure?.();
-      const stored = await this.#recover(sessionId, view, known);
-      onError?.(stored, view === this.#view); // after recovering: what was stored decides
+      // The backend says where it stored the user's message, when it did (app.go storedIn).
+      const where = e instanceof BackendError ? e.params : {};
+      const stored = await this.#recover(where.session || sessionId, view, known);
+      onError?.(stored, view === this.#view, where.stored ?? ''); // after recovering: what was stored decides
       this.turns++;
       return false;
     }

@@ -202,6 +202,18 @@ describe('ChatStore.send', () => {
     expect(h.store.draft).toBe(''); // stored: not put back to be sent twice
   });
 
+  it('takes the backend’s word that the message is stored, even when the chat cannot be read back', async () => {
+    const h = harness();
+    h.api.LoadSession.mockRejectedValue(new Error('database is busy'));
+    h.store.draft = 'stored text';
+    const done = h.store.send();
+    h.pending.reject(new BackendError('Ollama is not reachable', 'ollama_unreachable', { host: 'http://h:1', session: 's5', stored: 'u5' }));
+    expect(await done).toBe(false);
+    expect(h.api.LoadSession).toHaveBeenCalledWith('s5'); // the chat the backend named
+    expect(h.store.replyFailedSaved).toBe(true);
+    expect(h.store.draft).toBe('');
+  });
+
   it('puts the text back when the message was not stored', async () => {
     const h = harness();
     h.store.draft = 'never stored';
