@@ -768,7 +768,7 @@ export class ChatStore {
     } catch (e) {
       off();
       this.active = null;
-      const msg = this.#sendFailed(e);
+      const msg = errorMessage(e);
       if (view === this.#view) {
         const m = this.messages.find((x) => x.requestId === requestId && x.role === 'assistant');
         if (m) {
@@ -780,6 +780,9 @@ export class ChatStore {
       // The backend says where it stored the user's message, when it did (app.go storedIn).
       const where = e instanceof BackendError ? e.params : {};
       const stored = await this.#recover(where.session || sessionId, view, known);
+      // The error is shown only now, with what was stored decided: shown at once, it said
+      // "not sent" while the chat was being read back, then "saved".
+      this.#sendFailed(e);
       onError?.(stored, view === this.#view, where.stored ?? ''); // after recovering: what was stored decides
       this.turns++;
       return false;

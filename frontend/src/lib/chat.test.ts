@@ -214,6 +214,23 @@ describe('ChatStore.send', () => {
     expect(h.store.draft).toBe('');
   });
 
+  it('shows the failure only once it knows whether the message was stored (no "not sent" first)', async () => {
+    const h = harness();
+    h.api.ListSessions.mockResolvedValue([session('s6')]);
+    let release: (d: SessionDetail) => void = () => {};
+    h.api.LoadSession.mockImplementation(() => new Promise<SessionDetail>((r) => (release = r)));
+    h.store.draft = 'slow read back';
+    const done = h.store.send();
+    h.pending.reject(new BackendError('Ollama is not reachable', 'ollama_unreachable', { host: 'http://h:1' }));
+    await vi.waitFor(() => expect(h.api.LoadSession).toHaveBeenCalledWith('s6'));
+    expect(h.store.sendError).toBe(''); // still reading the chat back: nothing said yet
+    expect(h.store.replyFailedSaved).toBe(false);
+    release({ session: session('s6'), messages: [msg({ id: 'u6', role: 'user', content: 'slow read back' })] });
+    expect(await done).toBe(false);
+    expect(h.store.sendError).toContain('Ollama is not reachable');
+    expect(h.store.replyFailedSaved).toBe(true);
+  });
+
   it('puts the text back when the message was not stored', async () => {
     const h = harness();
     h.store.draft = 'never stored';
