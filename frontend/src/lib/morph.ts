@@ -84,13 +84,16 @@ function blank(n: Node | null): boolean {
  * blocks; null when it ends in an element.
  */
 function lastText(node: Node): Text | null {
+  let n = lastBesidesBreaks(node);
+  while (n && n.nodeType === Node.ELEMENT_NODE) n = lastBesidesBreaks(n);
+  return n && n.nodeType === Node.TEXT_NODE ? (n as Text) : null;
+}
+
+/** node's last child, or the element before the line breaks that end it. */
+function lastBesidesBreaks(node: Node): Node | null {
   let n: Node | null = node.lastChild;
   while (blank(n) && n?.previousSibling && n.previousSibling.nodeType === Node.ELEMENT_NODE) n = n.previousSibling;
-  while (n && n.nodeType === Node.ELEMENT_NODE) {
-    n = n.lastChild;
-    while (blank(n) && n?.previousSibling && n.previousSibling.nodeType === Node.ELEMENT_NODE) n = n.previousSibling;
-  }
-  return n && n.nodeType === Node.TEXT_NODE ? (n as Text) : null;
+  return n;
 }
 
 export class StreamDraw {
