@@ -9,7 +9,10 @@
 //   open-ms      the page shows another chat; a click on the long one until its last message is
 //                in the DOM and the next frame has been drawn (performance marks in the page);
 //   p95-frame-ms a scripted scroll up the conversation (the scroller moved 250 px every frame for
-//                150 frames): the 95th percentile of the intervals between animation frames;
+//                150 frames; --scroll-px): the 95th percentile of the intervals between animation
+//                frames (16.7 ms is every frame of a 60 Hz display);
+//   blank-frames the same scroll again on the conversation opened afresh, untimed: the frames in
+//                which part of the viewport showed the space standing in for rows not drawn;
 //   cpu-%        a reply streamed at --rate tokens/s into the long conversation: the page's
 //                main-thread task time (CDP Performance.getMetrics TaskDuration) over the wall
 //                time from its first token to its end, in % of one core;
@@ -36,6 +39,7 @@ const { values: opt } = parseArgs({
     messages: { type: 'string', default: '2000' },
     rate: { type: 'string', default: '50' },
     words: { type: 'string', default: '300' },
+    'scroll-px': { type: 'string', default: '250' },
   },
 });
 const runs = Math.max(1, Number(opt.runs));
@@ -122,8 +126,9 @@ async function openLong(page) {
 }
 
 /** Scrolls up 250 px a frame for 150 frames: the intervals between frames, sorted. */
-async function scrollFrames(page) {
-  return page.evaluate(async () => {
+async function scrollFrames(page, trace) {
+  await trace.start();
+  const deltas = await page.evaluate(async (px) => {
     const sc = document.querySelector('[data-testid="messages"]');
     const deltas = [];
     await new Promise((resolve) => {
@@ -132,14 +137,62 @@ async function scrollFrames(page) {
       const step = (ts) => {
         if (last) deltas.push(ts - last);
         last = ts;
-        sc.scrollTop -= 250;
+        sc.scrollTop -= px;
         if (++n <= 150) requestAnimationFrame(step);
         else resolve();
       };
       requestAnimationFrame(step);
     });
     return deltas.sort((a, b) => a - b);
-  });
+  }, Number(opt['scroll-px']));
+  await trace.stop();
+  return deltas;
+}
+
+/**
+ * The same scroll, untimed: the frames (of 150) in which the viewport showed part of a gap (the
+ * space standing in for rows not drawn) instead of messages. Seen by an IntersectionObserver on
+ * the gaps (it adds no layout of its own); 0 is what smooth means too.
+ */
+async function blankFrames(page) {
+  return page.evaluate(async (px) => {
+    const sc = document.querySelector('[data-testid="messages"]');
+    const list = document.querySelector('[data-testid="message-list"]');
+    const showing = new Set();
+    const io = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) {
+          if (e.isIntersecting && e.intersectionRect.height > 1) showing.add(e.target);
+          else showing.delete(e.target);
+        }
+      },
+      { root: sc },
+    );
+    const mo = new MutationObserver((recs) => {
+      for (const r of recs) {
+        for (const n of r.addedNodes) if (n.classList?.contains('vgap')) io.observe(n);
+        for (const n of r.removedNodes) showing.delete(n);
+      }
+    });
+    list.querySelectorAll('.vgap').forEach((n) => io.observe(n));
+    mo.observe(list, { childList: true });
+    let blank = 0;
+    await new Promise((resolve) => {
+      let n = 0;
+      const step = () => {
+        if (n > 0 && showing.size > 0) blank++;
+        sc.scrollTop -= px;
+        if (++n <= 150) requestAnimationFrame(step);
+        else resolve();
+      };
+      requestAnimationFrame(step);
+    });
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    if (showing.size > 0) blank++;
+    io.disconnect();
+    mo.disconnect();
+    return blank;
+  }, Number(opt['scroll-px']));
 }
 
 /** The page's main-thread CPU over 5 s with nothing happening (status polls, heartbeats), in %. */
@@ -329,21 +382,26 @@ try {
     const dom = await page.evaluate(() => document.querySelectorAll('[data-testid="message"]').length);
     const profile = r === 0 && process.env.BENCH_PROFILE;
     if (profile) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
-    const frames = await scrollFrames(page);
+    const trace = r === 0 ? process.env.BENCH_TRACE : '';
+    const frames = await scrollFrames(page, tracer(cdp, trace, 'scroll'));
     if (profile) writeFileSync(join(profile, 'scroll.cpuprofile'), JSON.stringify((await cdp.send('Profiler.stop')).profile));
     if (profile) await cdp.send('Profiler.start');
     const p95 = frames[Math.min(frames.length - 1, Math.floor(frames.length * 0.95))];
-    const trace = r === 0 ? process.env.BENCH_TRACE : '';
     const idle = await idleCPU(page, cdp, tracer(cdp, trace, 'idle'));
     const { cpu, tokensPerSec } = await streamCPU(page, cdp, tracer(cdp, trace, 'stream'));
     if (profile) writeFileSync(join(profile, 'stream.cpuprofile'), JSON.stringify((await cdp.send('Profiler.stop')).profile));
-    const res = { run: r + 1, openMs, p95FrameMs: p95, maxFrameMs: frames[frames.length - 1], cpuPct: cpu, idleCpuPct: idle, tokensPerSec, domMessages: dom };
+    // The untimed check of what the scroll showed, on the conversation opened afresh.
+    await page.goto(h.url);
+    await page.getByTestId('status-bar').waitFor();
+    await openLong(page);
+    const blank = await blankFrames(page);
+    const res = { run: r + 1, openMs, p95FrameMs: p95, maxFrameMs: frames[frames.length - 1], blankFrames: blank, cpuPct: cpu, idleCpuPct: idle, tokensPerSec, domMessages: dom };
     results.push(res);
     console.log(JSON.stringify(res));
   }
   if (problems.length) console.error(`page problems:\n${problems.join('\n')}`);
   const med = {};
-  for (const k of ['openMs', 'p95FrameMs', 'maxFrameMs', 'cpuPct', 'idleCpuPct', 'tokensPerSec', 'domMessages']) med[k] = median(results.map((x) => x[k]));
+  for (const k of ['openMs', 'p95FrameMs', 'maxFrameMs', 'blankFrames', 'cpuPct', 'idleCpuPct', 'tokensPerSec', 'domMessages']) med[k] = median(results.map((x) => x[k]));
   console.log(JSON.stringify({ median: med, runs }));
 } catch (err) {
   failed = true;

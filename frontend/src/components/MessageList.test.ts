@@ -146,6 +146,32 @@ describe('MessageList', () => {
     expect(sc.scrollTop).toBeGreaterThan(50_000);
   });
 
+  it('draws no row of another place while measured heights move every row (no mounts thrown away)', async () => {
+    const sc = scroller();
+    const { container } = render(MessageList<Item>, { target: sc, props: { scroller: sc, items: items(2000), row, estimate: 100 } });
+    await tick();
+    sc.scrollTop = 50_000; // row 500
+    await fireEvent.scroll(sc);
+    await tick();
+    const list = container.querySelector('[data-testid="message-list"]')!;
+    const mounted: number[] = [];
+    const mo = new MutationObserver((recs) => {
+      for (const r of recs) for (const n of r.addedNodes) if ((n as HTMLElement).classList?.contains('vrow')) mounted.push(Number((n as HTMLElement).dataset.key!.slice(1)));
+    });
+    mo.observe(list, { childList: true });
+    // The drawn rows are measured three times as tall as estimated: the estimate for the ~1,990
+    // rows not drawn triples, and row 500 moves from 50,000 px to about 150,000 px.
+    await measure(container, () => 300);
+    await tick();
+    mo.takeRecords();
+    mo.disconnect();
+    expect(sc.scrollTop).toBeGreaterThan(140_000);
+    expect(drawnIds(container)).toContain('m500');
+    // Only rows next to row 500 came into the DOM (the old position over the new heights would
+    // have drawn rows near 50,000 / 300 ≈ row 166, to remove them again at once).
+    for (const i of mounted) expect(Math.abs(i - 500) < 20 || i === 1999, `row ${i} mounted`).toBe(true);
+  });
+
   it('reveals a row far up (a search hit) and Home / End reach the first and the last message', async () => {
     const sc = scroller();
     const { container, component } = render(MessageList<Item>, {

@@ -45,3 +45,16 @@ export async function highlightCode(root: HTMLElement): Promise<number> {
   }
   return n;
 }
+
+/**
+ * Runs work(root) when the page has nothing else to do (or within a second), if root is still in
+ * the page then: highlighting a reply's code is not worth a dropped frame while a long
+ * conversation scrolls and new messages come into view (the text is readable plain until then).
+ */
+export function whenIdle(root: HTMLElement, work: (root: HTMLElement) => unknown): void {
+  const run = () => {
+    if (root.isConnected) void work(root);
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 1000 });
+  else setTimeout(run, 50);
+}
