@@ -58,7 +58,7 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	if emit == nil {
 		emit = func(string, any) {}
 	}
-	a := &App{core: core, emit: emit, throttle: 100 * time.Millisecond, running: map[string]context.CancelFunc{},
+	a := &App{core: core, emit: emit, throttle: streamGap, running: map[string]context.CancelFunc{},
 		contexts: map[string]ContextReport{}}
 	a.approvals = &uiApprover{emit: func(n string, d any) { a.emit(n, d) }, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
 	core.SetApprover(a.approvals)
@@ -251,6 +251,11 @@ func (a *App) UIReady() error {
 	})
 	return nil
 }
+
+// streamGap is how often a streaming reply's new text goes to the UI: as often as the page
+// draws it (Message.svelte's STREAM_DRAW_MS), no more; a delta between two draws would only wake
+// the page for nothing.
+const streamGap = 150 * time.Millisecond
 
 // throttle coalesces deltas: the first goes out at once, later ones at most every gap.
 type throttle struct {

@@ -1,4 +1,4 @@
-// Message: a streaming reply's Markdown is drawn at most every 100 ms (the first words at once, a
+// Message: a streaming reply's Markdown is drawn at most every 150 ms (the first words at once, a
 // finished reply at once), not on every token.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render } from '@testing-library/svelte';
@@ -23,7 +23,7 @@ describe('Message while streaming', () => {
     message.content += ' friend';
     await tick();
     expect(body()).toBe('Hello'); // within the interval: not drawn yet
-    await sleep(150);
+    await sleep(200);
     await tick();
     expect(body()).toBe('Hello there friend'); // drawn once for both tokens
 
@@ -52,9 +52,9 @@ describe('Message while streaming', () => {
     now = 1010;
     message.content += ' two';
     await tick();
-    expect(vi.getTimerCount()).toBe(1); // the redraw, 90 ms on
-    now = 1099.6; // the timer fires; the clock says 0.4 ms are still to go
-    await vi.advanceTimersByTimeAsync(90);
+    expect(vi.getTimerCount()).toBe(1); // the redraw, 140 ms on
+    now = 1149.6; // the timer fires; the clock says 0.4 ms are still to go
+    await vi.advanceTimersByTimeAsync(140);
     await tick();
     expect(body()).toBe('One two');
     expect(vi.getTimerCount()).toBe(0);
