@@ -29,8 +29,9 @@ url="$(sed -n 's/^FAKE_OLLAMA_URL=//p' "$work/fake.out")"
 # A private X display.
 Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
 pids+=($!)
-for _ in $(seq 50); do [[ -s "$work/display" ]] && break; sleep 0.1; done
-[[ -s "$work/display" ]] || fail "Xvfb did not start"
+# Up to 30 s: on a loaded machine Xvfb took more than the 5 s once allowed (a CI run failed so).
+for _ in $(seq 300); do [[ -s "$work/display" ]] && break; sleep 0.1; done
+[[ -s "$work/display" ]] || fail "Xvfb did not start in 30 s: $(tail -5 "$work/xvfb.log" 2>/dev/null)"
 export DISPLAY=":$(head -1 "$work/display")"
 
 # Cold start: a fresh data dir, the real binary, no arguments = desktop window.

@@ -162,11 +162,12 @@ async function blankFrames(page) {
     const io = new IntersectionObserver(
       (entries) => {
         for (const e of entries) {
-          if (e.isIntersecting && e.intersectionRect.height > 1) showing.add(e.target);
+          if (e.isIntersecting) showing.add(e.target);
           else showing.delete(e.target);
         }
       },
-      { root: sc },
+      // 2 px in from each edge: a gap that only touches the viewport counts as intersecting.
+      { root: sc, rootMargin: '-2px' },
     );
     const mo = new MutationObserver((recs) => {
       for (const r of recs) {
@@ -393,6 +394,7 @@ try {
     // The untimed check of what the scroll showed, on the conversation opened afresh.
     await page.goto(h.url);
     await page.getByTestId('status-bar').waitFor();
+    await useFakeModel(page); // as above: until the status bar says the model is ready
     await openLong(page);
     const blank = await blankFrames(page);
     const res = { run: r + 1, openMs, p95FrameMs: p95, maxFrameMs: frames[frames.length - 1], blankFrames: blank, cpuPct: cpu, idleCpuPct: idle, tokensPerSec, domMessages: dom };

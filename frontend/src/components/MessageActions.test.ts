@@ -108,9 +108,26 @@ describe('Message code highlighting', () => {
       message: m({ id: 's', role: 'assistant', content: '```js\nlet a\n```', status: 'streaming' }),
     });
     const plain = render(Message, { message: m({ id: 'p', role: 'assistant', content: '```\nlet a\n```\n\n```klingon\nlet a\n```' }) });
-    await new Promise((r) => setTimeout(r, 50));
+    // A block that names a language, drawn after them, is highlighted: the others had their turn.
+    const control = render(Message, { message: m({ id: 'c', role: 'assistant', content: '```js\nlet a\n```' }) });
+    await waitFor(() => expect(control.container.querySelector('pre code .hljs-keyword')).not.toBeNull());
     expect(streaming.container.querySelector('pre code span')).toBeNull();
     expect(plain.container.querySelectorAll('pre code span').length).toBe(0);
+  });
+});
+
+describe('Message: a finished reply is drawn once', () => {
+  it('keeps its nodes (and highlighting) when the message is replaced by an equal one, and redraws a changed text', async () => {
+    const content = 'Some **bold** text\n\n```js\nlet a = 1\n```';
+    const view = render(Message, { message: m({ id: 'r', role: 'assistant', content }) });
+    const code = view.container.querySelector('pre code')!;
+    await waitFor(() => expect(code.querySelector('.hljs-keyword')).not.toBeNull());
+    await view.rerender({ message: m({ id: 'r', role: 'assistant', content }) });
+    expect(view.container.querySelector('pre code')).toBe(code);
+    expect(code.querySelector('.hljs-keyword')).not.toBeNull();
+    await view.rerender({ message: m({ id: 'r', role: 'assistant', content: content.replace('Some', 'Other') }) });
+    expect(view.container.querySelector('pre code')).not.toBe(code);
+    expect(view.getByTestId('message-body').textContent).toContain('Other bold text');
   });
 });
 

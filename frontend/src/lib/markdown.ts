@@ -55,7 +55,6 @@ const MARKDOWN_CONFIG = {
 
 /** What each purifier returns; each has its configuration set once (see purifier). */
 const CONFIGS = {
-  html: { ...MARKDOWN_CONFIG, RETURN_TRUSTED_TYPE: false },
   fragment: { ...MARKDOWN_CONFIG, RETURN_DOM_FRAGMENT: true },
   highlighted: { ALLOWED_TAGS: ['span'], ALLOWED_ATTR: ['class'], ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false, RETURN_TRUSTED_TYPE: false },
 } satisfies Record<string, Config>;
@@ -98,19 +97,20 @@ function purifier(kind: keyof typeof CONFIGS): ReturnType<typeof DOMPurify> {
   return p;
 }
 
-/** Renders untrusted Markdown to an HTML string that is safe to insert with {@html}. */
-export function renderMarkdown(src: string): string {
-  const raw = marked.parse(src ?? '') as string;
-  return purifier('html').sanitize(raw) as string;
-}
-
 /**
- * The same, as nodes (sanitized like renderMarkdown's string, without serialising them and
- * parsing them again): what a streaming reply's redraw compares with what it shows (lib/morph).
+ * Renders untrusted Markdown to sanitized nodes: what the page draws (a finished reply, and a
+ * streaming one through lib/morph), without serialising them and parsing them again.
  */
 export function renderMarkdownFragment(src: string): DocumentFragment {
   const raw = marked.parse(src ?? '') as string;
   return purifier('fragment').sanitize(raw) as unknown as DocumentFragment;
+}
+
+/** The same as an HTML string: the fragment serialised (one sanitizing path for both). */
+export function renderMarkdown(src: string): string {
+  const div = document.createElement('div');
+  div.append(renderMarkdownFragment(src));
+  return div.innerHTML;
 }
 
 /**
