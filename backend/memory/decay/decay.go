@@ -82,6 +82,9 @@ func ParseHalfLife(v string) (time.Duration, error) {
 		d = time.Duration(n * float64(unit))
 	default:
 		d, err = time.ParseDuration(v)
+		if err != nil && tooLong(v) {
+			return 0, fmt.Errorf("%s is out of range; use between 1h and 3650d", v)
+		}
 	}
 	if err != nil {
 		return 0, fmt.Errorf("%q is not a half-life; write it like 30d, 2w or 36h", v)
@@ -90,6 +93,21 @@ func ParseHalfLife(v string) (time.Duration, error) {
 		return 0, fmt.Errorf("%s is out of range; use between 1h and 3650d", Format(d))
 	}
 	return d, nil
+}
+
+// tooLong reports whether v is a number with one Go duration unit (99999999h) too long for a
+// time.Duration, which time.ParseDuration refuses as if it were not a duration at all.
+func tooLong(v string) bool {
+	for _, u := range []struct {
+		suffix string
+		unit   time.Duration
+	}{{"ns", time.Nanosecond}, {"us", time.Microsecond}, {"µs", time.Microsecond}, {"ms", time.Millisecond}, {"s", time.Second}, {"m", time.Minute}, {"h", time.Hour}} {
+		if num, ok := strings.CutSuffix(v, u.suffix); ok {
+			n, err := strconv.ParseFloat(num, 64)
+			return err == nil && n*float64(u.unit) > float64(Longest)
+		}
+	}
+	return false
 }
 
 // Format writes a half-life as the user reads it: whole days as 30d, else hours.

@@ -27,7 +27,9 @@ func TestParseHalfLives(t *testing.T) {
 		// Too long for a time.Duration: said as written, not as an overflowed number.
 		"health=999999w":   "999999w is out of range",
 		"health=1e300d":    "1e300d is out of range",
-		"health=99999999h": "not a half-life",
+		"health=99999999h": "99999999h is out of range",
+		"health=1e30ms":    "1e30ms is out of range",
+		"health=5xh":       "not a half-life",
 	} {
 		if _, err := ParseHalfLives(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseHalfLives(%q) = %v; want %q", in, err, want)
