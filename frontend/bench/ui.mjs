@@ -125,75 +125,79 @@ async function openLong(page) {
   }, `(message ${total})`);
 }
 
-/** Scrolls up 250 px a frame for 150 frames: the intervals between frames, sorted. */
+/**
+ * Scrolls the conversation up --scroll-px a frame for 150 frames, in the page: the intervals
+ * between frames, sorted, and, when watchGaps, the frames in which the viewport showed part of a
+ * gap (the space standing in for rows not drawn) instead of messages, seen by an
+ * IntersectionObserver on the gaps (it adds no layout of its own). Without watchGaps nothing but
+ * the scroll runs in the page (the timed pass).
+ */
+async function scrollUp(page, watchGaps) {
+  return page.evaluate(
+    async ([px, watchGaps]) => {
+      const sc = document.querySelector('[data-testid="messages"]');
+      const list = document.querySelector('[data-testid="message-list"]');
+      const showing = new Set();
+      let io;
+      let mo;
+      if (watchGaps) {
+        io = new IntersectionObserver(
+          (entries) => {
+            for (const e of entries) {
+              if (e.isIntersecting) showing.add(e.target);
+              else showing.delete(e.target);
+            }
+          },
+          // 2 px in from each edge: a gap that only touches the viewport counts as intersecting.
+          { root: sc, rootMargin: '-2px' },
+        );
+        mo = new MutationObserver((recs) => {
+          for (const r of recs) {
+            for (const n of r.addedNodes) if (n.classList?.contains('vgap')) io.observe(n);
+            for (const n of r.removedNodes) showing.delete(n);
+          }
+        });
+        list.querySelectorAll('.vgap').forEach((n) => io.observe(n));
+        mo.observe(list, { childList: true });
+      }
+      const deltas = [];
+      let blank = 0;
+      await new Promise((resolve) => {
+        let last = 0;
+        let n = 0;
+        const step = (ts) => {
+          if (last) deltas.push(ts - last);
+          last = ts;
+          if (n > 0 && showing.size > 0) blank++;
+          sc.scrollTop -= px;
+          if (++n <= 150) requestAnimationFrame(step);
+          else resolve();
+        };
+        requestAnimationFrame(step);
+      });
+      if (watchGaps) {
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        if (showing.size > 0) blank++;
+        io.disconnect();
+        mo.disconnect();
+      }
+      return { deltas: deltas.sort((a, b) => a - b), blank };
+    },
+    [Number(opt['scroll-px']), watchGaps],
+  );
+}
+
+/** The timed scroll (traced with BENCH_TRACE): the intervals between frames, sorted. */
 async function scrollFrames(page, trace) {
   await trace.start();
-  const deltas = await page.evaluate(async (px) => {
-    const sc = document.querySelector('[data-testid="messages"]');
-    const deltas = [];
-    await new Promise((resolve) => {
-      let last = 0;
-      let n = 0;
-      const step = (ts) => {
-        if (last) deltas.push(ts - last);
-        last = ts;
-        sc.scrollTop -= px;
-        if (++n <= 150) requestAnimationFrame(step);
-        else resolve();
-      };
-      requestAnimationFrame(step);
-    });
-    return deltas.sort((a, b) => a - b);
-  }, Number(opt['scroll-px']));
+  const { deltas } = await scrollUp(page, false);
   await trace.stop();
   return deltas;
 }
 
-/**
- * The same scroll, untimed: the frames (of 150) in which the viewport showed part of a gap (the
- * space standing in for rows not drawn) instead of messages. Seen by an IntersectionObserver on
- * the gaps (it adds no layout of its own); 0 is what smooth means too.
- */
+/** The same scroll, untimed, watching the gaps: the frames (of 150) that showed one; 0 is smooth. */
 async function blankFrames(page) {
-  return page.evaluate(async (px) => {
-    const sc = document.querySelector('[data-testid="messages"]');
-    const list = document.querySelector('[data-testid="message-list"]');
-    const showing = new Set();
-    const io = new IntersectionObserver(
-      (entries) => {
-        for (const e of entries) {
-          if (e.isIntersecting) showing.add(e.target);
-          else showing.delete(e.target);
-        }
-      },
-      // 2 px in from each edge: a gap that only touches the viewport counts as intersecting.
-      { root: sc, rootMargin: '-2px' },
-    );
-    const mo = new MutationObserver((recs) => {
-      for (const r of recs) {
-        for (const n of r.addedNodes) if (n.classList?.contains('vgap')) io.observe(n);
-        for (const n of r.removedNodes) showing.delete(n);
-      }
-    });
-    list.querySelectorAll('.vgap').forEach((n) => io.observe(n));
-    mo.observe(list, { childList: true });
-    let blank = 0;
-    await new Promise((resolve) => {
-      let n = 0;
-      const step = () => {
-        if (n > 0 && showing.size > 0) blank++;
-        sc.scrollTop -= px;
-        if (++n <= 150) requestAnimationFrame(step);
-        else resolve();
-      };
-      requestAnimationFrame(step);
-    });
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    if (showing.size > 0) blank++;
-    io.disconnect();
-    mo.disconnect();
-    return blank;
-  }, Number(opt['scroll-px']));
+  return (await scrollUp(page, true)).blank;
 }
 
 /** The page's main-thread CPU over 5 s with nothing happening (status polls, heartbeats), in %. */
