@@ -86,15 +86,21 @@ type Status struct {
 	Model          string   `json:"model"`
 	ModelAvailable bool     `json:"modelAvailable"`
 	Models         []string `json:"models"`
-	Warnings       []string `json:"warnings"`
-	Problem        string   `json:"problem"`
-	Fix            string   `json:"fix"`
-	DataDir        string   `json:"dataDir"`
+	Warnings       []Notice `json:"warnings"`
+	// Problem and Fix say in English what keeps the chat from working and what to do; Code
+	// and Params say the same for the UI to word (app/notice.go).
+	Problem string            `json:"problem"`
+	Fix     string            `json:"fix"`
+	Code    string            `json:"code"`
+	Params  map[string]string `json:"params"`
+	DataDir string            `json:"dataDir"`
 	// OllamaManaged: Hermes started this Ollama and stops it when it exits.
 	OllamaManaged bool `json:"ollamaManaged"`
 	// IntentProblem is set when messages cannot be classified (chat still works).
-	IntentProblem string `json:"intentProblem"`
-	IntentFix     string `json:"intentFix"`
+	IntentProblem string            `json:"intentProblem"`
+	IntentFix     string            `json:"intentFix"`
+	IntentCode    string            `json:"intentCode"`
+	IntentParams  map[string]string `json:"intentParams"`
 }
 
 // ModelInfo is an installed model for the picker.

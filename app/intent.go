@@ -94,6 +94,12 @@ func (c intentClassifier) Classify(ctx context.Context, text string) (string, fl
 
 // IntentProblem describes why the intent classifier is unavailable, with the fix; "" when it works.
 func (c *Core) IntentProblem() (problem, fix string) {
+	problem, fix, _, _ = c.intentNotice()
+	return problem, fix
+}
+
+// intentNotice is IntentProblem with its notice code and params, for the UI.
+func (c *Core) intentNotice() (problem, fix, code string, params map[string]string) {
 	_, err := c.intent.get()
 	detail := ""
 	if err != nil {
@@ -104,15 +110,18 @@ func (c *Core) IntentProblem() (problem, fix string) {
 	}
 	switch {
 	case err == nil:
-		return "", ""
+		return "", "", "", nil
 	case errors.Is(err, intent.ErrNoLibrary):
 		return "The ONNX Runtime library is missing, so messages are not classified (intent: unknown): " + detail + ".",
-			"I" + intent.InstallHint[1:] + "; or point HERMES_ORT_LIB at libonnxruntime.so.1."
+			"I" + intent.InstallHint[1:] + "; or point HERMES_ORT_LIB at libonnxruntime.so.1.",
+			NoticeIntentNoLibrary, map[string]string{"detail": detail}
 	case errors.Is(err, intent.ErrNoModel), errors.Is(err, intent.ErrBadModel):
 		return "The intent model cannot be loaded, so messages are not classified (intent: unknown): " + detail + ".",
-			"Rebuild it with `go tool task model:intent`, or remove " + c.intent.dir + " to restore the built-in model."
+			"Rebuild it with `go tool task model:intent`, or remove " + c.intent.dir + " to restore the built-in model.",
+			NoticeIntentBadModel, map[string]string{"detail": detail, "dir": c.intent.dir}
 	}
-	return "The intent classifier failed to start: " + err.Error(), "Run `hermes doctor` for details."
+	return "The intent classifier failed to start: " + err.Error(), "Run `hermes doctor` for details.",
+		NoticeIntentFailed, map[string]string{"detail": err.Error()}
 }
 
 // IntentResult is the classification of one message: label, confidence, scores.

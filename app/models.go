@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -35,22 +36,24 @@ type Recommendation struct {
 
 // SetupState is what the first-run screen shows: what is missing and the next step.
 type SetupState struct {
-	Ollama      string           `json:"ollama"` // running | stopped | missing | unreachable
-	Managed     bool             `json:"managed"`
-	Host        string           `json:"host"`
-	Version     string           `json:"version"`
-	Binary      string           `json:"binary"`
-	InstallHint string           `json:"install_hint"` // the command alone, to copy
-	InstallNote string           `json:"install_note"` // other ways (offline too)
-	ChatModel   string           `json:"chat_model"`
-	ChatReady   bool             `json:"chat_ready"`
-	EmbedModel  string           `json:"embed_model"`
-	EmbedReady  bool             `json:"embed_ready"`
-	Models      []ModelDetail    `json:"models"`
-	Recommended []Recommendation `json:"recommended"`
-	MemoryGB    float64          `json:"memory_gb"`
-	Problem     string           `json:"problem"`
-	Step        string           `json:"step"` // install | start | pull | choose | "" (ready)
+	Ollama      string            `json:"ollama"` // running | stopped | missing | unreachable
+	Managed     bool              `json:"managed"`
+	Host        string            `json:"host"`
+	Version     string            `json:"version"`
+	Binary      string            `json:"binary"`
+	InstallHint string            `json:"install_hint"` // the command alone, to copy
+	InstallNote string            `json:"install_note"` // other ways (offline too)
+	ChatModel   string            `json:"chat_model"`
+	ChatReady   bool              `json:"chat_ready"`
+	EmbedModel  string            `json:"embed_model"`
+	EmbedReady  bool              `json:"embed_ready"`
+	Models      []ModelDetail     `json:"models"`
+	Recommended []Recommendation  `json:"recommended"`
+	MemoryGB    float64           `json:"memory_gb"`
+	Problem     string            `json:"problem"` // in English; Code and Params for the UI (app/notice.go)
+	Code        string            `json:"code"`
+	Params      map[string]string `json:"params"`
+	Step        string            `json:"step"` // install | start | pull | choose | "" (ready)
 }
 
 // Setup says what stands between the user and a working chat.
@@ -64,6 +67,9 @@ func (c *Core) Setup(ctx context.Context) (SetupState, error) {
 	out := SetupState{Ollama: st.Status, Managed: st.Managed, Host: s.OllamaHost, Binary: st.Binary, InstallHint: ollamad.InstallCommand(), InstallNote: ollamad.InstallNote(),
 		ChatModel: s.ChatModel, EmbedModel: s.EmbedModel, Models: []ModelDetail{}, MemoryGB: memoryGB()}
 	out.Recommended = recommend(out.MemoryGB)
+	if st.Status != ollamad.Running {
+		out.Code, out.Params = ollamaNotice(st, s)
+	}
 	switch st.Status {
 	case ollamad.Missing:
 		out.Problem, out.Step = "Ollama, which runs the models, is not installed on this computer.", "install"
@@ -86,6 +92,7 @@ func (c *Core) Setup(ctx context.Context) (SetupState, error) {
 	models, err := client.ModelDetails(ctx)
 	if err != nil {
 		out.Problem, out.Step = fmt.Sprintf("Ollama answers but its models could not be listed: %v", err), "start"
+		out.Code, out.Params = NoticeModelsUnlisted, map[string]string{"detail": err.Error()}
 		return out, nil
 	}
 	out.Models = details(models, s)
@@ -97,8 +104,10 @@ func (c *Core) Setup(ctx context.Context) (SetupState, error) {
 	case out.ChatReady:
 	case !hasChatModel(models):
 		out.Problem, out.Step = "No chat model is installed. Pull one (a download) or import a GGUF file you have.", "pull"
+		out.Code = NoticeNoChatModel
 	default:
 		out.Problem, out.Step = fmt.Sprintf("The chat model %s is not installed; choose one of the installed models, or pull it.", s.ChatModel), "choose"
+		out.Code, out.Params = NoticeModelNotInstalled, map[string]string{"model": s.ChatModel, "installed": installedNames(models)}
 	}
 	return out, nil
 }
@@ -241,4 +250,14 @@ func (a *App) emitEvent(name string, data any) {
 	if a.emit != nil {
 		a.emit(name, data)
 	}
+}
+
+// installedNames lists the installed models, comma-separated.
+func installedNames(models []llm.ModelDetail) string {
+	names := make([]string, len(models))
+	for i, m := range models {
+		names[i] = m.Name
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }

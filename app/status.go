@@ -26,7 +26,10 @@ func (c *Core) Status(ctx context.Context) (Status, error) {
 	}
 	h := client.Check(ctx)
 	st := Status{Host: s.OllamaHost, Reachable: h.Reachable, Version: h.Version, Model: s.ChatModel,
-		Warnings: append([]string{}, h.Warnings...), Models: []string{}, DataDir: c.dataDir}
+		Warnings: []Notice{}, Models: []string{}, DataDir: c.dataDir}
+	for _, w := range h.Warnings {
+		st.Warnings = append(st.Warnings, Notice{Code: w.Code, Params: w.Params, Text: w.Text})
+	}
 	for _, m := range h.Models {
 		st.Models = append(st.Models, m.Name)
 		if sameModel(m.Name, s.ChatModel) {
@@ -34,29 +37,37 @@ func (c *Core) Status(ctx context.Context) (Status, error) {
 		}
 	}
 	sort.Strings(st.Models)
-	st.IntentProblem, st.IntentFix = c.IntentProblem()
-	if os, err := c.OllamaState(ctx); err == nil {
+	st.IntentProblem, st.IntentFix, st.IntentCode, st.IntentParams = c.intentNotice()
+	os, osErr := c.OllamaState(ctx)
+	if osErr == nil {
 		st.OllamaManaged = os.Managed
 	}
 	switch {
+	case !h.Reachable && h.Err != nil && !errors.Is(h.Err, llm.ErrUnreachable):
+		st.Problem = fmt.Sprintf("Ollama at %s answered with an error: %v.", s.OllamaHost, h.Err)
+		st.Fix = "Check the Ollama server's log, or change the host in Settings."
+		st.Code, st.Params = NoticeOllamaError, map[string]string{"host": s.OllamaHost, "detail": h.Err.Error()}
 	case !h.Reachable:
 		st.Problem = fmt.Sprintf("Ollama is not reachable at %s.", s.OllamaHost)
 		st.Fix = "Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings."
-		if os, err := c.OllamaState(ctx); err == nil && os.Hint != "" {
+		st.Code, st.Params = NoticeOllamaUnreachable, map[string]string{"host": s.OllamaHost}
+		if osErr == nil && os.Hint != "" {
 			st.Fix = os.Hint
-		}
-		if h.Err != nil && !errors.Is(h.Err, llm.ErrUnreachable) {
-			st.Problem = fmt.Sprintf("Ollama at %s answered with an error: %v.", s.OllamaHost, h.Err)
+			st.Code, st.Params = ollamaNotice(os, s)
 		}
 	case h.Err != nil:
 		st.Problem = fmt.Sprintf("Could not list Ollama's models: %v.", h.Err)
 		st.Fix = "Check the Ollama server's log."
+		st.Code, st.Params = NoticeModelsUnlisted, map[string]string{"detail": h.Err.Error()}
 	case !st.ModelAvailable && len(st.Models) == 0:
 		st.Problem = fmt.Sprintf("Model %s is not installed, and no model is.", s.ChatModel)
 		st.Fix = fmt.Sprintf("Run `hermes model pull %s`, or `hermes model import FILE.gguf --name NAME` for a file you have.", s.ChatModel)
+		st.Code, st.Params = NoticeNoModels, map[string]string{"model": s.ChatModel}
 	case !st.ModelAvailable:
-		st.Problem = fmt.Sprintf("Model %s is not installed (installed: %s).", s.ChatModel, strings.Join(st.Models, ", "))
+		installed := strings.Join(st.Models, ", ")
+		st.Problem = fmt.Sprintf("Model %s is not installed (installed: %s).", s.ChatModel, installed)
 		st.Fix = fmt.Sprintf("Run `hermes model pull %s`, or choose an installed chat model: `hermes model use NAME`.", s.ChatModel)
+		st.Code, st.Params = NoticeModelNotInstalled, map[string]string{"model": s.ChatModel, "installed": installed}
 	}
 	return st, nil
 }

@@ -101,7 +101,7 @@ func doctor(ctx context.Context, g globals, dir string, args []string, env Env) 
 			add(modelsCheck(app.NewApp(core, nil)))
 		}
 		for _, w := range st.Warnings {
-			add(Check{"warning", "warn", w, ""})
+			add(Check{"warning", "warn", w.Text, ""})
 		}
 	}
 

@@ -18,8 +18,22 @@ type Health struct {
 	Reachable bool
 	Version   string
 	Models    []Model
-	Warnings  []string
+	Warnings  []Warning
 	Err       error
+}
+
+// Warning codes (the UI words a warning by its code; app/notice.go).
+const (
+	WarnNotLoopback = "host_not_loopback" // params: host
+	WarnOldVersion  = "ollama_old"        // params: version, min
+)
+
+// Warning is something to tell the user that does not stop the chat: a code, its params,
+// and the English text.
+type Warning struct {
+	Code   string
+	Params map[string]string
+	Text   string
 }
 
 // Check asks the server for its version and models and collects warnings.
@@ -33,14 +47,14 @@ func (c *Client) Check(ctx context.Context) Health {
 	}
 	h.Reachable, h.Version = true, v
 	if w := VersionWarning(v); w != "" {
-		h.Warnings = append(h.Warnings, w)
+		h.Warnings = append(h.Warnings, Warning{WarnOldVersion, map[string]string{"version": v, "min": MinSafeVersion}, w})
 	}
 	h.Models, h.Err = c.Models(ctx)
 	return h
 }
 
 // HostWarnings warns when the host is not on this machine.
-func HostWarnings(host string) []string {
+func HostWarnings(host string) []Warning {
 	u, err := url.Parse(host)
 	if err != nil {
 		return nil
@@ -52,7 +66,8 @@ func HostWarnings(host string) []string {
 	if ip := net.ParseIP(name); ip != nil && ip.IsLoopback() {
 		return nil
 	}
-	return []string{fmt.Sprintf("Ollama host %s is not on this machine (not loopback): your messages leave this computer. Set ollama_host to http://127.0.0.1:11434 to stay private.", host)}
+	return []Warning{{WarnNotLoopback, map[string]string{"host": host},
+		fmt.Sprintf("Ollama host %s is not on this machine (not loopback): your messages leave this computer. Set ollama_host to http://127.0.0.1:11434 to stay private.", host)}}
 }
 
 // VersionWarning warns about servers older than MinSafeVersion.

@@ -234,7 +234,7 @@ func TestShowModelsEmbedVersion(t *testing.T) {
 		t.Fatalf("check = %+v", h)
 	}
 	fake.Version = "0.12.6"
-	if h := c.Check(ctx); len(h.Warnings) != 1 || !strings.Contains(h.Warnings[0], "memory-disclosure") {
+	if h := c.Check(ctx); len(h.Warnings) != 1 || !strings.Contains(h.Warnings[0].Text, "memory-disclosure") || h.Warnings[0].Code != WarnOldVersion || h.Warnings[0].Params["version"] == "" {
 		t.Fatalf("old version warnings = %v", h.Warnings)
 	}
 }

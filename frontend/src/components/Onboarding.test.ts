@@ -4,6 +4,7 @@ import Onboarding from './Onboarding.svelte';
 import { ModelsStore } from '../lib/models.svelte';
 import { detail, embedder, fakeApi, fakeBus, progress, setupState } from '../lib/models.fixture';
 import type { SetupState } from '../lib/backend';
+import { locale } from '../lib/i18n.svelte';
 
 function setup(state: Partial<SetupState>, api = fakeApi()) {
   const bus = fakeBus();
@@ -55,6 +56,41 @@ describe('Onboarding', () => {
     const hint = 'curl -fsSL https://ollama.invalid/install.sh | sh   (or your distribution’s package)';
     const { queryByTestId } = setup({ ollama: 'missing', step: 'install', install_hint: hint, problem: `Install Ollama: ${hint}`, models: [] });
     expect(queryByTestId('setup-problem')).toBeNull();
+  });
+
+  it("in Chinese, words the backend's problem and install note by code, with no English left", () => {
+    locale.lang = 'zh';
+    try {
+      const cmd = 'curl -fsSL https://ollama.invalid/install.sh | sh';
+      const r = setup({
+        ollama: 'missing',
+        step: 'install',
+        install_hint: cmd,
+        install_note: "Or install your distribution's ollama package; offline, copy the ollama program to /usr/local/bin.",
+        problem: 'Ollama, which runs the models, is not installed on this computer.',
+        code: 'ollama_missing',
+        params: { host: 'http://127.0.0.1:11434', command: cmd, os: 'linux' },
+        models: [],
+      });
+      expect(r.getByTestId('setup-install-note').textContent).toBe('也可以安装发行版的 ollama 软件包；离线时，把 ollama 程序复制到 /usr/local/bin。');
+      // The step's own words already say Ollama is missing: no detail line repeating it.
+      expect(r.queryByTestId('setup-problem')).toBeNull();
+      r.unmount();
+      const bad = setup({
+        ollama: 'missing',
+        step: 'install',
+        install_hint: cmd,
+        problem: 'ollama_path is /opt/nothing, which is not an executable program; fix it or clear it.',
+        code: 'ollama_path_bad',
+        params: { host: 'http://127.0.0.1:11434', path: '/opt/nothing' },
+        models: [],
+      });
+      const text = bad.getByTestId('setup-problem').textContent ?? '';
+      expect(text).toContain('设置项 ollama_path 为 /opt/nothing，它不是可执行程序。');
+      expect(text).not.toMatch(/which is not|fix it/);
+    } finally {
+      locale.lang = 'en';
+    }
   });
 
   it('import: the form stays with what was typed until the import has worked', async () => {

@@ -185,15 +185,27 @@ export interface Status {
   model: string;
   modelAvailable: boolean;
   models: string[];
-  warnings: string[];
+  warnings: Notice[] | null;
+  /** What keeps the chat from working and what to do, in English; code and params word it (lib/notices.ts). */
   problem: string;
   fix: string;
+  code?: string;
+  params?: Record<string, string> | null;
   dataDir: string;
   /** Hermes started this Ollama and stops it when it exits. */
   ollamaManaged?: boolean;
   /** Set when messages cannot be classified (chat still works). */
   intentProblem?: string;
   intentFix?: string;
+  intentCode?: string;
+  intentParams?: Record<string, string> | null;
+}
+
+/** A warning by code (lib/notices.ts), with its params and its English text. */
+export interface Notice {
+  code: string;
+  params?: Record<string, string> | null;
+  text: string;
 }
 
 /** A piece of a search snippet; match marks the words that matched the query. */
@@ -374,8 +386,10 @@ export interface SetupState {
   models: ModelDetail[] | null;
   recommended: Recommendation[] | null;
   memory_gb: number;
-  /** What is missing, in English. */
+  /** What is missing, in English; code and params word it (lib/notices.ts). */
   problem: string;
+  code?: string;
+  params?: Record<string, string> | null;
   step: SetupStep | string;
 }
 

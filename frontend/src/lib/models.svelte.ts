@@ -10,6 +10,7 @@ import {
   type Unsubscribe,
 } from './backend';
 import type { MessageKey } from './i18n.svelte';
+import { noticeWords } from './notices';
 
 type T = (key: MessageKey, params?: Record<string, string | number>) => string;
 type On = (name: string, cb: (data: unknown) => void) => Unsubscribe;
@@ -192,7 +193,7 @@ export function blockReason(s: SetupState | null, t: T): string {
     case 'choose':
       return t('composer.blocked.choose');
     default:
-      return t('composer.blocked.other', { problem: s.problem || t('composer.blocked.unknown') });
+      return t('composer.blocked.other', { problem: noticeWords(s, t).problem || t('composer.blocked.unknown') });
   }
 }
 

@@ -1,6 +1,7 @@
 // Backend health: polls Status(), keeps the model list, and says in words what to do next.
 import { errorCode, errorMessage, type Api, type ModelInfo, type Refusal, type Status, type Unsubscribe } from './backend';
-import type { MessageKey } from './i18n.svelte';
+import { t as translate, type MessageKey } from './i18n.svelte';
+import { noticeLine, noticeWords } from './notices';
 
 export type StatusState =
   | 'loading'
@@ -27,7 +28,8 @@ export interface StatusView {
 type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
 /**
- * The status bar's text: the backend's own problem/fix when it sends one, else our guidance.
+ * The status bar's text: the backend's problem and fix when it sends one (worded by its code in
+ * the user's language, lib/notices.ts), else our guidance.
  * When the backend is gone (web mode: the event stream or its heartbeat stopped) the bar says
  * so before anything else; while a write waits for another Hermes process (db:waiting) it says that.
  */
@@ -57,7 +59,7 @@ export function describeStatus(
     if (err) return { state: 'backend-error', text: t('status.backendError', { error: err }) };
     return { state: 'loading', text: t('status.loading') };
   }
-  const own = [s.problem, s.fix].map((x) => (x ?? '').trim()).filter(Boolean).join(' ');
+  const own = noticeLine(s, t);
   if (!s.reachable) {
     return { state: 'unreachable', text: own || t('status.unreachable', { host: s.host || '127.0.0.1:11434' }) };
   }
@@ -112,15 +114,18 @@ export class StatusStore {
     this.#deps = deps;
   }
 
-  get warnings(): string[] {
-    return (this.status?.warnings ?? []).filter((w) => w && !this.dismissed.includes(w));
+  /** The warnings the user has not hidden: key (the English, what dismiss takes) and text (in the UI's language). */
+  get warnings(): { key: string; text: string }[] {
+    return (this.status?.warnings ?? [])
+      .filter((w) => w?.text && !this.dismissed.includes(w.text))
+      .map((w) => ({ key: w.text, text: noticeWords({ code: w.code, params: w.params, problem: w.text }, translate).problem }));
   }
 
-  /** The intent classifier's problem and fix, unless there is none or the user hid it. */
+  /** The intent classifier's problem and fix in the UI's language, unless there is none or the user hid it. */
   get intentNotice(): { problem: string; fix: string } | null {
-    const problem = (this.status?.intentProblem ?? '').trim();
-    if (!problem || this.intentDismissed) return null;
-    return { problem, fix: (this.status?.intentFix ?? '').trim() };
+    const s = this.status;
+    if (!(s?.intentProblem ?? '').trim() || this.intentDismissed) return null;
+    return noticeWords({ code: s?.intentCode, params: s?.intentParams, problem: s?.intentProblem ?? '', fix: s?.intentFix }, translate);
   }
 
   /**

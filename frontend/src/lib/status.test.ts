@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { StatusStore, describeStatus } from './status.svelte';
-import { dictionaries, t } from './i18n.svelte';
+import { dictionaries, format, locale, t, type MessageKey } from './i18n.svelte';
 import type { Status } from './backend';
 
 function st(p: Partial<Status>): Status {
@@ -39,6 +39,39 @@ describe('describeStatus', () => {
     expect(describeStatus(st({}), '', t).text).not.toContain('started by Hermes');
   });
 
+  const zh = (key: MessageKey, p?: Record<string, string | number>) => format(dictionaries.zh[key], p);
+
+  it("words the backend's problem and fix by their code, in the user language", () => {
+    const missing = st({
+      reachable: false,
+      problem: 'Ollama is not reachable at http://127.0.0.1:11434.',
+      fix: 'Install Ollama: curl -fsSL https://ollama.invalid/install.sh | sh   (Or install your package.)',
+      code: 'ollama_missing',
+      params: { host: 'http://127.0.0.1:11434', command: 'curl -fsSL https://ollama.invalid/install.sh | sh', os: 'linux' },
+    });
+    expect(describeStatus(missing, '', t)).toEqual({
+      state: 'unreachable',
+      text: 'Ollama, which runs the models, is not installed on this computer. Install it: curl -fsSL https://ollama.invalid/install.sh | sh',
+    });
+    expect(describeStatus(missing, '', zh).text).toBe('本机尚未安装运行模型所需的 Ollama。安装命令：curl -fsSL https://ollama.invalid/install.sh | sh');
+    const model = st({
+      modelAvailable: false,
+      model: 'qwen2.5',
+      problem: 'Model qwen2.5 is not installed (installed: llama3.2).',
+      fix: 'Run `hermes model pull qwen2.5`.',
+      code: 'model_not_installed',
+      params: { model: 'qwen2.5', installed: 'llama3.2' },
+    });
+    expect(describeStatus(model, '', zh)).toEqual({
+      state: 'model-missing',
+      text: '模型 qwen2.5 尚未安装（已安装：llama3.2）。请在模型面板中拉取它（或运行 `hermes model pull qwen2.5`），或选择一个已安装的聊天模型。',
+    });
+    // Without a known code the backend's English is shown as it came.
+    expect(describeStatus({ ...model, code: 'flux_capacitor' }, '', zh).text).toBe(
+      'Model qwen2.5 is not installed (installed: llama3.2). Run `hermes model pull qwen2.5`.',
+    );
+  });
+
   it("prefers the backend's problem and fix", () => {
     const v = describeStatus(st({ reachable: false, problem: 'Ollama refused.', fix: 'Do X.' }), '', t);
     expect(v).toEqual({ state: 'unreachable', text: 'Ollama refused. Do X.' });
@@ -57,7 +90,14 @@ describe('describeStatus', () => {
 describe('StatusStore', () => {
   function fakeApi() {
     return {
-      Status: vi.fn(async () => st({ warnings: ['old version', 'remote host'] })),
+      Status: vi.fn(async () =>
+        st({
+          warnings: [
+            { code: 'ollama_old', params: { version: '0.12.0', min: '0.17.1' }, text: 'Ollama 0.12.0 is old.' },
+            { code: 'flux_capacitor', text: 'Remote host.' },
+          ],
+        }),
+      ),
       ListModels: vi.fn(async () => [{ name: 'llama3.2', size: 2e9, modifiedAt: '' }]),
       SetSetting: vi.fn(async () => []),
       UIReady: vi.fn(async () => {}),
@@ -107,9 +147,47 @@ describe('StatusStore', () => {
     const s = new StatusStore({ api });
     await s.refresh();
     await vi.waitFor(() => expect(s.models).toHaveLength(1));
-    expect(s.warnings).toEqual(['old version', 'remote host']);
-    s.dismiss('old version');
-    expect(s.warnings).toEqual(['remote host']);
+    expect(s.warnings).toEqual([
+      {
+        key: 'Ollama 0.12.0 is old.',
+        text: 'Ollama 0.12.0 is older than 0.17.1 and has a known memory-disclosure flaw; update Ollama.',
+      },
+      { key: 'Remote host.', text: 'Remote host.' }, // a code not known here: the English
+    ]);
+    s.dismiss('Ollama 0.12.0 is old.');
+    expect(s.warnings.map((w) => w.key)).toEqual(['Remote host.']);
+    // In Chinese the warning is worded in Chinese, and a dismissal made in English still holds.
+    s.dismissed = [];
+    locale.lang = 'zh';
+    try {
+      expect(s.warnings[0].text).toBe('Ollama 0.12.0 早于 0.17.1，有已知的内存泄露漏洞；请更新 Ollama。');
+      s.dismiss(s.warnings[0].key);
+      expect(s.warnings.map((w) => w.key)).toEqual(['Remote host.']);
+    } finally {
+      locale.lang = 'en';
+    }
+  });
+
+  it('words the intent problem by its code in the user language', async () => {
+    const api = fakeApi();
+    api.Status.mockResolvedValue(
+      st({
+        intentProblem: 'The ONNX Runtime library is missing, so messages are not classified (intent: unknown): no such file.',
+        intentFix: 'Install it.',
+        intentCode: 'intent_no_library',
+        intentParams: { detail: 'load onnxruntime library /x/libonnxruntime.so.1: no such file' },
+      }),
+    );
+    const s = new StatusStore({ api });
+    await s.refresh();
+    locale.lang = 'zh';
+    try {
+      expect(s.intentNotice?.problem).toBe('缺少 ONNX Runtime 库，消息无法分类（意图：unknown）：load onnxruntime library /x/libonnxruntime.so.1: no such file。');
+      expect(s.intentNotice?.fix).toContain('go tool task setup:ort');
+      expect(s.intentNotice?.fix).toContain('请用');
+    } finally {
+      locale.lang = 'en';
+    }
   });
 
   it('saves the chat model through SetSetting', async () => {

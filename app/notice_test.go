@@ -1,0 +1,112 @@
+package app
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"hermes/backend/llm"
+	"hermes/backend/llm/llmtest"
+)
+
+// TestStatusAndSetupCarryNoticeCodes: each case the status bar and the setup guide
+// describe comes with its code and the params the UI's words use (the English stays
+// for the command line).
+func TestStatusAndSetupCarryNoticeCodes(t *testing.T) {
+	a, _, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
+	set := func(k, v string) {
+		t.Helper()
+		if _, err := a.SetSetting(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set("chat_model", "mistral")
+	st, _ := a.Status()
+	if st.Code != NoticeModelNotInstalled || st.Params["model"] != "mistral" || !strings.Contains(st.Params["installed"], "llama3.2") || st.Problem == "" {
+		t.Errorf("model missing: %+v", st)
+	}
+	if su, _ := a.Setup(); su.Code != NoticeModelNotInstalled || su.Params["model"] != "mistral" || su.Step != "choose" {
+		t.Errorf("setup, model missing: %+v", su)
+	}
+	fake.Models = nil
+	if st, _ = a.Status(); st.Code != NoticeNoModels || st.Params["model"] != "mistral" {
+		t.Errorf("no models: %+v", st)
+	}
+	if su, _ := a.Setup(); su.Code != NoticeNoChatModel || su.Step != "pull" {
+		t.Errorf("setup, no models: %+v", su)
+	}
+
+	// Nothing answers at a loopback host: what the supervisor found decides the code.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := "http://" + ln.Addr().String()
+	ln.Close()
+	set("manage_ollama", "never")
+	set("ollama_host", host)
+	dir := t.TempDir()
+	notProgram := filepath.Join(dir, "notes.txt")
+	standIn := filepath.Join(dir, "ollama")
+	if err := os.WriteFile(notProgram, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(standIn, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		path, manage, code, param, want string
+	}{
+		{notProgram, "never", NoticeOllamaPathBad, "path", notProgram},
+		{standIn, "never", NoticeOllamaManual, "binary", standIn},
+		{standIn, "auto", NoticeOllamaStopped, "binary", standIn}, // the stand-in exits at once
+	}
+	for _, tc := range cases {
+		set("manage_ollama", tc.manage)
+		if err := a.core.settings.Set(t.Context(), "ollama_path", tc.path); err != nil { // SetSetting asks for the terminal's code
+			t.Fatal(err)
+		}
+		st, _ := a.Status()
+		if st.Reachable || st.Code != tc.code || st.Params[tc.param] != tc.want || st.Params["host"] != host || st.Problem == "" || st.Fix == "" {
+			t.Errorf("%s/%s: status %+v", tc.path, tc.manage, st)
+		}
+		su, _ := a.Setup()
+		if su.Code != tc.code || su.Params[tc.param] != tc.want || su.Problem == "" {
+			t.Errorf("%s/%s: setup %+v", tc.path, tc.manage, su)
+		}
+	}
+}
+
+// TestNoticeCodesAreWordedByTheUI: every notice code the backend can send is one the
+// UI has words for (frontend/src/lib/notices.ts); a code missing there would show English.
+func TestNoticeCodesAreWordedByTheUI(t *testing.T) {
+	src, err := os.ReadFile("notice.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ui, err := os.ReadFile("../frontend/src/lib/notices.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	llmCodes := map[string]string{"WarnNotLoopback": llm.WarnNotLoopback, "WarnOldVersion": llm.WarnOldVersion}
+	n := 0
+	for _, m := range regexp.MustCompile(`(?m)^\s*Notice\w+\s*=\s*(?:"([a-z_]+)"|llm\.(\w+))`).FindAllSubmatch(src, -1) {
+		code := string(m[1])
+		if code == "" {
+			code = llmCodes[string(m[2])]
+		}
+		if code == "" {
+			t.Fatalf("cannot read the code of %s", m[0])
+		}
+		n++
+		if !strings.Contains(string(ui), "'"+code+"'") {
+			t.Errorf("notice code %s is not in notices.ts", code)
+		}
+	}
+	if n < 16 {
+		t.Fatalf("read %d codes from notice.go", n)
+	}
+}
