@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -43,6 +44,7 @@ type SetupState struct {
 	Binary      string            `json:"binary"`
 	InstallHint string            `json:"install_hint"` // the command alone, to copy
 	InstallNote string            `json:"install_note"` // other ways (offline too)
+	OS          string            `json:"os"`           // runtime.GOOS: the UI words the install note for it
 	ChatModel   string            `json:"chat_model"`
 	ChatReady   bool              `json:"chat_ready"`
 	EmbedModel  string            `json:"embed_model"`
@@ -64,7 +66,7 @@ func (c *Core) Setup(ctx context.Context) (SetupState, error) {
 	}
 	d := c.daemon(s)
 	st := d.State(ctx)
-	out := SetupState{Ollama: st.Status, Managed: st.Managed, Host: s.OllamaHost, Binary: st.Binary, InstallHint: ollamad.InstallCommand(), InstallNote: ollamad.InstallNote(),
+	out := SetupState{Ollama: st.Status, Managed: st.Managed, Host: s.OllamaHost, Binary: st.Binary, InstallHint: ollamad.InstallCommand(), InstallNote: ollamad.InstallNote(), OS: runtime.GOOS,
 		ChatModel: s.ChatModel, EmbedModel: s.EmbedModel, Models: []ModelDetail{}, MemoryGB: memoryGB()}
 	out.Recommended = recommend(out.MemoryGB)
 	if st.Status != ollamad.Running {

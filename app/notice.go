@@ -1,8 +1,6 @@
 package app
 
 import (
-	"runtime"
-
 	"hermes/backend/config"
 	"hermes/backend/llm"
 	"hermes/backend/ollamad"
@@ -49,7 +47,7 @@ func ollamaNotice(st ollamad.State, s config.Settings) (string, map[string]strin
 	case st.Status == ollamad.Missing && s.OllamaPath != "":
 		return NoticeOllamaPathBad, map[string]string{"host": host, "path": s.OllamaPath}
 	case st.Status == ollamad.Missing:
-		return NoticeOllamaMissing, map[string]string{"host": host, "command": ollamad.InstallCommand(), "os": runtime.GOOS}
+		return NoticeOllamaMissing, map[string]string{"host": host, "command": ollamad.InstallCommand()}
 	case st.Status == ollamad.Stopped && s.ManageOllama == "never":
 		return NoticeOllamaManual, map[string]string{"host": host, "binary": st.Binary}
 	case st.Status == ollamad.Stopped:

@@ -69,7 +69,8 @@ describe('Onboarding', () => {
         install_note: "Or install your distribution's ollama package; offline, copy the ollama program to /usr/local/bin.",
         problem: 'Ollama, which runs the models, is not installed on this computer.',
         code: 'ollama_missing',
-        params: { host: 'http://127.0.0.1:11434', command: cmd, os: 'linux' },
+        params: { host: 'http://127.0.0.1:11434', command: cmd },
+        os: 'linux',
         models: [],
       });
       expect(r.getByTestId('setup-install-note').textContent).toBe('也可以安装发行版的 ollama 软件包；离线时，把 ollama 程序复制到 /usr/local/bin。');
@@ -83,8 +84,11 @@ describe('Onboarding', () => {
         problem: 'ollama_path is /opt/nothing, which is not an executable program; fix it or clear it.',
         code: 'ollama_path_bad',
         params: { host: 'http://127.0.0.1:11434', path: '/opt/nothing' },
+        install_note: 'Or install the app.',
+        os: 'darwin',
         models: [],
       });
+      expect(bad.getByTestId('setup-install-note').textContent).toBe('也可以从 https://ollama.com/download 安装应用。');
       const text = bad.getByTestId('setup-problem').textContent ?? '';
       expect(text).toContain('设置项 ollama_path 为 /opt/nothing，它不是可执行程序。');
       expect(text).not.toMatch(/which is not|fix it/);

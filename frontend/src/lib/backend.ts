@@ -378,6 +378,8 @@ export interface SetupState {
   install_hint: string;
   /** Other ways to install it (offline too); absent from older backends. */
   install_note?: string;
+  /** The OS the backend runs on (Go's GOOS), for the install note's words. */
+  os?: string;
   chat_model: string;
   /** The chosen chat model is installed and can chat. */
   chat_ready: boolean;

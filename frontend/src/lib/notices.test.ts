@@ -27,6 +27,8 @@ describe('notices', () => {
   it('words the install note for the OS the backend runs on', () => {
     expect(installNote('linux', translator('zh'))).toContain('/usr/local/bin');
     expect(installNote('linux', translator('zh'))).toMatch(/[\u4e00-\u9fff]/);
-    expect(installNote('plan9', translator('zh'))).toBe('');
+    expect(installNote('freebsd', translator('zh'))).toBe(installNote('linux', translator('zh')));
+    expect(installNote('darwin', translator('en'))).toContain('the app');
+    expect(installNote(undefined, translator('zh'))).toBe('');
   });
 });

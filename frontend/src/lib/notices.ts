@@ -65,7 +65,11 @@ export function noticeLine(n: NoticeIn, t: Translate): string {
   return /[。！？）]$/.test(w.problem) ? w.problem + w.fix : `${w.problem} ${w.fix}`;
 }
 
-/** How else to install Ollama on the OS the backend runs on, or "" for an OS not known here. */
+/**
+ * How else to install Ollama on the OS the backend runs on (the Linux words for the other
+ * Unixes, as the backend says), or "" when the backend did not say its OS.
+ */
 export function installNote(os: string | undefined, t: Translate): string {
-  return os === 'linux' || os === 'darwin' || os === 'windows' ? t(`notice.installNote.${os}` as MessageKey) : '';
+  if (!os) return '';
+  return t(os === 'darwin' || os === 'windows' ? `notice.installNote.${os}` : 'notice.installNote.linux');
 }

@@ -47,13 +47,13 @@ describe('describeStatus', () => {
       problem: 'Ollama is not reachable at http://127.0.0.1:11434.',
       fix: 'Install Ollama: curl -fsSL https://ollama.invalid/install.sh | sh   (Or install your package.)',
       code: 'ollama_missing',
-      params: { host: 'http://127.0.0.1:11434', command: 'curl -fsSL https://ollama.invalid/install.sh | sh', os: 'linux' },
+      params: { host: 'http://127.0.0.1:11434', command: 'curl -fsSL https://ollama.invalid/install.sh | sh' },
     });
     expect(describeStatus(missing, '', t)).toEqual({
       state: 'unreachable',
-      text: 'Ollama, which runs the models, is not installed on this computer. Install it: curl -fsSL https://ollama.invalid/install.sh | sh',
+      text: 'Ollama is not reachable at http://127.0.0.1:11434, and no ollama program was found on this computer. Install it: curl -fsSL https://ollama.invalid/install.sh | sh',
     });
-    expect(describeStatus(missing, '', zh).text).toBe('本机尚未安装运行模型所需的 Ollama。安装命令：curl -fsSL https://ollama.invalid/install.sh | sh');
+    expect(describeStatus(missing, '', zh).text).toBe('无法连接 http://127.0.0.1:11434 上的 Ollama，本机也没有找到 ollama 程序。安装命令：curl -fsSL https://ollama.invalid/install.sh | sh');
     const model = st({
       modelAvailable: false,
       model: 'qwen2.5',
@@ -160,7 +160,7 @@ describe('StatusStore', () => {
     s.dismissed = [];
     locale.lang = 'zh';
     try {
-      expect(s.warnings[0].text).toBe('Ollama 0.12.0 早于 0.17.1，有已知的内存泄露漏洞；请更新 Ollama。');
+      expect(s.warnings[0].text).toBe('Ollama 0.12.0 低于 0.17.1，存在已知的内存信息泄露漏洞；请更新 Ollama。');
       s.dismiss(s.warnings[0].key);
       expect(s.warnings.map((w) => w.key)).toEqual(['Remote host.']);
     } finally {
