@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"hermes/backend/document"
@@ -87,12 +88,19 @@ func WithDocuments(text string, docs []DocumentInfo) string {
 	return text + "\n\n" + strings.Join(tags, "\n")
 }
 
-// docError is a refused document as the user reads it.
+// docError is a refused document as the user reads it: in English, and by code
+// ("doc_" and the refusal's reason) with the file's name and figures for the UI.
 func docError(err error) error {
 	msg := err.Error()
 	for _, e := range []error{document.ErrUnsupported, document.ErrTooLarge, document.ErrNoText} {
 		msg = strings.TrimPrefix(msg, e.Error()+": ")
 	}
 	msg = strings.ToUpper(msg[:1]) + msg[1:] + "."
+	var r *document.Refusal
+	if errors.As(err, &r) {
+		params := map[string]string{"name": r.Name}
+		maps.Copy(params, r.Params)
+		return &UserError{Message: msg, Code: "doc_" + r.Reason, Params: params, Err: err}
+	}
 	return &UserError{Message: msg, Code: CodeInvalidInput, Params: map[string]string{"detail": msg}, Err: err}
 }

@@ -91,17 +91,30 @@ func TestAttachDocumentReachesThePrompt(t *testing.T) {
 
 func TestAttachDocumentRefuses(t *testing.T) {
 	a, _, _, _ := newTestApp(t, llmtest.Echo(1, 0))
-	cases := []struct{ name, file, b64, says string }{
-		{"binary", "photo.png", base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n\x00\x00")), "text, Markdown, code, CSV and PDF"},
-		{"bad base64", "a.txt", "%%%", "could not be read"},
-		{"empty", "a.txt", "", "is empty"},
+	big := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("a", 10<<20+1)))
+	cases := []struct {
+		name, file, b64, says, code string
+		params                      map[string]string
+	}{
+		{"binary", "photo.png", base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n\x00\x00")), "text, Markdown, code, CSV and PDF",
+			CodeDocNotText, map[string]string{"name": "photo.png"}},
+		{"bad base64", "a.txt", "%%%", "could not be read", CodeInvalidInput, nil},
+		{"empty", "a.txt", "", "is empty", CodeDocEmpty, map[string]string{"name": "a.txt"}},
+		{"too big", "big.txt", big, "files up to 10.0 MB", CodeDocTooBig, map[string]string{"name": "big.txt", "size": "10.0 MB", "limit": "10.0 MB"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := a.AttachDocument(c.file, c.b64)
 			var ue *UserError
-			if !errors.As(err, &ue) || ue.Code != CodeInvalidInput || !strings.Contains(ue.Message, c.says) {
+			if !errors.As(err, &ue) || ue.Code != c.code || !strings.Contains(ue.Message, c.says) || (c.code != CodeInvalidInput && !IsBadInput(err)) {
 				t.Fatalf("err = %#v", err)
+			}
+			// What the UI gets: the code and the parts its words name.
+			body := errorBody(err)
+			for k, v := range c.params {
+				if body.Code != c.code || body.Params[k] != v {
+					t.Errorf("body = %+v, want %s=%s", body, k, v)
+				}
 			}
 		})
 	}

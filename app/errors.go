@@ -37,6 +37,14 @@ const (
 	CodeUnauthorized      = "unauthorized"
 	CodeFailed            = "failed"   // params: detail (an operation's own English words)
 	CodeInternal          = "internal" // params: detail
+	// A document refused (docError): "doc_" and document.Refused*; params: name, and
+	// size and limit (too_big), chars and limit (too_long), detail (not_pdf).
+	CodeDocTooBig      = "doc_" + document.RefusedTooBig
+	CodeDocTooLong     = "doc_" + document.RefusedTooLong
+	CodeDocNotPDF      = "doc_" + document.RefusedNotPDF
+	CodeDocNotText     = "doc_" + document.RefusedNotText
+	CodeDocNoTextLayer = "doc_" + document.RefusedNoTextLayer
+	CodeDocEmpty       = "doc_" + document.RefusedEmpty
 )
 
 // UserError is an error whose message is fit to show a user: what went wrong and

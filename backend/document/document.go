@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -41,6 +42,33 @@ var (
 	// ErrNoText is a readable file with no text in it (an empty file, a scanned PDF).
 	ErrNoText = errors.New("document has no text")
 )
+
+// Reasons a file is refused (Refusal.Reason).
+const (
+	RefusedTooBig      = "too_big"       // params: size, limit
+	RefusedTooLong     = "too_long"      // params: chars, limit
+	RefusedNotPDF      = "not_pdf"       // params: detail
+	RefusedNotText     = "not_text"      // no params
+	RefusedNoTextLayer = "no_text_layer" // no params
+	RefusedEmpty       = "empty"         // no params
+)
+
+// Refusal is a file Extract refused: why (a Refused* reason), the file's name and
+// the figures its English message names, so that a UI can say it in its own
+// language. errors.Is finds ErrUnsupported, ErrTooLarge or ErrNoText through it.
+type Refusal struct {
+	Reason string
+	Name   string
+	Params map[string]string
+	err    error
+}
+
+func (r *Refusal) Error() string { return r.err.Error() }
+func (r *Refusal) Unwrap() error { return r.err }
+
+func refuse(reason, name string, params map[string]string, kind error, format string, args ...any) error {
+	return &Refusal{Reason: reason, Name: name, Params: params, err: fmt.Errorf("%w: "+format, append([]any{kind}, args...)...)}
+}
 
 // Doc is an attached file's text.
 type Doc struct {
@@ -88,7 +116,8 @@ func Extract(name string, data []byte) (Doc, error) {
 		name = "document"
 	}
 	if len(data) > MaxBytes {
-		return Doc{}, fmt.Errorf("%w: %q is %s; files up to %s can be attached", ErrTooLarge, name, size(len(data)), size(MaxBytes))
+		return Doc{}, refuse(RefusedTooBig, name, map[string]string{"size": size(len(data)), "limit": size(MaxBytes)},
+			ErrTooLarge, "%q is %s; files up to %s can be attached", name, size(len(data)), size(MaxBytes))
 	}
 	kind := KindOf(name)
 	var text string
@@ -96,13 +125,14 @@ func Extract(name string, data []byte) (Doc, error) {
 		kind = KindPDF
 		t, err := pdfText(data)
 		if err != nil {
-			return Doc{}, fmt.Errorf("%w: %q could not be read as a PDF (%v); Hermes can attach %s", ErrUnsupported, name, err, Supported)
+			return Doc{}, refuse(RefusedNotPDF, name, map[string]string{"detail": err.Error()},
+				ErrUnsupported, "%q could not be read as a PDF (%v); Hermes can attach %s", name, err, Supported)
 		}
 		text = t
 	} else {
 		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
 		if !isText(data) {
-			return Doc{}, fmt.Errorf("%w: %q is not a text file; Hermes can attach %s (UTF-8 text)", ErrUnsupported, name, Supported)
+			return Doc{}, refuse(RefusedNotText, name, nil, ErrUnsupported, "%q is not a text file; Hermes can attach %s (UTF-8 text)", name, Supported)
 		}
 		if kind == "" {
 			kind = KindText
@@ -112,12 +142,13 @@ func Extract(name string, data []byte) (Doc, error) {
 	text = normalize(text)
 	if strings.TrimSpace(text) == "" {
 		if kind == KindPDF {
-			return Doc{}, fmt.Errorf("%w: %q has no text layer (a scanned PDF?); Hermes reads the text of PDFs, not images", ErrNoText, name)
+			return Doc{}, refuse(RefusedNoTextLayer, name, nil, ErrNoText, "%q has no text layer (a scanned PDF?); Hermes reads the text of PDFs, not images", name)
 		}
-		return Doc{}, fmt.Errorf("%w: %q is empty", ErrNoText, name)
+		return Doc{}, refuse(RefusedEmpty, name, nil, ErrNoText, "%q is empty", name)
 	}
 	if n := utf8.RuneCountInString(text); n > MaxChars {
-		return Doc{}, fmt.Errorf("%w: %q has %d characters of text; documents up to %d characters can be attached", ErrTooLarge, name, n, MaxChars)
+		return Doc{}, refuse(RefusedTooLong, name, map[string]string{"chars": strconv.Itoa(n), "limit": strconv.Itoa(MaxChars)},
+			ErrTooLarge, "%q has %d characters of text; documents up to %d characters can be attached", name, n, MaxChars)
 	}
 	return Doc{Name: name, Kind: kind, Text: text}, nil
 }

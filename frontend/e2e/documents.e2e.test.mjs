@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, closeApp, openApp, sendAndWait, sleep, tempDir } from './harness.mjs';
+import { artifacts, closeApp, openApp, sendAndWait, setLanguage, sleep, tempDir } from './harness.mjs';
 
 const logs = {};
 const PREFIX = 'documents-';
@@ -66,6 +66,16 @@ describe('attached documents', { timeout: 240_000 }, () => {
     const err = page.getByTestId('document-error');
     await err.waitFor();
     assert.match(await err.textContent(), /photo\.png.*text, Markdown, code, CSV and PDF/);
+    // In Chinese the refusal is in Chinese: it comes with a code, the file's name a part of it.
+    await setLanguage(page, 'zh');
+    try {
+      await page.getByTestId('document-input').setInputFiles([]);
+      await page.getByTestId('document-input').setInputFiles(join(files, 'photo.png'));
+      await page.waitForFunction(() => /不是文本文件/.test(document.querySelector('[data-testid="document-error"]')?.textContent ?? ''));
+      assert.match(await err.textContent(), /^“photo\.png”不是文本文件；/);
+    } finally {
+      await setLanguage(page, 'en');
+    }
   });
 
   it('shows a PDF as a chip with its token count, removable before sending', async () => {

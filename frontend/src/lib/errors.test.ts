@@ -59,6 +59,20 @@ describe('errorText', () => {
       zh: '要找的内容已不存在（可能已被删除）。请刷新列表后再试。',
     },
     {
+      code: 'doc_too_big',
+      params: { name: 'scan.pdf', size: '12.3 MB', limit: '10.0 MB' },
+      message: '"scan.pdf" is 12.3 MB; files up to 10.0 MB can be attached.',
+      en: '“scan.pdf” is 12.3 MB; files up to 10.0 MB can be attached.',
+      zh: '“scan.pdf”大小为 12.3 MB；只能附加不超过 10.0 MB 的文件。',
+    },
+    {
+      code: 'doc_not_text',
+      params: { name: 'photo.png' },
+      message: '"photo.png" is not a text file.',
+      en: '“photo.png” is not a text file; Hermes can attach text, Markdown, code, CSV and PDF files (UTF-8 text).',
+      zh: '“photo.png”不是文本文件；Hermes 可以附加文本、Markdown、代码、CSV 和 PDF 文件（UTF-8 文本）。',
+    },
+    {
       code: 'internal',
       params: { detail: 'disk on fire' },
       message: 'Something went wrong: disk on fire',
@@ -76,7 +90,8 @@ describe('errorText', () => {
   it('has a message in both languages for every code, with no placeholder left', () => {
     for (const code of ERROR_CODES) {
       for (const lang of ['en', 'zh'] as const) {
-        const text = errorText(code, { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd' }, 'msg', lang);
+        const params = { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd', name: 'n', size: '1 KB', chars: '9' };
+        const text = errorText(code, params, 'msg', lang);
         expect(text, `${lang} ${code}`).not.toMatch(/\{\w+\}/);
         expect(text.length, `${lang} ${code}`).toBeGreaterThan(0);
       }

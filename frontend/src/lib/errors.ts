@@ -2,8 +2,9 @@
 //
 // Every failed backend call carries a code from the vocabulary declared once in Go
 // (app/errors.go, the Code* constants) and the variable parts of its message as params
-// (host, model, setting, limit, wait, detail). The UI words the message by code here;
-// a code it does not know (a newer backend) falls back to the backend's English text.
+// (host, model, setting, limit, wait, detail; a refused document's name, size, chars). The
+// UI words the message by code here; a code it does not know (a newer backend) falls back
+// to the backend's English text.
 // backend_unreachable is the one code the page itself gives: the call never reached Hermes.
 import { dictionaries, format, locale, type Lang, type MessageKey } from './i18n.svelte';
 
@@ -24,6 +25,12 @@ export const ERROR_CODES = [
   'unauthorized',
   'failed',
   'internal',
+  'doc_too_big',
+  'doc_too_long',
+  'doc_not_pdf',
+  'doc_not_text',
+  'doc_no_text_layer',
+  'doc_empty',
   'backend_unreachable',
 ] as const;
 

@@ -250,6 +250,12 @@ export const en = {
   'err.unauthorized': 'This tab has no access to Hermes: open the URL that `hermes serve` printed (it carries this run’s token).',
   'err.failed': '{detail}',
   'err.internal': 'Something went wrong: {detail}',
+  'err.doc_too_big': '“{name}” is {size}; files up to {limit} can be attached.',
+  'err.doc_too_long': '“{name}” has {chars} characters of text; documents up to {limit} characters can be attached.',
+  'err.doc_not_pdf': '“{name}” could not be read as a PDF ({detail}); Hermes can attach text, Markdown, code, CSV and PDF files.',
+  'err.doc_not_text': '“{name}” is not a text file; Hermes can attach text, Markdown, code, CSV and PDF files (UTF-8 text).',
+  'err.doc_no_text_layer': '“{name}” has no text layer (a scanned PDF?); Hermes reads the text of PDFs, not images.',
+  'err.doc_empty': '“{name}” is empty.',
   'err.backend_unreachable': 'Cannot reach the Hermes backend. It may have stopped; this page reconnects by itself when it is back.',
 
   // The setup's problems and fixes by code (lib/notices.ts, app/notice.go).
@@ -1469,6 +1475,12 @@ export const zh: Record<MessageKey, string> = {
   'err.unauthorized': '此标签页无权访问 Hermes：请打开 `hermes serve` 打印的网址（其中带有本次运行的令牌）。',
   'err.failed': '操作失败：{detail}',
   'err.internal': '出错了：{detail}',
+  'err.doc_too_big': '“{name}”大小为 {size}；只能附加不超过 {limit} 的文件。',
+  'err.doc_too_long': '“{name}”有 {chars} 个字符的文本；只能附加不超过 {limit} 个字符的文档。',
+  'err.doc_not_pdf': '“{name}”无法作为 PDF 读取（{detail}）；Hermes 可以附加文本、Markdown、代码、CSV 和 PDF 文件。',
+  'err.doc_not_text': '“{name}”不是文本文件；Hermes 可以附加文本、Markdown、代码、CSV 和 PDF 文件（UTF-8 文本）。',
+  'err.doc_no_text_layer': '“{name}”没有文本层（是扫描的 PDF 吗？）；Hermes 读取 PDF 中的文字，不识别图片。',
+  'err.doc_empty': '“{name}”是空文件。',
   'err.backend_unreachable': '无法连接 Hermes 后端。它可能已停止；恢复后此页面会自动重新连接。',
 
   'notice.ollama_missing': '无法连接 {host} 上的 Ollama，本机也没有找到 ollama 程序。',
