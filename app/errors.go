@@ -37,6 +37,7 @@ const (
 	CodeUnauthorized      = "unauthorized"
 	CodeFailed            = "failed"   // params: detail (an operation's own English words)
 	CodeInternal          = "internal" // params: detail
+	CodeNotGGUF           = "not_gguf" // params: file (its name)
 	// A document refused (docError): "doc_" and document.Refused*; params: name, and
 	// size and limit (too_big), chars and limit (too_long), detail (not_pdf).
 	CodeDocTooBig      = "doc_" + document.RefusedTooBig

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -80,6 +81,9 @@ func (a *App) ImportModel(requestID, path, name, modelfile string) (ModelDetail,
 		}
 		return client.ImportGGUF(ctx, strings.TrimSpace(path), name, modelfile, progress)
 	})
+	if errors.Is(err, llm.ErrNotGGUF) {
+		err = &UserError{Message: err.Error(), Code: CodeNotGGUF, Params: map[string]string{"file": filepath.Base(strings.TrimSpace(path))}, Err: err}
+	}
 	return a.finishModelJob(name, err)
 }
 
@@ -92,7 +96,7 @@ func (a *App) finishModelJob(name string, err error) (ModelDetail, error) {
 		if errors.As(err, &ue) {
 			return ModelDetail{}, err
 		}
-		return ModelDetail{}, modelErr(err)
+		return ModelDetail{}, a.modelErr(ctx, name, err)
 	}
 	st, _ := a.setupChanged(ctx)
 	for _, m := range st.Models {
@@ -103,11 +107,16 @@ func (a *App) finishModelJob(name string, err error) (ModelDetail, error) {
 	return ModelDetail{ModelDetail: llm.ModelDetail{Name: name}}, nil
 }
 
-// modelErr keeps the backend's message for model work: it already says what
-// to do (and may start with a file name, so it is not capitalised).
-func modelErr(err error) error {
-	if errors.Is(err, llm.ErrUnreachable) {
-		return userError(err, "", "")
+// modelErr is a failed model operation on name as the user reads it: Ollama
+// gone, the model unknown, busy or slow by their codes (with the host and the
+// model), else the backend's message, which already says what to do (and may
+// start with a file name, so it is not capitalised).
+func (a *App) modelErr(ctx context.Context, name string, err error) error {
+	for _, known := range []error{llm.ErrUnreachable, llm.ErrModelNotFound, llm.ErrOverloaded, llm.ErrTimeout} {
+		if errors.Is(err, known) {
+			s, _ := a.core.settings.Load(ctx)
+			return userError(err, s.OllamaHost, name)
+		}
 	}
 	return &UserError{Message: err.Error(), Err: err}
 }
@@ -132,7 +141,7 @@ func (a *App) DeleteModel(name string) error {
 		err = client.Delete(ctx, name)
 	}
 	if err != nil {
-		return modelErr(err)
+		return a.modelErr(ctx, name, err)
 	}
 	_, _ = a.setupChanged(ctx)
 	return nil
@@ -146,7 +155,10 @@ func (a *App) CopyModel(src, dst string) (ModelDetail, error) {
 	if err == nil {
 		err = client.Copy(ctx, src, strings.TrimSpace(dst))
 	}
-	return a.finishModelJob(dst, err)
+	if err != nil {
+		return ModelDetail{}, a.modelErr(ctx, src, err) // an unknown model is the one copied
+	}
+	return a.finishModelJob(dst, nil)
 }
 
 // UseModel makes a model the chat model (embed "false") or the embedding model ("true").

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,4 +98,46 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestModelErrorsCarryTheirParts: a failed model operation reaches the UI with a
+// code and every part its words name (the model, the host, the file), never a
+// code whose text would show a bare placeholder.
+func TestModelErrorsCarryTheirParts(t *testing.T) {
+	a, core, _, _ := newTestApp(t, llmtest.Echo(0, 0))
+	for _, tc := range []struct {
+		op   string
+		call func() error
+	}{
+		{"delete", func() error { return a.DeleteModel("no-such-model") }},
+		{"copy", func() error { _, err := a.CopyModel("no-such-model", "other"); return err }},
+	} {
+		b := errorBody(tc.call())
+		if b.Code != CodeModelMissing || b.Params["model"] != "no-such-model" {
+			t.Errorf("%s an unknown model: %+v", tc.op, b)
+		}
+	}
+	notGGUF := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(notGGUF, []byte("just some notes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := a.ImportModel("imp-x", notGGUF, "notes", "")
+	if b := errorBody(err); b.Code != CodeNotGGUF || b.Params["file"] != "notes.txt" || !strings.Contains(b.Error, "not a GGUF model file") {
+		t.Errorf("import of a text file: %+v", b)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := "http://" + ln.Addr().String()
+	ln.Close()
+	if err := core.settings.Set(context.Background(), "manage_ollama", "never"); err != nil {
+		t.Fatal(err)
+	}
+	if err := core.settings.Set(context.Background(), "ollama_host", host); err != nil {
+		t.Fatal(err)
+	}
+	if b := errorBody(a.DeleteModel("llama3.2")); b.Code != CodeOllamaUnreachable || b.Params["host"] != host {
+		t.Errorf("delete with Ollama gone: %+v", b)
+	}
 }

@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'doc_not_text',
   'doc_no_text_layer',
   'doc_empty',
+  'not_gguf',
   'backend_unreachable',
 ] as const;
 

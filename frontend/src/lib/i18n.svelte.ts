@@ -256,6 +256,7 @@ export const en = {
   'err.doc_not_text': '“{name}” is not a text file; Hermes can attach text, Markdown, code, CSV and PDF files (UTF-8 text).',
   'err.doc_no_text_layer': '“{name}” has no text layer (a scanned PDF?); Hermes reads the text of PDFs, not images.',
   'err.doc_empty': '“{name}” is empty.',
+  'err.not_gguf': '{file} is not a GGUF model file (a GGUF file starts with “GGUF”); choose the model’s .gguf file.',
   'err.backend_unreachable': 'Cannot reach the Hermes backend. It may have stopped; this page reconnects by itself when it is back.',
 
   // The setup's problems and fixes by code (lib/notices.ts, app/notice.go).
@@ -1481,6 +1482,7 @@ export const zh: Record<MessageKey, string> = {
   'err.doc_not_text': '“{name}”不是文本文件；Hermes 可以附加文本、Markdown、代码、CSV 和 PDF 文件（UTF-8 文本）。',
   'err.doc_no_text_layer': '“{name}”没有文本层（是扫描的 PDF 吗？）；Hermes 读取 PDF 中的文字，不识别图片。',
   'err.doc_empty': '“{name}”是空文件。',
+  'err.not_gguf': '{file} 不是 GGUF 模型文件（GGUF 文件以“GGUF”开头）；请选择模型的 .gguf 文件。',
   'err.backend_unreachable': '无法连接 Hermes 后端。它可能已停止；恢复后此页面会自动重新连接。',
 
   'notice.ollama_missing': '无法连接 {host} 上的 Ollama，本机也没有找到 ollama 程序。',

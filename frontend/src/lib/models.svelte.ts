@@ -2,7 +2,9 @@
 // with their details, and the pulls and imports in progress (several may run at once, each with
 // its own request id, progress events and cancel). Pure helpers are exported for tests.
 import {
+  errorCode,
   errorMessage,
+  toError,
   type Api,
   type ModelDetail,
   type ModelProgress,
@@ -223,6 +225,15 @@ export function isCancelled(message: string): boolean {
   return /cancel/i.test(message);
 }
 
+/**
+ * Why a model operation failed, for a line that already says it failed ("pull failed: …"):
+ * the coded message in the user's language, but an operation's own words (code "failed") as
+ * they are, since the dictionary's text for that code starts with "failed" again.
+ */
+export function failureReason(e: unknown): string {
+  return errorCode(e) === 'failed' ? toError(e).message : errorMessage(e);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The store
 
@@ -356,7 +367,7 @@ export class ModelsStore {
       this.#applySetup(await this.#deps.api.StartOllama());
       this.#deps.onchange?.();
     } catch (e) {
-      this.startError = errorMessage(e);
+      this.startError = failureReason(e);
     } finally {
       this.starting = false;
     }
@@ -409,11 +420,10 @@ export class ModelsStore {
         if (j.progress && j.progress.total > 0) j.progress = { ...j.progress, completed: j.progress.total, eta_seconds: 0 };
       }
     } catch (e) {
-      const msg = errorMessage(e);
       const j = this.job(id);
       if (j) {
-        j.state = j.cancelling || isCancelled(msg) ? 'cancelled' : 'failed';
-        j.error = j.state === 'failed' ? msg : '';
+        j.state = j.cancelling || errorCode(e) === 'cancelled' || isCancelled(toError(e).message) ? 'cancelled' : 'failed';
+        j.error = j.state === 'failed' ? failureReason(e) : '';
       }
     } finally {
       off();
@@ -466,7 +476,7 @@ export class ModelsStore {
       await f();
       return true;
     } catch (e) {
-      this.actionError = errorMessage(e);
+      this.actionError = failureReason(e);
       return false;
     } finally {
       this.busy = '';

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { flushSync } from 'svelte';
-import { dictionaries, t } from './i18n.svelte';
+import { dictionaries, format, locale, t } from './i18n.svelte';
+import { BackendError } from './backend';
 import {
   CAPABILITIES,
   ModelsStore,
@@ -8,6 +9,7 @@ import {
   blockReason,
   canChat,
   canEmbed,
+  failureReason,
   capabilityChips,
   capabilityKey,
   chatModels,
@@ -323,5 +325,23 @@ describe('actions', () => {
     expect(s.noPicker).toBe(true);
     const web = new ModelsStore({ api: fakeApi(), on: fakeBus().on, fileDialog: false });
     expect(web.noPicker).toBe(true);
+  });
+});
+
+describe('failureReason', () => {
+  it("says an operation's failure once, and a coded one in the user language", () => {
+    locale.lang = 'zh';
+    try {
+      const op = new BackendError('pull model qwen9: pull model manifest: file does not exist', 'failed', {
+        detail: 'pull model qwen9: pull model manifest: file does not exist',
+      });
+      expect(failureReason(op)).toBe('pull model qwen9: pull model manifest: file does not exist');
+      expect(format(dictionaries.zh['models.job.failed'], { name: 'qwen9', error: failureReason(op) })).not.toMatch(/失败.*失败/);
+      const missing = new BackendError('Model qwen9 is not installed.', 'model_missing', { model: 'qwen9' });
+      expect(failureReason(missing)).toMatch(/^模型 qwen9 尚未安装/);
+      expect(failureReason(new BackendError('x.txt: not a GGUF model file', 'not_gguf', { file: 'x.txt' }))).toMatch(/^x\.txt 不是 GGUF 模型文件/);
+    } finally {
+      locale.lang = 'en';
+    }
   });
 });
