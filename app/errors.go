@@ -35,9 +35,10 @@ const (
 	CodeUnavailable       = "unavailable"
 	CodeCancelled         = "cancelled"
 	CodeUnauthorized      = "unauthorized"
-	CodeFailed            = "failed"   // params: detail (an operation's own English words)
-	CodeInternal          = "internal" // params: detail
-	CodeNotGGUF           = "not_gguf" // params: file (its name)
+	CodeFailed            = "failed"        // params: detail (an operation's own English words)
+	CodeInternal          = "internal"      // params: detail
+	CodeNotGGUF           = "not_gguf"      // params: file (its name)
+	CodeModelTooBig       = "model_too_big" // params: model, need, free (sizes as Ollama gave them, "?" when it did not)
 	// A document refused (docError): "doc_" and document.Refused*; params: name, and
 	// size and limit (too_big), chars and limit (too_long), detail (not_pdf).
 	CodeDocTooBig      = "doc_" + document.RefusedTooBig
@@ -112,6 +113,15 @@ func describe(err error, host, model string) (code string, params map[string]str
 		return CodeOllamaTimeout, p, fmt.Sprintf("Ollama sent nothing within %s (a large model can take longer to load). Try again; if it keeps happening, raise %s in Settings.", limit, setting)
 	case errors.Is(err, llm.ErrOverloaded):
 		return CodeOllamaBusy, nil, "Ollama is busy with other requests. Try again in a moment."
+	case errors.Is(err, llm.ErrNoMemory):
+		var me *llm.MemoryError
+		errors.As(err, &me)
+		need, free := "?", "?"
+		if me != nil {
+			need, free = orUnknown(me.Need), orUnknown(me.Free)
+		}
+		return CodeModelTooBig, map[string]string{"model": model, "need": need, "free": free},
+			fmt.Sprintf("Model %s needs more memory than is free now (needs %s, %s free). Close other programs, or choose a smaller model in the Models panel.", model, need, free)
 	case errors.Is(err, store.ErrNotDatabase):
 		return CodeDBDamaged, map[string]string{"detail": err.Error()}, err.Error()
 	case errors.Is(err, store.ErrNewerSchema):
@@ -229,4 +239,11 @@ func (c *Core) explainError(ctx context.Context, err error) (string, string, map
 	s, _ := c.settings.Load(ctx)
 	code, params, msg := describe(err, s.OllamaHost, s.ChatModel)
 	return msg, code, params
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
 }

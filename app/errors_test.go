@@ -251,3 +251,17 @@ func TestFailedReplyIsStoredInTheUsersWords(t *testing.T) {
 		t.Fatalf("failed reply = %+v", reply)
 	}
 }
+
+// TestModelTooBigForMemory: Ollama's "requires more system memory" answer reaches
+// the UI as model_too_big with the model and both sizes, through the real client.
+func TestModelTooBigForMemory(t *testing.T) {
+	a, _, _, _ := newTestApp(t, func(api.ChatRequest) llmtest.Reply {
+		return llmtest.Reply{Status: 500, Error: "model requires more system memory (5.6 GiB) than is available (3.1 GiB)"}
+	})
+	_, err := a.SendMessage("r1", "", "hello")
+	b := errorBody(err)
+	if b.Code != CodeModelTooBig || b.Params["model"] != "llama3.2" || b.Params["need"] != "5.6 GiB" || b.Params["free"] != "3.1 GiB" ||
+		!strings.Contains(b.Error, "needs more memory than is free now (needs 5.6 GiB, 3.1 GiB free)") {
+		t.Fatalf("body = %+v", b)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"strings"
 	"time"
 
 	"github.com/ollama/ollama/api"
@@ -69,9 +71,20 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, fn func(Delta) error
 	for _, model := range req.Models {
 		var reply Reply
 		var streamed bool
+		try := req
+		if _, no := c.noTools.Load(model); no {
+			try.Tools = nil
+		}
 		err := c.retry(ctx, func() error {
 			var err error
-			reply, streamed, err = c.chatOnce(ctx, model, req, fn)
+			reply, streamed, err = c.chatOnce(ctx, model, try, fn)
+			if err != nil && !streamed && len(try.Tools) > 0 && noToolSupport(err) {
+				// A model that cannot call tools answers without them rather than not at all,
+				// and is not offered them again.
+				c.noTools.Store(model, true)
+				try.Tools = nil
+				reply, streamed, err = c.chatOnce(ctx, model, try, fn)
+			}
 			return err
 		}, func(err error) bool {
 			return !streamed && retryable(err) // never once the user has seen tokens: the reply would repeat
@@ -87,6 +100,13 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, fn func(Delta) error
 		failures = append(failures, fmt.Sprintf("%s: %v", model, err))
 	}
 	return Reply{Failures: failures}, lastErr
+}
+
+// noToolSupport: Ollama refused the request because the model cannot call tools
+// (400 "… does not support tools").
+func noToolSupport(err error) bool {
+	var se api.StatusError
+	return errors.As(err, &se) && se.StatusCode == http.StatusBadRequest && strings.Contains(se.ErrorMessage, "does not support tools")
 }
 
 // fallbackable errors move on to the next model in the chain.

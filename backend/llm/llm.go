@@ -27,6 +27,7 @@ var (
 	ErrModelNotFound = errors.New("model not found")
 	ErrTimeout       = errors.New("ollama stopped responding")
 	ErrOverloaded    = errors.New("ollama is busy")
+	ErrNoMemory      = errors.New("not enough memory for the model")
 )
 
 // TimeoutError is an ErrTimeout that says which wait ran out: Setting is the
@@ -66,6 +67,8 @@ type Client struct {
 	Sleep func(context.Context, time.Duration) error
 	// ctxLen remembers each model's context length as the server reported it.
 	ctxLen sync.Map // model -> int
+	// noTools remembers the models the server said cannot call tools.
+	noTools sync.Map // model -> true
 }
 
 // New returns a client for cfg.Host. transport may be nil; pass a shared one to reuse connections.
@@ -151,6 +154,10 @@ func classify(op string, err error) error {
 		return fmt.Errorf("%s: %w: %s", op, ErrModelNotFound, se.ErrorMessage)
 	case errors.As(err, &se) && se.StatusCode == http.StatusServiceUnavailable:
 		return fmt.Errorf("%s: %w: %s", op, ErrOverloaded, se.ErrorMessage)
+	case errors.As(err, &se) && strings.Contains(se.ErrorMessage, "requires more system memory"):
+		// "model requires more system memory (5.6 GiB) than is available (3.1 GiB)"
+		return &MemoryError{Need: between(se.ErrorMessage, "memory (", ")"), Free: between(se.ErrorMessage, "available (", ")"),
+			err: fmt.Errorf("%s: %w: %s", op, ErrNoMemory, se.ErrorMessage)}
 	case isConnError(err):
 		return fmt.Errorf("%s: %w: %v", op, ErrUnreachable, err)
 	}
@@ -316,4 +323,26 @@ func decodeArgs(a api.ToolCallFunctionArguments) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return b
+}
+
+// MemoryError is a model too big for the memory free now, with the sizes Ollama gave.
+type MemoryError struct {
+	Need, Free string // e.g. "5.6 GiB"; "" when the message did not say
+	err        error
+}
+
+func (e *MemoryError) Error() string { return e.err.Error() }
+func (e *MemoryError) Unwrap() error { return e.err }
+
+// between is the text of s after open up to the next close, or "".
+func between(s, open, close string) string {
+	_, rest, ok := strings.Cut(s, open)
+	if !ok {
+		return ""
+	}
+	v, _, ok := strings.Cut(rest, close)
+	if !ok {
+		return ""
+	}
+	return v
 }

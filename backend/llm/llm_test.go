@@ -81,6 +81,36 @@ func TestChatDecodesToolCalls(t *testing.T) {
 	}
 }
 
+// TestChatWithoutToolsForAModelThatCannot: Ollama refuses tools for a model whose
+// template has none (400 "… does not support tools"); the reply comes without
+// them, and the model is not offered tools again.
+func TestChatWithoutToolsForAModelThatCannot(t *testing.T) {
+	fake := llmtest.New()
+	fake.Models = append(fake.Models, llmtest.Model{Name: "gemma-plain", ContextLength: 8192, Capabilities: []string{"completion"}})
+	fake.Chat = llmtest.Echo(0, 0)
+	c := newClient(t, fake, nil)
+	tools := api.Tools{{Type: "function", Function: api.ToolFunction{Name: "clock", Description: "time"}}}
+	for range 2 {
+		var got strings.Builder
+		reply, err := c.Chat(context.Background(), ChatRequest{Models: []string{"gemma-plain"}, Messages: userMsg("hello"), Tools: tools},
+			func(d Delta) error { got.WriteString(d.Content); return nil })
+		if err != nil || reply.Content == "" || got.String() != reply.Content {
+			t.Fatalf("reply = %+v, %v", reply, err)
+		}
+	}
+	reqs := fake.ChatRequests()
+	if len(reqs) != 3 || len(reqs[0].Tools) != 1 || len(reqs[1].Tools) != 0 || len(reqs[2].Tools) != 0 {
+		t.Fatalf("requests' tools: %d requests, want with, without, without", len(reqs))
+	}
+	// A model that can call tools still gets them.
+	if _, err := c.Chat(context.Background(), ChatRequest{Models: []string{"llama3.2"}, Messages: userMsg("hi"), Tools: tools}, func(Delta) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if reqs = fake.ChatRequests(); len(reqs[len(reqs)-1].Tools) != 1 {
+		t.Fatal("llama3.2 was not offered its tools")
+	}
+}
+
 func TestChatFallsBackWhenModelMissing(t *testing.T) {
 	fake := llmtest.New()
 	fake.Chat = llmtest.Echo(0, 0)

@@ -11,6 +11,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -279,8 +280,15 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, reply.Status, map[string]string{"error": reply.Error})
 		return
 	}
-	if _, ok := s.model(req.Model); !ok {
+	m, ok := s.model(req.Model)
+	if !ok {
 		notFound(w, req.Model)
+		return
+	}
+	if len(req.Tools) > 0 && len(m.Capabilities) > 0 && !slices.Contains(m.Capabilities, "tools") {
+		// As Ollama answers a model whose template has no tool calls (its message names the
+		// model with its registry path).
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "library/" + req.Model + " does not support tools"})
 		return
 	}
 

@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   'doc_no_text_layer',
   'doc_empty',
   'not_gguf',
+  'model_too_big',
   'backend_unreachable',
 ] as const;
 

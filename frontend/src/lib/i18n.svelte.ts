@@ -257,6 +257,8 @@ export const en = {
   'err.doc_no_text_layer': '“{name}” has no text layer (a scanned PDF?); Hermes reads the text of PDFs, not images.',
   'err.doc_empty': '“{name}” is empty.',
   'err.not_gguf': '{file} is not a GGUF model file (a GGUF file starts with “GGUF”); choose the model’s .gguf file.',
+  'err.model_too_big':
+    'Model {model} needs more memory than is free now (needs {need}, {free} free). Close other programs, or choose a smaller model in the Models panel.',
   'err.backend_unreachable': 'Cannot reach the Hermes backend. It may have stopped; this page reconnects by itself when it is back.',
 
   // The setup's problems and fixes by code (lib/notices.ts, app/notice.go).
@@ -1483,6 +1485,7 @@ export const zh: Record<MessageKey, string> = {
   'err.doc_no_text_layer': '“{name}”没有文本层（是扫描的 PDF 吗？）；Hermes 读取 PDF 中的文字，不识别图片。',
   'err.doc_empty': '“{name}”是空文件。',
   'err.not_gguf': '{file} 不是 GGUF 模型文件（GGUF 文件以“GGUF”开头）；请选择模型的 .gguf 文件。',
+  'err.model_too_big': '模型 {model} 需要的内存超过当前可用内存（需要 {need}，可用 {free}）。请关闭其他程序，或在模型面板中选择更小的模型。',
   'err.backend_unreachable': '无法连接 Hermes 后端。它可能已停止；恢复后此页面会自动重新连接。',
 
   'notice.ollama_missing': '无法连接 {host} 上的 Ollama，本机也没有找到 ollama 程序。',
