@@ -133,18 +133,21 @@ func details(models []llm.ModelDetail, s config.Settings) []ModelDetail {
 	return out
 }
 
+// recommendations are the chat models the setup may suggest, smallest first (the
+// UI words each one's Why by its name: frontend/src/lib/models.svelte.ts).
+var recommendations = []Recommendation{
+	{"llama3.2:1b", "Llama 3.2 1B", 1.3, "1.2B", "small and quick; for 4–8 GB of memory"},
+	{"qwen2.5:1.5b", "Qwen 2.5 1.5B", 1.0, "1.5B", "small, good at Chinese; for 4–8 GB"},
+	{"llama3.2", "Llama 3.2 3B", 2.0, "3.2B", "a good default; tools; for 8 GB or more"},
+	{"qwen2.5:3b", "Qwen 2.5 3B", 1.9, "3.1B", "English and Chinese; tools; for 8 GB or more"},
+	{"llama3.1:8b", "Llama 3.1 8B", 4.9, "8.0B", "better answers; tools; for 16 GB or more"},
+	{"qwen2.5:7b", "Qwen 2.5 7B", 4.7, "7.6B", "better answers, strong Chinese; tools; for 16 GB or more"},
+}
+
 // recommend suggests chat models that fit in memory, the best fit first.
 func recommend(memGB float64) []Recommendation {
-	all := []Recommendation{
-		{"llama3.2:1b", "Llama 3.2 1B", 1.3, "1.2B", "small and quick; for 4–8 GB of memory"},
-		{"qwen2.5:1.5b", "Qwen 2.5 1.5B", 1.0, "1.5B", "small, good at Chinese; for 4–8 GB"},
-		{"llama3.2", "Llama 3.2 3B", 2.0, "3.2B", "a good default; tools; for 8 GB or more"},
-		{"qwen2.5:3b", "Qwen 2.5 3B", 1.9, "3.1B", "English and Chinese; tools; for 8 GB or more"},
-		{"llama3.1:8b", "Llama 3.1 8B", 4.9, "8.0B", "better answers; tools; for 16 GB or more"},
-		{"qwen2.5:7b", "Qwen 2.5 7B", 4.7, "7.6B", "better answers, strong Chinese; tools; for 16 GB or more"},
-	}
 	var fit, small []Recommendation
-	for _, r := range all {
+	for _, r := range recommendations {
 		switch need := r.SizeGB * 2.5; {
 		case memGB == 0 || need <= memGB/2:
 			fit = append(fit, r)

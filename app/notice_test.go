@@ -110,3 +110,22 @@ func TestNoticeCodesAreWordedByTheUI(t *testing.T) {
 		t.Fatalf("read %d codes from notice.go", n)
 	}
 }
+
+// TestRecommendationsAreWordedByTheUI: the UI has words in its dictionaries for why
+// each recommended model suits ("models.rec.<name>", both languages), and the English
+// there is the backend's own.
+func TestRecommendationsAreWordedByTheUI(t *testing.T) {
+	ui, err := os.ReadFile("../frontend/src/lib/i18n.svelte.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recommendations {
+		key := "'models.rec." + r.Name + "': "
+		if n := strings.Count(string(ui), key); n != 2 {
+			t.Errorf("%s is in the dictionaries %d times, want 2 (English and Chinese)", key, n)
+		}
+		if !strings.Contains(string(ui), key+"'"+r.Why+"'") {
+			t.Errorf("the English for %s is not the backend's %q", r.Name, r.Why)
+		}
+	}
+}

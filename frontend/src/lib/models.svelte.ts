@@ -8,10 +8,11 @@ import {
   type Api,
   type ModelDetail,
   type ModelProgress,
+  type Recommendation,
   type SetupState,
   type Unsubscribe,
 } from './backend';
-import type { MessageKey } from './i18n.svelte';
+import { dictionaries, type MessageKey } from './i18n.svelte';
 import { noticeWords } from './notices';
 
 type T = (key: MessageKey, params?: Record<string, string | number>) => string;
@@ -223,6 +224,15 @@ export function suggestName(path: string): string {
 /** A call cancelled by the user fails with a message that says so. */
 export function isCancelled(message: string): boolean {
   return /cancel/i.test(message);
+}
+
+/**
+ * Why a recommended model suits this computer, in the user's language ("models.rec.<name>",
+ * the backend's recommend() in app/models.go), or the backend's English for a model not known here.
+ */
+export function recommendationWhy(r: Recommendation, t: T): string {
+  const key = `models.rec.${r.name}`;
+  return key in dictionaries.en ? t(key as MessageKey) : r.why;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   canChat,
   canEmbed,
   failureReason,
+  recommendationWhy,
   capabilityChips,
   capabilityKey,
   chatModels,
@@ -343,5 +344,15 @@ describe('failureReason', () => {
     } finally {
       locale.lang = 'en';
     }
+  });
+});
+
+describe('recommendationWhy', () => {
+  it("words a known model's reason in the user language, and keeps the backend's for another", () => {
+    const zh = (key: Parameters<typeof t>[0]) => format(dictionaries.zh[key]);
+    const r = { name: 'qwen2.5:7b', title: 'Qwen 2.5 7B', size_gb: 4.7, params: '7.6B', why: 'better answers, strong Chinese; tools; for 16 GB or more' };
+    expect(recommendationWhy(r, zh)).toBe('回答更好，中文强；支持工具；适合 16 GB 及以上');
+    expect(recommendationWhy(r, t)).toBe(r.why);
+    expect(recommendationWhy({ ...r, name: 'phi9', why: 'new and shiny' }, zh)).toBe('new and shiny');
   });
 });
