@@ -142,9 +142,7 @@ func toMessage(m session.Message) Message {
 		out.Tool = storedToolCall(m)
 	case "assistant":
 		d := agent.ParseReplyDetails(m.Details)
-		if d.Stop != nil {
-			out.Stop = &GuardStop{Kind: d.Stop.Kind, Message: d.Stop.Message}
-		}
+		out.Stop = guardStop(d.Stop)
 		out.Unverified = d.Unverified
 		out.Figures = d.Figures
 		if d.Failure != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"hermes/backend/agent"
@@ -35,10 +36,13 @@ const (
 	CodeUnavailable       = "unavailable"
 	CodeCancelled         = "cancelled"
 	CodeUnauthorized      = "unauthorized"
-	CodeFailed            = "failed"        // params: detail (an operation's own English words)
-	CodeInternal          = "internal"      // params: detail
-	CodeNotGGUF           = "not_gguf"      // params: file (its name)
-	CodeModelTooBig       = "model_too_big" // params: model, need, free (sizes as Ollama gave them, "?" when it did not)
+	CodeFailed            = "failed"   // params: detail (an operation's own English words)
+	CodeInternal          = "internal" // params: detail
+	CodeNotGGUF           = "not_gguf" // params: file (its name)
+	// A setting\'s value refused (config.ValueError); params: key, reason (config.Bad*),
+	// detail (the English), and the reason\'s own (value, min, max, choices).
+	CodeBadSetting  = "bad_setting"
+	CodeModelTooBig = "model_too_big" // params: model, need, free (sizes as Ollama gave them, "?" when it did not)
 	// A document refused (docError): "doc_" and document.Refused*; params: name, and
 	// size and limit (too_big), chars and limit (too_long), detail (not_pdf).
 	CodeDocTooBig      = "doc_" + document.RefusedTooBig
@@ -90,6 +94,12 @@ func describe(err error, host, model string) (code string, params map[string]str
 		return CodeInvalidInput, map[string]string{"detail": msg}, msg
 	case errors.Is(err, config.ErrInvalid):
 		msg := strings.TrimPrefix(err.Error(), config.ErrInvalid.Error()+": ")
+		var ve *config.ValueError
+		if errors.As(err, &ve) && ve.Key != "" {
+			params := map[string]string{"key": ve.Key, "reason": ve.Reason, "detail": msg}
+			maps.Copy(params, ve.Params)
+			return CodeBadSetting, params, msg
+		}
 		return CodeInvalidInput, map[string]string{"detail": msg}, msg
 	case errors.Is(err, llm.ErrUnreachable):
 		return CodeOllamaUnreachable, map[string]string{"host": host},

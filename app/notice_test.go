@@ -129,3 +129,38 @@ func TestRecommendationsAreWordedByTheUI(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingRefusalsAreWordedByTheUI: every reason a setting's value is refused for
+// (config.Bad*) has its words in both of the UI's dictionaries, and SetSetting sends
+// the setting, the reason and the value with the code.
+func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
+	src, err := os.ReadFile("../backend/config/settings.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ui, err := os.ReadFile("../frontend/src/lib/i18n.svelte.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := regexp.MustCompile(`(?m)^\s*Bad\w+\s*=\s*"([a-z_]+)"`).FindAllSubmatch(src, -1)
+	if len(reasons) < 10 {
+		t.Fatalf("read %d reasons from settings.go", len(reasons))
+	}
+	for _, m := range reasons {
+		if n := strings.Count(string(ui), "'err.bad_setting."+string(m[1])+"'"); n != 2 {
+			t.Errorf("reason %s is in the dictionaries %d times, want 2", m[1], n)
+		}
+	}
+	a, _, _, _ := newTestApp(t, llmtest.Echo(0, 0))
+	for _, tc := range []struct{ key, value, reason, param string }{
+		{"first_token_timeout", "120", "not_duration", "120"},
+		{"context_window", "99", "whole_range", "99"},
+		{"manage_ollama", "sometimes", "not_choice", "sometimes"},
+	} {
+		_, err := a.SetSetting(tc.key, tc.value)
+		b := errorBody(err)
+		if b.Code != CodeBadSetting || b.Params["key"] != tc.key || b.Params["reason"] != tc.reason || b.Params["value"] != tc.param || !IsBadInput(err) {
+			t.Errorf("%s=%s: %+v", tc.key, tc.value, b)
+		}
+	}
+}

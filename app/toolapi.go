@@ -23,10 +23,22 @@ type ToolCall struct {
 	Breaker   string `json:"breaker,omitempty"`
 }
 
-// GuardStop says why the loop guard stopped a turn.
+// GuardStop says why the loop guard stopped a turn: its kind, the English
+// message, and the figures the UI words it by (rounds made, failures in a row,
+// the last tool).
 type GuardStop struct {
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
+	Kind       string `json:"kind"`
+	Message    string `json:"message"`
+	Iterations int    `json:"iterations"`
+	Failures   int    `json:"failures"`
+	LastTool   string `json:"lastTool,omitempty"`
+}
+
+func guardStop(r *tools.StopReason) *GuardStop {
+	if r == nil {
+		return nil
+	}
+	return &GuardStop{Kind: r.Kind, Message: r.Message, Iterations: r.Iterations, Failures: r.Failures, LastTool: r.LastTool}
 }
 
 func toToolCall(o tools.Outcome) ToolCall {
@@ -62,7 +74,7 @@ func addToolInfo(tr *TurnResult, res agent.Result) {
 		tr.Tools = append(tr.Tools, toToolCall(o))
 	}
 	if res.Stop != nil {
-		tr.Stop = &GuardStop{Kind: res.Stop.Kind, Message: res.Stop.Message}
+		tr.Stop = guardStop(res.Stop)
 	}
 	tr.Unverified = res.Unverified
 }

@@ -178,6 +178,10 @@ func TestLoopGuardStopsAndContinueOnce(t *testing.T) {
 	if res.Stop == nil || len(res.Tools) < 4 || res.Tools[3].ErrorKind != "repeated_call" {
 		t.Fatalf("guard did not stop the loop: %+v", res)
 	}
+	// The figures the UI words the stop by (its message is English).
+	if res.Stop.Iterations == 0 && res.Stop.Failures == 0 {
+		t.Fatalf("stop without its figures: %+v", res.Stop)
+	}
 	// The stop survives a reload, on the stored reply, with the blocked call's exact status.
 	d, _ := a.LoadSession(res.Session.ID)
 	last := d.Messages[len(d.Messages)-1]

@@ -21,6 +21,39 @@ import (
 // ErrInvalid marks a setting that was rejected; the message names the field and the reason.
 var ErrInvalid = errors.New("invalid setting")
 
+// Reasons a value is refused (ValueError.Reason), with the params each names.
+const (
+	BadDuration      = "not_duration"   // value
+	BadDurationRange = "duration_range" // value, min, max
+	BadWhole         = "not_whole"      // value
+	BadWholeRange    = "whole_range"    // value, min, max
+	BadChoice        = "not_choice"     // value, choices
+	BadAbsPath       = "not_abs_path"   // value
+	BadHost          = "not_host"       // value
+	BadHostEmpty     = "host_empty"     // none
+	BadScheme        = "bad_scheme"     // value
+	BadPort          = "bad_port"       // value
+	BadModel         = "not_model"      // value
+	BadModelEmpty    = "model_empty"    // none
+)
+
+// ValueError is a value a setting refused: the setting (Key, set by Update), why
+// (a Bad* reason) and the parts its English message names, so that a UI can say
+// it in its own language.
+type ValueError struct {
+	Key    string
+	Reason string
+	Params map[string]string
+	msg    string
+}
+
+func (e *ValueError) Error() string { return e.msg }
+
+// bad is a ValueError with its English message.
+func bad(reason string, params map[string]string, format string, args ...any) error {
+	return &ValueError{Reason: reason, Params: params, msg: fmt.Sprintf(format, args...)}
+}
+
 // Settings are the user's choices, typed and validated.
 type Settings struct {
 	OllamaHost        string
@@ -123,7 +156,7 @@ var specs = []spec{
 		parse: func(v string) (string, error) {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < time.Minute || d > 30*24*time.Hour {
-				return "", fmt.Errorf("%q is not a duration between 1m and 720h", v)
+				return "", bad(BadDurationRange, map[string]string{"value": v, "min": "1m", "max": "720h"}, "%q is not a duration between 1m and 720h", v)
 			}
 			return ShortDuration(d), nil
 		},
@@ -135,7 +168,7 @@ var specs = []spec{
 		parse: func(v string) (string, error) {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < time.Hour || d > 365*24*time.Hour {
-				return "", fmt.Errorf("%q is not a duration between 1h and 8760h", v)
+				return "", bad(BadDurationRange, map[string]string{"value": v, "min": "1h", "max": "8760h"}, "%q is not a duration between 1h and 8760h", v)
 			}
 			return ShortDuration(d), nil
 		},
@@ -149,7 +182,7 @@ var specs = []spec{
 			case "auto", "never":
 				return v, nil
 			}
-			return "", fmt.Errorf("%q is not auto or never", v)
+			return "", bad(BadChoice, map[string]string{"value": v, "choices": "auto, never"}, "%q is not auto or never", v)
 		},
 		apply: func(s *Settings, v string) { s.ManageOllama = v },
 	},
@@ -183,7 +216,7 @@ var specs = []spec{
 		parse: func(v string) (string, error) {
 			v = strings.TrimSpace(v)
 			if v != "" && !filepath.IsAbs(v) {
-				return "", fmt.Errorf("%q is not an absolute path, e.g. /usr/local/bin/ollama", v)
+				return "", bad(BadAbsPath, map[string]string{"value": v}, "%q is not an absolute path, e.g. /usr/local/bin/ollama", v)
 			}
 			return v, nil
 		},
@@ -197,10 +230,11 @@ func intSpec(key, desc, def string, lo, hi int, set func(*Settings, int)) spec {
 		parse: func(v string) (string, error) {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil {
-				return "", fmt.Errorf("%q is not a whole number", v)
+				return "", bad(BadWhole, map[string]string{"value": v}, "%q is not a whole number", v)
 			}
 			if n < lo || n > hi {
-				return "", fmt.Errorf("%d is out of range; use between %d and %d", n, lo, hi)
+				return "", bad(BadWholeRange, map[string]string{"value": strconv.Itoa(n), "min": strconv.Itoa(lo), "max": strconv.Itoa(hi)},
+					"%d is out of range; use between %d and %d", n, lo, hi)
 			}
 			return strconv.Itoa(n), nil
 		},
@@ -214,10 +248,10 @@ func durationSpec(key, desc, def string, set func(*Settings, time.Duration)) spe
 		parse: func(v string) (string, error) {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil {
-				return "", fmt.Errorf("%q is not a duration; write it like 30s or 2m", v)
+				return "", bad(BadDuration, map[string]string{"value": v}, "%q is not a duration; write it like 30s or 2m", v)
 			}
 			if d < 100*time.Millisecond || d > time.Hour {
-				return "", fmt.Errorf("%s is out of range; use between 100ms and 1h", d)
+				return "", bad(BadDurationRange, map[string]string{"value": ShortDuration(d), "min": "100ms", "max": "1h"}, "%s is out of range; use between 100ms and 1h", d)
 			}
 			return ShortDuration(d), nil
 		},
@@ -244,24 +278,24 @@ func ShortDuration(d time.Duration) string {
 func NormalizeHost(v string) (string, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
-		return "", errors.New("the host is empty; use e.g. http://127.0.0.1:11434")
+		return "", bad(BadHostEmpty, nil, "the host is empty; use e.g. http://127.0.0.1:11434")
 	}
 	if !strings.Contains(v, "://") {
 		v = "http://" + v
 	}
 	u, err := url.Parse(v)
 	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("%q is not a host address; use e.g. http://127.0.0.1:11434", v)
+		return "", bad(BadHost, map[string]string{"value": v}, "%q is not a host address; use e.g. http://127.0.0.1:11434", v)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("scheme %q is not supported; use http or https", u.Scheme)
+		return "", bad(BadScheme, map[string]string{"value": u.Scheme}, "scheme %q is not supported; use http or https", u.Scheme)
 	}
 	host, port := u.Hostname(), u.Port()
 	if port == "" {
 		port = "11434"
 	}
 	if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
-		return "", fmt.Errorf("port %q is not a number between 1 and 65535", port)
+		return "", bad(BadPort, map[string]string{"value": port}, "port %q is not a number between 1 and 65535", port)
 	}
 	if host == "0.0.0.0" || host == "" {
 		host = "127.0.0.1"
@@ -272,10 +306,10 @@ func NormalizeHost(v string) (string, error) {
 func parseModel(v string) (string, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
-		return "", errors.New("the model name is empty")
+		return "", bad(BadModelEmpty, nil, "the model name is empty")
 	}
 	if strings.ContainsAny(v, " \t\n,") {
-		return "", fmt.Errorf("%q is not a model name (no spaces or commas)", v)
+		return "", bad(BadModel, map[string]string{"value": v}, "%q is not a model name (no spaces or commas)", v)
 	}
 	return v, nil
 }
@@ -445,7 +479,11 @@ func (st *Store) Update(ctx context.Context, key string, change func(current str
 	}
 	norm, err := s.parse(value)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrInvalid, key, err)
+		var ve *ValueError
+		if errors.As(err, &ve) {
+			ve.Key = key
+		}
+		return fmt.Errorf("%w: %s: %w", ErrInvalid, key, err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO settings(key, value, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,

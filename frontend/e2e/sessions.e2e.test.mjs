@@ -17,6 +17,7 @@ import {
   menuItem,
   openApp,
   sendAndWait,
+  setLanguage,
   shot,
   start,
   startFake,
@@ -241,6 +242,23 @@ describe('sessions, search, intent and context in the web UI', { timeout: 240_00
     await page.getByTestId('settings-routing').scrollIntoViewIfNeeded();
     await shot(page, 'sessions-6-settings-routing.png');
     await page.getByTestId('settings-close').click();
+  });
+
+  it('says why a setting was refused in the UI language, and keeps the value typed', async () => {
+    await setLanguage(page, 'zh');
+    try {
+      await menuItem(page, 'settings-button');
+      const row = page.locator('[data-testid="setting"][data-key="first_token_timeout"]');
+      await row.getByTestId('setting-input').fill('120');
+      await row.getByTestId('setting-save').click();
+      const err = row.getByTestId('setting-error');
+      await err.waitFor({ timeout: 10_000 });
+      assert.equal(await err.textContent(), 'first_token_timeout：“120”不是时长；请写成 30s 或 2m 这样的形式。');
+      assert.equal(await row.getByTestId('setting-input').inputValue(), '120');
+      await page.getByTestId('settings-close').click();
+    } finally {
+      await setLanguage(page, 'en');
+    }
   });
 
   it('pins a message, and the pin survives a reload', async () => {

@@ -127,6 +127,30 @@ describe('Message', () => {
     expect(oncontinue).toHaveBeenCalledTimes(1);
   });
 
+  it('words the stop by its figures in the user language, and hides a reply that only repeats it', () => {
+    locale.lang = 'zh';
+    try {
+      const msg = 'Stopped after 5 rounds of tool calls without a final answer.';
+      const r = render(Message, {
+        message: m({ role: 'assistant', content: `_${msg}_`, stop: { kind: 'max_iterations', message: msg, iterations: 5, failures: 0 } }),
+      });
+      expect(r.getByTestId('loop-message').textContent).toBe('进行了 5 轮工具调用仍没有最终回答，已停止。');
+      expect(r.getByTestId('message-body').hidden).toBe(true);
+      r.unmount();
+      const f = render(Message, {
+        message: m({
+          role: 'assistant',
+          content: 'Partial answer.',
+          stop: { kind: 'consecutive_failures', message: 'Stopped after 3 …', failures: 3, lastTool: 'clock' },
+        }),
+      });
+      expect(f.getByTestId('loop-message').textContent).toBe('连续 3 次工具调用失败（最后一次：clock），已停止。');
+      expect(f.getByTestId('message-body').hidden).toBe(false);
+    } finally {
+      locale.lang = 'en';
+    }
+  });
+
   it('offers no continue button without a handler and no warnings on a plain reply', () => {
     const stopped = render(Message, {
       message: m({ id: 'x', role: 'assistant', content: 'a', stop: { kind: 'max_iterations', message: '' } }),

@@ -105,7 +105,11 @@ export interface ToolCall {
 /** Why the loop guard stopped a turn. */
 export interface GuardStop {
   kind: 'max_iterations' | 'consecutive_failures' | string;
+  /** In English; the figures below word it in the user's language (lib/tools.svelte.ts stopDetail). */
   message: string;
+  iterations?: number;
+  failures?: number;
+  lastTool?: string;
 }
 
 export interface TurnResult {

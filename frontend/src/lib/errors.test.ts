@@ -73,6 +73,20 @@ describe('errorText', () => {
       zh: '“photo.png”不是文本文件；Hermes 可以附加文本、Markdown、代码、CSV 和 PDF 文件（UTF-8 文本）。',
     },
     {
+      code: 'bad_setting',
+      params: { key: 'first_token_timeout', reason: 'not_duration', value: '120', detail: 'first_token_timeout: "120" is not a duration' },
+      message: 'first_token_timeout: "120" is not a duration; write it like 30s or 2m',
+      en: 'first_token_timeout: “120” is not a duration; write it like 30s or 2m.',
+      zh: 'first_token_timeout：“120”不是时长；请写成 30s 或 2m 这样的形式。',
+    },
+    {
+      code: 'bad_setting',
+      params: { key: 'memory_half_lives', reason: 'flux', detail: 'memory_half_lives: "x" is not a half-life' },
+      message: 'memory_half_lives: "x" is not a half-life',
+      en: 'memory_half_lives: "x" is not a half-life',
+      zh: '设置无效：memory_half_lives: "x" is not a half-life',
+    },
+    {
       code: 'internal',
       params: { detail: 'disk on fire' },
       message: 'Something went wrong: disk on fire',
@@ -90,12 +104,26 @@ describe('errorText', () => {
   it('has a message in both languages for every code, with no placeholder left', () => {
     for (const code of ERROR_CODES) {
       for (const lang of ['en', 'zh'] as const) {
-        const params = { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd', name: 'n', size: '1 KB', chars: '9', file: 'f', need: '5 GiB', free: '3 GiB' };
+        const params = { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd', name: 'n', size: '1 KB', chars: '9', file: 'f', need: '5 GiB', free: '3 GiB', key: 'k', value: 'v', min: '1', max: '2', choices: 'a, b' };
         const text = errorText(code, params, 'msg', lang);
         expect(text, `${lang} ${code}`).not.toMatch(/\{\w+\}/);
         expect(text.length, `${lang} ${code}`).toBeGreaterThan(0);
       }
       expect(dictionaries.zh[`err.${code}` as keyof typeof dictionaries.zh]).toBeTruthy();
+    }
+  });
+
+  it('words every reason a setting is refused for, in both languages, with no placeholder left', () => {
+    const reasons = Object.keys(dictionaries.en).filter((k) => k.startsWith('err.bad_setting.'));
+    expect(reasons.length).toBeGreaterThan(10);
+    for (const k of reasons) {
+      const reason = k.slice('err.bad_setting.'.length);
+      const params = { key: 'k', reason, value: 'v', min: '1', max: '2', choices: 'a, b', detail: 'd' };
+      for (const lang of ['en', 'zh'] as const) {
+        const text = errorText('bad_setting', params, 'msg', lang);
+        expect(text, `${lang} ${reason}`).not.toMatch(/\{\w+\}/);
+        expect(text, `${lang} ${reason}`).toMatch(/^k/);
+      }
     }
   });
 

@@ -33,6 +33,7 @@ export const ERROR_CODES = [
   'doc_empty',
   'not_gguf',
   'model_too_big',
+  'bad_setting',
   'backend_unreachable',
 ] as const;
 
@@ -59,6 +60,10 @@ export function errorText(
   let key = `err.${code}` as MessageKey;
   if (code === 'ollama_timeout' && params?.setting === 'token_gap_timeout') key = 'err.ollama_timeout_gap';
   const dict = dictionaries[lang] ?? dictionaries.en;
+  // A refused setting is worded by its reason (config.Bad* in Go) when the page knows it.
+  if (code === 'bad_setting' && params?.reason && `err.bad_setting.${params.reason}` in dict) {
+    key = `err.bad_setting.${params.reason}` as MessageKey;
+  }
   const template = dict[key];
   if (!template) return message;
   const p: Record<string, string> = { detail: message, ...(params ?? {}), message };

@@ -5,6 +5,7 @@ import {
   isConfirmError,
   type ActivityRow,
   type ConfirmReason,
+  type GuardStop,
   type Api,
   type ApprovalPrompt,
   type ToolAnnotations,
@@ -51,6 +52,20 @@ export function stopKey(kind: string | null | undefined): MessageKey {
   return (STOP_KINDS as readonly string[]).includes(kind ?? '')
     ? (`loop.kind.${kind}` as MessageKey)
     : 'loop.kind.other';
+}
+
+/** The stop's figures in the user's language ("Stopped after 5 rounds …"), or its English when it has none. */
+export function stopDetail(stop: GuardStop, t: (key: MessageKey, params?: Record<string, string | number>) => string): string {
+  if (stop.kind === 'max_iterations' && (stop.iterations ?? 0) > 0) return t('loop.detail.max_iterations', { n: stop.iterations! });
+  if (stop.kind === 'consecutive_failures' && (stop.failures ?? 0) > 0) {
+    return t('loop.detail.consecutive_failures', { n: stop.failures!, tool: stop.lastTool || '?' });
+  }
+  return stop.message;
+}
+
+/** A reply whose whole text is the stop's own message (a turn stopped before any answer): the card says it. */
+export function isStopEcho(content: string, stop: GuardStop | null | undefined): boolean {
+  return !!stop?.message && content.trim() === `_${stop.message}_`;
 }
 
 /**
