@@ -80,6 +80,9 @@ func userError(err error, host, model string) error {
 }
 
 func describe(err error, host, model string) (code string, params map[string]string, msg string) {
+	if me := (*llm.ModelError)(nil); errors.As(err, &me) && me.Model != "" {
+		model = me.Model // the model that failed: a chat's own, or the last of a fallback chain
+	}
 	switch {
 	case errors.Is(err, agent.ErrEmptyMessage):
 		return CodeEmptyMessage, nil, "Type a message first."

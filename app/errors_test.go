@@ -265,3 +265,22 @@ func TestModelTooBigForMemory(t *testing.T) {
 		t.Fatalf("body = %+v", b)
 	}
 }
+
+// TestFailedReplyNamesTheChatsOwnModel: a chat with its own model that was removed
+// since fails naming that model, not the global chat model.
+func TestFailedReplyNamesTheChatsOwnModel(t *testing.T) {
+	a, _, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
+	fake.Models = append(fake.Models, llmtest.Model{Name: "qwen2.5", ContextLength: 8192, Capabilities: []string{"completion", "tools"}})
+	res, err := a.SendMessage("r1", "", "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SetSessionSettings(res.Session.ID, `{"model":"qwen2.5"}`); err != nil {
+		t.Fatal(err)
+	}
+	fake.Models = fake.Models[:len(fake.Models)-1] // removed since
+	_, err = a.SendMessage("r2", res.Session.ID, "and now?")
+	if b := errorBody(err); b.Code != CodeModelMissing || b.Params["model"] != "qwen2.5" || !strings.Contains(b.Error, "qwen2.5") {
+		t.Fatalf("body = %+v", b)
+	}
+}

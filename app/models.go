@@ -215,13 +215,21 @@ func fitModel(models []llm.ModelDetail, name string, embed bool) (string, error)
 			found = &models[i]
 		}
 	}
+	key := "chat_model"
+	if embed {
+		key = "embed_model"
+	}
 	switch {
 	case found == nil:
-		return "", fmt.Errorf("%w: %s is not installed (installed: %s); pull it with `hermes model pull %s`", config.ErrInvalid, name, strings.Join(names, ", "), name)
+		installed := strings.Join(names, ", ")
+		return "", config.Refuse(key, config.BadNotInstalled, map[string]string{"value": name, "installed": installed},
+			"%s is not installed (installed: %s); pull it with `hermes model pull %s`", name, installed, name)
 	case embed && !found.Can(llm.CapEmbedding):
-		return "", fmt.Errorf("%w: %s cannot make embeddings; choose an embedding model such as nomic-embed-text", config.ErrInvalid, found.Name)
+		return "", config.Refuse(key, config.BadNotEmbedder, map[string]string{"value": found.Name},
+			"%s cannot make embeddings; choose an embedding model such as nomic-embed-text", found.Name)
 	case !embed && !found.Can(llm.CapChat):
-		return "", fmt.Errorf("%w: %s is an embedding model and cannot chat; choose a chat model", config.ErrInvalid, found.Name)
+		return "", config.Refuse(key, config.BadNotChat, map[string]string{"value": found.Name},
+			"%s is an embedding model and cannot chat; choose a chat model", found.Name)
 	}
 	return found.Name, nil
 }

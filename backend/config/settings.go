@@ -35,6 +35,10 @@ const (
 	BadPort          = "bad_port"       // value
 	BadModel         = "not_model"      // value
 	BadModelEmpty    = "model_empty"    // none
+	// The model is checked against the installed ones (app): value, installed.
+	BadNotInstalled = "model_not_installed"
+	BadNotEmbedder  = "not_embedder"   // value
+	BadNotChat      = "not_chat_model" // value
 )
 
 // ValueError is a value a setting refused: the setting (Key, set by Update), why
@@ -48,6 +52,12 @@ type ValueError struct {
 }
 
 func (e *ValueError) Error() string { return e.msg }
+
+// Refuse is a value refused for key outside the setting's own parser (a model
+// that is not installed): ErrInvalid with a ValueError, as Update returns.
+func Refuse(key, reason string, params map[string]string, format string, args ...any) error {
+	return fmt.Errorf("%w: %w", ErrInvalid, &ValueError{Key: key, Reason: reason, Params: params, msg: fmt.Sprintf(format, args...)})
+}
 
 // bad is a ValueError with its English message.
 func bad(reason string, params map[string]string, format string, args ...any) error {

@@ -93,6 +93,7 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, fn func(Delta) error
 		if err == nil {
 			return reply, nil
 		}
+		err = &ModelError{Model: model, Err: err}
 		lastErr = err
 		if streamed || ctx.Err() != nil || !fallbackable(err) {
 			return reply, err
@@ -101,6 +102,16 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, fn func(Delta) error
 	}
 	return Reply{Failures: failures}, lastErr
 }
+
+// ModelError is a chat that failed with Model (the last one tried when a chain
+// fell back): the error names the model the user has to do something about.
+type ModelError struct {
+	Model string
+	Err   error
+}
+
+func (e *ModelError) Error() string { return e.Err.Error() }
+func (e *ModelError) Unwrap() error { return e.Err }
 
 // noToolSupport: Ollama refused the request because the model cannot call tools
 // (400 "… does not support tools").

@@ -118,7 +118,7 @@ describe('errorText', () => {
     expect(reasons.length).toBeGreaterThan(10);
     for (const k of reasons) {
       const reason = k.slice('err.bad_setting.'.length);
-      const params = { key: 'k', reason, value: 'v', min: '1', max: '2', choices: 'a, b', detail: 'd' };
+      const params = { key: 'k', reason, value: 'v', min: '1', max: '2', choices: 'a, b', detail: 'd', installed: 'i' };
       for (const lang of ['en', 'zh'] as const) {
         const text = errorText('bad_setting', params, 'msg', lang);
         expect(text, `${lang} ${reason}`).not.toMatch(/\{\w+\}/);

@@ -270,6 +270,10 @@ export const en = {
   'err.bad_setting.bad_port': '{key}: the port “{value}” is not a number between 1 and 65535.',
   'err.bad_setting.not_model': '{key}: “{value}” is not a model name (no spaces or commas).',
   'err.bad_setting.model_empty': '{key}: the model name is empty.',
+  'err.bad_setting.model_not_installed':
+    '{key}: {value} is not installed (installed: {installed}); pull it in the Models panel (or run `hermes model pull {value}`).',
+  'err.bad_setting.not_embedder': '{key}: {value} cannot make embeddings; choose an embedding model such as nomic-embed-text.',
+  'err.bad_setting.not_chat_model': '{key}: {value} is an embedding model and cannot chat; choose a chat model.',
   'err.model_too_big':
     'Model {model} needs more memory than is free now (needs {need}, {free} free). Close other programs, or choose a smaller model in the Models panel.',
   'err.backend_unreachable': 'Cannot reach the Hermes backend. It may have stopped; this page reconnects by itself when it is back.',
@@ -1520,6 +1524,9 @@ export const zh: Record<MessageKey, string> = {
   'err.bad_setting.bad_port': '{key}：端口“{value}”不是 1 到 65535 之间的数字。',
   'err.bad_setting.not_model': '{key}：“{value}”不是模型名称（不能含空格或逗号）。',
   'err.bad_setting.model_empty': '{key}：模型名称为空。',
+  'err.bad_setting.model_not_installed': '{key}：{value} 尚未安装（已安装：{installed}）；请在模型面板中拉取（或运行 `hermes model pull {value}`）。',
+  'err.bad_setting.not_embedder': '{key}：{value} 不能生成嵌入向量；请选择嵌入模型，例如 nomic-embed-text。',
+  'err.bad_setting.not_chat_model': '{key}：{value} 是嵌入模型，不能聊天；请选择聊天模型。',
   'err.model_too_big': '模型 {model} 需要的内存超过当前可用内存（需要 {need}，可用 {free}）。请关闭其他程序，或在模型面板中选择更小的模型。',
   'err.backend_unreachable': '无法连接 Hermes 后端。它可能已停止；恢复后此页面会自动重新连接。',
 
