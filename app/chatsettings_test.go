@@ -88,18 +88,19 @@ func TestSetSessionSettingsRefusesBadValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	sid := res.Session.ID
-	cases := []struct{ name, json, want string }{
-		{"not installed", `{"model":"mistral"}`, "not installed"},
-		{"embedding model", `{"model":"nomic-embed-text"}`, "cannot chat"},
-		{"temperature", `{"temperature":2.5}`, "between 0 and 2"},
-		{"context", `{"numCtx":100}`, "between 512"},
-		{"unknown field", `{"temp":1}`, "not a JSON object"},
-		{"unknown preset", `{"preset":"Nope"}`, "no such preset"},
+	cases := []struct{ name, json, want, code string }{
+		// A model is checked against the installed ones, and refused by reason (worded by the UI).
+		{"not installed", `{"model":"mistral"}`, "not installed", CodeBadSetting},
+		{"embedding model", `{"model":"nomic-embed-text"}`, "cannot chat", CodeBadSetting},
+		{"temperature", `{"temperature":2.5}`, "between 0 and 2", CodeInvalidInput},
+		{"context", `{"numCtx":100}`, "between 512", CodeInvalidInput},
+		{"unknown field", `{"temp":1}`, "not a JSON object", CodeInvalidInput},
+		{"unknown preset", `{"preset":"Nope"}`, "no such preset", CodeInvalidInput},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := a.SetSessionSettings(sid, c.json)
-			if err == nil || !strings.Contains(err.Error(), c.want) || ErrorCode(err) != CodeInvalidInput {
+			if err == nil || !strings.Contains(err.Error(), c.want) || ErrorCode(err) != c.code || !IsBadInput(err) {
 				t.Fatalf("SetSessionSettings(%s) = %v (code %s), want %q", c.json, err, ErrorCode(err), c.want)
 			}
 		})

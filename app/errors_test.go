@@ -168,7 +168,7 @@ func TestWebErrorsCarryTheirCode(t *testing.T) {
 	}{
 		{"empty message", nil, "SendMessage", []string{"r1", "", "   "}, http.StatusUnprocessableEntity, CodeEmptyMessage, [2]string{}},
 		{"unknown conversation", nil, "LoadSession", []string{"no-such-id"}, http.StatusUnprocessableEntity, CodeNotFound, [2]string{}},
-		{"bad setting", nil, "SetSetting", []string{"first_token_timeout", "soon"}, http.StatusUnprocessableEntity, CodeInvalidInput, [2]string{"detail", ""}},
+		{"bad setting", nil, "SetSetting", []string{"first_token_timeout", "soon"}, http.StatusUnprocessableEntity, CodeBadSetting, [2]string{"reason", "not_duration"}},
 		{"model missing", func() {
 			fake.Chat = func(api.ChatRequest) llmtest.Reply {
 				return llmtest.Reply{Status: 404, Error: `model "llama3.2" not found`}
