@@ -41,8 +41,9 @@ const (
 	CodeNotGGUF           = "not_gguf" // params: file (its name)
 	// A setting\'s value refused (config.ValueError); params: key, reason (config.Bad*),
 	// detail (the English), and the reason\'s own (value, min, max, choices).
-	CodeBadSetting  = "bad_setting"
-	CodeModelTooBig = "model_too_big" // params: model, need, free (sizes as Ollama gave them, "?" when it did not)
+	CodeBadSetting   = "bad_setting"
+	CodeModelTooBig  = "model_too_big"  // params: model, need, free (sizes as Ollama gave them, "?" when it did not)
+	CodeOllamaCutOff = "ollama_cut_off" // params: model
 	// A document refused (docError): "doc_" and document.Refused*; params: name, and
 	// size and limit (too_big), chars and limit (too_long), detail (not_pdf).
 	CodeDocTooBig      = "doc_" + document.RefusedTooBig
@@ -126,6 +127,9 @@ func describe(err error, host, model string) (code string, params map[string]str
 		return CodeOllamaTimeout, p, fmt.Sprintf("Ollama sent nothing within %s (a large model can take longer to load). Try again; if it keeps happening, raise %s in Settings.", limit, setting)
 	case errors.Is(err, llm.ErrOverloaded):
 		return CodeOllamaBusy, nil, "Ollama is busy with other requests. Try again in a moment."
+	case errors.Is(err, llm.ErrCutOff):
+		return CodeOllamaCutOff, map[string]string{"model": model},
+			fmt.Sprintf("Ollama stopped sending the reply from %s before it was complete (it may have crashed or been restarted). Try again.", model)
 	case errors.Is(err, llm.ErrNoMemory):
 		var me *llm.MemoryError
 		errors.As(err, &me)

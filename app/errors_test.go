@@ -284,3 +284,19 @@ func TestFailedReplyNamesTheChatsOwnModel(t *testing.T) {
 		t.Fatalf("body = %+v", b)
 	}
 }
+
+// TestReplyCutOffMidStream: a stream that ends without Ollama's last line (the
+// server died) fails as ollama_cut_off naming the model, and keeps what came.
+func TestReplyCutOffMidStream(t *testing.T) {
+	a, _, _, _ := newTestApp(t, func(api.ChatRequest) llmtest.Reply {
+		return llmtest.Reply{Chunks: []string{"The answer ", "is"}, CutOff: true}
+	})
+	res, err := a.SendMessage("r1", "", "hello")
+	if b := errorBody(err); b.Code != CodeOllamaCutOff || b.Params["model"] != "llama3.2" || !strings.Contains(b.Error, "before it was complete") {
+		t.Fatalf("body = %+v", b)
+	}
+	d, err := a.LoadSession(res.Session.ID)
+	if err != nil || len(d.Messages) != 2 || d.Messages[1].ErrorCode != CodeOllamaCutOff || !strings.Contains(d.Messages[1].Content, "The answer is") {
+		t.Fatalf("stored = %+v, %v", d.Messages, err)
+	}
+}

@@ -184,7 +184,7 @@ func (c *Client) chatOnce(parent context.Context, model string, req ChatRequest,
 	if err == nil && !done {
 		// The client stops quietly when the body ends early or the context is cancelled.
 		if err = ctx.Err(); err == nil {
-			err = errors.New("the stream ended before the reply was complete")
+			err = ErrCutOff
 		}
 	}
 	didStream := streamed

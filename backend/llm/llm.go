@@ -28,6 +28,7 @@ var (
 	ErrTimeout       = errors.New("ollama stopped responding")
 	ErrOverloaded    = errors.New("ollama is busy")
 	ErrNoMemory      = errors.New("not enough memory for the model")
+	ErrCutOff        = errors.New("the stream ended before the reply was complete")
 )
 
 // TimeoutError is an ErrTimeout that says which wait ran out: Setting is the

@@ -35,6 +35,7 @@ type Reply struct {
 	Delay        time.Duration  // before each chunk
 	StallAfter   int            // >0: stop sending (but keep the connection) after this many chunks
 	MidError     string         // sent as an {"error"} line after the chunks
+	CutOff       bool           // end the stream after the chunks with no done line (a server that died)
 	PromptTokens int
 }
 
@@ -339,6 +340,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	if reply.MidError != "" {
 		send(map[string]string{"error": reply.MidError})
+		return
+	}
+	if reply.CutOff {
 		return
 	}
 	final := api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Done: true, DoneReason: "stop",

@@ -33,6 +33,7 @@ export const ERROR_CODES = [
   'doc_empty',
   'not_gguf',
   'model_too_big',
+  'ollama_cut_off',
   'bad_setting',
   'backend_unreachable',
 ] as const;
