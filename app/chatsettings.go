@@ -122,7 +122,7 @@ func (c *Core) checkChatModel(ctx context.Context, name string) (string, error) 
 	if err != nil {
 		return name, nil
 	}
-	return fitModel(models, name, false)
+	return fitModel(models, name, false, "model") // this chat's own model, not the chat_model setting
 }
 
 // SystemPresets lists the saved system prompts.

@@ -81,7 +81,7 @@ func (a *App) ImportModel(requestID, path, name, modelfile string) (ModelDetail,
 		}
 		return client.ImportGGUF(ctx, strings.TrimSpace(path), name, modelfile, progress)
 	})
-	if errors.Is(err, llm.ErrNotGGUF) {
+	if errors.Is(err, llm.ErrNotGGUF) && !errors.Is(err, llm.ErrGGUFVersion) {
 		err = &UserError{Message: err.Error(), Code: CodeNotGGUF, Params: map[string]string{"file": filepath.Base(strings.TrimSpace(path))}, Err: err}
 	}
 	return a.finishModelJob(name, err)
@@ -107,15 +107,21 @@ func (a *App) finishModelJob(name string, err error) (ModelDetail, error) {
 	return ModelDetail{ModelDetail: llm.ModelDetail{Name: name}}, nil
 }
 
-// modelErr is a failed model operation on name as the user reads it: Ollama
-// gone, the model unknown, busy or slow by their codes (with the host and the
-// model), else the backend's message, which already says what to do (and may
-// start with a file name, so it is not capitalised).
+// modelErr is a failed model operation on name: the backend's message, which
+// already says what to do (and may start with a file name, so it is not
+// capitalised; the command line prints it), with the code and parts the UI
+// words it by: Ollama gone (its host), busy or slow, or the model unknown
+// (not_found: a delete or copy of a model that is not there, not a pull).
 func (a *App) modelErr(ctx context.Context, name string, err error) error {
-	for _, known := range []error{llm.ErrUnreachable, llm.ErrModelNotFound, llm.ErrOverloaded, llm.ErrTimeout} {
+	if errors.Is(err, llm.ErrModelNotFound) {
+		return &UserError{Message: err.Error(), Code: CodeNotFound, Params: map[string]string{"model": name}, Err: err}
+	}
+	for _, known := range []error{llm.ErrUnreachable, llm.ErrOverloaded, llm.ErrTimeout} {
 		if errors.Is(err, known) {
 			s, _ := a.core.settings.Load(ctx)
-			return userError(err, s.OllamaHost, name)
+			var ue *UserError
+			errors.As(userError(err, s.OllamaHost, name), &ue)
+			return &UserError{Message: err.Error(), Code: ue.Code, Params: ue.Params, Err: err}
 		}
 	}
 	return &UserError{Message: err.Error(), Err: err}

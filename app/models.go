@@ -193,20 +193,20 @@ func (c *Core) UseModel(ctx context.Context, name string, embed bool) error {
 	if err != nil {
 		return err
 	}
-	found, err := fitModel(models, name, embed)
-	if err != nil {
-		return err
-	}
 	key := "chat_model"
 	if embed {
 		key = "embed_model"
+	}
+	found, err := fitModel(models, name, embed, key)
+	if err != nil {
+		return err
 	}
 	return c.settings.Set(ctx, key, found)
 }
 
 // fitModel is name as installed (among models), or why it cannot do the job:
 // not installed, or not a chat (embed false) or embedding model.
-func fitModel(models []llm.ModelDetail, name string, embed bool) (string, error) {
+func fitModel(models []llm.ModelDetail, name string, embed bool, key string) (string, error) {
 	var found *llm.ModelDetail
 	var names []string
 	for i, m := range models {
@@ -214,10 +214,6 @@ func fitModel(models []llm.ModelDetail, name string, embed bool) (string, error)
 		if llm.SameModel(m.Name, name) {
 			found = &models[i]
 		}
-	}
-	key := "chat_model"
-	if embed {
-		key = "embed_model"
 	}
 	switch {
 	case found == nil:

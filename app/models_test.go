@@ -112,8 +112,9 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 		{"delete", func() error { return a.DeleteModel("no-such-model") }},
 		{"copy", func() error { _, err := a.CopyModel("no-such-model", "other"); return err }},
 	} {
+		// not_found, not model_missing: that one's words say to pull the model.
 		b := errorBody(tc.call())
-		if b.Code != CodeModelMissing || b.Params["model"] != "no-such-model" {
+		if b.Code != CodeNotFound || b.Params["model"] != "no-such-model" || !strings.Contains(b.Error, "not found") {
 			t.Errorf("%s an unknown model: %+v", tc.op, b)
 		}
 	}

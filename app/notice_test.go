@@ -156,6 +156,8 @@ func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
 		{"first_token_timeout", "120", "not_duration", "120"},
 		{"context_window", "99", "whole_range", "99"},
 		{"manage_ollama", "sometimes", "not_choice", "sometimes"},
+		{"idle_timeout", "soon", "not_duration", "soon"},
+		{"idle_timeout", "10s", "duration_range", "10s"},
 	} {
 		_, err := a.SetSetting(tc.key, tc.value)
 		b := errorBody(err)

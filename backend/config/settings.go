@@ -59,6 +59,14 @@ func Refuse(key, reason string, params map[string]string, format string, args ..
 	return fmt.Errorf("%w: %w", ErrInvalid, &ValueError{Key: key, Reason: reason, Params: params, msg: fmt.Sprintf(format, args...)})
 }
 
+// durationReason: a value that is no duration at all, or one out of range.
+func durationReason(parseErr error) string {
+	if parseErr != nil {
+		return BadDuration
+	}
+	return BadDurationRange
+}
+
 // bad is a ValueError with its English message.
 func bad(reason string, params map[string]string, format string, args ...any) error {
 	return &ValueError{Reason: reason, Params: params, msg: fmt.Sprintf(format, args...)}
@@ -166,7 +174,7 @@ var specs = []spec{
 		parse: func(v string) (string, error) {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < time.Minute || d > 30*24*time.Hour {
-				return "", bad(BadDurationRange, map[string]string{"value": v, "min": "1m", "max": "720h"}, "%q is not a duration between 1m and 720h", v)
+				return "", bad(durationReason(err), map[string]string{"value": v, "min": "1m", "max": "720h"}, "%q is not a duration between 1m and 720h", v)
 			}
 			return ShortDuration(d), nil
 		},
@@ -178,7 +186,7 @@ var specs = []spec{
 		parse: func(v string) (string, error) {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < time.Hour || d > 365*24*time.Hour {
-				return "", bad(BadDurationRange, map[string]string{"value": v, "min": "1h", "max": "8760h"}, "%q is not a duration between 1h and 8760h", v)
+				return "", bad(durationReason(err), map[string]string{"value": v, "min": "1h", "max": "8760h"}, "%q is not a duration between 1h and 8760h", v)
 			}
 			return ShortDuration(d), nil
 		},

@@ -122,7 +122,7 @@ func noToolSupport(err error) bool {
 
 // fallbackable errors move on to the next model in the chain.
 func fallbackable(err error) bool {
-	if errors.Is(err, ErrModelNotFound) || errors.Is(err, ErrOverloaded) || errors.Is(err, ErrTimeout) {
+	if errors.Is(err, ErrModelNotFound) || errors.Is(err, ErrOverloaded) || errors.Is(err, ErrTimeout) || errors.Is(err, ErrNoMemory) {
 		return true
 	}
 	var se api.StatusError

@@ -23,6 +23,9 @@ import (
 // ErrNotGGUF means a file given for import is not a GGUF model file.
 var ErrNotGGUF = errors.New("not a GGUF model file")
 
+// ErrGGUFVersion is a GGUF file of a version Hermes does not read (it is also ErrNotGGUF).
+var ErrGGUFVersion = errors.New("unknown GGUF version")
+
 // MinImportVersion is the oldest Ollama that creates a model from an uploaded
 // file (the files field of /api/create).
 const MinImportVersion = "0.5.5"
@@ -41,7 +44,7 @@ func CheckGGUF(path string) error {
 		return fmt.Errorf("%s: %w (a GGUF file starts with \"GGUF\"; this one starts with %q); give the model's .gguf file", filepath.Base(path), ErrNotGGUF, head[:n])
 	}
 	if v := binary.LittleEndian.Uint32(head[4:]); v < 1 || v > 3 {
-		return fmt.Errorf("%s: %w: GGUF version %d is not one Hermes knows (1 to 3)", filepath.Base(path), ErrNotGGUF, v)
+		return fmt.Errorf("%s: %w: GGUF version %d is not one Hermes knows (1 to 3)%w", filepath.Base(path), ErrNotGGUF, v, silent{ErrGGUFVersion})
 	}
 	return nil
 }
@@ -282,3 +285,9 @@ func parseModelfile(text string) (*api.CreateRequest, error) {
 	}
 	return req, nil
 }
+
+// silent wraps an error for errors.Is without adding to the message.
+type silent struct{ err error }
+
+func (s silent) Error() string { return "" }
+func (s silent) Unwrap() error { return s.err }

@@ -273,7 +273,7 @@ func (c *Client) ContextLength(ctx context.Context, model string) int {
 
 // forget drops what the client remembers of a model that was created, pulled,
 // copied over or deleted.
-func (c *Client) forget(model string) { c.ctxLen.Delete(model) }
+func (c *Client) forget(model string) { c.ctxLen.Delete(model); c.noTools.Delete(model) }
 
 // Show returns a model's context length and capabilities.
 func (c *Client) Show(ctx context.Context, name string) (ModelInfo, error) {

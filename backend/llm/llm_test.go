@@ -111,6 +111,31 @@ func TestChatWithoutToolsForAModelThatCannot(t *testing.T) {
 	}
 }
 
+// TestChatFallsBackWhenTheModelDoesNotFitInMemory: Ollama's 500 "requires more
+// system memory" moves on to the next model of the chain, and alone it is
+// ErrNoMemory with both sizes.
+func TestChatFallsBackWhenTheModelDoesNotFitInMemory(t *testing.T) {
+	fake := llmtest.New()
+	fake.Models = append(fake.Models, llmtest.Model{Name: "big", ContextLength: 8192, Capabilities: []string{"completion"}})
+	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
+		if req.Model == "big" {
+			return llmtest.Reply{Status: 500, Error: "model requires more system memory (5.6 GiB) than is available (3.1 GiB)"}
+		}
+		return llmtest.Reply{Chunks: []string{"small answer"}}
+	}
+	c := newClient(t, fake, nil)
+	reply, err := c.Chat(context.Background(), ChatRequest{Models: []string{"big", "llama3.2"}, Messages: userMsg("hi")}, func(Delta) error { return nil })
+	if err != nil || reply.Model != "llama3.2" || len(reply.Failures) != 1 {
+		t.Fatalf("reply = %+v, %v", reply, err)
+	}
+	_, err = c.Chat(context.Background(), ChatRequest{Models: []string{"big"}, Messages: userMsg("hi")}, func(Delta) error { return nil })
+	var me *MemoryError
+	var mo *ModelError
+	if !errors.Is(err, ErrNoMemory) || !errors.As(err, &me) || me.Need != "5.6 GiB" || me.Free != "3.1 GiB" || !errors.As(err, &mo) || mo.Model != "big" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
 func TestChatFallsBackWhenModelMissing(t *testing.T) {
 	fake := llmtest.New()
 	fake.Chat = llmtest.Echo(0, 0)

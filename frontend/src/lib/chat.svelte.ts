@@ -460,7 +460,10 @@ export class ChatStore {
       : streamed?.tools;
     if (tools && tools.length > 0) assistant.tools = tools;
     if (streamed?.delegations?.length) assistant.delegations = $state.snapshot(streamed.delegations) as Delegation[];
-    if (res.stop && typeof res.stop === 'object') assistant.stop = { kind: String(res.stop.kind ?? ''), message: String(res.stop.message ?? '') };
+    if (res.stop && typeof res.stop === 'object') {
+      // The figures too: the card words the stop by them in the user's language.
+      assistant.stop = { ...res.stop, kind: String(res.stop.kind ?? ''), message: String(res.stop.message ?? '') };
+    }
     if (res.unverified === true) assistant.unverified = true;
     if (res.user?.id) {
       const user = toUIMessage(res.user);

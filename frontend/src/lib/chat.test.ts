@@ -473,14 +473,15 @@ describe('ChatStore tools', () => {
       user: msg({ id: 'u1', role: 'user', content: 'please shout hi' }),
       assistant: msg({ id: 'a1', role: 'assistant', content: 'I saved it.' }),
       tools: [shout, { ...shout, status: 'denied', result: undefined }],
-      stop: { kind: 'max_iterations', message: 'Stopped after 5 rounds.' },
+      stop: { kind: 'max_iterations', message: 'Stopped after 5 rounds.', iterations: 5, failures: 0 },
       unverified: true,
     });
     await done;
     const a = h.store.messages[1];
     expect(a.id).toBe('a1');
     expect(a.tools?.map((c) => c.status)).toEqual(['ok', 'denied']);
-    expect(a.stop).toEqual({ kind: 'max_iterations', message: 'Stopped after 5 rounds.' });
+    // With its figures: the card words the stop by them in the user's language.
+    expect(a.stop).toEqual({ kind: 'max_iterations', message: 'Stopped after 5 rounds.', iterations: 5, failures: 0 });
     expect(a.unverified).toBe(true);
     expect(h.handlers.has('chat:tool:req-1')).toBe(false);
   });

@@ -1517,7 +1517,7 @@ export const zh: Record<MessageKey, string> = {
   'err.bad_setting.not_duration': '{key}：“{value}”不是时长；请写成 30s 或 2m 这样的形式。',
   'err.bad_setting.duration_range': '{key}：“{value}”超出范围；请使用 {min} 到 {max} 之间的时长。',
   'err.bad_setting.not_whole': '{key}：“{value}”不是整数。',
-  'err.bad_setting.whole_range': '{key}：{value} 超出范围；请使用 {min} 到 {max} 之间的数。',
+  'err.bad_setting.whole_range': '{key}：{value} 超出范围；请使用 {min} 到 {max} 之间的整数。',
   'err.bad_setting.not_choice': '{key}：“{value}”不是可选值（{choices}）之一。',
   'err.bad_setting.not_abs_path': '{key}：“{value}”不是绝对路径，例如 /usr/local/bin/ollama。',
   'err.bad_setting.not_host': '{key}：“{value}”不是主机地址；请写成例如 http://127.0.0.1:11434。',
