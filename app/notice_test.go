@@ -175,3 +175,25 @@ func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
 		t.Errorf("a model not installed: %+v", b)
 	}
 }
+
+// TestToolErrorKindsAreWordedByTheUI: every kind a tool call can fail with
+// (tools.Kind*) has its words in both of the UI's dictionaries.
+func TestToolErrorKindsAreWordedByTheUI(t *testing.T) {
+	src, err := os.ReadFile("../backend/tools/outcome.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ui, err := os.ReadFile("../frontend/src/lib/i18n.svelte.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := regexp.MustCompile(`(?m)^\s*Kind\w+\s*=\s*"([a-z_]+)"`).FindAllSubmatch(src, -1)
+	if len(kinds) < 10 {
+		t.Fatalf("read %d kinds from outcome.go", len(kinds))
+	}
+	for _, m := range kinds {
+		if n := strings.Count(string(ui), "'tool.kind."+string(m[1])+"'"); n != 2 {
+			t.Errorf("kind %s is in the dictionaries %d times, want 2", m[1], n)
+		}
+	}
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, render } from '@testing-library/svelte';
 import ToolCard from './ToolCard.svelte';
 import type { ToolCall } from '../lib/backend';
+import { locale } from '../lib/i18n.svelte';
 
 function call(p: Partial<ToolCall> = {}): ToolCall {
   return { tool: 'shout', args: '{"text":"hi"}', status: 'ok', result: 'hi', latencyMs: 12, ...p };
@@ -36,6 +37,22 @@ describe('ToolCard', () => {
     expect(getByTestId('tool-card-result').textContent).toBe(html);
     expect(getByTestId('tool-card-error').textContent).toBe('<script>alert(1)</script>');
     expect(getByTestId('tool-card-status').textContent).toBe('error');
+  });
+
+  it("words the error's kind and the breaker's state in the user language, an unknown one as it is", async () => {
+    locale.lang = 'zh';
+    try {
+      const r = render(ToolCard, { call: call({ status: 'timeout', error: 'shout did not finish within 10s.', errorKind: 'timeout', breaker: 'open' }) });
+      await fireEvent.click(r.getByTestId('tool-card-toggle'));
+      expect(r.getByTestId('tool-card-kind').textContent).toBe(' · 类型：超时');
+      expect(r.getByText('熔断器：断开（暂停调用）')).toBeTruthy();
+      r.unmount();
+      const u = render(ToolCard, { call: call({ status: 'error', error: 'x', errorKind: 'flux' }) });
+      await fireEvent.click(u.getByTestId('tool-card-toggle'));
+      expect(u.getByTestId('tool-card-kind').textContent).toBe(' · 类型：flux');
+    } finally {
+      locale.lang = 'en';
+    }
   });
 
   it('shows a stored call without arguments or latency', async () => {

@@ -13,7 +13,7 @@ import {
   type ToolInfo,
   type Unsubscribe,
 } from './backend';
-import type { MessageKey } from './i18n.svelte';
+import { dictionaries, type MessageKey } from './i18n.svelte';
 
 export const TOOL_STATUSES = ['ok', 'error', 'denied', 'blocked', 'timeout', 'cancelled'] as const;
 export type KnownToolStatus = (typeof TOOL_STATUSES)[number];
@@ -52,6 +52,15 @@ export function stopKey(kind: string | null | undefined): MessageKey {
   return (STOP_KINDS as readonly string[]).includes(kind ?? '')
     ? (`loop.kind.${kind}` as MessageKey)
     : 'loop.kind.other';
+}
+
+/**
+ * A backend word (a tool error's kind, a breaker's state) in the user's language under prefix
+ * ("tool.kind.timeout"), or the word itself for one the page does not know.
+ */
+export function wordOf(prefix: 'tool.kind.' | 'tool.breakerState.', value: string, t: (key: MessageKey) => string): string {
+  const key = `${prefix}${value}`;
+  return key in dictionaries.en ? t(key as MessageKey) : value;
 }
 
 /** The stop's figures in the user's language ("Stopped after 5 rounds …"), or its English when it has none. */
