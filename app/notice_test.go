@@ -134,23 +134,7 @@ func TestRecommendationsAreWordedByTheUI(t *testing.T) {
 // (config.Bad*) has its words in both of the UI's dictionaries, and SetSetting sends
 // the setting, the reason and the value with the code.
 func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
-	src, err := os.ReadFile("../backend/config/settings.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ui, err := os.ReadFile("../frontend/src/lib/i18n.svelte.ts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	reasons := regexp.MustCompile(`(?m)^\s*Bad\w+\s*=\s*"([a-z_]+)"`).FindAllSubmatch(src, -1)
-	if len(reasons) < 10 {
-		t.Fatalf("read %d reasons from settings.go", len(reasons))
-	}
-	for _, m := range reasons {
-		if n := strings.Count(string(ui), "'err.bad_setting."+string(m[1])+"'"); n != 2 {
-			t.Errorf("reason %s is in the dictionaries %d times, want 2", m[1], n)
-		}
-	}
+	wordedByUI(t, "../backend/config/settings.go", `(?m)^\s*Bad\w+\s*=\s*"([a-z_]+)"`, "err.bad_setting.", 10)
 	a, _, _, _ := newTestApp(t, llmtest.Echo(0, 0))
 	for _, tc := range []struct{ key, value, reason, param string }{
 		{"first_token_timeout", "120", "not_duration", "120"},
@@ -166,7 +150,7 @@ func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
 		}
 	}
 	// A model checked against the installed ones.
-	_, err = a.UseModel("nomic-embed-text", "false")
+	_, err := a.UseModel("nomic-embed-text", "false")
 	if b := errorBody(err); b.Code != CodeBadSetting || b.Params["reason"] != "not_chat_model" || b.Params["value"] != "nomic-embed-text" || b.Params["key"] != "chat_model" {
 		t.Errorf("an embedder as the chat model: %+v", b)
 	}
@@ -179,7 +163,15 @@ func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
 // TestToolErrorKindsAreWordedByTheUI: every kind a tool call can fail with
 // (tools.Kind*) has its words in both of the UI's dictionaries.
 func TestToolErrorKindsAreWordedByTheUI(t *testing.T) {
-	src, err := os.ReadFile("../backend/tools/outcome.go")
+	wordedByUI(t, "../backend/tools/outcome.go", `(?m)^\s*Kind\w+\s*=\s*"([a-z_]+)"`, "tool.kind.", 10)
+}
+
+// wordedByUI checks that every value pattern reads from the Go file src (its
+// first group; at least atLeast of them) has words in both of the UI's
+// dictionaries under prefix.
+func wordedByUI(t *testing.T, src, pattern, prefix string, atLeast int) {
+	t.Helper()
+	code, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,13 +179,13 @@ func TestToolErrorKindsAreWordedByTheUI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := regexp.MustCompile(`(?m)^\s*Kind\w+\s*=\s*"([a-z_]+)"`).FindAllSubmatch(src, -1)
-	if len(kinds) < 10 {
-		t.Fatalf("read %d kinds from outcome.go", len(kinds))
+	values := regexp.MustCompile(pattern).FindAllSubmatch(code, -1)
+	if len(values) < atLeast {
+		t.Fatalf("read %d values from %s", len(values), src)
 	}
-	for _, m := range kinds {
-		if n := strings.Count(string(ui), "'tool.kind."+string(m[1])+"'"); n != 2 {
-			t.Errorf("kind %s is in the dictionaries %d times, want 2", m[1], n)
+	for _, m := range values {
+		if n := strings.Count(string(ui), "'"+prefix+string(m[1])+"'"); n != 2 {
+			t.Errorf("%s%s is in the dictionaries %d times, want 2 (English and Chinese)", prefix, m[1], n)
 		}
 	}
 }
