@@ -131,10 +131,8 @@ func describe(err error, host, model string) (code string, params map[string]str
 		return CodeOllamaCutOff, map[string]string{"model": model},
 			fmt.Sprintf("Ollama stopped sending the reply from %s before it was complete (it may have crashed or been restarted). Try again.", model)
 	case errors.Is(err, llm.ErrNoMemory):
-		var me *llm.MemoryError
-		errors.As(err, &me)
 		need, free := "?", "?"
-		if me != nil {
+		if me := (*llm.MemoryError)(nil); errors.As(err, &me) {
 			need, free = orUnknown(me.Need), orUnknown(me.Free)
 		}
 		return CodeModelTooBig, map[string]string{"model": model, "need": need, "free": free},

@@ -119,9 +119,8 @@ func (a *App) modelErr(ctx context.Context, name string, err error) error {
 	for _, known := range []error{llm.ErrUnreachable, llm.ErrOverloaded, llm.ErrTimeout} {
 		if errors.Is(err, known) {
 			s, _ := a.core.settings.Load(ctx)
-			var ue *UserError
-			errors.As(userError(err, s.OllamaHost, name), &ue)
-			return &UserError{Message: err.Error(), Code: ue.Code, Params: ue.Params, Err: err}
+			code, params, _ := describe(err, s.OllamaHost, name)
+			return &UserError{Message: err.Error(), Code: code, Params: params, Err: err}
 		}
 	}
 	return &UserError{Message: err.Error(), Err: err}

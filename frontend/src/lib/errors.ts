@@ -6,7 +6,7 @@
 // UI words the message by code here; a code it does not know (a newer backend) falls back
 // to the backend's English text.
 // backend_unreachable is the one code the page itself gives: the call never reached Hermes.
-import { dictionaries, format, locale, type Lang, type MessageKey } from './i18n.svelte';
+import { dictionaries, format, isKey, locale, type Lang, type MessageKey } from './i18n.svelte';
 
 export const ERROR_CODES = [
   'ollama_unreachable',
@@ -62,7 +62,7 @@ export function errorText(
   if (code === 'ollama_timeout' && params?.setting === 'token_gap_timeout') key = 'err.ollama_timeout_gap';
   const dict = dictionaries[lang] ?? dictionaries.en;
   // A refused setting is worded by its reason (config.Bad* in Go) when the page knows it.
-  if (code === 'bad_setting' && params?.reason && `err.bad_setting.${params.reason}` in dict) {
+  if (code === 'bad_setting' && params?.reason && isKey(`err.bad_setting.${params.reason}`)) {
     key = `err.bad_setting.${params.reason}` as MessageKey;
   }
   const template = dict[key];

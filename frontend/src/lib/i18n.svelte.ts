@@ -2575,6 +2575,11 @@ export function format(template: string, params?: Record<string, string | number
   return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
 }
 
+/** Whether key names a text (a key built from a backend's word: "tool.kind.timeout"). */
+export function isKey(key: string): key is MessageKey {
+  return key in en;
+}
+
 /** Translates a key in the current language. Reactive when called from a component. */
 export function t(key: MessageKey, params?: Record<string, string | number>): string {
   const dict = dictionaries[locale.lang] ?? en;

@@ -12,7 +12,7 @@ import {
   type SetupState,
   type Unsubscribe,
 } from './backend';
-import { dictionaries, type MessageKey } from './i18n.svelte';
+import { isKey, type MessageKey } from './i18n.svelte';
 import { noticeWords } from './notices';
 
 type T = (key: MessageKey, params?: Record<string, string | number>) => string;
@@ -232,7 +232,7 @@ export function isCancelled(message: string): boolean {
  */
 export function recommendationWhy(r: Recommendation, t: T): string {
   const key = `models.rec.${r.name}`;
-  return key in dictionaries.en ? t(key as MessageKey) : r.why;
+  return isKey(key) ? t(key) : r.why;
 }
 
 /**

@@ -4,7 +4,7 @@
 // the variable parts as params (app/notice.go: the Notice* constants; the host, a model, a path,
 // a detail). The UI words it by code here, keys "notice.<code>" (the problem) and
 // "notice.<code>.fix" (what to do); a code it does not know falls back to the English.
-import type { MessageKey } from './i18n.svelte';
+import { isKey, type MessageKey } from './i18n.svelte';
 
 export const NOTICE_CODES = [
   'ollama_missing',
@@ -29,8 +29,6 @@ export type NoticeCode = (typeof NOTICE_CODES)[number];
 
 const KNOWN: ReadonlySet<string> = new Set(NOTICE_CODES);
 
-/** Codes whose words have a second sentence, what to do. */
-const WITH_FIX: ReadonlySet<NoticeCode> = new Set(NOTICE_CODES.filter((c) => !['host_not_loopback', 'ollama_old'].includes(c)));
 
 export function isNoticeCode(code: unknown): code is NoticeCode {
   return typeof code === 'string' && KNOWN.has(code);
@@ -53,7 +51,8 @@ export function noticeWords(n: NoticeIn, t: Translate): { problem: string; fix: 
   const p = n.params ?? {};
   return {
     problem: t(`notice.${n.code}` as MessageKey, p),
-    fix: WITH_FIX.has(n.code) ? t(`notice.${n.code}.fix` as MessageKey, p) : '',
+    // A warning has no second sentence, what to do: its code has no ".fix" text.
+    fix: isKey(`notice.${n.code}.fix`) ? t(`notice.${n.code}.fix` as MessageKey, p) : '',
   };
 }
 

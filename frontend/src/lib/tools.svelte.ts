@@ -13,7 +13,7 @@ import {
   type ToolInfo,
   type Unsubscribe,
 } from './backend';
-import { dictionaries, type MessageKey } from './i18n.svelte';
+import { isKey, type MessageKey } from './i18n.svelte';
 
 export const TOOL_STATUSES = ['ok', 'error', 'denied', 'blocked', 'timeout', 'cancelled'] as const;
 export type KnownToolStatus = (typeof TOOL_STATUSES)[number];
@@ -60,7 +60,7 @@ export function stopKey(kind: string | null | undefined): MessageKey {
  */
 export function wordOf(prefix: 'tool.kind.' | 'tool.breakerState.', value: string, t: (key: MessageKey) => string): string {
   const key = `${prefix}${value}`;
-  return key in dictionaries.en ? t(key as MessageKey) : value;
+  return isKey(key) ? t(key) : value;
 }
 
 /** The stop's figures in the user's language ("Stopped after 5 rounds …"), or its English when it has none. */
