@@ -42,7 +42,7 @@ const (
 	// A setting\'s value refused (config.ValueError); params: key, reason (config.Bad*),
 	// detail (the English), and the reason\'s own (value, min, max, choices).
 	CodeBadSetting   = "bad_setting"
-	CodeModelTooBig  = "model_too_big"  // params: model, need, free (sizes as Ollama gave them, "?" when it did not)
+	CodeModelTooBig  = "model_too_big"  // params: model, and need and free (sizes as Ollama gave them) when it gave both
 	CodeOllamaCutOff = "ollama_cut_off" // params: model
 	// A document refused (docError): "doc_" and document.Refused*; params: name, and
 	// size and limit (too_big), chars and limit (too_long), detail (not_pdf).
@@ -131,12 +131,13 @@ func describe(err error, host, model string) (code string, params map[string]str
 		return CodeOllamaCutOff, map[string]string{"model": model},
 			fmt.Sprintf("Ollama stopped sending the reply from %s before it was complete (it may have crashed or been restarted). Try again.", model)
 	case errors.Is(err, llm.ErrNoMemory):
-		need, free := "?", "?"
-		if me := (*llm.MemoryError)(nil); errors.As(err, &me) {
-			need, free = orUnknown(me.Need), orUnknown(me.Free)
+		const fix = "Close other programs, or choose a smaller model in the Models panel."
+		if me := (*llm.MemoryError)(nil); errors.As(err, &me) && me.Need != "" && me.Free != "" {
+			return CodeModelTooBig, map[string]string{"model": model, "need": me.Need, "free": me.Free},
+				fmt.Sprintf("Model %s needs more memory than is free now (needs %s, %s free). %s", model, me.Need, me.Free, fix)
 		}
-		return CodeModelTooBig, map[string]string{"model": model, "need": need, "free": free},
-			fmt.Sprintf("Model %s needs more memory than is free now (needs %s, %s free). Close other programs, or choose a smaller model in the Models panel.", model, need, free)
+		return CodeModelTooBig, map[string]string{"model": model},
+			fmt.Sprintf("Model %s needs more memory than is free now. %s", model, fix)
 	case errors.Is(err, store.ErrNotDatabase):
 		return CodeDBDamaged, map[string]string{"detail": err.Error()}, err.Error()
 	case errors.Is(err, store.ErrNewerSchema):
@@ -256,9 +257,3 @@ func (c *Core) explainError(ctx context.Context, err error) (string, string, map
 	return msg, code, params
 }
 
-func orUnknown(s string) string {
-	if s == "" {
-		return "?"
-	}
-	return s
-}

@@ -266,6 +266,20 @@ func TestModelTooBigForMemory(t *testing.T) {
 	}
 }
 
+// TestModelTooBigWithoutSizes: when Ollama's answer gives no sizes, the message
+// leaves them out rather than saying "needs ?, ? free".
+func TestModelTooBigWithoutSizes(t *testing.T) {
+	a, _, _, _ := newTestApp(t, func(api.ChatRequest) llmtest.Reply {
+		return llmtest.Reply{Status: 500, Error: "model requires more system memory than is available"}
+	})
+	_, err := a.SendMessage("r1", "", "hello")
+	b := errorBody(err)
+	if _, sized := b.Params["need"]; b.Code != CodeModelTooBig || sized || strings.Contains(b.Error, "?") ||
+		!strings.Contains(b.Error, "Model llama3.2 needs more memory than is free now. Close other programs") {
+		t.Fatalf("body = %+v", b)
+	}
+}
+
 // TestFailedReplyNamesTheChatsOwnModel: a chat with its own model that was removed
 // since fails naming that model, not the global chat model.
 func TestFailedReplyNamesTheChatsOwnModel(t *testing.T) {

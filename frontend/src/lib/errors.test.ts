@@ -38,6 +38,20 @@ describe('errorText', () => {
       zh: 'Ollama 在回复中途停止了（30s 内没有新文字）。请重试；如果反复出现，请在设置中调大 token_gap_timeout。',
     },
     {
+      code: 'model_too_big',
+      params: { model: 'llama3.1:70b', need: '40.1 GiB', free: '12.0 GiB' },
+      message: 'Model llama3.1:70b needs more memory …',
+      en: 'Model llama3.1:70b needs more memory than is free now (needs 40.1 GiB, 12.0 GiB free). Close other programs, or choose a smaller model in the Models panel.',
+      zh: '模型 llama3.1:70b 需要的内存超过当前可用内存（需要 40.1 GiB，可用 12.0 GiB）。请关闭其他程序，或在模型面板中选择更小的模型。',
+    },
+    {
+      code: 'model_too_big',
+      params: { model: 'llama3.1:70b' },
+      message: 'Model llama3.1:70b needs more memory …',
+      en: 'Model llama3.1:70b needs more memory than is free now. Close other programs, or choose a smaller model in the Models panel.',
+      zh: '模型 llama3.1:70b 需要的内存超过当前可用内存。请关闭其他程序，或在模型面板中选择更小的模型。',
+    },
+    {
       code: 'db_busy',
       params: { wait: '30s' },
       message: 'Another Hermes process kept the database busy …',

@@ -60,6 +60,8 @@ export function errorText(
   if (!isErrorCode(code)) return message;
   let key = `err.${code}` as MessageKey;
   if (code === 'ollama_timeout' && params?.setting === 'token_gap_timeout') key = 'err.ollama_timeout_gap';
+  // Ollama does not always say how much memory the model needs and how much is free.
+  if (code === 'model_too_big' && !(params?.need && params?.free)) key = 'err.model_too_big_unsized';
   const dict = dictionaries[lang] ?? dictionaries.en;
   // A refused setting is worded by its reason (config.Bad* in Go) when the page knows it.
   if (code === 'bad_setting' && params?.reason && isKey(`err.bad_setting.${params.reason}`)) {

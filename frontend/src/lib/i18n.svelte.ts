@@ -277,6 +277,8 @@ export const en = {
   'err.bad_setting.not_chat_model': '{key}: {value} is an embedding model and cannot chat; choose a chat model.',
   'err.model_too_big':
     'Model {model} needs more memory than is free now (needs {need}, {free} free). Close other programs, or choose a smaller model in the Models panel.',
+  'err.model_too_big_unsized':
+    'Model {model} needs more memory than is free now. Close other programs, or choose a smaller model in the Models panel.',
   'err.backend_unreachable': 'Cannot reach the Hermes backend. It may have stopped; this page reconnects by itself when it is back.',
 
   // The setup's problems and fixes by code (lib/notices.ts, app/notice.go).
@@ -1546,6 +1548,7 @@ export const zh: Record<MessageKey, string> = {
   'err.bad_setting.not_embedder': '{key}：{value} 不能生成嵌入向量；请选择嵌入模型，例如 nomic-embed-text。',
   'err.bad_setting.not_chat_model': '{key}：{value} 是嵌入模型，不能聊天；请选择聊天模型。',
   'err.model_too_big': '模型 {model} 需要的内存超过当前可用内存（需要 {need}，可用 {free}）。请关闭其他程序，或在模型面板中选择更小的模型。',
+  'err.model_too_big_unsized': '模型 {model} 需要的内存超过当前可用内存。请关闭其他程序，或在模型面板中选择更小的模型。',
   'err.backend_unreachable': '无法连接 Hermes 后端。它可能已停止；恢复后此页面会自动重新连接。',
 
   'notice.ollama_missing': '无法连接 {host} 上的 Ollama，本机也没有找到 ollama 程序。',
