@@ -40,11 +40,14 @@ type Options struct {
 	MinTestBases int
 	DevFraction  float64
 	MinDevBases  int
+	// HandDevFraction of the hand-written messages go to the development
+	// split (by a hash of each text), the rest to training.
+	HandDevFraction float64
 }
 
 // DefaultOptions are the options of the committed data.
 func DefaultOptions() Options {
-	return Options{Seed: DefaultSeed, PerTemplate: 5, TestFraction: 0.15, MinTestBases: 12, DevFraction: 0.1, MinDevBases: 8}
+	return Options{Seed: DefaultSeed, PerTemplate: 5, TestFraction: 0.15, MinTestBases: 12, DevFraction: 0.1, MinDevBases: 8, HandDevFraction: 0.2}
 }
 
 // Splits are the generated examples.
@@ -209,6 +212,9 @@ func Generate(opt Options) (Splits, error) {
 				return Splits{}, fmt.Errorf("generate %s/%s: %d test and %d dev base messages, want at least %d and %d", label, lang, bases[Test], bases[Dev], opt.MinTestBases, opt.MinDevBases)
 			}
 		}
+	}
+	if err := addHandwritten(&out, owner, literal, opt); err != nil {
+		return Splits{}, err
 	}
 	for _, id := range hardBorders {
 		if !known[id] {

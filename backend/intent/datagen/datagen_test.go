@@ -213,3 +213,31 @@ func TestSplitIsStable(t *testing.T) {
 		t.Fatal("no family is held out")
 	}
 }
+
+// TestHandwrittenAwayFromChallenge keeps the hand-written training messages
+// away from the hand-written challenge set, which nothing may be trained
+// on: no hand-written message is near (Similarity below NearJaccard) a
+// challenge message of its language.
+func TestHandwrittenAwayFromChallenge(t *testing.T) {
+	hand, err := Handwritten()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hand) < 500 {
+		t.Fatalf("%d hand-written messages, want at least 500", len(hand))
+	}
+	challenge, err := dataset.ReadFile("../testdata/challenge.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hand {
+		for _, c := range challenge {
+			if c.Lang != h.Lang {
+				continue
+			}
+			if s := Similarity(h.Text, c.Text, h.Lang); s >= NearJaccard {
+				t.Errorf("hand-written %q is too close to challenge %q (%.2f)", h.Text, c.Text, s)
+			}
+		}
+	}
+}
