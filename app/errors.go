@@ -256,4 +256,3 @@ func (c *Core) explainError(ctx context.Context, err error) (string, string, map
 	code, params, msg := describe(err, s.OllamaHost, s.ChatModel)
 	return msg, code, params
 }
-
