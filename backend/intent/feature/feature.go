@@ -63,7 +63,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Version:         Version,
-		Dims:            32768,
+		Dims:            65536,
 		Seed:            0x4e524d53, // "HRMS"
 		WordNgrams:      [2]int{1, 2},
 		LatinCharNgrams: [2]int{2, 4},
