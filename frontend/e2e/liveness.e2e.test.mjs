@@ -7,8 +7,8 @@
 // recovery is tested by pausing the server (SIGSTOP: the heartbeat stops, the page says
 // "Disconnected — reconnecting") and resuming it (SIGCONT: it recovers by itself). Killing the
 // server shows the same state at once (the stream breaks).
-// Screenshots of the disconnected status: EN/ZH, light/dark, 800/1100/1440, under
-// $E2E_ARTIFACTS/liveness/.
+// Screenshots of the disconnected status and of a model too big for the memory: EN/ZH,
+// light/dark, 800/1100/1440, under $E2E_ARTIFACTS/liveness/.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -28,11 +28,44 @@ describe('truthful failure and liveness', { timeout: 240_000 }, () => {
   const problems = [];
 
   before(async () => {
-    app = await openApp(logs, problems, { prefix: 'liveness' });
+    app = await openApp(logs, problems, { prefix: 'liveness', fakeArgs: ['--out-of-memory'] });
   });
 
   after(async () => {
     if (app) await closeApp(logs, app, 'liveness-final.png', 'liveness-');
+  });
+
+  it('says a model is too big for the memory with the sizes only when Ollama gives them', async () => {
+    const { page } = app;
+    mkdirSync(shotsDir, { recursive: true });
+    await setLanguage(page, 'zh');
+    await send(page, 'this model is too big, with sizes');
+    const err = page.getByTestId('send-error');
+    await err.waitFor({ timeout: 30_000 });
+    assert.match((await err.textContent()) ?? '', /模型 llama3\.2 需要的内存超过当前可用内存（需要 5\.6 GiB，可用 3\.1 GiB）/);
+    await send(page, 'this model is too big');
+    await page.waitForFunction(() => !/5\.6 GiB/.test(document.querySelector('[data-testid="send-error"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    const text = (await err.textContent()) ?? '';
+    assert.match(text, /模型 llama3\.2 需要的内存超过当前可用内存。请关闭其他程序/, text);
+    assert.doesNotMatch(text, /\?|？|needs/, text);
+    for (const l of ['en', 'zh']) {
+      await setLanguage(page, l);
+      if (l === 'en') assert.match((await err.textContent()) ?? '', /Model llama3\.2 needs more memory than is free now\. Close other programs/);
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const [w, h] of [
+          [800, 600],
+          [1100, 700],
+          [1440, 900],
+        ]) {
+          await page.setViewportSize({ width: w, height: h });
+          await sleep(150);
+          await page.screenshot({ path: join(shotsDir, `too-big-${l}-${scheme}-${w}x${h}.png`) });
+        }
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1100, height: 700 });
   });
 
   it('says why a reply failed in Chinese, by the error code, and keeps the message', async () => {

@@ -64,6 +64,7 @@ func main() {
 	whichTools := flag.Bool("which-tools", false, `answer a message containing "which tools" with the names of the tools offered`)
 	echoSystem := flag.Bool("echo-system", false, `answer a message containing "what is your system prompt" with the system prompt's start, the model and its options`)
 	echoDocuments := flag.Bool("echo-documents", false, `answer a message containing "what does the document say" with the start of the attached document's text the request carries`)
+	outOfMemory := flag.Bool("out-of-memory", false, `answer a message containing "too big" as Ollama answers for a model the free memory cannot hold (with its sizes when the message also says "sizes")`)
 	extractFacts := flag.Bool("extract", false, `answer memory extraction requests with scripted facts ("allergic to peanuts", "my favourite colour is")`)
 	models := flag.String("models", "", `the models installed at start, comma-separated (of "llama3.2", "nomic-embed-text"); empty: both`)
 	pullable := flag.String("pullable", "", `names /api/pull can pull, comma-separated, or "*" for any (installed as chat models with tools)`)
@@ -106,6 +107,9 @@ func main() {
 	if *whichTools {
 		fake.Chat = offeredTools(fake.Chat, *delay)
 	}
+	if *outOfMemory {
+		fake.Chat = memoryError(fake.Chat)
+	}
 	if *extractFacts {
 		fake.Chat = extraction(fake.Chat)
 	}
@@ -133,6 +137,22 @@ func main() {
 	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
 		fmt.Fprintln(os.Stderr, "fake-ollama:", err)
 		os.Exit(1)
+	}
+}
+
+// memoryError answers "too big" with Ollama's 500 for a model that does not fit
+// the free memory; the sizes are in it only when the message says "sizes".
+func memoryError(next func(api.ChatRequest) llmtest.Reply) func(api.ChatRequest) llmtest.Reply {
+	return func(req api.ChatRequest) llmtest.Reply {
+		user, _, _ := round(req.Messages)
+		text := strings.ToLower(user)
+		switch {
+		case !strings.Contains(text, "too big"):
+			return next(req)
+		case strings.Contains(text, "sizes"):
+			return llmtest.Reply{Status: 500, Error: "model requires more system memory (5.6 GiB) than is available (3.1 GiB)"}
+		}
+		return llmtest.Reply{Status: 500, Error: "model requires more system memory than is available"}
 	}
 }
 
