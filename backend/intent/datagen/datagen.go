@@ -1,6 +1,7 @@
 // Package datagen produces the intent training and held-out examples in
 // models/intent from templates, slot values and seeded decorations (casual
-// prefixes and suffixes, case, dropped punctuation, typos). It is
+// prefixes and suffixes, case, dropped punctuation, typos), plus messages
+// written by hand (handwritten.go) for training and development. It is
 // deterministic: the same seed gives the same files.
 //
 // The split is made by template family, before decoration, so no expansion
@@ -139,7 +140,8 @@ func SplitOf(id string, opt Options) Split {
 // split is made by template family: every expansion of one template (and
 // every decorated variant of those) lands in one split, chosen by SplitOf,
 // so the held-out and development figures measure wordings the model never
-// saw, not only new slot values. Each family draws its slot values and
+// saw, not only new slot values (the development split also gets hand-written
+// messages kept apart from training ones, addHandwritten). Each family draws its slot values and
 // decorations from its own generator, seeded by the seed and the family's
 // id, so adding a template changes no other family's examples (except where
 // its messages now claim a text first).
