@@ -2,9 +2,13 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
+
+	"hermes/backend/config"
 
 	"hermes/backend/memory"
 	"hermes/backend/memory/decay"
@@ -24,14 +28,14 @@ func (c *Core) MemoryHalfLives(ctx context.Context) ([]memory.HalfLife, error) {
 // in the memory_half_lives setting, which the decay code reads.
 func (c *Core) SetMemoryHalfLife(ctx context.Context, category, halfLife string) ([]memory.HalfLife, error) {
 	category = strings.ToLower(strings.TrimSpace(category))
-	if !decay.ValidCategory(category) {
-		return nil, fmt.Errorf("set half-life: %w: %q is not a memory category; use one of %s", memory.ErrInvalid, category, strings.Join(decay.Categories(), ", "))
+	if err := decay.CheckCategory(category); err != nil {
+		return nil, halfLifeRefused(err, "")
 	}
 	var d time.Duration
 	if strings.TrimSpace(halfLife) != "" {
 		var err error
 		if d, err = decay.ParseHalfLife(halfLife); err != nil {
-			return nil, fmt.Errorf("set half-life: %w: %v", memory.ErrInvalid, err)
+			return nil, halfLifeRefused(err, category)
 		}
 	}
 	// Read, changed and written in one transaction: an edit made at the same
@@ -52,6 +56,21 @@ func (c *Core) SetMemoryHalfLife(ctx context.Context, category, halfLife string)
 		return nil, fmt.Errorf("set half-life: %w", err)
 	}
 	return c.MemoryHalfLives(ctx)
+}
+
+// halfLifeRefused is decay's refusal as one of the memory_half_lives setting
+// (ErrInvalid of config, with its reason, naming the category when there is
+// one), so the UI words it as it words the setting's own refusals.
+func halfLifeRefused(err error, category string) error {
+	var r *decay.Refusal
+	if !errors.As(err, &r) {
+		return fmt.Errorf("set half-life: %w: %v", memory.ErrInvalid, err)
+	}
+	params := maps.Clone(r.Params)
+	if category != "" {
+		params["category"] = category
+	}
+	return config.Refuse(halfLivesKey, r.Reason, params, "%s", r)
 }
 
 // MemoryRecallLog is every candidate the recall for a message considered:
@@ -100,6 +119,9 @@ func (a *App) MemoryHalfLives() ([]memory.HalfLife, error) {
 // returns them all.
 func (a *App) SetMemoryHalfLife(category, halfLife string) ([]memory.HalfLife, error) {
 	l, err := a.core.SetMemoryHalfLife(context.Background(), category, halfLife)
+	if errors.Is(err, config.ErrInvalid) { // worded as the setting's refusals are
+		return nil, userError(err, "", "")
+	}
 	return l, memErr(err)
 }
 

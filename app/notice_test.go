@@ -135,6 +135,7 @@ func TestRecommendationsAreWordedByTheUI(t *testing.T) {
 // the setting, the reason and the value with the code.
 func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
 	wordedByUI(t, "../backend/config/settings.go", `(?m)^\s*Bad\w+\s*=\s*"([a-z_]+)"`, "err.bad_setting.", 10)
+	wordedByUI(t, "../backend/memory/decay/decay.go", `(?m)^\s*Refused\w+\s*=\s*"([a-z_]+)"`, "err.bad_setting.", 4)
 	a, _, _, _ := newTestApp(t, llmtest.Echo(0, 0))
 	for _, tc := range []struct{ key, value, reason, param string }{
 		{"first_token_timeout", "120", "not_duration", "120"},
@@ -142,6 +143,13 @@ func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
 		{"manage_ollama", "sometimes", "not_choice", "sometimes"},
 		{"idle_timeout", "soon", "not_duration", "soon"},
 		{"idle_timeout", "10s", "duration_range", "10s"},
+		{"memory_half_lives", "health=90d,food=3d", "not_category", "food"},
+		{"memory_half_lives", "health:90d", "not_half_life_pair", "health:90d"},
+		{"memory_half_lives", "health=soon", "not_half_life", "soon"},
+		{"memory_half_lives", "health=99999w", "half_life_range", "99999w"},
+		{"memory_verifiers", "contact.=crm lookup", "not_tool_name", "crm lookup"},
+		{"memory_verifiers", "contact.", "not_verifier_pair", "contact."},
+		{"memory_verifiers", "work.=a,work.=b", "prefix_twice", "work."},
 	} {
 		_, err := a.SetSetting(tc.key, tc.value)
 		b := errorBody(err)
@@ -157,6 +165,16 @@ func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
 	_, err = a.UseModel("mistral", "false")
 	if b := errorBody(err); b.Params["reason"] != "model_not_installed" || !strings.Contains(b.Params["installed"], "llama3.2") {
 		t.Errorf("a model not installed: %+v", b)
+	}
+	// The memory panel's half-life editor writes memory_half_lives: refused alike.
+	_, err = a.SetMemoryHalfLife("health", "3 months")
+	if b := errorBody(err); b.Code != CodeBadSetting || b.Params["key"] != "memory_half_lives" || b.Params["reason"] != "not_half_life" ||
+		b.Params["value"] != "3 months" || b.Params["category"] != "health" || !strings.Contains(b.Error, `"3 months" is not a half-life`) {
+		t.Errorf("a half-life that does not parse: %+v", b)
+	}
+	_, err = a.SetMemoryHalfLife("mood", "3d")
+	if b := errorBody(err); b.Code != CodeBadSetting || b.Params["reason"] != "not_category" || b.Params["value"] != "mood" || !strings.Contains(b.Params["choices"], "health") {
+		t.Errorf("an unknown category: %+v", b)
 	}
 }
 

@@ -31,7 +31,7 @@ func decayCmd(ctx context.Context, core *app.Core, g globals, args []string, env
 		return usagef("memory decay: --category needs --half-life, e.g. --half-life 30d")
 	case given["category"]:
 		list, err = core.SetMemoryHalfLife(ctx, *category, *halfLife)
-		if app.IsMemoryBadInput(err) {
+		if app.IsMemoryBadInput(err) || app.IsBadInput(err) {
 			return usagef("memory decay: %v", err)
 		}
 	}

@@ -39,6 +39,12 @@ const (
 	BadNotInstalled = "model_not_installed"
 	BadNotEmbedder  = "not_embedder"   // value
 	BadNotChat      = "not_chat_model" // value
+	// memory_verifiers
+	BadVerifierPair = "not_verifier_pair" // value
+	BadToolName     = "not_tool_name"     // value
+	BadPrefixTwice  = "prefix_twice"      // value
+	BadTooMany      = "too_many"          // count, max
+	// memory_half_lives: decay.Refused* (a half-life list's refusal also names its category)
 )
 
 // ValueError is a value a setting refused: the setting (Key, set by Update), why
@@ -209,6 +215,9 @@ var specs = []spec{
 		def: constant(""),
 		parse: func(v string) (string, error) {
 			m, err := decay.ParseHalfLives(v)
+			if r := (*decay.Refusal)(nil); errors.As(err, &r) {
+				return "", bad(r.Reason, r.Params, "%s", r)
+			}
 			if err != nil {
 				return "", err
 			}
@@ -517,6 +526,9 @@ func (st *Store) Update(ctx context.Context, key string, change func(current str
 	return nil
 }
 
+// maxVerifiers bounds memory_verifiers.
+const maxVerifiers = 50
+
 // ParseVerifiers reads memory_verifiers: "PREFIX=TOOL" pairs separated by
 // commas (a key prefix such as "contact." and a tool's registry name).
 func ParseVerifiers(v string) (map[string]string, error) {
@@ -530,16 +542,16 @@ func ParseVerifiers(v string) (map[string]string, error) {
 		prefix, tool = strings.TrimSpace(prefix), strings.TrimSpace(tool)
 		switch {
 		case !ok || prefix == "" || tool == "":
-			return nil, fmt.Errorf("%q is not PREFIX=TOOL, e.g. contact.=crm_lookup", pair)
+			return nil, bad(BadVerifierPair, map[string]string{"value": pair}, "%q is not PREFIX=TOOL, e.g. contact.=crm_lookup", pair)
 		case !tools.ValidName(tool):
-			return nil, fmt.Errorf("%q is not a tool name (letters, digits, _ and -); `hermes tools list` names them", tool)
+			return nil, bad(BadToolName, map[string]string{"value": tool}, "%q is not a tool name (letters, digits, _ and -); `hermes tools list` names them", tool)
 		case out[prefix] != "":
-			return nil, fmt.Errorf("key prefix %q is given twice", prefix)
+			return nil, bad(BadPrefixTwice, map[string]string{"value": prefix}, "key prefix %q is given twice", prefix)
 		}
 		out[prefix] = tool
 	}
-	if len(out) > 50 {
-		return nil, fmt.Errorf("%d verifiers; at most 50", len(out))
+	if len(out) > maxVerifiers {
+		return nil, bad(BadTooMany, map[string]string{"count": strconv.Itoa(len(out)), "max": strconv.Itoa(maxVerifiers)}, "%d verifiers; at most %d", len(out), maxVerifiers)
 	}
 	return out, nil
 }

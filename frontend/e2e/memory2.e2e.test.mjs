@@ -191,6 +191,31 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
     await row.getByTestId('memory-decay-save').click();
     await page.getByTestId('memory-decay-error').waitFor();
     assert.match(await page.getByTestId('memory-decay-error').textContent(), /not a half-life/);
+    // Refused in the user's language (bad_setting, by its reason); shot in both languages.
+    for (const l of ['zh', 'en']) {
+      await setLanguage(page, l);
+      await openBrowser(page, 'decay');
+      await row.getByTestId('memory-decay-input').fill(l === 'zh' ? '三个月' : '3 months');
+      await row.getByTestId('memory-decay-save').click();
+      const err = page.getByTestId('memory-decay-error');
+      await page.waitForFunction((v) => document.querySelector('[data-testid="memory-decay-error"]')?.textContent?.includes(v), l === 'zh' ? '三个月' : '3 months');
+      assert.match(
+        (await err.textContent()) ?? '',
+        l === 'zh' ? /操作失败：memory_half_lives：“三个月”不是半衰期；请写成 30d、2w 或 36h 这样的形式。/ : /“3 months” is not a half-life; write it like 30d, 2w or 36h\./,
+      );
+      if (!wantShots) continue;
+      mkdirSync(shotsDir, { recursive: true });
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const [w, h] of SIZES) {
+          await page.setViewportSize({ width: w, height: h });
+          await sleep(200);
+          await page.screenshot({ path: join(shotsDir, `memory2-decay-refused-${l}-${scheme}-${w}x${h}.png`) });
+        }
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1100, height: 700 });
+    }
     await row.getByTestId('memory-decay-input').fill('90d');
     await row.getByTestId('memory-decay-input').press('Enter');
     await page.getByTestId('memory-decay-saved').waitFor();

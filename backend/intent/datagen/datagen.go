@@ -140,11 +140,12 @@ func SplitOf(id string, opt Options) Split {
 // split is made by template family: every expansion of one template (and
 // every decorated variant of those) lands in one split, chosen by SplitOf,
 // so the held-out and development figures measure wordings the model never
-// saw, not only new slot values (the development split also gets hand-written
-// messages kept apart from training ones, addHandwritten). Each family draws its slot values and
-// decorations from its own generator, seeded by the seed and the family's
-// id, so adding a template changes no other family's examples (except where
-// its messages now claim a text first).
+// saw, not only new slot values (the development split also gets
+// hand-written messages kept apart from training ones, addHandwritten). Each
+// family draws its slot values and decorations from its own generator,
+// seeded by the seed and the family's id, so adding a template changes no
+// other family's examples (except where its messages now claim a text
+// first).
 func Generate(opt Options) (Splits, error) {
 	var out Splits
 	owner := map[string]string{} // dedup key -> label, across everything

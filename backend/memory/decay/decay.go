@@ -5,7 +5,9 @@ package decay
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"sort"
 	"strconv"
@@ -44,6 +46,15 @@ func ValidCategory(c string) bool {
 	return false
 }
 
+// CheckCategory refuses c unless it is one of Categories.
+func CheckCategory(c string) error {
+	if ValidCategory(c) {
+		return nil
+	}
+	choices := strings.Join(Categories(), ", ")
+	return refuse(RefusedCategory, map[string]string{"value": c, "choices": choices}, "%q is not a memory category; use one of %s", c, choices)
+}
+
 // DefaultHalfLife is the half-life DefaultLambda gives.
 func DefaultHalfLife() time.Duration {
 	h := math.Ln2 / DefaultLambda
@@ -53,6 +64,34 @@ func DefaultHalfLife() time.Duration {
 // Lambda is the decay rate per hour of a half-life.
 func Lambda(halfLife time.Duration) float64 {
 	return math.Ln2 / halfLife.Hours()
+}
+
+// Reasons a half-life is refused (Refusal.Reason), with the params each names;
+// the UI words them ("err.bad_setting.<reason>").
+const (
+	RefusedPair     = "not_half_life_pair" // value
+	RefusedCategory = "not_category"       // value, choices
+	RefusedHalfLife = "not_half_life"      // value
+	RefusedRange    = "half_life_range"    // value, min, max
+)
+
+// Refusal is a half-life that does not parse: why, and the parts the UI's
+// words name (a list's refusal also names the category it was for).
+type Refusal struct {
+	Reason string
+	Params map[string]string
+	msg    string
+}
+
+func (r *Refusal) Error() string { return r.msg }
+
+func refuse(reason string, params map[string]string, format string, args ...any) error {
+	return &Refusal{Reason: reason, Params: params, msg: fmt.Sprintf(format, args...)}
+}
+
+// outOfRange refuses a half-life v (as written or formatted) out of bounds.
+func outOfRange(v string) error {
+	return refuse(RefusedRange, map[string]string{"value": v, "min": "1h", "max": "3650d"}, "%s is out of range; use between 1h and 3650d", v)
 }
 
 // ParseHalfLife reads a half-life: Go durations (36h, 90m) or whole days and
@@ -77,20 +116,20 @@ func ParseHalfLife(v string) (time.Duration, error) {
 		}
 		if n*float64(unit) > float64(Longest) {
 			// Said as written: the duration itself may not fit in an int64.
-			return 0, fmt.Errorf("%s is out of range; use between 1h and 3650d", v)
+			return 0, outOfRange(v)
 		}
 		d = time.Duration(n * float64(unit))
 	default:
 		d, err = time.ParseDuration(v)
 		if err != nil && tooLong(v) {
-			return 0, fmt.Errorf("%s is out of range; use between 1h and 3650d", v)
+			return 0, outOfRange(v)
 		}
 	}
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a half-life; write it like 30d, 2w or 36h", v)
+		return 0, refuse(RefusedHalfLife, map[string]string{"value": v}, "%q is not a half-life; write it like 30d, 2w or 36h", v)
 	}
 	if d < Shortest || d > Longest {
-		return 0, fmt.Errorf("%s is out of range; use between 1h and 3650d", Format(d))
+		return 0, outOfRange(Format(d))
 	}
 	return d, nil
 }
@@ -117,8 +156,11 @@ func Format(d time.Duration) string {
 	}
 	d = d.Round(time.Minute)
 	h, m := int64(d/time.Hour), int64(d%time.Hour/time.Minute)
-	if m == 0 {
+	switch {
+	case m == 0:
 		return strconv.FormatInt(h, 10) + "h"
+	case h == 0:
+		return strconv.FormatInt(m, 10) + "m"
 	}
 	return fmt.Sprintf("%dh%dm", h, m)
 }
@@ -134,14 +176,20 @@ func ParseHalfLives(v string) (map[string]time.Duration, error) {
 		cat, hl, ok := strings.Cut(part, "=")
 		cat = strings.TrimSpace(strings.ToLower(cat))
 		if !ok {
-			return nil, fmt.Errorf("%q is not category=half-life, e.g. health=90d", part)
+			return nil, refuse(RefusedPair, map[string]string{"value": part}, "%q is not category=half-life, e.g. health=90d", part)
 		}
-		if !ValidCategory(cat) {
-			return nil, fmt.Errorf("%q is not a memory category; use one of %s", cat, strings.Join(Categories(), ", "))
+		if err := CheckCategory(cat); err != nil {
+			return nil, err
 		}
 		d, err := ParseHalfLife(hl)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", cat, err)
+			var r *Refusal
+			if !errors.As(err, &r) {
+				return nil, fmt.Errorf("%s: %w", cat, err)
+			}
+			params := maps.Clone(r.Params)
+			params["category"] = cat
+			return nil, &Refusal{Reason: r.Reason, Params: params, msg: cat + ": " + r.msg}
 		}
 		out[cat] = d
 	}

@@ -38,6 +38,20 @@ describe('errorText', () => {
       zh: 'Ollama 在回复中途停止了（30s 内没有新文字）。请重试；如果反复出现，请在设置中调大 token_gap_timeout。',
     },
     {
+      code: 'bad_setting',
+      params: { key: 'memory_half_lives', reason: 'not_half_life', value: '3 months', category: 'health' },
+      message: 'invalid setting: "3 months" is not a half-life …',
+      en: 'memory_half_lives: “3 months” is not a half-life; write it like 30d, 2w or 36h.',
+      zh: 'memory_half_lives：“3 months”不是半衰期；请写成 30d、2w 或 36h 这样的形式。',
+    },
+    {
+      code: 'bad_setting',
+      params: { key: 'memory_verifiers', reason: 'too_many', count: '51', max: '50' },
+      message: '51 verifiers; at most 50',
+      en: 'memory_verifiers: 51 verifiers; at most 50.',
+      zh: 'memory_verifiers：验证工具有 51 个，最多 50 个。',
+    },
+    {
       code: 'model_too_big',
       params: { model: 'llama3.1:70b', need: '40.1 GiB', free: '12.0 GiB' },
       message: 'Model llama3.1:70b needs more memory …',
@@ -132,7 +146,7 @@ describe('errorText', () => {
     expect(reasons.length).toBeGreaterThan(10);
     for (const k of reasons) {
       const reason = k.slice('err.bad_setting.'.length);
-      const params = { key: 'k', reason, value: 'v', min: '1', max: '2', choices: 'a, b', detail: 'd', installed: 'i' };
+      const params = { key: 'k', reason, value: 'v', min: '1', max: '2', choices: 'a, b', detail: 'd', installed: 'i', count: '3' };
       for (const lang of ['en', 'zh'] as const) {
         const text = errorText('bad_setting', params, 'msg', lang);
         expect(text, `${lang} ${reason}`).not.toMatch(/\{\w+\}/);
