@@ -39,11 +39,16 @@ const (
 	CodeFailed            = "failed"   // params: detail (an operation's own English words)
 	CodeInternal          = "internal" // params: detail
 	CodeNotGGUF           = "not_gguf" // params: file (its name)
-	// A setting\'s value refused (config.ValueError); params: key, reason (config.Bad*),
-	// detail (the English), and the reason\'s own (value, min, max, choices).
+	// A setting's value refused (config.ValueError); params: key, reason (config.Bad*),
+	// detail (the English), and the reason's own (value, min, max, choices).
 	CodeBadSetting   = "bad_setting"
 	CodeModelTooBig  = "model_too_big"  // params: model, and need and free (sizes as Ollama gave them) when it gave both
 	CodeOllamaCutOff = "ollama_cut_off" // params: model
+	CodeDiskFull     = "disk_full"      // Ollama's disk (a pull or an import): no params
+	// An Ollama Hermes started that did not come up (ollamad.StartError): params
+	// binary, log, and wait (timeout only).
+	CodeOllamaStartTimeout = "ollama_start_timeout"
+	CodeOllamaExited       = "ollama_exited"
 	// A document refused (docError): "doc_" and document.Refused*; params: name, and
 	// size and limit (too_big), chars and limit (too_long), detail (not_pdf).
 	CodeDocTooBig      = "doc_" + document.RefusedTooBig
@@ -138,6 +143,8 @@ func describe(err error, host, model string) (code string, params map[string]str
 		}
 		return CodeModelTooBig, map[string]string{"model": model},
 			fmt.Sprintf("Model %s needs more memory than is free now. %s", model, fix)
+	case errors.Is(err, llm.ErrDiskFull):
+		return CodeDiskFull, nil, "Ollama's disk is full. Free some space (`hermes model rm` removes models you no longer need) and try again."
 	case errors.Is(err, store.ErrNotDatabase):
 		return CodeDBDamaged, map[string]string{"detail": err.Error()}, err.Error()
 	case errors.Is(err, store.ErrNewerSchema):

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hermes/backend/llm"
+	"hermes/backend/ollamad"
 )
 
 // Setup says what stands between the user and a working chat, and the next step.
@@ -26,9 +27,24 @@ func (a *App) StartOllama() (SetupState, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := a.core.EnsureOllama(ctx); err != nil {
-		return SetupState{}, &UserError{Message: err.Error(), Err: err}
+		return SetupState{}, startErr(err)
 	}
 	return a.setupChanged(ctx)
+}
+
+// startErr words an Ollama that did not come up: exited at once or silent
+// for too long (ollama_exited, ollama_start_timeout), naming its log.
+func startErr(err error) error {
+	var se *ollamad.StartError
+	if !errors.As(err, &se) {
+		return &UserError{Message: err.Error(), Err: err}
+	}
+	params := map[string]string{"binary": se.Binary, "log": se.Log}
+	code := CodeOllamaExited
+	if !se.Exited {
+		code, params["wait"] = CodeOllamaStartTimeout, se.Wait.String()
+	}
+	return &UserError{Message: err.Error(), Code: code, Params: params, Err: err}
 }
 
 // setupChanged tells the UI the new setup state after a change.
@@ -116,7 +132,7 @@ func (a *App) modelErr(ctx context.Context, name string, err error) error {
 	if errors.Is(err, llm.ErrModelNotFound) {
 		return &UserError{Message: err.Error(), Code: CodeNotFound, Params: map[string]string{"model": name}, Err: err}
 	}
-	for _, known := range []error{llm.ErrUnreachable, llm.ErrOverloaded, llm.ErrTimeout} {
+	for _, known := range []error{llm.ErrUnreachable, llm.ErrOverloaded, llm.ErrTimeout, llm.ErrDiskFull} {
 		if errors.Is(err, known) {
 			s, _ := a.core.settings.Load(ctx)
 			code, params, _ := describe(err, s.OllamaHost, name)

@@ -104,7 +104,7 @@ func boolInt(b bool) int {
 // code and every part its words name (the model, the host, the file), never a
 // code whose text would show a bare placeholder.
 func TestModelErrorsCarryTheirParts(t *testing.T) {
-	a, core, _, _ := newTestApp(t, llmtest.Echo(0, 0))
+	a, core, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
 	for _, tc := range []struct {
 		op   string
 		call func() error
@@ -126,6 +126,17 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 	if b := errorBody(err); b.Code != CodeNotGGUF || b.Params["file"] != "notes.txt" || !strings.Contains(b.Error, "not a GGUF model file") {
 		t.Errorf("import of a text file: %+v", b)
 	}
+	// Ollama's disk fills up during an import: disk_full (the UI's words say to free space).
+	gguf := filepath.Join(t.TempDir(), "tiny.gguf")
+	if err := llmtest.WriteGGUF(gguf, 4096); err != nil {
+		t.Fatal(err)
+	}
+	fake.DiskFull = true
+	_, err = a.ImportModel("imp-full", gguf, "tiny", "")
+	fake.DiskFull = false
+	if b := errorBody(err); b.Code != CodeDiskFull || !strings.Contains(b.Error, "Ollama's disk is full") {
+		t.Errorf("import onto a full disk: %+v", b)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -140,5 +151,19 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 	}
 	if b := errorBody(a.DeleteModel("llama3.2")); b.Code != CodeOllamaUnreachable || b.Params["host"] != host {
 		t.Errorf("delete with Ollama gone: %+v", b)
+	}
+	// An Ollama Hermes starts that stops at once: ollama_exited, naming it and its log.
+	standIn := filepath.Join(t.TempDir(), "ollama")
+	if err := os.WriteFile(standIn, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{"manage_ollama": "auto", "ollama_path": standIn} {
+		if err := core.settings.Set(context.Background(), k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = a.StartOllama()
+	if b := errorBody(err); b.Code != CodeOllamaExited || b.Params["binary"] != standIn || !strings.HasSuffix(b.Params["log"], ".log") || !strings.Contains(b.Error, "exited at once") {
+		t.Errorf("start of an Ollama that exits at once: %+v", b)
 	}
 }

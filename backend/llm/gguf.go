@@ -107,7 +107,7 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 		if ctx.Err() != nil {
 			return fmt.Errorf("import model %s: cancelled: %w", name, ctx.Err())
 		}
-		return importError("upload "+filepath.Base(path), err)
+		return classify("upload "+filepath.Base(path), err)
 	}
 	if err := fn(m.update("uploading", info.Size(), info.Size())); err != nil {
 		return err
@@ -123,19 +123,11 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 	case ctx.Err() != nil:
 		return fmt.Errorf("import model %s: cancelled: %w", name, ctx.Err())
 	case err != nil:
-		return importError("create model "+name, err)
+		return classify("create model "+name, err)
 	case last != "success":
 		return fmt.Errorf("import model %s: Ollama stopped answering before the model was created (last: %q)", name, last)
 	}
 	return nil
-}
-
-// importError explains a failed upload or create; a full disk says so.
-func importError(op string, err error) error {
-	if strings.Contains(err.Error(), "no space left") {
-		return fmt.Errorf("%s: Ollama's disk is full (%v); free some space (`hermes model rm` removes models you no longer need) and try again", op, err)
-	}
-	return classify(op, err)
 }
 
 // hashFile computes the sha256 digest of a file as Ollama names blobs. The file

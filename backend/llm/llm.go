@@ -29,6 +29,7 @@ var (
 	ErrOverloaded    = errors.New("ollama is busy")
 	ErrNoMemory      = errors.New("not enough memory for the model")
 	ErrCutOff        = errors.New("the stream ended before the reply was complete")
+	ErrDiskFull      = errors.New("Ollama's disk is full")
 )
 
 // TimeoutError is an ErrTimeout that says which wait ran out: Setting is the
@@ -161,6 +162,8 @@ func classify(op string, err error) error {
 			err: fmt.Errorf("%s: %w: %s", op, ErrNoMemory, se.ErrorMessage)}
 	case isConnError(err):
 		return fmt.Errorf("%s: %w: %v", op, ErrUnreachable, err)
+	case strings.Contains(err.Error(), "no space left"):
+		return fmt.Errorf("%s: %w (%v); free some space (`hermes model rm` removes models you no longer need) and try again", op, ErrDiskFull, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }

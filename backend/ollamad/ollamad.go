@@ -174,16 +174,31 @@ func (d *Daemon) Ensure(ctx context.Context) (State, error) {
 		d.mu.Unlock()
 		select {
 		case <-done:
-			return st, fmt.Errorf("start ollama: %s serve exited at once; see %s", st.Binary, d.cfg.LogFile)
+			return st, &StartError{Binary: st.Binary, Log: d.cfg.LogFile, Exited: true}
 		case <-ctx.Done():
 			return st, fmt.Errorf("start ollama: %w", ctx.Err())
 		case <-time.After(100 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
 			d.Stop()
-			return st, fmt.Errorf("start ollama: %s serve did not answer within %s; see %s", st.Binary, d.cfg.StartTimeout, d.cfg.LogFile)
+			return st, &StartError{Binary: st.Binary, Log: d.cfg.LogFile, Wait: d.cfg.StartTimeout}
 		}
 	}
+}
+
+// StartError is an Ollama that Hermes started but that did not come up: it
+// exited at once, or did not answer within Wait. Its log says why.
+type StartError struct {
+	Binary, Log string
+	Wait        time.Duration
+	Exited      bool
+}
+
+func (e *StartError) Error() string {
+	if e.Exited {
+		return fmt.Sprintf("start ollama: %s serve exited at once; see %s", e.Binary, e.Log)
+	}
+	return fmt.Sprintf("start ollama: %s serve did not answer within %s; see %s", e.Binary, e.Wait, e.Log)
 }
 
 func (d *Daemon) start(bin string) error {

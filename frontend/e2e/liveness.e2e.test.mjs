@@ -19,6 +19,25 @@ const logs = {};
 const shotsDir = join(artifacts, 'liveness');
 
 
+const SIZES = [
+  [800, 600],
+  [1100, 700],
+  [1440, 900],
+];
+
+/** Screenshots in both themes at the three widths, as name-LANG-SCHEME-WxH.png; check(page) runs before each. */
+async function shots(page, name, lang, check = async () => {}) {
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [w, h] of SIZES) {
+      await page.setViewportSize({ width: w, height: h });
+      await sleep(150);
+      await check(page);
+      await page.screenshot({ path: join(shotsDir, `${name}-${lang}-${scheme}-${w}x${h}.png`) });
+    }
+  }
+}
+
 async function statusState(page) {
   return page.getByTestId('status-bar').getAttribute('data-state');
 }
@@ -51,18 +70,7 @@ describe('truthful failure and liveness', { timeout: 240_000 }, () => {
     for (const l of ['en', 'zh']) {
       await setLanguage(page, l);
       if (l === 'en') assert.match((await err.textContent()) ?? '', /Model llama3\.2 needs more memory than is free now\. Close other programs/);
-      for (const scheme of ['light', 'dark']) {
-        await page.emulateMedia({ colorScheme: scheme });
-        for (const [w, h] of [
-          [800, 600],
-          [1100, 700],
-          [1440, 900],
-        ]) {
-          await page.setViewportSize({ width: w, height: h });
-          await sleep(150);
-          await page.screenshot({ path: join(shotsDir, `too-big-${l}-${scheme}-${w}x${h}.png`) });
-        }
-      }
+      await shots(page, 'too-big', l);
     }
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1100, height: 700 });
@@ -93,22 +101,10 @@ describe('truthful failure and liveness', { timeout: 240_000 }, () => {
       // No ": ping" for 45 s: the page gives the stream up and says so.
       await page.waitForSelector('[data-testid="status-bar"][data-state="disconnected"]', { timeout: 70_000 });
       assert.match((await page.getByTestId('status-bar').textContent()) ?? '', /Disconnected — reconnecting/);
-      for (const scheme of ['light', 'dark']) {
-        await page.emulateMedia({ colorScheme: scheme });
-        for (const l of ['en', 'zh']) {
-          await page.setViewportSize({ width: 1100, height: 700 });
-          await setLanguage(page, l);
-          for (const [w, h] of [
-            [800, 600],
-            [1100, 700],
-            [1440, 900],
-          ]) {
-            await page.setViewportSize({ width: w, height: h });
-            await sleep(150);
-            assert.equal(await statusState(page), 'disconnected');
-            await page.screenshot({ path: join(shotsDir, `disconnected-${l}-${scheme}-${w}x${h}.png`) });
-          }
-        }
+      for (const l of ['en', 'zh']) {
+        await page.setViewportSize({ width: 1100, height: 700 });
+        await setLanguage(page, l);
+        await shots(page, 'disconnected', l, async (p) => assert.equal(await statusState(p), 'disconnected'));
       }
       await page.emulateMedia({ colorScheme: 'light' });
       await page.setViewportSize({ width: 1100, height: 700 });

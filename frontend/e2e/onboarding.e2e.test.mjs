@@ -15,17 +15,19 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
   binDir,
   cleanup,
+  artifacts,
   ensureArtifacts,
   launch,
   sendAndWait,
   setLanguage,
   shot,
+  sleep,
   startFake,
   startHermes,
   stop,
@@ -182,6 +184,48 @@ describe('first run and models', { timeout: 240_000 }, () => {
       await setLanguage(page, 'en');
     }
     await stop(h.child);
+  });
+
+  it('says in the user language why an Ollama it started stopped at once, naming its log', async () => {
+    const dataDir = tempDir('hermes-e2e-onb-exit-');
+    dirs.push(dataDir);
+    const standIn = join(dataDir, 'ollama-stand-in');
+    writeFileSync(standIn, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    execFileSync(join(binDir, 'hermes'), ['--data-dir', dataDir, 'settings', 'set', 'ollama_path', standIn], { stdio: 'ignore' });
+    const h = await startHermes(logs, dataDir, `http://127.0.0.1:${await closedPort()}`, 'hermes-exit');
+    const dir = join(artifacts, 'onboarding-start-failed');
+    mkdirSync(dir, { recursive: true });
+    try {
+      await page.goto(h.url);
+      assert.equal(await step(page), 'start');
+      for (const [lang, want] of [
+        ['zh', /无法启动 Ollama：.*ollama-stand-in serve 刚启动就退出了。原因请看它的日志：.*ollama\.log/],
+        ['en', /Could not start Ollama: .*ollama-stand-in serve stopped as soon as it started\. Its log says why: .*ollama\.log/],
+      ]) {
+        await setLanguage(page, lang);
+        await page.getByTestId('setup-start').click();
+        const err = page.getByTestId('setup-start-error');
+        await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid="setup-start-error"]')?.textContent ?? ''), want.source, { timeout: 30_000 });
+        assert.doesNotMatch((await err.textContent()) ?? '', lang === 'zh' ? /exited|see / : /退出/);
+        for (const scheme of ['light', 'dark']) {
+          await page.emulateMedia({ colorScheme: scheme });
+          for (const [w, hh] of [
+            [800, 600],
+            [1100, 700],
+            [1440, 900],
+          ]) {
+            await page.setViewportSize({ width: w, height: hh });
+            await sleep(150);
+            await page.screenshot({ path: join(dir, `start-failed-${lang}-${scheme}-${w}x${hh}.png`) });
+          }
+        }
+      }
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1200, height: 800 });
+      await setLanguage(page, 'en');
+      await stop(h.child);
+    }
   });
 
   describe('with the fake Ollama', () => {

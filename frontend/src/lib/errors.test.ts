@@ -52,6 +52,20 @@ describe('errorText', () => {
       zh: 'memory_verifiers：验证工具有 51 个，最多 50 个。',
     },
     {
+      code: 'disk_full',
+      params: {},
+      message: "Ollama's disk is full. …",
+      en: "Ollama's disk is full. Free some space (remove models you no longer need in the Models panel) and try again.",
+      zh: 'Ollama 所在的磁盘已满。请腾出空间（可在模型面板中删除不再需要的模型）后重试。',
+    },
+    {
+      code: 'ollama_start_timeout',
+      params: { binary: '/usr/local/bin/ollama', wait: '20s', log: '/home/a/.local/share/hermes/ollama.log' },
+      message: 'start ollama: … did not answer within 20s …',
+      en: '/usr/local/bin/ollama serve started but did not answer within 20s. Its log says why: /home/a/.local/share/hermes/ollama.log',
+      zh: '/usr/local/bin/ollama serve 已启动，但在 20s 内没有响应。原因请看它的日志：/home/a/.local/share/hermes/ollama.log',
+    },
+    {
       code: 'model_too_big',
       params: { model: 'llama3.1:70b', need: '40.1 GiB', free: '12.0 GiB' },
       message: 'Model llama3.1:70b needs more memory …',
@@ -132,7 +146,7 @@ describe('errorText', () => {
   it('has a message in both languages for every code, with no placeholder left', () => {
     for (const code of ERROR_CODES) {
       for (const lang of ['en', 'zh'] as const) {
-        const params = { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd', name: 'n', size: '1 KB', chars: '9', file: 'f', need: '5 GiB', free: '3 GiB', key: 'k', value: 'v', min: '1', max: '2', choices: 'a, b' };
+        const params = { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd', name: 'n', size: '1 KB', chars: '9', file: 'f', need: '5 GiB', free: '3 GiB', key: 'k', value: 'v', min: '1', max: '2', choices: 'a, b', binary: 'b', log: 'l' };
         const text = errorText(code, params, 'msg', lang);
         expect(text, `${lang} ${code}`).not.toMatch(/\{\w+\}/);
         expect(text.length, `${lang} ${code}`).toBeGreaterThan(0);

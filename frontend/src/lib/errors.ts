@@ -34,6 +34,9 @@ export const ERROR_CODES = [
   'not_gguf',
   'model_too_big',
   'ollama_cut_off',
+  'disk_full',
+  'ollama_start_timeout',
+  'ollama_exited',
   'bad_setting',
   'backend_unreachable',
 ] as const;
