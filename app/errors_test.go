@@ -274,7 +274,8 @@ func TestModelTooBigWithoutSizes(t *testing.T) {
 	})
 	_, err := a.SendMessage("r1", "", "hello")
 	b := errorBody(err)
-	if _, sized := b.Params["need"]; b.Code != CodeModelTooBig || sized || strings.Contains(b.Error, "?") ||
+	_, need := b.Params["need"]
+	if _, free := b.Params["free"]; b.Code != CodeModelTooBig || need || free || strings.Contains(b.Error, "?") ||
 		!strings.Contains(b.Error, "Model llama3.2 needs more memory than is free now. Close other programs") {
 		t.Fatalf("body = %+v", b)
 	}

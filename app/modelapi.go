@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"hermes/backend/config"
 	"hermes/backend/llm"
 	"hermes/backend/ollamad"
 )
@@ -42,7 +43,7 @@ func startErr(err error) error {
 	params := map[string]string{"binary": se.Binary, "log": se.Log}
 	code := CodeOllamaExited
 	if !se.Exited {
-		code, params["wait"] = CodeOllamaStartTimeout, se.Wait.String()
+		code, params["wait"] = CodeOllamaStartTimeout, config.ShortDuration(se.Wait)
 	}
 	return &UserError{Message: err.Error(), Code: code, Params: params, Err: err}
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -150,10 +151,12 @@ func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
 		{"memory_verifiers", "contact.=crm lookup", "not_tool_name", "crm lookup"},
 		{"memory_verifiers", "contact.", "not_verifier_pair", "contact."},
 		{"memory_verifiers", "work.=a,work.=b", "prefix_twice", "work."},
+		{"memory_verifiers", manyVerifiers(51), "too_many", ""},
 	} {
 		_, err := a.SetSetting(tc.key, tc.value)
 		b := errorBody(err)
-		if b.Code != CodeBadSetting || b.Params["key"] != tc.key || b.Params["reason"] != tc.reason || b.Params["value"] != tc.param || !IsBadInput(err) {
+		if b.Code != CodeBadSetting || b.Params["key"] != tc.key || b.Params["reason"] != tc.reason || b.Params["value"] != tc.param || !IsBadInput(err) ||
+			tc.reason == "too_many" && (b.Params["count"] != "51" || b.Params["max"] != "50") {
 			t.Errorf("%s=%s: %+v", tc.key, tc.value, b)
 		}
 	}
@@ -206,4 +209,13 @@ func wordedByUI(t *testing.T, src, pattern, prefix string, atLeast int) {
 			t.Errorf("%s%s is in the dictionaries %d times, want 2 (English and Chinese)", prefix, m[1], n)
 		}
 	}
+}
+
+// manyVerifiers is a memory_verifiers value with n distinct prefixes.
+func manyVerifiers(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("k%d.=check", i)
+	}
+	return strings.Join(parts, ",")
 }

@@ -162,8 +162,9 @@ func classify(op string, err error) error {
 			err: fmt.Errorf("%s: %w: %s", op, ErrNoMemory, se.ErrorMessage)}
 	case isConnError(err):
 		return fmt.Errorf("%s: %w: %v", op, ErrUnreachable, err)
-	case strings.Contains(err.Error(), "no space left"):
-		return fmt.Errorf("%s: %w (%v); free some space (`hermes model rm` removes models you no longer need) and try again", op, ErrDiskFull, err)
+	case errors.As(err, &se) && strings.Contains(se.ErrorMessage, "no space left"):
+		// Ollama's own answer: its disk, not this computer's (a write of Hermes's fails otherwise).
+		return fmt.Errorf("%s: %w (%w); free some space (`hermes model rm` removes models you no longer need) and try again", op, ErrDiskFull, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }

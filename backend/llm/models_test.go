@@ -153,7 +153,7 @@ func TestImportGGUF(t *testing.T) {
 		fake.DiskFull = true
 		c := newClient(t, fake, nil)
 		err := c.ImportGGUF(ctx, file, "tiny", "", nil)
-		if err == nil || !strings.Contains(err.Error(), "Ollama's disk is full") {
+		if err == nil || !strings.Contains(err.Error(), "Ollama's disk is full") || !errors.Is(err, ErrDiskFull) {
 			t.Fatalf("disk full: %v", err)
 		}
 		if list, _ := c.ModelDetails(ctx); len(list) != 2 {

@@ -2,6 +2,7 @@ package ollamad
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -175,5 +176,38 @@ func TestOllamaDiesWithHermes(t *testing.T) {
 			t.Fatal("the Ollama started by a killed Hermes still answers")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestStartFailuresSayWhich: a started Ollama that exits at once, and one that
+// never answers, come back as a StartError saying which, with the program, the
+// wait and the log (the UI words them: ollama_exited, ollama_start_timeout).
+func TestStartFailuresSayWhich(t *testing.T) {
+	dir := t.TempDir()
+	exits := filepath.Join(dir, "exits")
+	silent := filepath.Join(dir, "silent")
+	if err := os.WriteFile(exits, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(silent, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	logFile := filepath.Join(dir, "ollama.log")
+	for _, tc := range []struct {
+		bin    string
+		exited bool
+		says   string
+	}{{exits, true, "exited at once"}, {silent, false, "did not answer within 300ms"}} {
+		host := freeHost(t)
+		d := New(Config{Host: host, Path: tc.bin, Manage: "auto", LogFile: logFile, Answers: answers(host), StartTimeout: 300 * time.Millisecond})
+		_, err := d.Ensure(t.Context())
+		var se *StartError
+		if !errors.As(err, &se) || se.Exited != tc.exited || se.Binary != tc.bin || se.Log != logFile || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%s: %v (%+v)", filepath.Base(tc.bin), err, se)
+		}
+		if !tc.exited && se != nil && se.Wait != 300*time.Millisecond {
+			t.Errorf("wait = %v", se.Wait)
+		}
+		_ = d.Stop()
 	}
 }

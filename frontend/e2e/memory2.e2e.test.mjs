@@ -199,10 +199,10 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
       await row.getByTestId('memory-decay-save').click();
       const err = page.getByTestId('memory-decay-error');
       await page.waitForFunction((v) => document.querySelector('[data-testid="memory-decay-error"]')?.textContent?.includes(v), l === 'zh' ? '三个月' : '3 months');
-      assert.match(
-        (await err.textContent()) ?? '',
-        l === 'zh' ? /操作失败：memory_half_lives：“三个月”不是半衰期；请写成 30d、2w 或 36h 这样的形式。/ : /“3 months” is not a half-life; write it like 30d, 2w or 36h\./,
-      );
+      // Named by the row's category, not by the setting it is stored in.
+      const said = (await err.textContent()) ?? '';
+      assert.match(said, l === 'zh' ? /操作失败：健康：“三个月”不是半衰期；请写成 30d、2w 或 36h 这样的形式。/ : /health: “3 months” is not a half-life; write it like 30d, 2w or 36h\./);
+      assert.doesNotMatch(said, /memory_half_lives/);
       if (!wantShots) continue;
       mkdirSync(shotsDir, { recursive: true });
       for (const scheme of ['light', 'dark']) {

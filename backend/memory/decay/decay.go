@@ -129,7 +129,7 @@ func ParseHalfLife(v string) (time.Duration, error) {
 		return 0, refuse(RefusedHalfLife, map[string]string{"value": v}, "%q is not a half-life; write it like 30d, 2w or 36h", v)
 	}
 	if d < Shortest || d > Longest {
-		return 0, outOfRange(Format(d))
+		return 0, outOfRange(v) // as written: Format would make 10s "0h"
 	}
 	return d, nil
 }

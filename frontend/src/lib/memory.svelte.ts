@@ -1,8 +1,10 @@
 // The memory browser's state: filters, the list, a memory's detail, the pending inbox, erasing with
 // a receipt, the chat's "memory updated" notice and incognito. Pure helpers are exported for tests.
 import {
+  BackendError,
   errorMessage,
   scrubbedIds,
+  toError,
   type Api,
   type ImportKind,
   type ImportMode,
@@ -19,7 +21,8 @@ import {
   type MemoryTombstone,
   type Unsubscribe,
 } from './backend';
-import type { MessageKey } from './i18n.svelte';
+import { errorText } from './errors';
+import { t, type MessageKey } from './i18n.svelte';
 
 export const MEMORY_LAYERS = ['working', 'fact', 'profile'] as const;
 export const MEMORY_STATUSES = ['pending', 'active', 'archived', 'superseded'] as const;
@@ -35,6 +38,17 @@ export const MEMORY_CATEGORIES = [
   'goal',
   'other',
 ] as const;
+
+/**
+ * A half-life the Decay editor's row was refused: named by the row's category, not by the
+ * setting (memory_half_lives) it is stored in.
+ */
+export function halfLifeError(e: unknown, category: string): string {
+  const err = toError(e);
+  if (!(err instanceof BackendError) || err.code !== 'bad_setting') return errorMessage(e);
+  const name = (MEMORY_CATEGORIES as readonly string[]).includes(category) ? t(`memory.cat.${category}` as MessageKey) : category;
+  return errorText(err.code, { ...(err.params ?? {}), key: name }, err.message);
+}
 
 /** The profile every install has; it can be emptied but not deleted. */
 export const DEFAULT_PROFILE = 'personal';
@@ -639,7 +653,7 @@ export class MemoryStore {
       if (this.open) void this.load(); // strengths follow the new rate
       return true;
     } catch (e) {
-      this.decayError = errorMessage(e);
+      this.decayError = halfLifeError(e, category);
       return false;
     }
   }

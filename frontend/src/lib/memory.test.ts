@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { en, format, zh } from './i18n.svelte';
+import { BackendError } from './backend';
+import { en, format, locale, zh } from './i18n.svelte';
 import { fakeApi, mem, profileApi, receipt } from './memory.fixture';
 import {
   MEMORY_CATEGORIES,
@@ -17,6 +18,7 @@ import {
   receiptClean,
   receiptText,
   editUndoBlock,
+  halfLifeError,
 } from './memory.svelte';
 
 const tEn = (k: keyof typeof en, p?: Record<string, string | number>) => format(en[k], p);
@@ -435,5 +437,26 @@ describe('MemoryStore edit undo', () => {
     expect(editUndoBlock(u, { ...m, text: u.after }, 'work')).toBe('profile');
     expect(editUndoBlock(u, { ...m, text: u.after }, 'personal', u.until + 1)).toBe('expired');
     expect(editUndoBlock(u, { ...m, text: u.after }, 'personal', u.until - 1)).toBe('');
+  });
+});
+
+describe('halfLifeError', () => {
+  it('names a refused half-life by its category, in the page language, not by the setting', () => {
+    const e = new BackendError('invalid setting: "soon" is not a half-life', 'bad_setting', {
+      key: 'memory_half_lives',
+      reason: 'not_half_life',
+      value: 'soon',
+      category: 'health',
+    });
+    expect(halfLifeError(e, 'health')).toBe('health: “soon” is not a half-life; write it like 30d, 2w or 36h.');
+    locale.lang = 'zh';
+    try {
+      const zhText = halfLifeError(e, 'health');
+      expect(zhText).toBe(`${zh['memory.cat.health']}：“soon”不是半衰期；请写成 30d、2w 或 36h 这样的形式。`);
+      expect(zhText).not.toContain('memory_half_lives');
+    } finally {
+      locale.lang = 'en';
+    }
+    expect(halfLifeError(new Error('plain'), 'health')).toBe('plain');
   });
 });
