@@ -12,6 +12,7 @@ import (
 	"hermes/backend/document"
 	"hermes/backend/llm"
 	"hermes/backend/memory"
+	"hermes/backend/ollamad"
 	"hermes/backend/session"
 	"hermes/backend/store"
 )
@@ -89,6 +90,7 @@ func describe(err error, host, model string) (code string, params map[string]str
 	if me := (*llm.ModelError)(nil); errors.As(err, &me) && me.Model != "" {
 		model = me.Model // the model that failed: a chat's own, or the last of a fallback chain
 	}
+	var se *ollamad.StartError // an Ollama Hermes started that did not come up
 	switch {
 	case errors.Is(err, agent.ErrEmptyMessage):
 		return CodeEmptyMessage, nil, "Type a message first."
@@ -145,6 +147,13 @@ func describe(err error, host, model string) (code string, params map[string]str
 			fmt.Sprintf("Model %s needs more memory than is free now. %s", model, fix)
 	case errors.Is(err, llm.ErrDiskFull):
 		return CodeDiskFull, nil, "Ollama's disk is full. Free some space (`hermes model rm` removes models you no longer need) and try again."
+	case errors.As(err, &se):
+		params := map[string]string{"binary": se.Binary, "log": se.Log}
+		if !se.Exited {
+			params["wait"] = config.ShortDuration(se.Wait)
+			return CodeOllamaStartTimeout, params, err.Error()
+		}
+		return CodeOllamaExited, params, err.Error()
 	case errors.Is(err, store.ErrNotDatabase):
 		return CodeDBDamaged, map[string]string{"detail": err.Error()}, err.Error()
 	case errors.Is(err, store.ErrNewerSchema):
@@ -158,6 +167,15 @@ func describe(err error, host, model string) (code string, params map[string]str
 		return CodeCancelled, nil, "Cancelled."
 	}
 	return CodeInternal, map[string]string{"detail": err.Error()}, "Something went wrong: " + err.Error()
+}
+
+// opError is an operation's failure: in the operation's own words (CodeFailed),
+// unless its cause has a code of its own above.
+func opError(err error) error {
+	if code, params, msg := describe(err, "", ""); code != CodeInternal {
+		return &UserError{Message: msg, Code: code, Params: params, Err: err}
+	}
+	return &UserError{Message: err.Error(), Err: err}
 }
 
 // ErrorCode is err's code from the vocabulary above: a UserError's own, else the

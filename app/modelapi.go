@@ -7,9 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"hermes/backend/config"
 	"hermes/backend/llm"
-	"hermes/backend/ollamad"
 )
 
 // Setup says what stands between the user and a working chat, and the next step.
@@ -28,24 +26,9 @@ func (a *App) StartOllama() (SetupState, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := a.core.EnsureOllama(ctx); err != nil {
-		return SetupState{}, startErr(err)
+		return SetupState{}, opError(err)
 	}
 	return a.setupChanged(ctx)
-}
-
-// startErr words an Ollama that did not come up: exited at once or silent
-// for too long (ollama_exited, ollama_start_timeout), naming its log.
-func startErr(err error) error {
-	var se *ollamad.StartError
-	if !errors.As(err, &se) {
-		return &UserError{Message: err.Error(), Err: err}
-	}
-	params := map[string]string{"binary": se.Binary, "log": se.Log}
-	code := CodeOllamaExited
-	if !se.Exited {
-		code, params["wait"] = CodeOllamaStartTimeout, config.ShortDuration(se.Wait)
-	}
-	return &UserError{Message: err.Error(), Code: code, Params: params, Err: err}
 }
 
 // setupChanged tells the UI the new setup state after a change.
