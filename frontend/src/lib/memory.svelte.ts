@@ -39,6 +39,11 @@ export const MEMORY_CATEGORIES = [
   'other',
 ] as const;
 
+/** A category's name in the UI's language (one it does not know stays as it is). */
+export function categoryText(category: string): string {
+  return (MEMORY_CATEGORIES as readonly string[]).includes(category) ? t(`memory.cat.${category}` as MessageKey) : category;
+}
+
 /**
  * A half-life the Decay editor's row was refused: named by the row's category, not by the
  * setting (memory_half_lives) it is stored in.
@@ -46,8 +51,7 @@ export const MEMORY_CATEGORIES = [
 export function halfLifeError(e: unknown, category: string): string {
   const err = toError(e);
   if (!(err instanceof BackendError) || err.code !== 'bad_setting') return errorMessage(e);
-  const name = (MEMORY_CATEGORIES as readonly string[]).includes(category) ? t(`memory.cat.${category}` as MessageKey) : category;
-  return errorText(err.code, { ...(err.params ?? {}), key: name }, err.message);
+  return errorText(err.code, { ...(err.params ?? {}), key: categoryText(category) }, err.message);
 }
 
 /** The profile every install has; it can be emptied but not deleted. */
