@@ -198,6 +198,32 @@ export async function shot(page, name) {
   }
 }
 
+/** The three window sizes every UI change is looked at in. */
+export const SHOT_SIZES = [
+  [800, 600],
+  [1100, 700],
+  [1440, 900],
+];
+
+/**
+ * Screenshots of the page as it stands, light and dark at the three sizes, as
+ * DIR/NAME-LANG-SCHEME-WxH.png (LANG names the page's language; set it first). each(page)
+ * runs before each one (a check of the layout); settle is the wait after a resize, in ms.
+ * The page is left dark at the largest size: the caller puts it back as it needs.
+ */
+export async function themedShots(page, dir, name, lang, { settle = 150, each = async () => {} } = {}) {
+  mkdirSync(dir, { recursive: true });
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [w, h] of SHOT_SIZES) {
+      await page.setViewportSize({ width: w, height: h });
+      await sleep(settle);
+      await each(page);
+      await page.screenshot({ path: join(dir, `${name}-${lang}-${scheme}-${w}x${h}.png`) });
+    }
+  }
+}
+
 /** Ends every process this file started, writes their logs and removes the temp dirs. */
 export async function cleanup(logs, dirs, prefix = '') {
   for (const c of children) await stop(c);

@@ -13,30 +13,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, closeApp, openApp, send, setLanguage, sleep, stop } from './harness.mjs';
+import { artifacts, closeApp, openApp, send, setLanguage, stop, themedShots } from './harness.mjs';
 
 const logs = {};
 const shotsDir = join(artifacts, 'liveness');
 
-
-const SIZES = [
-  [800, 600],
-  [1100, 700],
-  [1440, 900],
-];
-
-/** Screenshots in both themes at the three widths, as name-LANG-SCHEME-WxH.png; check(page) runs before each. */
-async function shots(page, name, lang, check = async () => {}) {
-  for (const scheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const [w, h] of SIZES) {
-      await page.setViewportSize({ width: w, height: h });
-      await sleep(150);
-      await check(page);
-      await page.screenshot({ path: join(shotsDir, `${name}-${lang}-${scheme}-${w}x${h}.png`) });
-    }
-  }
-}
 
 async function statusState(page) {
   return page.getByTestId('status-bar').getAttribute('data-state');
@@ -70,7 +51,7 @@ describe('truthful failure and liveness', { timeout: 240_000 }, () => {
     for (const l of ['en', 'zh']) {
       await setLanguage(page, l);
       if (l === 'en') assert.match((await err.textContent()) ?? '', /Model llama3\.2 needs more memory than is free now\. Close other programs/);
-      await shots(page, 'too-big', l);
+      await themedShots(page, shotsDir, 'too-big', l);
     }
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1100, height: 700 });
@@ -104,7 +85,7 @@ describe('truthful failure and liveness', { timeout: 240_000 }, () => {
       for (const l of ['en', 'zh']) {
         await page.setViewportSize({ width: 1100, height: 700 });
         await setLanguage(page, l);
-        await shots(page, 'disconnected', l, async (p) => assert.equal(await statusState(p), 'disconnected'));
+        await themedShots(page, shotsDir, 'disconnected', l, { each: async (p) => assert.equal(await statusState(p), 'disconnected') });
       }
       await page.emulateMedia({ colorScheme: 'light' });
       await page.setViewportSize({ width: 1100, height: 700 });

@@ -15,17 +15,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, binDir, closeApp, openApp, sendAndWait, setLanguage, sleep } from './harness.mjs';
+import { artifacts, binDir, closeApp, openApp, sendAndWait, setLanguage, SHOT_SIZES, sleep, themedShots } from './harness.mjs';
 import { manageOpen, openBrowser, waitActive } from './memorypanel.mjs';
 
 const logs = {};
 const shotsDir = join(artifacts, 'memory2');
 const wantShots = process.env.MEMORY2_SHOTS !== '0';
-const SIZES = [
-  [800, 600],
-  [1100, 700],
-  [1440, 900],
-];
 const PENDING = 'My email is ana.lima@example.com';
 
 
@@ -204,15 +199,7 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
       assert.match(said, l === 'zh' ? /操作失败：健康：“三个月”不是半衰期；请写成 30d、2w 或 36h 这样的形式。/ : /health: “3 months” is not a half-life; write it like 30d, 2w or 36h\./);
       assert.doesNotMatch(said, /memory_half_lives/);
       if (!wantShots) continue;
-      mkdirSync(shotsDir, { recursive: true });
-      for (const scheme of ['light', 'dark']) {
-        await page.emulateMedia({ colorScheme: scheme });
-        for (const [w, h] of SIZES) {
-          await page.setViewportSize({ width: w, height: h });
-          await sleep(200);
-          await page.screenshot({ path: join(shotsDir, `memory2-decay-refused-${l}-${scheme}-${w}x${h}.png`) });
-        }
-      }
+      await themedShots(page, shotsDir, 'memory2-decay-refused', l, { settle: 200 });
       await page.emulateMedia({ colorScheme: 'light' });
       await page.setViewportSize({ width: 1100, height: 700 });
     }
@@ -233,7 +220,7 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
         await setLanguage(page, l);
         await openBrowser(page, 'all');
         await manageOpen(page, true);
-        for (const [w, h] of SIZES) {
+        for (const [w, h] of SHOT_SIZES) {
           await page.setViewportSize({ width: w, height: h });
           await sleep(300);
           const fit = await page.evaluate(() => {
@@ -252,7 +239,7 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
           ['pending', 'inbox'],
         ]) {
           await openBrowser(page, tab);
-          for (const [w, h] of SIZES) {
+          for (const [w, h] of SHOT_SIZES) {
             await page.setViewportSize({ width: w, height: h });
             await sleep(250);
             await page.screenshot({ path: join(shotsDir, `memory2-${name}-${l}-${scheme}-${w}x${h}.png`) });
@@ -263,7 +250,7 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
         await page.getByTestId('memory-close').click();
         await page.getByTestId('context-toggle').click();
         await page.getByTestId('recall-log').waitFor({ timeout: 15_000 });
-        for (const [w, h] of SIZES) {
+        for (const [w, h] of SHOT_SIZES) {
           await page.setViewportSize({ width: w, height: h });
           await sleep(250);
           await page.getByTestId('recall-log').scrollIntoViewIfNeeded();

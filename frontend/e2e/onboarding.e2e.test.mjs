@@ -15,7 +15,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -27,11 +27,11 @@ import {
   sendAndWait,
   setLanguage,
   shot,
-  sleep,
   startFake,
   startHermes,
   stop,
   tempDir,
+  themedShots,
 } from './harness.mjs';
 
 const logs = {};
@@ -194,7 +194,6 @@ describe('first run and models', { timeout: 240_000 }, () => {
     execFileSync(join(binDir, 'hermes'), ['--data-dir', dataDir, 'settings', 'set', 'ollama_path', standIn], { stdio: 'ignore' });
     const h = await startHermes(logs, dataDir, `http://127.0.0.1:${await closedPort()}`, 'hermes-exit');
     const dir = join(artifacts, 'onboarding-start-failed');
-    mkdirSync(dir, { recursive: true });
     try {
       await page.goto(h.url);
       assert.equal(await step(page), 'start');
@@ -207,18 +206,7 @@ describe('first run and models', { timeout: 240_000 }, () => {
         const err = page.getByTestId('setup-start-error');
         await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid="setup-start-error"]')?.textContent ?? ''), want.source, { timeout: 30_000 });
         assert.doesNotMatch((await err.textContent()) ?? '', lang === 'zh' ? /exited|see / : /退出/);
-        for (const scheme of ['light', 'dark']) {
-          await page.emulateMedia({ colorScheme: scheme });
-          for (const [w, hh] of [
-            [800, 600],
-            [1100, 700],
-            [1440, 900],
-          ]) {
-            await page.setViewportSize({ width: w, height: hh });
-            await sleep(150);
-            await page.screenshot({ path: join(dir, `start-failed-${lang}-${scheme}-${w}x${hh}.png`) });
-          }
-        }
+        await themedShots(page, dir, 'start-failed', lang);
       }
     } finally {
       await page.emulateMedia({ colorScheme: 'light' });
