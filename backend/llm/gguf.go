@@ -7,17 +7,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ollama/ollama/api"
-	"golang.org/x/sys/unix"
 )
 
 // ErrNotGGUF means a file given for import is not a GGUF model file.
@@ -130,9 +127,11 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 	return nil
 }
 
-// hashFile computes the sha256 digest of a file as Ollama names blobs. The file
-// is mapped into memory and hashed in place (no copy through a read buffer);
-// where it cannot be mapped it is read.
+// hashFile computes the sha256 digest of a file as Ollama names blobs, read in
+// steps (progress and cancellation between them). Read, not mapped: the page
+// faults of a mapped file cost more than read's copy into one buffer (256 MB
+// from the page cache: 305 against 185 ms, README). A file that ends before
+// size (cut short by another program, or its disk gone) is an error.
 func hashFile(ctx context.Context, path string, size int64, fn func(int64) error) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -140,25 +139,16 @@ func hashFile(ctx context.Context, path string, size int64, fn func(int64) error
 	}
 	defer f.Close()
 	h := sha256.New()
-	if data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED); err == nil && size > 0 {
-		defer unix.Munmap(data)
-		_ = unix.Madvise(data, unix.MADV_SEQUENTIAL)
-		if err := hashMapped(ctx, h, data, fn); err != nil {
-			return "", fmt.Errorf("hash %s: %w", path, err)
-		}
-		return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
-	}
-	buf := make([]byte, 1<<20)
-	var done int64
-	for {
+	buf := make([]byte, 4<<20)
+	for done := int64(0); done < size; {
 		if err := ctx.Err(); err != nil {
 			return "", fmt.Errorf("hash %s: cancelled: %w", path, err)
 		}
-		n, err := f.Read(buf)
+		n, err := io.ReadFull(f, buf[:min(int64(len(buf)), size-done)])
 		h.Write(buf[:n])
 		done += int64(n)
-		if err == io.EOF {
-			break
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return "", fmt.Errorf("hash %s: the file changed or its disk went away while it was read (it ended after %d of %d bytes); check the file and try again", path, done, size)
 		}
 		if err != nil {
 			return "", fmt.Errorf("hash %s: %w", path, err)
@@ -168,34 +158,6 @@ func hashFile(ctx context.Context, path string, size int64, fn func(int64) error
 		}
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// hashMapped hashes a mapped file in steps (progress and cancellation between
-// them). A file cut short or whose disk goes away while it is read (a USB stick
-// pulled out) faults; that fault is an error here, not a crash.
-func hashMapped(ctx context.Context, h hash.Hash, data []byte, fn func(int64) error) (err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if _, fault := r.(interface{ Addr() uintptr }); !fault {
-				panic(r) // not a fault in the mapped file: a bug, not the file's doing
-			}
-			err = fmt.Errorf("the file changed or its disk went away while it was read (%v); check the file and try again", r)
-		}
-	}()
-	const step = 4 << 20
-	for done := 0; done < len(data); {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("cancelled: %w", err)
-		}
-		n := min(step, len(data)-done)
-		h.Write(data[done : done+n])
-		done += n
-		if err := fn(int64(done)); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // watchOffset reports f's offset every interval until stop is called.

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The digest of a mapped file is the file's sha256; a file cut short while it is
+// The digest is the file's sha256, with progress every 4 MiB; a file cut short while it is
 // hashed (another program, a pulled USB stick) is an error, not a crash.
 func TestHashFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.gguf")
