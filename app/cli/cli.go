@@ -128,9 +128,8 @@ func Main(env Env) int {
 		fmt.Fprintf(env.Stdout, "hermes %s\n", v)
 		return exitOK
 	}
-	if err == nil && len(args) > 0 && (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-		fmt.Fprint(env.Stdout, usage)
-		return exitOK
+	if cmd, ok := helpRequest(args); err == nil && ok {
+		return printHelp(env, cmd) // before the data dir is opened: help touches nothing
 	}
 	if err == nil {
 		err = run(g, args, env)

@@ -963,3 +963,32 @@ func TestMemoryRecallLogCommand(t *testing.T) {
 		t.Errorf("without an id: %+v", r)
 	}
 }
+
+// TestHelpPerCommand: `hermes CMD --help`, `-h` and `hermes help CMD` print that
+// command's usage and exit 0 without opening the data dir; after "--", "-h" is
+// an argument; an unknown command's help exits 2.
+func TestHelpPerCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "never-made")
+	env := map[string]string{"HERMES_DATA_DIR": dir, "OLLAMA_HOST": "http://" + closedPort(t)}
+	for _, args := range [][]string{{"model", "--help"}, {"help", "model"}, {"model", "import", "x.gguf", "-h"}} {
+		r := runCLI(t, env, "", args...)
+		if r.code != 0 || !strings.Contains(r.stdout, "hermes model list") || !strings.Contains(r.stdout, "use NAME [--embed]") ||
+			strings.Contains(r.stdout, "hermes memory") || !strings.Contains(r.stdout, "Global flags") {
+			t.Errorf("%v: %+v", args, r)
+		}
+	}
+	// A command's continuation lines come with it.
+	if r := runCLI(t, env, "", "chat", "-h"); r.code != 0 || !strings.Contains(r.stdout, "/attach FILE there") || strings.Contains(r.stdout, "hermes preset") {
+		t.Errorf("chat -h: %+v", r)
+	}
+	if r := runCLI(t, env, "", "help", "nope"); r.code != 2 || !strings.Contains(r.stderr, `unknown command "nope"`) {
+		t.Errorf("help nope: %+v", r)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("help made the data dir: %v", err)
+	}
+	// After "--" it is text: the search runs (and finds nothing).
+	if r := runCLI(t, env, "", "session", "search", "--", "-h"); r.code != 0 || strings.Contains(r.stdout, "Usage:") {
+		t.Errorf("search -- -h: %+v", r)
+	}
+}
