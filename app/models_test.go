@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,6 +91,21 @@ func TestPullCancel(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the pull did not stop")
+	}
+}
+
+// Ollama's disk fills in the middle of a pull (an {"error"} line after the
+// progress began): disk_full, which the UI words in the user's language.
+func TestPullOntoAFullDisk(t *testing.T) {
+	a, _, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
+	fake.Pullable = map[string]llmtest.PullScript{"big": {Model: llmtest.Model{Name: "big"}, Size: 8 << 30, Steps: 10}}
+	fake.DiskFull = true
+	_, err := a.PullModel("pull-full", "big")
+	if b := errorBody(err); b.Code != CodeDiskFull || !strings.Contains(b.Error, "Ollama's disk is full") {
+		t.Fatalf("pull onto a full disk: %+v", b)
+	}
+	if st, _ := a.Setup(); slices.ContainsFunc(st.Models, func(m ModelDetail) bool { return m.Name == "big" }) {
+		t.Error("a model half pulled onto a full disk is listed")
 	}
 }
 

@@ -112,7 +112,8 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 	req.Model = name
 	req.Files = map[string]string{filepath.Base(path): digest}
 	last := ""
-	err = c.api.Create(ctx, req, func(r api.ProgressResponse) error {
+	create := func(f func(api.ProgressResponse) error) error { return c.api.Create(ctx, req, f) }
+	err = progressCall(create, func(r api.ProgressResponse) error {
 		last = r.Status
 		return fn(m.update(r.Status, r.Completed, r.Total))
 	})

@@ -162,11 +162,33 @@ func classify(op string, err error) error {
 			err: fmt.Errorf("%s: %w: %s", op, ErrNoMemory, se.ErrorMessage)}
 	case isConnError(err):
 		return fmt.Errorf("%s: %w: %v", op, ErrUnreachable, err)
-	case errors.As(err, &se) && strings.Contains(se.ErrorMessage, "no space left"):
+	case (errors.As(err, &se) && strings.Contains(se.ErrorMessage, "no space left")) ||
+		(errors.As(err, new(fromOllama)) && strings.Contains(err.Error(), "no space left")):
 		// Ollama's own answer: its disk, not this computer's (a write of Hermes's fails otherwise).
 		return fmt.Errorf("%s: %w (%w); free some space (`hermes model rm` removes models you no longer need) and try again", op, ErrDiskFull, err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
+}
+
+// fromOllama is an error a progress stream from Ollama ended with that Hermes's
+// own callback did not cause: its text is Ollama's (an {"error"} line after the
+// answer began, which the client returns bare, not as a StatusError).
+type fromOllama struct{ error }
+
+func (e fromOllama) Unwrap() error { return e.error }
+
+// progressCall runs an Ollama call that streams progress to fn (Hermes's): an
+// error fn returned comes back as it is, any other as fromOllama.
+func progressCall(call func(func(api.ProgressResponse) error) error, fn func(api.ProgressResponse) error) error {
+	var own error
+	err := call(func(r api.ProgressResponse) error {
+		own = fn(r)
+		return own
+	})
+	if err == nil || own != nil {
+		return err
+	}
+	return fromOllama{err}
 }
 
 func isConnError(err error) bool {

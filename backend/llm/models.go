@@ -171,7 +171,10 @@ func (c *Client) Pull(ctx context.Context, name string, fn func(Progress) error)
 	}
 	m := newMeter(time.Now)
 	last := ""
-	err := c.api.Pull(ctx, &api.PullRequest{Model: name}, func(r api.ProgressResponse) error {
+	pull := func(f func(api.ProgressResponse) error) error {
+		return c.api.Pull(ctx, &api.PullRequest{Model: name}, f)
+	}
+	err := progressCall(pull, func(r api.ProgressResponse) error {
 		last = r.Status
 		if fn == nil {
 			return nil

@@ -91,6 +91,22 @@ func TestPullWithProgressAndCancel(t *testing.T) {
 			}
 		}
 	})
+	t.Run("Ollama's disk fills mid-pull: ErrDiskFull, its words kept", func(t *testing.T) {
+		fake.DiskFull = true
+		defer func() { fake.DiskFull = false }()
+		var got int
+		err := c.Pull(ctx, "qwen2.5", func(p Progress) error { got++; return nil })
+		if !errors.Is(err, ErrDiskFull) || !strings.Contains(err.Error(), "no space left on device") || got < 2 {
+			t.Fatalf("pull onto a full disk: %v (%d progress lines before)", err, got)
+		}
+	})
+	t.Run("Hermes's own write failing is not Ollama's disk", func(t *testing.T) {
+		mine := errors.New("write /dev/stdout: no space left on device")
+		err := c.Pull(ctx, "qwen2.5", func(Progress) error { return mine })
+		if !errors.Is(err, mine) || errors.Is(err, ErrDiskFull) {
+			t.Fatalf("a progress callback's error: %v", err)
+		}
+	})
 	t.Run("unknown model", func(t *testing.T) {
 		if err := c.Pull(ctx, "no-such-model", nil); err == nil || !strings.Contains(err.Error(), "file does not exist") {
 			t.Fatalf("unknown: %v", err)

@@ -50,8 +50,8 @@ type Server struct {
 	// be the largest thing on its heap — a real Ollama keeps nothing in Hermes.
 	Forgetful bool
 	// Pulls scripts /api/pull per model name (Pullable lists what can be
-	// pulled); Loaded lists what /api/ps reports; DiskFull makes blob uploads fail
-	// as a full disk does.
+	// pulled); Loaded lists what /api/ps reports; DiskFull makes blob uploads
+	// fail as a full disk does, and pulls halfway through (an {"error"} line).
 	Pullable map[string]PullScript
 	Loaded   []string
 	DiskFull bool

@@ -81,6 +81,10 @@ func (s *Server) pull(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return // cancelled: nothing installed
 		}
+		if s.DiskFull && i > steps/2 { // Ollama's words when its disk fills mid-pull
+			send(map[string]string{"error": "write /root/.ollama/models/blobs/sha256-" + digest[7:] + "-partial: no space left on device"})
+			return
+		}
 		if script.FailAt > 0 && i > script.FailAt {
 			send(map[string]string{"error": "max retries exceeded: connection reset by peer"})
 			return
