@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 
 	"hermes/backend/agent"
@@ -50,6 +51,10 @@ const (
 	// binary, log, and wait (timeout only).
 	CodeOllamaStartTimeout = "ollama_start_timeout"
 	CodeOllamaExited       = "ollama_exited"
+	CodeOllamaTooOld       = "ollama_too_old" // params: version, need (an import on an Ollama before llm.MinImportVersion)
+	// Modelfile text an import cannot use (llm.ModelfileError); params line, word,
+	// reason (llm.Modelfile*).
+	CodeBadModelfile = "bad_modelfile"
 	// A document refused (docError): "doc_" and document.Refused*; params: name, and
 	// size and limit (too_big), chars and limit (too_long), detail (not_pdf).
 	CodeDocTooBig      = "doc_" + document.RefusedTooBig
@@ -91,6 +96,8 @@ func describe(err error, host, model string) (code string, params map[string]str
 		model = me.Model // the model that failed: a chat's own, or the last of a fallback chain
 	}
 	var se *ollamad.StartError // an Ollama Hermes started that did not come up
+	var old *llm.TooOldError
+	var mf *llm.ModelfileError
 	switch {
 	case errors.Is(err, agent.ErrEmptyMessage):
 		return CodeEmptyMessage, nil, "Type a message first."
@@ -154,6 +161,10 @@ func describe(err error, host, model string) (code string, params map[string]str
 			return CodeOllamaStartTimeout, params, err.Error()
 		}
 		return CodeOllamaExited, params, err.Error()
+	case errors.As(err, &old):
+		return CodeOllamaTooOld, map[string]string{"version": old.Version, "need": old.Need}, err.Error()
+	case errors.As(err, &mf):
+		return CodeBadModelfile, map[string]string{"line": strconv.Itoa(mf.Line), "word": mf.Word, "reason": mf.Reason}, mf.Error()
 	case errors.Is(err, store.ErrNotDatabase):
 		return CodeDBDamaged, map[string]string{"detail": err.Error()}, err.Error()
 	case errors.Is(err, store.ErrNewerSchema):
@@ -241,7 +252,8 @@ func cause(err error) string {
 // the command line), as opposed to a failure to do what was asked (exit 1).
 func IsBadInput(err error) bool {
 	return errors.Is(err, config.ErrInvalid) || errors.Is(err, session.ErrInvalid) || errors.Is(err, agent.ErrEmptyMessage) ||
-		errors.Is(err, document.ErrUnsupported) || errors.Is(err, document.ErrTooLarge) || errors.Is(err, document.ErrNoText)
+		errors.Is(err, document.ErrUnsupported) || errors.Is(err, document.ErrTooLarge) || errors.Is(err, document.ErrNoText) ||
+		errors.Is(err, llm.ErrNotGGUF) || errors.Is(err, llm.ErrModelfile)
 }
 
 // DescribeError turns a backend error into one a user can act on.

@@ -116,7 +116,7 @@ func (a *App) modelErr(ctx context.Context, name string, err error) error {
 	if errors.Is(err, llm.ErrModelNotFound) {
 		return &UserError{Message: err.Error(), Code: CodeNotFound, Params: map[string]string{"model": name}, Err: err}
 	}
-	for _, known := range []error{llm.ErrUnreachable, llm.ErrOverloaded, llm.ErrTimeout, llm.ErrDiskFull} {
+	for _, known := range []error{llm.ErrUnreachable, llm.ErrOverloaded, llm.ErrTimeout, llm.ErrDiskFull, llm.ErrTooOld, llm.ErrModelfile} {
 		if errors.Is(err, known) {
 			s, _ := a.core.settings.Load(ctx)
 			code, params, _ := describe(err, s.OllamaHost, name)

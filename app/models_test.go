@@ -153,6 +153,19 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 	if b := errorBody(err); b.Code != CodeDiskFull || !strings.Contains(b.Error, "Ollama's disk is full") {
 		t.Errorf("import onto a full disk: %+v", b)
 	}
+	// A Modelfile line an import cannot use, and an Ollama too old to import: coded,
+	// with the parts the UI words them by.
+	_, err = a.ImportModel("imp-mf", gguf, "tiny", "SYSTEM \"\"\"terse\nPARAMETER top_k 20")
+	if b := errorBody(err); b.Code != CodeBadModelfile || b.Params["line"] != "1" || b.Params["word"] != "SYSTEM" || b.Params["reason"] != llm.ModelfileUnclosed ||
+		!strings.Contains(b.Error, `Modelfile line 1: the """ opened for SYSTEM is never closed`) {
+		t.Errorf("import with an unclosed Modelfile value: %+v", b)
+	}
+	fake.Version = "0.4.7"
+	_, err = a.ImportModel("imp-old", gguf, "tiny", "")
+	fake.Version = "0.17.4"
+	if b := errorBody(err); b.Code != CodeOllamaTooOld || b.Params["version"] != "0.4.7" || b.Params["need"] != llm.MinImportVersion || !strings.Contains(b.Error, "update Ollama to 0.5.5") {
+		t.Errorf("import on an Ollama too old: %+v", b)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

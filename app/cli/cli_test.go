@@ -584,6 +584,11 @@ func TestModelCommands(t *testing.T) {
 	if r = runCLI(t, env, "", "model", "import", notGGUF, "--name", "x"); r.code != 2 || !strings.Contains(r.stderr, "not a GGUF model file") {
 		t.Fatalf("import of a text file: %+v", r)
 	}
+	badMF := filepath.Join(dir, "Modelfile")
+	os.WriteFile(badMF, []byte("PARAMETER temperature 0.2\nADAPTER ./lora.gguf\n"), 0o600)
+	if r = runCLI(t, env, "", "model", "import", gguf, "--name", "x", "--modelfile", badMF); r.code != 2 || !strings.Contains(r.stderr, "Modelfile line 2: ADAPTER is not a directive") {
+		t.Fatalf("import with a Modelfile it cannot use: %+v", r)
+	}
 	if r = runCLI(t, env, "", "model", "use", "nomic-embed-text"); r.code != 2 || !strings.Contains(r.stderr, "cannot chat") {
 		t.Fatalf("use an embedder for chat: %+v", r)
 	}

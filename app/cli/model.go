@@ -109,7 +109,7 @@ func modelCmd(core *app.Core, g globals, args []string, env Env) error {
 		m, err := a.ImportModel("cli-import", fs.Arg(0), *name, mf)
 		bar.done()
 		if err != nil {
-			if app.IsBadInput(err) || strings.Contains(err.Error(), "not a GGUF") || strings.Contains(err.Error(), "Modelfile") || os.IsNotExist(err) {
+			if app.IsBadInput(err) || os.IsNotExist(err) {
 				return usagef("%v", err)
 			}
 			return err

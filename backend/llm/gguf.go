@@ -69,7 +69,7 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 	if v, err := c.Version(ctx); err != nil {
 		return err
 	} else if CompareVersions(v, MinImportVersion) < 0 {
-		return fmt.Errorf("import model: %w: Ollama %s cannot create a model from a file; update Ollama to %s or newer", ErrTooOld, v, MinImportVersion)
+		return fmt.Errorf("import model: %w", &TooOldError{Version: v, Need: MinImportVersion, What: "create a model from a file"})
 	}
 	info, err := os.Stat(path)
 	if err != nil {
@@ -183,6 +183,35 @@ func watchOffset(f *os.File, every time.Duration, fn func(int64)) (stop func()) 
 	return func() { close(done); <-finished }
 }
 
+// ErrModelfile marks Modelfile text an import cannot use (ModelfileError).
+var ErrModelfile = errors.New("Modelfile refused")
+
+// Why a Modelfile line is refused (ModelfileError.Reason).
+const (
+	ModelfileUnclosed     = "unclosed"      // a """ value never closed
+	ModelfileNoValue      = "no_value"      // PARAMETER without a name and a value
+	ModelfileNotDirective = "not_directive" // a word an import cannot set (ADAPTER, …)
+)
+
+// ModelfileError is a Modelfile line an import cannot use: Line counts from 1
+// (where a """ value opened), Word is its directive as written.
+type ModelfileError struct {
+	Line         int
+	Word, Reason string
+}
+
+func (e *ModelfileError) Error() string {
+	switch e.Reason {
+	case ModelfileUnclosed:
+		return fmt.Sprintf(`Modelfile line %d: the """ opened for %s is never closed`, e.Line, e.Word)
+	case ModelfileNoValue:
+		return fmt.Sprintf("Modelfile line %d: PARAMETER needs a name and a value, e.g. PARAMETER temperature 0.7", e.Line)
+	}
+	return fmt.Sprintf("Modelfile line %d: %s is not a directive an import can set (FROM, TEMPLATE, SYSTEM, PARAMETER, LICENSE, MESSAGE)", e.Line, e.Word)
+}
+
+func (e *ModelfileError) Is(target error) bool { return target == ErrModelfile }
+
 // parseModelfile reads the few Modelfile directives an import may set. FROM is
 // the file being imported, so it is ignored.
 func parseModelfile(text string) (*api.CreateRequest, error) {
@@ -198,10 +227,11 @@ func parseModelfile(text string) (*api.CreateRequest, error) {
 		// A value in triple quotes may span lines.
 		if strings.HasPrefix(rest, `"""`) {
 			val := strings.TrimPrefix(rest, `"""`)
+			opened := i + 1
 			for !strings.HasSuffix(val, `"""`) {
 				i++
 				if i >= len(lines) {
-					return nil, fmt.Errorf("Modelfile: the \"\"\" opened for %s is never closed", kw)
+					return nil, &ModelfileError{Line: opened, Word: kw, Reason: ModelfileUnclosed}
 				}
 				val += "\n" + lines[i]
 			}
@@ -220,7 +250,7 @@ func parseModelfile(text string) (*api.CreateRequest, error) {
 		case "PARAMETER":
 			k, v, ok := strings.Cut(rest, " ")
 			if !ok {
-				return nil, fmt.Errorf("Modelfile line %d: PARAMETER needs a name and a value, e.g. PARAMETER temperature 0.7", i+1)
+				return nil, &ModelfileError{Line: i + 1, Word: kw, Reason: ModelfileNoValue}
 			}
 			if req.Parameters == nil {
 				req.Parameters = map[string]any{}
@@ -235,7 +265,7 @@ func parseModelfile(text string) (*api.CreateRequest, error) {
 			role, content, _ := strings.Cut(rest, " ")
 			req.Messages = append(req.Messages, api.Message{Role: role, Content: content})
 		default:
-			return nil, fmt.Errorf("Modelfile line %d: %s is not a directive an import can set (FROM, TEMPLATE, SYSTEM, PARAMETER, LICENSE, MESSAGE)", i+1, kw)
+			return nil, &ModelfileError{Line: i + 1, Word: kw, Reason: ModelfileNotDirective}
 		}
 	}
 	return req, nil

@@ -12,9 +12,21 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
-// ErrTooOld means the Ollama server lacks an API Hermes needs; the message
-// names the version needed.
+// ErrTooOld means the Ollama server lacks an API Hermes needs (TooOldError).
 var ErrTooOld = errors.New("ollama is too old")
+
+// TooOldError is an Ollama too old for what was asked: Version is the server's,
+// Need the oldest that can do it.
+type TooOldError struct {
+	Version, Need string
+	What          string // what it cannot do, e.g. "create a model from a file"
+}
+
+func (e *TooOldError) Error() string {
+	return fmt.Sprintf("Ollama %s cannot %s; update Ollama to %s or newer", e.Version, e.What, e.Need)
+}
+
+func (e *TooOldError) Is(target error) bool { return target == ErrTooOld }
 
 // Capabilities as Hermes names them (Ollama's "completion" is "chat").
 const (

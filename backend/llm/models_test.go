@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -182,6 +183,24 @@ func TestImportGGUF(t *testing.T) {
 		c := newClient(t, fake, nil)
 		if err := c.ImportGGUF(ctx, file, "tiny", "", nil); !errors.Is(err, ErrTooOld) || !strings.Contains(err.Error(), "update Ollama to 0.5.5") {
 			t.Fatalf("old server: %v", err)
+		}
+	})
+	t.Run("each Modelfile refusal says its line, word and reason", func(t *testing.T) {
+		c := newClient(t, llmtest.New(), nil)
+		for _, tc := range []struct {
+			text, word, reason string
+			line               int
+		}{
+			{"# notes\nSYSTEM \"\"\"be terse\nand kind", "SYSTEM", ModelfileUnclosed, 2},
+			{"PARAMETER temperature 0.2\n\nPARAMETER num_ctx", "PARAMETER", ModelfileNoValue, 3},
+			{"TEMPLATE {{ .Prompt }}\nadapter ./lora.gguf", "adapter", ModelfileNotDirective, 2},
+		} {
+			err := c.ImportGGUF(ctx, file, "tiny", tc.text, nil)
+			var mf *ModelfileError
+			if !errors.As(err, &mf) || !errors.Is(err, ErrModelfile) || mf.Line != tc.line || mf.Word != tc.word || mf.Reason != tc.reason ||
+				!strings.Contains(err.Error(), fmt.Sprintf("Modelfile line %d: ", tc.line)) {
+				t.Errorf("%q: %v (%+v)", tc.text, err, mf)
+			}
 		}
 	})
 	t.Run("bad Modelfile", func(t *testing.T) {

@@ -275,6 +275,26 @@ describe('first run and models', { timeout: 240_000 }, () => {
       await shot(page, 'onboarding-3-import-refused.png');
       await failed.getByTestId('model-job-dismiss').click();
 
+      // A Modelfile line an import cannot set is refused before anything is uploaded, by its
+      // line and word, in the page's language.
+      await page.getByTestId('setup-import-path').fill(file);
+      await page.getByTestId('setup-import-modelfile').fill('PARAMETER temperature 0.2\nADAPTER ./lora.gguf');
+      for (const [lang, want] of [
+        ['zh', 'Modelfile 第 2 行：导入时不能设置 ADAPTER（可以设置的有 FROM、TEMPLATE、SYSTEM、PARAMETER、LICENSE 和 MESSAGE）。'],
+        ['en', 'Modelfile line 2: an import cannot set ADAPTER (it can set FROM, TEMPLATE, SYSTEM, PARAMETER, LICENSE and MESSAGE).'],
+      ]) {
+        await setLanguage(page, lang);
+        await page.getByTestId('setup-import-submit').click();
+        const refused = page.locator('[data-testid="model-job"][data-state="failed"]');
+        await refused.waitFor({ timeout: 15_000 });
+        assert.ok(((await refused.textContent()) ?? '').includes(want), await refused.textContent());
+        await themedShots(page, join(artifacts, 'onboarding-modelfile'), 'modelfile-refused', lang);
+        await page.emulateMedia({ colorScheme: 'light' });
+        await page.setViewportSize({ width: 1200, height: 800 });
+        await refused.getByTestId('model-job-dismiss').click();
+      }
+      await page.getByTestId('setup-import-modelfile').fill('');
+
       // The form stays open with what was typed: only the path changes.
       await page.getByTestId('setup-import-path').fill(file);
       assert.equal(await page.getByTestId('setup-import-name').inputValue(), 'tiny-chat-q8_0');

@@ -146,7 +146,7 @@ describe('errorText', () => {
   it('has a message in both languages for every code, with no placeholder left', () => {
     for (const code of ERROR_CODES) {
       for (const lang of ['en', 'zh'] as const) {
-        const params = { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd', name: 'n', size: '1 KB', chars: '9', file: 'f', need: '5 GiB', free: '3 GiB', key: 'k', value: 'v', min: '1', max: '2', choices: 'a, b', binary: 'b', log: 'l' };
+        const params = { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd', name: 'n', size: '1 KB', chars: '9', file: 'f', need: '5 GiB', free: '3 GiB', key: 'k', value: 'v', min: '1', max: '2', choices: 'a, b', binary: 'b', log: 'l', version: '0.4.7' };
         const text = errorText(code, params, 'msg', lang);
         expect(text, `${lang} ${code}`).not.toMatch(/\{\w+\}/);
         expect(text.length, `${lang} ${code}`).toBeGreaterThan(0);
@@ -167,6 +167,28 @@ describe('errorText', () => {
         expect(text, `${lang} ${reason}`).toMatch(/^k/);
       }
     }
+  });
+
+  it('words a refused Modelfile line by its reason, and an Ollama too old to import, in both languages', () => {
+    const reasons = Object.keys(dictionaries.en).filter((k) => k.startsWith('err.bad_modelfile.'));
+    expect(reasons.map((k) => k.slice('err.bad_modelfile.'.length)).sort()).toEqual(['no_value', 'not_directive', 'unclosed']);
+    for (const k of reasons) {
+      const params = { line: '3', word: 'ADAPTER', reason: k.slice('err.bad_modelfile.'.length), detail: 'd' };
+      const en = errorText('bad_modelfile', params, 'msg', 'en');
+      const zh = errorText('bad_modelfile', params, 'msg', 'zh');
+      expect(en).toMatch(/^Modelfile line 3: /);
+      expect(zh).toMatch(/^Modelfile 第 3 行：/);
+      for (const text of [en, zh]) expect(text).not.toMatch(/\{\w+\}/);
+    }
+    expect(errorText('bad_modelfile', { line: '2', word: 'ADAPTER', reason: 'not_directive' }, 'msg', 'zh')).toBe(
+      'Modelfile 第 2 行：导入时不能设置 ADAPTER（可以设置的有 FROM、TEMPLATE、SYSTEM、PARAMETER、LICENSE 和 MESSAGE）。',
+    );
+    // A reason this page does not know: the backend's words, introduced in Chinese.
+    expect(errorText('bad_modelfile', { line: '2', reason: 'newer' }, 'Modelfile line 2: something new', 'zh')).toBe('Modelfile 有误：Modelfile line 2: something new');
+    expect(errorText('ollama_too_old', { version: '0.4.7', need: '0.5.5' }, 'msg', 'zh')).toBe('Ollama 0.4.7 无法从文件创建模型；请将 Ollama 更新到 0.5.5 或更高版本后重试。');
+    expect(errorText('ollama_too_old', { version: '0.4.7', need: '0.5.5' }, 'msg', 'en')).toBe(
+      'Ollama 0.4.7 cannot create a model from a file; update Ollama to 0.5.5 or newer and try again.',
+    );
   });
 
   it("falls back to the backend's English text for an unknown or missing code", () => {

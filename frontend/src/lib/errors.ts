@@ -37,6 +37,8 @@ export const ERROR_CODES = [
   'disk_full',
   'ollama_start_timeout',
   'ollama_exited',
+  'ollama_too_old',
+  'bad_modelfile',
   'bad_setting',
   'backend_unreachable',
 ] as const;
@@ -66,9 +68,10 @@ export function errorText(
   // Ollama does not always say how much memory the model needs and how much is free.
   if (code === 'model_too_big' && !(params?.need && params?.free)) key = 'err.model_too_big_unsized';
   const dict = dictionaries[lang] ?? dictionaries.en;
-  // A refused setting is worded by its reason (config.Bad* in Go) when the page knows it.
-  if (code === 'bad_setting' && params?.reason && isKey(`err.bad_setting.${params.reason}`)) {
-    key = `err.bad_setting.${params.reason}` as MessageKey;
+  // A refused setting or Modelfile is worded by its reason (config.Bad*, llm.Modelfile* in Go)
+  // when the page knows it.
+  if ((code === 'bad_setting' || code === 'bad_modelfile') && params?.reason && isKey(`err.${code}.${params.reason}`)) {
+    key = `err.${code}.${params.reason}` as MessageKey;
   }
   const template = dict[key];
   if (!template) return message;
