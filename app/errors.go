@@ -180,11 +180,12 @@ func describe(err error, host, model string) (code string, params map[string]str
 	return CodeInternal, map[string]string{"detail": err.Error()}, "Something went wrong: " + err.Error()
 }
 
-// opError is an operation's failure: in the operation's own words (CodeFailed),
-// unless its cause has a code of its own above.
-func opError(err error) error {
-	if code, params, msg := describe(err, "", ""); code != CodeInternal {
-		return &UserError{Message: msg, Code: code, Params: params, Err: err}
+// opError is an operation's failure in its own (English) words, with the code
+// and parts describe gives its cause (host and model fill them in), or as
+// CodeFailed when the cause has none.
+func opError(err error, host, model string) error {
+	if code, params, _ := describe(err, host, model); code != CodeInternal {
+		return &UserError{Message: err.Error(), Code: code, Params: params, Err: err}
 	}
 	return &UserError{Message: err.Error(), Err: err}
 }

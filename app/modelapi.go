@@ -26,7 +26,8 @@ func (a *App) StartOllama() (SetupState, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := a.core.EnsureOllama(ctx); err != nil {
-		return SetupState{}, opError(err)
+		s, _ := a.core.settings.Load(ctx)
+		return SetupState{}, opError(err, s.OllamaHost, "")
 	}
 	return a.setupChanged(ctx)
 }
@@ -110,20 +111,15 @@ func (a *App) finishModelJob(name string, err error) (ModelDetail, error) {
 // modelErr is a failed model operation on name: the backend's message, which
 // already says what to do (and may start with a file name, so it is not
 // capitalised; the command line prints it), with the code and parts the UI
-// words it by: Ollama gone (its host), busy or slow, or the model unknown
-// (not_found: a delete or copy of a model that is not there, not a pull).
+// words it by (opError: Ollama gone, busy or slow, its disk full, too old, a
+// Modelfile refused, …), or the model unknown (not_found: a delete or copy of a
+// model that is not there, not a pull).
 func (a *App) modelErr(ctx context.Context, name string, err error) error {
 	if errors.Is(err, llm.ErrModelNotFound) {
 		return &UserError{Message: err.Error(), Code: CodeNotFound, Params: map[string]string{"model": name}, Err: err}
 	}
-	for _, known := range []error{llm.ErrUnreachable, llm.ErrOverloaded, llm.ErrTimeout, llm.ErrDiskFull, llm.ErrTooOld, llm.ErrModelfile} {
-		if errors.Is(err, known) {
-			s, _ := a.core.settings.Load(ctx)
-			code, params, _ := describe(err, s.OllamaHost, name)
-			return &UserError{Message: err.Error(), Code: code, Params: params, Err: err}
-		}
-	}
-	return &UserError{Message: err.Error(), Err: err}
+	s, _ := a.core.settings.Load(ctx)
+	return opError(err, s.OllamaHost, name)
 }
 
 // CancelModelJob stops a running PullModel or ImportModel.

@@ -160,9 +160,10 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 		!strings.Contains(b.Error, `Modelfile line 1: the """ opened for SYSTEM is never closed`) {
 		t.Errorf("import with an unclosed Modelfile value: %+v", b)
 	}
+	was := fake.Version
 	fake.Version = "0.4.7"
 	_, err = a.ImportModel("imp-old", gguf, "tiny", "")
-	fake.Version = "0.17.4"
+	fake.Version = was
 	if b := errorBody(err); b.Code != CodeOllamaTooOld || b.Params["version"] != "0.4.7" || b.Params["need"] != llm.MinImportVersion || !strings.Contains(b.Error, "update Ollama to 0.5.5") {
 		t.Errorf("import on an Ollama too old: %+v", b)
 	}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,6 +88,7 @@ Usage:
   hermes                                   open the desktop window
   hermes serve [--addr 127.0.0.1:PORT]     web UI on loopback (prints a URL with a per-run token)
   hermes --version                         the version and commit of this build
+  hermes help [COMMAND]                    this text, or one command's (also: COMMAND --help)
   hermes doctor [--recover]                check Ollama, the models, the database; says how to fix each problem
   hermes chat [--session ID] [--attach FILE]... [--preset NAME|--system TEXT] [--model M] [--temperature T] [--num-ctx N] [TEXT]
                                            one turn (or a REPL without TEXT; /attach FILE there), streamed to stdout;
@@ -171,9 +173,7 @@ func run(g globals, args []string, env Env) error {
 	if cmd == "doctor" {
 		return doctor(context.Background(), g, dir, args, env)
 	}
-	switch cmd {
-	case "", "serve", "chat", "preset", "session", "settings", "intent", "tools", "mcp", "memory", "model", "workflow", "agent":
-	default:
+	if cmd != "" && !slices.Contains(commands, cmd) {
 		return usagef("unknown command %q", cmd)
 	}
 	opts := app.Options{DataDir: dir, Getenv: env.Getenv, IntentModel: env.IntentModel}

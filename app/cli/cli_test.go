@@ -584,6 +584,9 @@ func TestModelCommands(t *testing.T) {
 	if r = runCLI(t, env, "", "model", "import", notGGUF, "--name", "x"); r.code != 2 || !strings.Contains(r.stderr, "not a GGUF model file") {
 		t.Fatalf("import of a text file: %+v", r)
 	}
+	if r = runCLI(t, env, "", "model", "import", filepath.Join(dir, "gone.gguf"), "--name", "x"); r.code != 2 || !strings.Contains(r.stderr, "no such file") {
+		t.Fatalf("import of a file that is not there: %+v", r)
+	}
 	badMF := filepath.Join(dir, "Modelfile")
 	os.WriteFile(badMF, []byte("PARAMETER temperature 0.2\nADAPTER ./lora.gguf\n"), 0o600)
 	if r = runCLI(t, env, "", "model", "import", gguf, "--name", "x", "--modelfile", badMF); r.code != 2 || !strings.Contains(r.stderr, "Modelfile line 2: ADAPTER is not a directive") {
@@ -986,11 +989,23 @@ func TestHelpPerCommand(t *testing.T) {
 	if r := runCLI(t, env, "", "chat", "-h"); r.code != 0 || !strings.Contains(r.stdout, "/attach FILE there") || strings.Contains(r.stdout, "hermes preset") {
 		t.Errorf("chat -h: %+v", r)
 	}
-	if r := runCLI(t, env, "", "help", "nope"); r.code != 2 || !strings.Contains(r.stderr, `unknown command "nope"`) {
-		t.Errorf("help nope: %+v", r)
+	for _, tc := range []struct {
+		args []string
+		name string
+	}{{[]string{"help", "nope"}, "nope"}, {[]string{"help", "open"}, "open"}, {[]string{"open", "-h"}, "open"}} { // "open" is a word of the usage, not a command
+		if r := runCLI(t, env, "", tc.args...); r.code != 2 || !strings.Contains(r.stderr, fmt.Sprintf("unknown command %q", tc.name)) {
+			t.Errorf("%v: %+v", tc.args, r)
+		}
+	}
+	if r := runCLI(t, env, "", "help", "help"); r.code != 0 || !strings.Contains(r.stdout, "hermes help [COMMAND]") {
+		t.Errorf("help help: %+v", r)
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("help made the data dir: %v", err)
+	}
+	// -h in the middle is a flag's value, not a request for help.
+	if r := runCLI(t, env, "", "chat", "--system", "-h", "hi"); strings.Contains(r.stdout, "Usage:") {
+		t.Errorf("chat --system -h hi: %+v", r)
 	}
 	// After "--" it is text: the search runs (and finds nothing).
 	if r := runCLI(t, env, "", "session", "search", "--", "-h"); r.code != 0 || strings.Contains(r.stdout, "Usage:") {

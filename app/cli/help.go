@@ -2,30 +2,37 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
+// commands are the commands run() knows (doctor, version and help are
+// answered before it opens anything, serve too is one).
+var commands = []string{"serve", "doctor", "chat", "preset", "session", "settings", "intent", "tools", "mcp", "memory", "model", "workflow", "agent"}
+
 // helpRequest reports whether args ask for help, and about which command ("" for
-// all): `help [COMMAND]`, or -h / --help anywhere before a "--" (after it, "-h"
-// is an argument like any other).
+// all): `help [COMMAND]`, or -h / --help right after the command or as the last
+// argument, unless the arguments hold a "--" (then -h is an argument like any
+// other); `memory add -h` asks for help, `chat --system -h hi` gives -h to --system.
 func helpRequest(args []string) (cmd string, ok bool) {
 	if len(args) == 0 {
 		return "", false
 	}
-	switch args[0] {
-	case "help", "--help", "-h", "-help":
-		if args[0] == "help" && len(args) > 1 {
+	isHelp := func(a string) bool { return a == "--help" || a == "-h" || a == "-help" }
+	if args[0] == "help" {
+		if len(args) > 1 {
 			return args[1], true
 		}
 		return "", true
 	}
-	for _, a := range args[1:] {
-		if a == "--" {
-			break
-		}
-		if a == "--help" || a == "-h" || a == "-help" {
-			return args[0], true
-		}
+	if isHelp(args[0]) {
+		return "", true
+	}
+	if slices.Contains(args, "--") {
+		return "", false
+	}
+	if len(args) > 1 && (isHelp(args[1]) || isHelp(args[len(args)-1])) {
+		return args[0], true
 	}
 	return "", false
 }
@@ -33,6 +40,9 @@ func helpRequest(args []string) (cmd string, ok bool) {
 // commandUsage is what the usage says of one command: its lines, each with the
 // lines that continue it, and the global flags; false for a command it does not name.
 func commandUsage(cmd string) (string, bool) {
+	if !slices.Contains(commands, cmd) && cmd != "help" && cmd != "version" {
+		return "", false
+	}
 	var b strings.Builder
 	global := ""
 	taking := false

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -109,7 +110,7 @@ func modelCmd(core *app.Core, g globals, args []string, env Env) error {
 		m, err := a.ImportModel("cli-import", fs.Arg(0), *name, mf)
 		bar.done()
 		if err != nil {
-			if app.IsBadInput(err) || os.IsNotExist(err) {
+			if app.IsBadInput(err) || errors.Is(err, os.ErrNotExist) {
 				return usagef("%v", err)
 			}
 			return err
