@@ -351,6 +351,13 @@ func TestMemoryCommands(t *testing.T) {
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &added) != nil || added.ID == "" || added.Status != "active" {
 		t.Fatalf("add: %+v", r)
 	}
+	// Text that starts with "-" goes after --, as for every command; without it, it is refused.
+	if r = runCLI(t, env, "", "memory", "add", "-x", "marks", "my", "todo", "lists"); r.code != 2 || !strings.Contains(r.stderr, "put -- before") {
+		t.Fatalf("add -x without --: %+v", r)
+	}
+	if r = runCLI(t, env, "", "--json", "memory", "add", "--", "-x marks the items on my todo lists"); r.code != 0 || !strings.Contains(r.stdout, `"text": "-x marks the items on my todo lists"`) {
+		t.Fatalf("add after --: %+v", r)
+	}
 	file := filepath.Join(dir, "mem.jsonl")
 	os.WriteFile(file, []byte(`{"id":"m1","text":"I live in Lisbon","created_at":"2026-01-02T10:00:00Z"}
 {"id":"m2","text":"我喜欢喝绿茶"}

@@ -28,6 +28,10 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 	case "recall-log":
 		return recallLogCmd(ctx, core, g, args, env)
 	case "add":
+		args, err := positional("memory add", args)
+		if err != nil {
+			return err
+		}
 		text := strings.Join(args, " ")
 		if strings.TrimSpace(text) == "" {
 			return usagef("memory add: give the text to remember")
@@ -97,6 +101,10 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		return nil
 	case "edit":
+		args, err := positional("memory edit", args)
+		if err != nil {
+			return err
+		}
 		if len(args) < 2 {
 			return usagef("memory edit: give an id and the corrected text")
 		}
