@@ -11,7 +11,7 @@
 // Environment: see harness.mjs (HERMES_BIN_DIR, E2E_ARTIFACTS, CHROMIUM).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeApp, openApp, sendAndWait, setLanguage, shot, sleep } from './harness.mjs';
+import { closeApp, openApp, sendAndWait, setLanguage, shot, SHOT_SIZES, sleep } from './harness.mjs';
 
 const logs = {};
 
@@ -195,11 +195,7 @@ describe('chat branches in the web UI', { timeout: 300_000 }, () => {
 
   it('takes screenshots of the actions and switchers in both languages and themes at three sizes', async () => {
     const { page } = app;
-    const sizes = [
-      [800, 600],
-      [1100, 700],
-      [1440, 900],
-    ];
+    const sizes = SHOT_SIZES;
     // The edited message's reply regenerated too (both switchers show), and a second turn, so
     // the screenshots show actions between messages.
     const reply0 = replies(page).first();

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { artifacts, closeApp, menuItem, openApp, sendAndWait, setLanguage, sleep } from './harness.mjs';
+import { artifacts, closeApp, menuItem, openApp, sendAndWait, setLanguage, SHOT_SIZES, sleep } from './harness.mjs';
 
 const logs = {};
 const PREFIX = 'chatsettings';
@@ -110,11 +110,7 @@ describe('chat settings', { timeout: 240_000 }, () => {
       for (const l of ['en', 'zh']) {
         await page.setViewportSize({ width: 1100, height: 700 });
         await setLanguage(page, l);
-        for (const [w, h] of [
-          [800, 600],
-          [1100, 700],
-          [1440, 900],
-        ]) {
+        for (const [w, h] of SHOT_SIZES) {
           await page.setViewportSize({ width: w, height: h });
           await openDialog(page);
           await page.getByTestId('chat-settings-preset').selectOption('Translator EN↔ZH');

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, closeApp, openApp, sendAndWait, setLanguage, sleep, tempDir } from './harness.mjs';
+import { artifacts, closeApp, openApp, sendAndWait, setLanguage, SHOT_SIZES, sleep, tempDir } from './harness.mjs';
 
 const logs = {};
 const PREFIX = 'documents-';
@@ -141,11 +141,7 @@ describe('attached documents', { timeout: 240_000 }, () => {
           await toggle.click();
           await page.waitForFunction((w) => document.documentElement.lang.startsWith(w), l);
         }
-        for (const [w, h] of [
-          [800, 600],
-          [1100, 700],
-          [1440, 900],
-        ]) {
+        for (const [w, h] of SHOT_SIZES) {
           await page.setViewportSize({ width: w, height: h });
           await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
           await sleep(200);

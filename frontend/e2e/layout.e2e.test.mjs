@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, binDir, closeApp, openApp, setLanguage, sleep } from './harness.mjs';
+import { artifacts, binDir, closeApp, openApp, setLanguage, SHOT_SIZES, sleep } from './harness.mjs';
 
 const logs = {};
 const shotsDir = process.env.LAYOUT_SHOTS_DIR || join(artifacts, 'layout');
@@ -379,11 +379,7 @@ describe('layout: header, sidebar, drawer, starters, shortcuts', { timeout: 600_
     await page.setViewportSize({ width: 1100, height: 700 });
     if ((await sidebarState(page)) === 'collapsed') await page.keyboard.press('Control+b');
     await waitSidebar(page, 'shown');
-    const sizes = [
-      [800, 600],
-      [1100, 700],
-      [1440, 900],
-    ];
+    const sizes = SHOT_SIZES;
     const snap = (name) => page.screenshot({ path: join(shotsDir, `${name}.png`) });
     for (const scheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme: scheme });
