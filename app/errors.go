@@ -98,6 +98,7 @@ func describe(err error, host, model string) (code string, params map[string]str
 	var se *ollamad.StartError // an Ollama Hermes started that did not come up
 	var old *llm.TooOldError
 	var mf *llm.ModelfileError
+	var ng *llm.NotGGUFError
 	switch {
 	case errors.Is(err, agent.ErrEmptyMessage):
 		return CodeEmptyMessage, nil, "Type a message first."
@@ -163,6 +164,8 @@ func describe(err error, host, model string) (code string, params map[string]str
 		return CodeOllamaExited, params, err.Error()
 	case errors.As(err, &old):
 		return CodeOllamaTooOld, map[string]string{"version": old.Version, "need": old.Need}, err.Error()
+	case errors.As(err, &ng):
+		return CodeNotGGUF, map[string]string{"file": ng.File}, err.Error()
 	case errors.As(err, &mf):
 		return CodeBadModelfile, map[string]string{"line": strconv.Itoa(mf.Line), "word": mf.Word, "reason": mf.Reason}, mf.Error()
 	case errors.Is(err, store.ErrNotDatabase):

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -82,9 +81,6 @@ func (a *App) ImportModel(requestID, path, name, modelfile string) (ModelDetail,
 		}
 		return client.ImportGGUF(ctx, strings.TrimSpace(path), name, modelfile, progress)
 	})
-	if errors.Is(err, llm.ErrNotGGUF) && !errors.Is(err, llm.ErrGGUFVersion) {
-		err = &UserError{Message: err.Error(), Code: CodeNotGGUF, Params: map[string]string{"file": filepath.Base(strings.TrimSpace(path))}, Err: err}
-	}
 	return a.finishModelJob(name, err)
 }
 

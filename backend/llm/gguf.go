@@ -20,8 +20,18 @@ import (
 // ErrNotGGUF means a file given for import is not a GGUF model file.
 var ErrNotGGUF = errors.New("not a GGUF model file")
 
-// ErrGGUFVersion is a GGUF file of a version Hermes does not read (it is also ErrNotGGUF).
-var ErrGGUFVersion = errors.New("unknown GGUF version")
+// NotGGUFError is a file that does not start like a GGUF model file (the magic
+// "GGUF"): File is its name, Head its first bytes. It is ErrNotGGUF.
+type NotGGUFError struct {
+	File string
+	Head []byte
+}
+
+func (e *NotGGUFError) Error() string {
+	return fmt.Sprintf("%s: %v (a GGUF file starts with \"GGUF\"; this one starts with %q); give the model's .gguf file", e.File, ErrNotGGUF, e.Head)
+}
+
+func (e *NotGGUFError) Is(target error) bool { return target == ErrNotGGUF }
 
 // MinImportVersion is the oldest Ollama that creates a model from an uploaded
 // file (the files field of /api/create).
@@ -38,10 +48,10 @@ func CheckGGUF(path string) error {
 	var head [8]byte
 	n, _ := io.ReadFull(f, head[:])
 	if n < 8 || string(head[:4]) != "GGUF" {
-		return fmt.Errorf("%s: %w (a GGUF file starts with \"GGUF\"; this one starts with %q); give the model's .gguf file", filepath.Base(path), ErrNotGGUF, head[:n])
+		return &NotGGUFError{File: filepath.Base(path), Head: head[:n]}
 	}
 	if v := binary.LittleEndian.Uint32(head[4:]); v < 1 || v > 3 {
-		return fmt.Errorf("%s: %w: GGUF version %d is not one Hermes knows (1 to 3)%w", filepath.Base(path), ErrNotGGUF, v, silent{ErrGGUFVersion})
+		return fmt.Errorf("%s: %w: GGUF version %d is not one Hermes knows (1 to 3)", filepath.Base(path), ErrNotGGUF, v)
 	}
 	return nil
 }
@@ -270,9 +280,3 @@ func parseModelfile(text string) (*api.CreateRequest, error) {
 	}
 	return req, nil
 }
-
-// silent wraps an error for errors.Is without adding to the message.
-type silent struct{ err error }
-
-func (s silent) Error() string { return "" }
-func (s silent) Unwrap() error { return s.err }

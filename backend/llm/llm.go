@@ -162,8 +162,7 @@ func classify(op string, err error) error {
 			err: fmt.Errorf("%s: %w: %s", op, ErrNoMemory, se.ErrorMessage)}
 	case isConnError(err):
 		return fmt.Errorf("%s: %w: %v", op, ErrUnreachable, err)
-	case (errors.As(err, &se) && strings.Contains(se.ErrorMessage, "no space left")) ||
-		(errors.As(err, new(fromOllama)) && strings.Contains(err.Error(), "no space left")):
+	case strings.Contains(ollamaSaid(err), "no space left"):
 		// Ollama's own answer: its disk, not this computer's (a write of Hermes's fails otherwise).
 		return fmt.Errorf("%s: %w (%w); free some space (`hermes model rm` removes models you no longer need) and try again", op, ErrDiskFull, err)
 	}
@@ -176,6 +175,19 @@ func classify(op string, err error) error {
 type fromOllama struct{ error }
 
 func (e fromOllama) Unwrap() error { return e.error }
+
+// ollamaSaid is what Ollama itself answered in err: a StatusError's message, or
+// the {"error"} line a progress stream ended with (fromOllama); "" otherwise.
+func ollamaSaid(err error) string {
+	var se api.StatusError
+	if errors.As(err, &se) {
+		return se.ErrorMessage
+	}
+	if errors.As(err, new(fromOllama)) {
+		return err.Error()
+	}
+	return ""
+}
 
 // progressCall runs an Ollama call that streams progress to fn (Hermes's): an
 // error fn returned comes back as it is, any other as fromOllama.
