@@ -206,6 +206,7 @@ func (c *Core) llmClient(ctx context.Context) (*llm.Client, config.Settings, err
 		c.client, err = llm.New(llm.Config{
 			Host: s.OllamaHost, ConnectTimeout: s.ConnectTimeout, FirstTokenTimeout: s.FirstTokenTimeout,
 			TokenGapTimeout: s.TokenGapTimeout, Retries: 2, Backoff: 300 * time.Millisecond,
+			Store: c.ollamaModels,
 		}, c.transport)
 		if err != nil {
 			return nil, s, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -195,5 +196,58 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 	_, err = a.StartOllama()
 	if b := errorBody(err); b.Code != CodeOllamaExited || b.Params["binary"] != standIn || !strings.HasSuffix(b.Params["log"], ".log") || !strings.Contains(b.Error, "exited at once") {
 		t.Errorf("start of an Ollama that exits at once: %+v", b)
+	}
+}
+
+// TestImportIntoTheOllamaHermesStarted: with the Ollama Hermes started itself
+// (a stand-in for ollama that runs the fake, which keeps its blobs in
+// OLLAMA_MODELS as Ollama does), an import writes the model's blob straight
+// into that folder (the fake keeps uploads in memory and never writes one),
+// and the model is created from it.
+func TestImportIntoTheOllamaHermesStarted(t *testing.T) {
+	a, core, _, _ := newTestApp(t, llmtest.Echo(0, 0))
+	bin := filepath.Join(t.TempDir(), "fake-ollama")
+	if out, err := exec.Command("go", "build", "-o", bin, "hermes/backend/llm/llmtest/cmd/fake-ollama").CombinedOutput(); err != nil {
+		t.Fatalf("build fake-ollama: %v\n%s", err, out)
+	}
+	standIn := filepath.Join(t.TempDir(), "ollama")
+	script := "#!/bin/sh\n[ \"$1\" = serve ] || exit 2\nexec " + bin + " --addr \"$OLLAMA_HOST\"\n"
+	if err := os.WriteFile(standIn, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	models := t.TempDir()
+	t.Setenv("OLLAMA_MODELS", models)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := "http://" + ln.Addr().String()
+	ln.Close()
+	for k, v := range map[string]string{"manage_ollama": "auto", "ollama_path": standIn, "ollama_host": host} {
+		if err := core.settings.Set(context.Background(), k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st, err := a.StartOllama(); err != nil || !st.Managed {
+		t.Fatalf("start = %+v, %v", st, err)
+	}
+	file := filepath.Join(t.TempDir(), "tiny.gguf")
+	if err := llmtest.WriteGGUF(file, 3<<20); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ImportModel("imp-store", file, "tiny", ""); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(file)
+	blobs, _ := filepath.Glob(filepath.Join(models, "blobs", "*"))
+	if len(blobs) != 1 || !strings.HasPrefix(filepath.Base(blobs[0]), "sha256-") {
+		t.Fatalf("blobs folder: %v", blobs)
+	}
+	if got, _ := os.ReadFile(blobs[0]); !slices.Equal(got, want) {
+		t.Errorf("the blob is not the file (%d bytes of %d)", len(got), len(want))
+	}
+	list, err := a.ListModelDetails()
+	if err != nil || !slices.ContainsFunc(list, func(m ModelDetail) bool { return m.Name == "tiny" }) {
+		t.Errorf("models after the import: %+v, %v", list, err)
 	}
 }

@@ -67,6 +67,18 @@ func (c *Core) OllamaState(ctx context.Context) (ollamad.State, error) {
 	return c.daemon(s).State(ctx), nil
 }
 
+// ollamaModels is the models folder of the Ollama Hermes started ("" when it
+// started none): an import writes the model's blob there (llm.Config.Store).
+func (c *Core) ollamaModels() string {
+	c.mu.Lock()
+	d := c.ollama
+	c.mu.Unlock()
+	if d == nil {
+		return ""
+	}
+	return d.Models()
+}
+
 // stopOllama stops the Ollama servers Hermes started.
 func (c *Core) stopOllama() {
 	c.mu.Lock()

@@ -57,8 +57,10 @@ func CheckGGUF(path string) error {
 }
 
 // ImportGGUF makes a model named name from a GGUF file on this computer,
-// without a network: the file is checked, hashed, uploaded to Ollama as a blob
-// (which Ollama verifies against the digest) and a model is created from it;
+// without a network: the file is checked, hashed and uploaded to Ollama as a
+// blob (which Ollama verifies against the digest) — or, into an Ollama Hermes
+// started itself, copied straight into its models folder while it is hashed
+// (place) — and a model is created from it;
 // Ollama takes the chat template from the file's metadata. modelfile, when
 // given, may set TEMPLATE, SYSTEM, PARAMETER, LICENSE and MESSAGE.
 func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, fn func(Progress) error) error {
@@ -86,38 +88,14 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 		return fmt.Errorf("import model: %w", err)
 	}
 	m := newMeter(time.Now)
-	digest, err := hashFile(ctx, path, info.Size(), func(done int64) error { return fn(m.update("hashing", done, info.Size())) })
+	digest, placed, err := c.place(ctx, path, info.Size(), func(done int64) error { return fn(m.update("uploading", done, info.Size())) })
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("import model: %w", err)
-	}
-	defer f.Close()
-	// The file itself is the body: the client's transport gives it its length
-	// (sizedBodies), so the kernel sends it (sendfile) without copying it
-	// through Hermes; progress is the file's offset, read as it moves.
-	upCtx, abort := context.WithCancelCause(ctx) // a progress callback's error stops the upload
-	defer abort(nil)
-	stop := watchOffset(f, 200*time.Millisecond, func(done int64) {
-		if err := fn(m.update("uploading", done, info.Size())); err != nil {
-			abort(err)
+	if !placed {
+		if digest, err = c.upload(ctx, path, info.Size(), m, fn); err != nil {
+			return err
 		}
-	})
-	err = c.api.CreateBlob(upCtx, digest, f)
-	stop()
-	if cause := context.Cause(upCtx); err != nil && cause != nil && ctx.Err() == nil {
-		return cause
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("import model %s: cancelled: %w", name, ctx.Err())
-		}
-		return classify("upload "+filepath.Base(path), err)
-	}
-	if err := fn(m.update("uploading", info.Size(), info.Size())); err != nil {
-		return err
 	}
 	req.Model = name
 	req.Files = map[string]string{filepath.Base(path): digest}
@@ -136,6 +114,73 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 		return fmt.Errorf("import model %s: Ollama stopped answering before the model was created (last: %q)", name, last)
 	}
 	return nil
+}
+
+// place writes the file's blob straight into the models folder of an Ollama
+// Hermes started itself (placeBlob) and returns its digest, when Ollama then
+// says it has it; placed is false when there is no such folder, Hermes cannot
+// write into it, or Ollama does not see the blob there (it keeps its models
+// elsewhere): the caller uploads.
+func (c *Client) place(ctx context.Context, path string, size int64, fn func(int64) error) (digest string, placed bool, err error) {
+	store := ""
+	if c.cfg.Store != nil {
+		store = c.cfg.Store()
+	}
+	if store == "" {
+		return "", false, nil
+	}
+	blobs := filepath.Join(store, "blobs")
+	digest, made, err := placeBlob(ctx, path, size, blobs, fn)
+	if errors.Is(err, errNoStore) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	has, err := c.hasBlob(ctx, digest)
+	if err != nil || !has {
+		if made {
+			os.Remove(filepath.Join(blobs, blobName(digest)))
+		}
+		return "", false, err
+	}
+	return digest, true, nil
+}
+
+// upload hashes the file and uploads it to Ollama as a blob (Ollama checks it
+// against the digest), and returns the digest.
+func (c *Client) upload(ctx context.Context, path string, size int64, m *meter, fn func(Progress) error) (string, error) {
+	digest, err := hashFile(ctx, path, size, func(done int64) error { return fn(m.update("hashing", done, size)) })
+	if err != nil {
+		return "", err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("import model: %w", err)
+	}
+	defer f.Close()
+	// The file itself is the body: the client's transport gives it its length
+	// (sizedBodies), so the kernel sends it (sendfile) without copying it
+	// through Hermes; progress is the file's offset, read as it moves.
+	upCtx, abort := context.WithCancelCause(ctx) // a progress callback's error stops the upload
+	defer abort(nil)
+	stop := watchOffset(f, 200*time.Millisecond, func(done int64) {
+		if err := fn(m.update("uploading", done, size)); err != nil {
+			abort(err)
+		}
+	})
+	err = c.api.CreateBlob(upCtx, digest, f)
+	stop()
+	if cause := context.Cause(upCtx); err != nil && cause != nil && ctx.Err() == nil {
+		return "", cause
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("import model: cancelled: %w", ctx.Err())
+		}
+		return "", classify("upload "+filepath.Base(path), err)
+	}
+	return digest, fn(m.update("uploading", size, size))
 }
 
 // hashFile computes the sha256 digest of a file as Ollama names blobs, read in

@@ -58,6 +58,10 @@ type Config struct {
 	TokenGapTimeout   time.Duration // between two chunks
 	Retries           int           // extra attempts on connection refused and 503
 	Backoff           time.Duration // first retry delay; doubles each time
+	// Store says where the Ollama at Host keeps its models when Hermes knows
+	// it (Hermes started that Ollama itself), else "": an import then writes
+	// the model's blob there instead of uploading it (ImportGGUF).
+	Store func() string
 }
 
 // Client talks to one Ollama server.
@@ -65,6 +69,7 @@ type Client struct {
 	cfg  Config
 	host *url.URL
 	api  *api.Client
+	http *http.Client // the api client's, for what it has no call for (HEAD of a blob)
 	// Sleep waits between retries; tests replace it.
 	Sleep func(context.Context, time.Duration) error
 	// ctxLen remembers each model's context length as the server reported it.
@@ -94,10 +99,12 @@ func New(cfg Config, transport *http.Transport) (*Client, error) {
 	if transport == nil {
 		transport = NewTransport(cfg.ConnectTimeout)
 	}
+	hc := &http.Client{Transport: sizedBodies{transport}}
 	return &Client{
 		cfg:   cfg,
 		host:  u,
-		api:   api.NewClient(u, &http.Client{Transport: sizedBodies{transport}}),
+		api:   api.NewClient(u, hc),
+		http:  hc,
 		Sleep: sleep,
 	}, nil
 }

@@ -53,25 +53,59 @@ func ggufFile(b *testing.B) string {
 }
 
 // BenchmarkImportGGUF is Hermes's own side of a GGUF import: checking,
-// hashing and uploading the file (to a fake that takes the bytes without
-// hashing them: that work is Ollama's).
+// hashing and uploading the file (into=upload: to a fake that takes the bytes
+// without hashing or writing them: that work is Ollama's), or, into an Ollama
+// Hermes started itself, hashing it while copying it into the models folder
+// (into=store: the writing Ollama did is then Hermes's, and counted).
 func BenchmarkImportGGUF(b *testing.B) {
-	file := ggufFile(b)
+	for _, into := range []string{"upload", "store"} {
+		b.Run("into="+into, func(b *testing.B) {
+			file := ggufFile(b)
+			c, clear := importTarget(b, into)
+			b.SetBytes(importSize)
+			b.ResetTimer()
+			for i := range b.N {
+				if err := c.ImportGGUF(context.Background(), file, fmt.Sprintf("bench-%d", i), "", nil); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				clear()
+				b.StartTimer()
+			}
+		})
+	}
+}
+
+// importTarget is a client of a fake Ollama that discards uploads
+// (into=upload), or whose models folder (on the benchmark's disk) the client
+// knows (into=store); clear takes the blob an import placed away.
+func importTarget(b *testing.B, into string) (c *Client, clear func()) {
 	fake := llmtest.New()
 	fake.Discard = true
+	cfg := Config{}
+	clear = func() {}
+	if into == "store" {
+		store := b.TempDir()
+		blobs := filepath.Join(store, "blobs")
+		if err := os.Mkdir(blobs, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		fake.Store, cfg.Store = store, func() string { return store }
+		clear = func() {
+			entries, _ := os.ReadDir(blobs)
+			for _, e := range entries {
+				os.Remove(filepath.Join(blobs, e.Name()))
+			}
+		}
+	}
 	srv := fake.Start()
-	defer func() { fake.Close(); srv.Close() }()
-	c, err := New(Config{Host: srv.URL}, nil)
+	b.Cleanup(func() { fake.Close(); srv.Close() })
+	cfg.Host = srv.URL
+	c, err := New(cfg, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(importSize)
-	b.ResetTimer()
-	for i := range b.N {
-		if err := c.ImportGGUF(context.Background(), file, fmt.Sprintf("bench-%d", i), "", nil); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return c, clear
 }
 
 // BenchmarkCopyFile is copying the same file on the same disk, the yardstick
@@ -120,22 +154,22 @@ func copyFile(b *testing.B, src, dst string, sync bool) time.Duration {
 }
 
 // BenchmarkImportOverCopy times, in each round, a copy of the file on the same
-// disk and then Hermes' side of its import, and reports the median ratio
-// import/copy (to the copy on the disk, synced, and as far as the page cache):
-// the ratio holds steadier than two separate benchmarks on a busy machine.
-// x-copy-synced-cold starts both from a file that is not in the page cache (as
-// a model on a USB stick or a disk is): the source is evicted before each.
+// disk and then Hermes' side of its import (into=upload and into=store, as
+// BenchmarkImportGGUF), and reports the median ratio import/copy (to the copy
+// on the disk, synced, and as far as the page cache): the ratio holds steadier
+// than two separate benchmarks on a busy machine. x-copy-synced-cold starts
+// both from a file that is not in the page cache (as a model on a USB stick or
+// a disk is): the source is evicted before each.
 func BenchmarkImportOverCopy(b *testing.B) {
+	for _, into := range []string{"upload", "store"} {
+		b.Run("into="+into, func(b *testing.B) { importOverCopy(b, into) })
+	}
+}
+
+func importOverCopy(b *testing.B, into string) {
 	file := ggufFile(b)
 	dst := filepath.Join(b.TempDir(), "copy.gguf")
-	fake := llmtest.New()
-	fake.Discard = true
-	srv := fake.Start()
-	defer func() { fake.Close(); srv.Close() }()
-	c, err := New(Config{Host: srv.URL}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	c, clear := importTarget(b, into)
 	copyOnce := func(sync bool) time.Duration { return copyFile(b, file, dst, sync) }
 	var synced, cached, cold, ms, msCopy []float64
 	b.SetBytes(importSize)
@@ -147,6 +181,7 @@ func BenchmarkImportOverCopy(b *testing.B) {
 			b.Fatal(err)
 		}
 		imp := time.Since(start)
+		clear()
 		ms, msCopy = append(ms, float64(imp.Microseconds())/1e3), append(msCopy, float64(cs.Microseconds())/1e3)
 		synced = append(synced, float64(imp)/float64(cs))
 		cached = append(cached, float64(imp)/float64(cc))
@@ -159,6 +194,7 @@ func BenchmarkImportOverCopy(b *testing.B) {
 			b.Fatal(err)
 		}
 		cold = append(cold, float64(time.Since(start))/float64(csCold))
+		clear()
 	}
 	b.ReportMetric(median(synced), "x-copy-synced")
 	b.ReportMetric(median(cached), "x-copy-cached")

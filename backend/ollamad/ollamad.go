@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -56,9 +57,10 @@ type State struct {
 type Daemon struct {
 	cfg Config
 
-	mu   sync.Mutex
-	cmd  *exec.Cmd
-	done chan struct{}
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	done   chan struct{}
+	models string // the models folder of the server Hermes started
 }
 
 // New returns a Daemon for cfg.
@@ -236,8 +238,38 @@ func (d *Daemon) start(bin string) error {
 		log.Close()
 		return fmt.Errorf("start ollama: %w", err)
 	}
-	d.cmd, d.done = cmd, done
+	d.cmd, d.done, d.models = cmd, done, modelsDir(cmd.Env)
 	return nil
+}
+
+// Models is the folder where the server Hermes started keeps its models (as
+// Ollama finds it: OLLAMA_MODELS in its environment, else ~/.ollama/models),
+// "" while Hermes has not started one: Hermes knows no other Ollama's folder.
+func (d *Daemon) Models() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.cmd == nil {
+		return ""
+	}
+	return d.models
+}
+
+// modelsDir is Ollama's models folder for the environment env.
+func modelsDir(env []string) string {
+	dir := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "OLLAMA_MODELS="); ok {
+			dir = v // the last one counts, as for exec
+		}
+	}
+	if dir != "" {
+		return dir
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".ollama", "models")
 }
 
 // Stop stops the server if Hermes started it (SIGTERM, then SIGKILL after 5 s);

@@ -75,14 +75,22 @@ func answers(host string) func(context.Context) bool {
 func TestStartsAndStopsItsOwnOllama(t *testing.T) {
 	host := freeHost(t)
 	logFile := filepath.Join(t.TempDir(), "ollama.log")
+	models := t.TempDir()
+	t.Setenv("OLLAMA_MODELS", models)
 	d := New(Config{Host: host, Path: standIn(t), Manage: "auto", LogFile: logFile, Answers: answers(host)})
 	ctx := context.Background()
 	if st := d.State(ctx); st.Status != Stopped || !strings.Contains(st.Hint, "Hermes can start it") {
 		t.Fatalf("before: %+v", st)
 	}
+	if d.Models() != "" {
+		t.Errorf("a models folder before Hermes started Ollama: %q", d.Models())
+	}
 	st, err := d.Ensure(ctx)
 	if err != nil || st.Status != Running || !st.Managed {
 		t.Fatalf("ensure = %+v, %v", st, err)
+	}
+	if d.Models() != models {
+		t.Errorf("models folder = %q, want OLLAMA_MODELS %q", d.Models(), models)
 	}
 	if !answers(host)(ctx) {
 		t.Fatal("nothing answers after the start")
@@ -94,6 +102,9 @@ func TestStartsAndStopsItsOwnOllama(t *testing.T) {
 	if answers(host)(ctx) {
 		t.Error("the Ollama Hermes started still answers after Stop")
 	}
+	if d.Models() != "" {
+		t.Errorf("a models folder after Stop: %q", d.Models())
+	}
 }
 
 func TestNeverStopsAForeignOllama(t *testing.T) {
@@ -104,6 +115,9 @@ func TestNeverStopsAForeignOllama(t *testing.T) {
 	st, err := d.Ensure(context.Background())
 	if err != nil || st.Status != Running || st.Managed {
 		t.Fatalf("ensure = %+v, %v", st, err)
+	}
+	if d.Models() != "" {
+		t.Errorf("a foreign Ollama's models folder: %q", d.Models())
 	}
 	d.Stop()
 	if !answers(srv.URL)(context.Background()) {
@@ -209,5 +223,24 @@ func TestStartFailuresSayWhich(t *testing.T) {
 			t.Errorf("wait = %v", se.Wait)
 		}
 		_ = d.Stop()
+	}
+}
+
+func TestModelsDir(t *testing.T) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"PATH=/bin"}, filepath.Join(home, ".ollama", "models")},
+		{[]string{"OLLAMA_MODELS=/a", "PATH=/bin", "OLLAMA_MODELS=/b"}, "/b"},
+		{[]string{"OLLAMA_MODELS="}, filepath.Join(home, ".ollama", "models")},
+	} {
+		if got := modelsDir(c.env); got != c.want {
+			t.Errorf("modelsDir(%q) = %q, want %q", c.env, got, c.want)
+		}
 	}
 }

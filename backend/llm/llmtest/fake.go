@@ -58,9 +58,13 @@ type Server struct {
 	// Discard takes blob uploads without hashing them (benchmarks that time
 	// the client's side only).
 	Discard bool
+	// Store is the models folder, as OLLAMA_MODELS is Ollama's: a blob whose
+	// file is in its blobs folder (sha256-HEX) is there as an uploaded one is.
+	Store string
 
 	mu       sync.Mutex
 	blobs    map[string]int64 // digest -> size
+	uploads  int
 	requests []api.ChatRequest
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -81,6 +85,13 @@ func New() *Server {
 // Start serves the fake on a loopback httptest server; the test closes it.
 func (s *Server) Start() *httptest.Server {
 	return httptest.NewServer(s)
+}
+
+// Uploads is how many blob uploads (POST /api/blobs) the fake has taken.
+func (s *Server) Uploads() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.uploads
 }
 
 // Close releases stalled streams.

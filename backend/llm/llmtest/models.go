@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -115,13 +117,13 @@ func (s *Server) blob(w http.ResponseWriter, r *http.Request) {
 	digest := strings.TrimPrefix(r.URL.Path, "/api/blobs/")
 	switch r.Method {
 	case http.MethodHead:
-		s.mu.Lock()
-		_, ok := s.blobs[digest]
-		s.mu.Unlock()
-		if !ok {
+		if !s.hasBlob(digest) {
 			w.WriteHeader(http.StatusNotFound)
 		}
 	case http.MethodPost:
+		s.mu.Lock()
+		s.uploads++
+		s.mu.Unlock()
 		var sink io.Writer = io.Discard
 		h := sha256.New()
 		if !s.Discard {
@@ -152,6 +154,41 @@ func (s *Server) blob(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// hasBlob reports whether a blob was uploaded or its file is in the Store's
+// blobs folder.
+func (s *Server) hasBlob(digest string) bool {
+	s.mu.Lock()
+	_, ok := s.blobs[digest]
+	s.mu.Unlock()
+	if ok || s.Store == "" || !strings.HasPrefix(digest, "sha256:") || strings.ContainsAny(digest, `/\`) {
+		return ok
+	}
+	info, err := os.Stat(filepath.Join(s.Store, "blobs", "sha256-"+strings.TrimPrefix(digest, "sha256:")))
+	return err == nil && info.Mode().IsRegular()
+}
+
+// checkStored hashes a blob's file in the Store (unless Discard), so that a
+// test sees a blob whose bytes are not its digest's (Ollama itself trusts the
+// name at create).
+func (s *Server) checkStored(digest string) error {
+	if s.Discard || s.Store == "" {
+		return nil
+	}
+	f, err := os.Open(filepath.Join(s.Store, "blobs", "sha256-"+strings.TrimPrefix(digest, "sha256:")))
+	if err != nil {
+		return nil // uploaded, checked then
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return err
+	}
+	if got := "sha256:" + hex.EncodeToString(h.Sum(nil)); got != digest {
+		return fmt.Errorf("blob %s holds %s", digest, got)
+	}
+	return nil
+}
+
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	var req api.CreateRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
@@ -162,15 +199,16 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "neither 'from' or 'files' was specified"})
 		return
 	}
-	s.mu.Lock()
 	for _, d := range req.Files {
-		if _, ok := s.blobs[d]; !ok {
-			s.mu.Unlock()
+		if !s.hasBlob(d) {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid digest " + d})
 			return
 		}
+		if err := s.checkStored(d); err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+			return
+		}
 	}
-	s.mu.Unlock()
 	send := ndjson(w)
 	for _, st := range []string{"parsing GGUF", "using existing layer", "writing manifest", "success"} {
 		send(api.ProgressResponse{Status: st})

@@ -30,6 +30,10 @@
 // --models chooses the models installed at start; --pullable (a list, or "*")
 // what /api/pull can pull, with --pull-steps progress lines --pull-delay apart.
 //
+// OLLAMA_MODELS, when set, is its models folder as it is Ollama's: it makes the
+// blobs folder in it at start, and a blob whose file is there (sha256-HEX) is
+// one it has (HEAD /api/blobs, create).
+//
 // With --extract (in either mode) memory extraction requests (a chat request whose format
 // schema mentions "facts") are answered with scripted facts for the browser tests of the
 // memory UI: a turn whose user text contains "allergic to peanuts" yields the stated health
@@ -45,6 +49,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -73,6 +78,13 @@ func main() {
 	flag.Parse()
 
 	fake := llmtest.New()
+	if dir := os.Getenv("OLLAMA_MODELS"); dir != "" {
+		if err := os.MkdirAll(filepath.Join(dir, "blobs"), 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "fake-ollama:", err)
+			os.Exit(1)
+		}
+		fake.Store = dir
+	}
 	if *models != "" {
 		keep := map[string]bool{}
 		for _, m := range strings.Split(*models, ",") {

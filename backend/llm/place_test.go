@@ -1,0 +1,180 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"hermes/backend/llm/llmtest"
+)
+
+// TestImportIntoItsOwnOllama: into an Ollama Hermes started itself (its models
+// folder known), the import copies the file into the blobs folder while it
+// hashes it, and uploads nothing; anywhere else it uploads as before.
+func TestImportIntoItsOwnOllama(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tiny.gguf")
+	if err := llmtest.WriteGGUF(file, 9<<20); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	digest, err := hashFile(context.Background(), file, int64(len(want)), func(int64) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	// store makes Ollama's models folder with its blobs folder, as Ollama does when it starts.
+	store := func(t *testing.T) string {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "blobs"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	blobFiles := func(t *testing.T, dir string) []string {
+		t.Helper()
+		entries, err := os.ReadDir(filepath.Join(dir, "blobs"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	withStore := func(dir string) func(*Config) { return func(c *Config) { c.Store = func() string { return dir } } }
+
+	t.Run("copies the blob into the models folder and uploads nothing", func(t *testing.T) {
+		dir := store(t)
+		fake := llmtest.New()
+		fake.Store = dir // the fake hashes the placed file at create: a wrong byte fails it
+		c := newClient(t, fake, withStore(dir))
+		var last Progress
+		statuses := map[string]bool{}
+		if err := c.ImportGGUF(ctx, file, "tiny", "", func(p Progress) error {
+			statuses[p.Status] = true
+			if p.Status == "uploading" {
+				last = p
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if fake.Uploads() != 0 {
+			t.Errorf("%d uploads into an Ollama whose folder Hermes knows", fake.Uploads())
+		}
+		if names := blobFiles(t, dir); len(names) != 1 || names[0] != blobName(digest) {
+			t.Errorf("blobs folder = %v, want only %s", names, blobName(digest))
+		}
+		got, _ := os.ReadFile(filepath.Join(dir, "blobs", blobName(digest)))
+		if !bytes.Equal(got, want) {
+			t.Errorf("the blob is not the file (%d bytes of %d)", len(got), len(want))
+		}
+		if last.Percent != 100 || !statuses["success"] {
+			t.Errorf("progress: %v, last %+v", statuses, last)
+		}
+		list, _ := c.ModelDetails(ctx)
+		if !hasModel(list, "tiny") {
+			t.Errorf("tiny not listed: %+v", list)
+		}
+		// The same file again: Ollama has the blob; nothing is left over.
+		if err := c.ImportGGUF(ctx, file, "tiny-again", "", nil); err != nil {
+			t.Fatal(err)
+		}
+		if names := blobFiles(t, dir); len(names) != 1 || fake.Uploads() != 0 {
+			t.Errorf("after a second import: %v, %d uploads", names, fake.Uploads())
+		}
+	})
+	t.Run("uploads when Ollama keeps its models elsewhere, and takes its copy away", func(t *testing.T) {
+		dir, elsewhere := store(t), store(t)
+		fake := llmtest.New()
+		fake.Store = elsewhere
+		c := newClient(t, fake, withStore(dir))
+		if err := c.ImportGGUF(ctx, file, "tiny", "", nil); err != nil {
+			t.Fatal(err)
+		}
+		if fake.Uploads() != 1 || len(blobFiles(t, dir)) != 0 {
+			t.Errorf("%d uploads; left in the wrong folder: %v", fake.Uploads(), blobFiles(t, dir))
+		}
+	})
+	t.Run("uploads when the folder is not there", func(t *testing.T) {
+		fake := llmtest.New()
+		c := newClient(t, fake, withStore(filepath.Join(t.TempDir(), "no-such-folder")))
+		if err := c.ImportGGUF(ctx, file, "tiny", "", nil); err != nil || fake.Uploads() != 1 {
+			t.Fatalf("import: %v, %d uploads", err, fake.Uploads())
+		}
+	})
+	t.Run("stopped mid-way, it leaves nothing in the folder", func(t *testing.T) {
+		dir := store(t)
+		fake := llmtest.New()
+		fake.Store = dir
+		c := newClient(t, fake, withStore(dir))
+		stop := errors.New("stopped by the user")
+		err := c.ImportGGUF(ctx, file, "tiny", "", func(p Progress) error {
+			if p.Status == "uploading" && p.Completed > 0 {
+				return stop
+			}
+			return nil
+		})
+		if !errors.Is(err, stop) {
+			t.Fatalf("import = %v, want the callback's error", err)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		err = c.ImportGGUF(cctx, file, "tiny", "", func(p Progress) error {
+			if p.Completed > 0 {
+				cancel()
+			}
+			return nil
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("import = %v, want cancelled", err)
+		}
+		if names := blobFiles(t, dir); len(names) != 0 || fake.Uploads() != 0 {
+			t.Errorf("left: %v, %d uploads", names, fake.Uploads())
+		}
+		if list, _ := c.ModelDetails(ctx); hasModel(list, "tiny") {
+			t.Error("a model was created by a stopped import")
+		}
+	})
+}
+
+// TestCopyIntoAFullDisk: a write the disk refuses (/dev/full answers every
+// write with ENOSPC) is ErrDiskFull with the folder's name.
+func TestCopyIntoAFullDisk(t *testing.T) {
+	src, err := os.Open("/proc/self/exe") // any file of some size
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer full.Close()
+	var done atomic.Int64
+	err = copyInSteps(context.Background(), full, src, 1<<20, &done)
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("copy to /dev/full = %v", err)
+	}
+	if err := copyFailed("/models/blobs", err); !errors.Is(err, ErrDiskFull) || !errors.Is(err, syscall.ENOSPC) ||
+		!bytes.Contains([]byte(err.Error()), []byte("copy into /models/blobs")) {
+		t.Errorf("copyFailed = %v", err)
+	}
+}
+
+func hasModel(list []ModelDetail, name string) bool {
+	for _, m := range list {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
+}
