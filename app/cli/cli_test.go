@@ -112,6 +112,7 @@ func TestBadInputExitsNonZero(t *testing.T) {
 		{"unknown session", []string{"chat", "--session", "nope", "hi"}, 2, `no session "nope"`},
 		{"bad flag", []string{"chat", "--bogus"}, 2, "flag provided but not defined"},
 		{"invalid setting names field", []string{"settings", "set", "token_gap_timeout", "soon"}, 2, "token_gap_timeout"},
+		{"a value after -- is the value", []string{"settings", "set", "token_gap_timeout", "--", "-5s"}, 2, "token_gap_timeout"},
 		{"unknown setting", []string{"settings", "get", "colour"}, 2, `unknown key "colour"`},
 		{"serve refuses the network", []string{"serve", "--addr", "0.0.0.0:8080"}, 2, "loopback"},
 		{"data dir flag needs a value", []string{"--data-dir"}, 2, "--data-dir needs a directory"},
@@ -123,6 +124,20 @@ func TestBadInputExitsNonZero(t *testing.T) {
 				t.Fatalf("got %+v; want exit %d and one line with %q", r, tc.code, tc.message)
 			}
 		})
+	}
+}
+
+// TestSettingsSetTakesDashDash: -- before the key or the value is taken out,
+// as every command does; the value is stored as given.
+func TestSettingsSetTakesDashDash(t *testing.T) {
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir()}
+	for _, args := range [][]string{{"settings", "set", "--", "archive_after", "3h"}, {"settings", "set", "archive_after", "--", "5h"}} {
+		if r := runCLI(t, env, "", args...); r.code != 0 {
+			t.Fatalf("%q: %+v", args, r)
+		}
+		if r := runCLI(t, env, "", "settings", "get", "archive_after"); strings.TrimSpace(r.stdout) != args[len(args)-1] {
+			t.Errorf("%q stored %q", args, r.stdout)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -118,6 +119,9 @@ func settingsCmd(core *app.Core, g globals, args []string, env Env) error {
 	a := app.NewApp(core, nil)
 	if len(args) == 0 {
 		args = []string{"list"}
+	}
+	if i := slices.Index(args, "--"); args[0] == "set" && len(args) == 4 && (i == 1 || i == 2) {
+		args = slices.Delete(slices.Clone(args), i, i+1) // set KEY -- VALUE: a value that starts with -, as other commands take it
 	}
 	switch {
 	case args[0] == "list" && len(args) == 1:
