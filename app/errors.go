@@ -38,9 +38,10 @@ const (
 	CodeUnavailable       = "unavailable"
 	CodeCancelled         = "cancelled"
 	CodeUnauthorized      = "unauthorized"
-	CodeFailed            = "failed"   // params: detail (an operation's own English words)
-	CodeInternal          = "internal" // params: detail
-	CodeNotGGUF           = "not_gguf" // params: file (its name)
+	CodeFailed            = "failed"       // params: detail (an operation's own English words)
+	CodeInternal          = "internal"     // params: detail
+	CodeNotGGUF           = "not_gguf"     // params: file (its name)
+	CodeGGUFVersion       = "gguf_version" // params: file, version (a GGUF version Hermes does not read)
 	// A setting's value refused (config.ValueError); params: key, reason (config.Bad*),
 	// detail (the English), and the reason's own (value, min, max, choices).
 	CodeBadSetting   = "bad_setting"
@@ -99,6 +100,7 @@ func describe(err error, host, model string) (code string, params map[string]str
 	var old *llm.TooOldError
 	var mf *llm.ModelfileError
 	var ng *llm.NotGGUFError
+	var gv *llm.GGUFVersionError
 	switch {
 	case errors.Is(err, agent.ErrEmptyMessage):
 		return CodeEmptyMessage, nil, "Type a message first."
@@ -166,6 +168,8 @@ func describe(err error, host, model string) (code string, params map[string]str
 		return CodeOllamaTooOld, map[string]string{"version": old.Version, "need": old.Need}, err.Error()
 	case errors.As(err, &ng):
 		return CodeNotGGUF, map[string]string{"file": ng.File}, err.Error()
+	case errors.As(err, &gv):
+		return CodeGGUFVersion, map[string]string{"file": gv.File, "version": strconv.FormatUint(uint64(gv.Version), 10)}, err.Error()
 	case errors.As(err, &mf):
 		return CodeBadModelfile, map[string]string{"line": strconv.Itoa(mf.Line), "word": mf.Word, "reason": mf.Reason}, mf.Error()
 	case errors.Is(err, store.ErrNotDatabase):

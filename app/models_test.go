@@ -143,6 +143,15 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 	if b := errorBody(err); b.Code != CodeNotGGUF || b.Params["file"] != "notes.txt" || !strings.Contains(b.Error, "not a GGUF model file") {
 		t.Errorf("import of a text file: %+v", b)
 	}
+	// A GGUF file of a version Hermes does not read: gguf_version, with the file and the version.
+	v9 := filepath.Join(t.TempDir(), "future.gguf")
+	if err := os.WriteFile(v9, []byte("GGUF\x09\x00\x00\x00 the rest"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.ImportModel("imp-v9", v9, "future", "")
+	if b := errorBody(err); b.Code != CodeGGUFVersion || b.Params["file"] != "future.gguf" || b.Params["version"] != "9" || !IsBadInput(err) {
+		t.Errorf("import of a GGUF version 9 file: %+v", b)
+	}
 	// Ollama's disk fills up during an import: disk_full (the UI's words say to free space).
 	gguf := filepath.Join(t.TempDir(), "tiny.gguf")
 	if err := llmtest.WriteGGUF(gguf, 4096); err != nil {

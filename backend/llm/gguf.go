@@ -51,10 +51,23 @@ func CheckGGUF(path string) error {
 		return &NotGGUFError{File: filepath.Base(path), Head: head[:n]}
 	}
 	if v := binary.LittleEndian.Uint32(head[4:]); v < 1 || v > 3 {
-		return fmt.Errorf("%s: %w: GGUF version %d is not one Hermes knows (1 to 3)", filepath.Base(path), ErrNotGGUF, v)
+		return &GGUFVersionError{File: filepath.Base(path), Version: v}
 	}
 	return nil
 }
+
+// GGUFVersionError is a GGUF file of a version Hermes does not read (it reads
+// 1 to 3). It is ErrNotGGUF: the file is refused before anything is sent.
+type GGUFVersionError struct {
+	File    string
+	Version uint32
+}
+
+func (e *GGUFVersionError) Error() string {
+	return fmt.Sprintf("%s: %v: GGUF version %d is not one Hermes knows (1 to 3); update Hermes, or use a .gguf file of version 3", e.File, ErrNotGGUF, e.Version)
+}
+
+func (e *GGUFVersionError) Is(target error) bool { return target == ErrNotGGUF }
 
 // ImportGGUF makes a model named name from a GGUF file on this computer,
 // without a network: the file is checked, hashed and uploaded to Ollama as a
@@ -88,14 +101,15 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 		return fmt.Errorf("import model: %w", err)
 	}
 	m := newMeter(time.Now)
-	digest, placed, err := c.place(ctx, path, info.Size(), func(done int64) error { return fn(m.update("uploading", done, info.Size())) })
-	if err != nil {
-		return err
+	digest, placed, err := c.place(ctx, path, info.Size(), func(done int64) error { return fn(m.update("copying", done, info.Size())) })
+	if err == nil && !placed {
+		digest, err = c.upload(ctx, path, info.Size(), m, fn)
 	}
-	if !placed {
-		if digest, err = c.upload(ctx, path, info.Size(), m, fn); err != nil {
-			return err
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("import model %s: cancelled: %w", name, ctx.Err())
 		}
+		return err
 	}
 	req.Model = name
 	req.Files = map[string]string{filepath.Base(path): digest}

@@ -61,7 +61,7 @@ func TestImportIntoItsOwnOllama(t *testing.T) {
 		statuses := map[string]bool{}
 		if err := c.ImportGGUF(ctx, file, "tiny", "", func(p Progress) error {
 			statuses[p.Status] = true
-			if p.Status == "uploading" {
+			if p.Status == "copying" {
 				last = p
 			}
 			return nil
@@ -119,7 +119,7 @@ func TestImportIntoItsOwnOllama(t *testing.T) {
 		c := newClient(t, fake, withStore(dir))
 		stop := errors.New("stopped by the user")
 		err := c.ImportGGUF(ctx, file, "tiny", "", func(p Progress) error {
-			if p.Status == "uploading" && p.Completed > 0 {
+			if p.Status == "copying" && p.Completed > 0 {
 				return stop
 			}
 			return nil

@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   'doc_no_text_layer',
   'doc_empty',
   'not_gguf',
+  'gguf_version',
   'model_too_big',
   'ollama_cut_off',
   'disk_full',

@@ -257,6 +257,7 @@ export const en = {
   'err.doc_no_text_layer': '“{name}” has no text layer (a scanned PDF?); Hermes reads the text of PDFs, not images.',
   'err.doc_empty': '“{name}” is empty.',
   'err.not_gguf': '{file} is not a GGUF model file (a GGUF file starts with “GGUF”); choose the model’s .gguf file.',
+  'err.gguf_version': '{file} is a GGUF file of version {version}, which Hermes does not read (it reads versions 1 to 3). Update Hermes, or use a .gguf file of version 3.',
   'err.ollama_cut_off': 'Ollama stopped sending the reply from {model} before it was complete (it may have crashed or been restarted). Try again.',
   'err.disk_full':
     "Ollama's disk is full. Free some space (remove models you no longer need in the Models panel) and try again.",
@@ -1549,6 +1550,7 @@ export const zh: Record<MessageKey, string> = {
   'err.doc_no_text_layer': '“{name}”没有文本层（是扫描的 PDF 吗？）；Hermes 读取 PDF 中的文字，不识别图片。',
   'err.doc_empty': '“{name}”是空文件。',
   'err.not_gguf': '{file} 不是 GGUF 模型文件（GGUF 文件以“GGUF”开头）；请选择模型的 .gguf 文件。',
+  'err.gguf_version': '{file} 是第 {version} 版 GGUF 文件，Hermes 读不了这一版（可读第 1 至 3 版）。请更新 Hermes，或改用第 3 版的 .gguf 文件。',
   'err.ollama_cut_off': '{model} 的回复还没发完，Ollama 就停止了发送（可能崩溃或被重启了）。请重试。',
   'err.disk_full': 'Ollama 所在的磁盘已满。请腾出空间（可在模型面板中删除不再需要的模型）后重试。',
   'err.ollama_start_timeout': '{binary} serve 已启动，但在 {wait} 内没有响应。原因请看它的日志：{log}',

@@ -92,7 +92,7 @@ const STATUS_KEYS: Array<[RegExp, MessageKey]> = [
   [/^success/i, 'models.status.success'],
   [/^checking/i, 'models.status.checking'],
   [/^hashing/i, 'models.status.hashing'],
-  [/^uploading/i, 'models.status.uploading'],
+  [/^(uploading|copying)\b/i, 'models.status.uploading'], // copying: into the models folder of the Ollama Hermes started
   [/^(creating|parsing|using|writing)\b/i, 'models.status.creating'],
 ];
 

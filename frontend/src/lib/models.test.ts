@@ -100,6 +100,7 @@ describe('progress formatting', () => {
     expect(statusText('checking', t)).toBe('Checking the file');
     expect(statusText('hashing', t)).toBe('Computing the checksum');
     expect(statusText('uploading', t)).toBe('Copying into Ollama');
+    expect(statusText('copying', t)).toBe('Copying into Ollama');
     expect(statusText('creating', t)).toBe('Creating the model');
     expect(statusText('', t)).toBe('Starting…');
     expect(statusText('frobnicating', t)).toBe('frobnicating');
@@ -341,6 +342,9 @@ describe('failureReason', () => {
       const missing = new BackendError('Model qwen9 is not installed.', 'model_missing', { model: 'qwen9' });
       expect(failureReason(missing)).toMatch(/^模型 qwen9 尚未安装/);
       expect(failureReason(new BackendError('x.txt: not a GGUF model file', 'not_gguf', { file: 'x.txt' }))).toMatch(/^x\.txt 不是 GGUF 模型文件/);
+      const v9 = failureReason(new BackendError('future.gguf: GGUF version 9', 'gguf_version', { file: 'future.gguf', version: '9' }));
+      expect(v9).toMatch(/^future\.gguf 是第 9 版 GGUF 文件/);
+      expect(v9).not.toMatch(/[A-Za-z]{3,}(?<!Hermes|GGUF|gguf|future)\b/);
     } finally {
       locale.lang = 'en';
     }
