@@ -295,6 +295,25 @@ describe('first run and models', { timeout: 240_000 }, () => {
       }
       await page.getByTestId('setup-import-modelfile').fill('');
 
+      // A GGUF file of a version Hermes does not read says which version, in the page's language.
+      const future = join(dir, 'future.gguf');
+      writeFileSync(future, Buffer.concat([Buffer.from('GGUF'), Buffer.from([9, 0, 0, 0]), Buffer.from(' the rest')]));
+      await page.getByTestId('setup-import-path').fill(future);
+      for (const [lang, want] of [
+        ['zh', 'future.gguf 是第 9 版 GGUF 文件，Hermes 读不了这一版（可读第 1 至 3 版）。请更新 Hermes，或改用第 3 版的 .gguf 文件。'],
+        ['en', 'future.gguf is a GGUF file of version 9, which Hermes does not read (it reads versions 1 to 3). Update Hermes, or use a .gguf file of version 3.'],
+      ]) {
+        await setLanguage(page, lang);
+        await page.getByTestId('setup-import-submit').click();
+        const refused = page.locator('[data-testid="model-job"][data-state="failed"]');
+        await refused.waitFor({ timeout: 15_000 });
+        assert.ok(((await refused.textContent()) ?? '').includes(want), await refused.textContent());
+        await themedShots(page, join(artifacts, 'onboarding-gguf-version'), 'gguf-version-refused', lang);
+        await page.emulateMedia({ colorScheme: 'light' });
+        await page.setViewportSize({ width: 1200, height: 800 });
+        await refused.getByTestId('model-job-dismiss').click();
+      }
+
       // The form stays open with what was typed: only the path changes.
       await page.getByTestId('setup-import-path').fill(file);
       assert.equal(await page.getByTestId('setup-import-name').inputValue(), 'tiny-chat-q8_0');
