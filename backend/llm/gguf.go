@@ -33,12 +33,12 @@ func (e *NotGGUFError) Error() string {
 
 func (e *NotGGUFError) Is(target error) bool { return target == ErrNotGGUF }
 
-// MinImportVersion is the oldest Ollama that creates a model from an uploaded
-// file (the files field of /api/create).
+// MinImportVersion is the oldest Ollama that creates a model from a blob (the
+// files field of /api/create).
 const MinImportVersion = "0.5.5"
 
 // CheckGGUF refuses a file that does not start like a GGUF model (the magic
-// "GGUF" and a known version), before anything is uploaded.
+// "GGUF" and a known version), before anything is sent or copied.
 func CheckGGUF(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -103,7 +103,7 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 	m := newMeter(time.Now)
 	digest, placed, err := c.place(ctx, path, info.Size(), func(done int64) error { return fn(m.update("copying", done, info.Size())) })
 	if err == nil && !placed {
-		digest, err = c.upload(ctx, path, info.Size(), m, fn)
+		digest, err = c.upload(ctx, path, info.Size(), digest, m, fn)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -144,7 +144,7 @@ func (c *Client) place(ctx context.Context, path string, size int64, fn func(int
 		return "", false, nil
 	}
 	blobs := filepath.Join(store, "blobs")
-	digest, made, err := placeBlob(ctx, path, size, blobs, fn)
+	digest, made, err := placeBlob(ctx, path, size, copyStep, blobs, fn)
 	if errors.Is(err, errNoStore) {
 		return "", false, nil
 	}
@@ -152,21 +152,24 @@ func (c *Client) place(ctx context.Context, path string, size int64, fn func(int
 		return "", false, err
 	}
 	has, err := c.hasBlob(ctx, digest)
-	if err != nil || !has {
-		if made {
-			os.Remove(filepath.Join(blobs, blobName(digest)))
-		}
-		return "", false, err
+	if err != nil {
+		return "", false, err // the blob stays: another import may be using it; Ollama prunes it if none does
 	}
-	return digest, true, nil
+	if !has && made { // Ollama keeps its models elsewhere: the copy is no use
+		os.Remove(filepath.Join(blobs, blobName(digest)))
+	}
+	return digest, has, nil
 }
 
-// upload hashes the file and uploads it to Ollama as a blob (Ollama checks it
-// against the digest), and returns the digest.
-func (c *Client) upload(ctx context.Context, path string, size int64, m *meter, fn func(Progress) error) (string, error) {
-	digest, err := hashFile(ctx, path, size, func(done int64) error { return fn(m.update("hashing", done, size)) })
-	if err != nil {
-		return "", err
+// upload hashes the file (unless its digest is known already) and uploads it
+// to Ollama as a blob (Ollama checks it against the digest), and returns the
+// digest.
+func (c *Client) upload(ctx context.Context, path string, size int64, digest string, m *meter, fn func(Progress) error) (string, error) {
+	if digest == "" {
+		var err error
+		if digest, err = hashFile(ctx, path, size, func(done int64) error { return fn(m.update("hashing", done, size)) }); err != nil {
+			return "", err
+		}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -190,7 +193,7 @@ func (c *Client) upload(ctx context.Context, path string, size int64, m *meter, 
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return "", fmt.Errorf("import model: cancelled: %w", ctx.Err())
+			return "", ctx.Err() // ImportGGUF says which import
 		}
 		return "", classify("upload "+filepath.Base(path), err)
 	}
@@ -208,17 +211,22 @@ func hashFile(ctx context.Context, path string, size int64, fn func(int64) error
 		return "", fmt.Errorf("hash %s: %w", path, err)
 	}
 	defer f.Close()
+	return hashReader(ctx, path, f, size, fn)
+}
+
+// hashReader is hashFile over r, the file at path already open.
+func hashReader(ctx context.Context, path string, r io.Reader, size int64, fn func(int64) error) (string, error) {
 	h := sha256.New()
 	buf := make([]byte, 4<<20)
 	for done := int64(0); done < size; {
 		if err := ctx.Err(); err != nil {
 			return "", fmt.Errorf("hash %s: cancelled: %w", path, err)
 		}
-		n, err := io.ReadFull(f, buf[:min(int64(len(buf)), size-done)])
+		n, err := io.ReadFull(r, buf[:min(int64(len(buf)), size-done)])
 		h.Write(buf[:n])
 		done += int64(n)
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return "", fmt.Errorf("hash %s: the file changed or its disk went away while it was read (it ended after %d of %d bytes); check the file and try again", path, done, size)
+			return "", endedEarly("hash", path, done, size)
 		}
 		if err != nil {
 			return "", fmt.Errorf("hash %s: %w", path, err)
@@ -228,6 +236,15 @@ func hashFile(ctx context.Context, path string, size int64, fn func(int64) error
 		}
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// errChanged is a file that changed while an import read it.
+var errChanged = errors.New("the file changed or its disk went away while it was read")
+
+// endedEarly is a file that ended before its size, as another program cut it
+// short or its disk went away.
+func endedEarly(op, path string, done, size int64) error {
+	return fmt.Errorf("%s %s: %w (it ended after %d of %d bytes); check the file and try again", op, path, errChanged, done, size)
 }
 
 // watchOffset reports f's offset every interval until stop is called.

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"hermes/backend/llm/llmtest"
 )
@@ -146,6 +148,101 @@ func TestImportIntoItsOwnOllama(t *testing.T) {
 	})
 }
 
+// TestPlaceBlob: placeBlob itself, in 1 MiB steps (a test file is smaller
+// than one production step): a stop mid-way, a file cut short and a file
+// changed while it is read leave nothing in the folder.
+func TestPlaceBlob(t *testing.T) {
+	ctx := context.Background()
+	setup := func(t *testing.T) (file, blobs string) {
+		file = filepath.Join(t.TempDir(), "m.gguf")
+		if err := llmtest.WriteGGUF(file, 8<<20); err != nil {
+			t.Fatal(err)
+		}
+		// Written an hour ago: a write during the test gives it a time of its own (file
+		// times move in ticks of a few ms).
+		old := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(file, old, old); err != nil {
+			t.Fatal(err)
+		}
+		return file, t.TempDir()
+	}
+	empty := func(t *testing.T, blobs string) {
+		t.Helper()
+		if left, _ := os.ReadDir(blobs); len(left) != 0 {
+			t.Errorf("left in the folder: %v", left)
+		}
+	}
+	size := func(t *testing.T, file string) int64 {
+		info, err := os.Stat(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.Size()
+	}
+	t.Run("stopped mid-way", func(t *testing.T) {
+		file, blobs := setup(t)
+		n := size(t, file)
+		stop := errors.New("stopped by the user")
+		// Any report below n comes before the end (the hash reports every 4 MiB, the last one after both are done).
+		_, _, err := placeBlob(ctx, file, n, 1<<20, blobs, func(done int64) error {
+			if done < n {
+				return stop
+			}
+			return nil
+		})
+		if !errors.Is(err, stop) {
+			t.Fatalf("placeBlob = %v", err)
+		}
+		empty(t, blobs)
+	})
+	t.Run("cancelled mid-way", func(t *testing.T) {
+		file, blobs := setup(t)
+		n := size(t, file)
+		cctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		_, _, err := placeBlob(cctx, file, n, 1<<20, blobs, func(done int64) error {
+			if done < n {
+				cancel()
+			}
+			return nil
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("placeBlob = %v", err)
+		}
+		empty(t, blobs)
+	})
+	t.Run("a file shorter than it was", func(t *testing.T) {
+		file, blobs := setup(t)
+		_, _, err := placeBlob(ctx, file, size(t, file)+1<<20, 1<<20, blobs, func(int64) error { return nil })
+		if !errors.Is(err, errChanged) || strings.Contains(err.Error(), "copy into") {
+			t.Fatalf("placeBlob = %v, want the file named, not the folder", err)
+		}
+		empty(t, blobs)
+	})
+	t.Run("a file changed while it is read", func(t *testing.T) {
+		file, blobs := setup(t)
+		n := size(t, file)
+		changed := false
+		_, _, err := placeBlob(ctx, file, n, 1<<20, blobs, func(done int64) error {
+			if !changed && done < n {
+				changed = true
+				f, err := os.OpenFile(file, os.O_WRONLY, 0)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				_, err = f.WriteAt([]byte("changed"), n-100)
+				return err
+			}
+			return nil
+		})
+		if !errors.Is(err, errChanged) {
+			t.Fatalf("placeBlob = %v, want the change refused", err)
+		}
+		empty(t, blobs)
+	})
+}
+
 // TestCopyIntoAFullDisk: a write the disk refuses (/dev/full answers every
 // write with ENOSPC) is ErrDiskFull with the folder's name.
 func TestCopyIntoAFullDisk(t *testing.T) {
@@ -160,7 +257,7 @@ func TestCopyIntoAFullDisk(t *testing.T) {
 	}
 	defer full.Close()
 	var done atomic.Int64
-	err = copyInSteps(context.Background(), full, src, 1<<20, &done)
+	err = copyInSteps(context.Background(), full, src, 1<<20, copyStep, &done)
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("copy to /dev/full = %v", err)
 	}

@@ -244,14 +244,20 @@ func (d *Daemon) start(bin string) error {
 
 // Models is the folder where the server Hermes started keeps its models (as
 // Ollama finds it: OLLAMA_MODELS in its environment, else ~/.ollama/models),
-// "" while Hermes has not started one: Hermes knows no other Ollama's folder.
+// "" while Hermes has not started one, or once it has exited: Hermes knows no
+// other Ollama's folder.
 func (d *Daemon) Models() string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.cmd == nil {
 		return ""
 	}
-	return d.models
+	select {
+	case <-d.done:
+		return "" // it died; whatever answers now is not it
+	default:
+		return d.models
+	}
 }
 
 // modelsDir is Ollama's models folder for the environment env.
@@ -259,7 +265,7 @@ func modelsDir(env []string) string {
 	dir := ""
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "OLLAMA_MODELS="); ok {
-			dir = v // the last one counts, as for exec
+			dir = strings.Trim(strings.TrimSpace(v), `"'`) // the last one counts, as for exec; trimmed as Ollama does
 		}
 	}
 	if dir != "" {

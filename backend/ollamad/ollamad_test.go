@@ -238,9 +238,32 @@ func TestModelsDir(t *testing.T) {
 		{[]string{"PATH=/bin"}, filepath.Join(home, ".ollama", "models")},
 		{[]string{"OLLAMA_MODELS=/a", "PATH=/bin", "OLLAMA_MODELS=/b"}, "/b"},
 		{[]string{"OLLAMA_MODELS="}, filepath.Join(home, ".ollama", "models")},
+		{[]string{`OLLAMA_MODELS= "/c d" `}, "/c d"},
 	} {
 		if got := modelsDir(c.env); got != c.want {
 			t.Errorf("modelsDir(%q) = %q, want %q", c.env, got, c.want)
 		}
+	}
+}
+
+// TestModelsOfAnOllamaThatDied: once the Ollama Hermes started has exited, its
+// folder is no longer given (another Ollama may answer there now).
+func TestModelsOfAnOllamaThatDied(t *testing.T) {
+	host := freeHost(t)
+	t.Setenv("OLLAMA_MODELS", t.TempDir())
+	d := New(Config{Host: host, Path: standIn(t), Manage: "auto", LogFile: filepath.Join(t.TempDir(), "l"), Answers: answers(host)})
+	if _, err := d.Ensure(context.Background()); err != nil || d.Models() == "" {
+		t.Fatalf("ensure: %v, models %q", err, d.Models())
+	}
+	defer d.Stop()
+	d.mu.Lock()
+	cmd, done := d.cmd, d.done
+	d.mu.Unlock()
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if got := d.Models(); got != "" {
+		t.Errorf("models folder of an Ollama that died: %q", got)
 	}
 }

@@ -160,21 +160,31 @@ func (s *Server) hasBlob(digest string) bool {
 	s.mu.Lock()
 	_, ok := s.blobs[digest]
 	s.mu.Unlock()
-	if ok || s.Store == "" || !strings.HasPrefix(digest, "sha256:") || strings.ContainsAny(digest, `/\`) {
+	if ok || s.storedPath(digest) == "" {
 		return ok
 	}
-	info, err := os.Stat(filepath.Join(s.Store, "blobs", "sha256-"+strings.TrimPrefix(digest, "sha256:")))
+	info, err := os.Stat(s.storedPath(digest))
 	return err == nil && info.Mode().IsRegular()
+}
+
+// storedPath is where Ollama keeps a blob's file in the Store ("" without a
+// Store, or for a digest that is not one).
+func (s *Server) storedPath(digest string) string {
+	hexPart, ok := strings.CutPrefix(digest, "sha256:")
+	if s.Store == "" || !ok || strings.ContainsAny(hexPart, "/\\.") {
+		return ""
+	}
+	return filepath.Join(s.Store, "blobs", "sha256-"+hexPart)
 }
 
 // checkStored hashes a blob's file in the Store (unless Discard), so that a
 // test sees a blob whose bytes are not its digest's (Ollama itself trusts the
 // name at create).
 func (s *Server) checkStored(digest string) error {
-	if s.Discard || s.Store == "" {
+	if s.Discard || s.storedPath(digest) == "" {
 		return nil
 	}
-	f, err := os.Open(filepath.Join(s.Store, "blobs", "sha256-"+strings.TrimPrefix(digest, "sha256:")))
+	f, err := os.Open(s.storedPath(digest))
 	if err != nil {
 		return nil // uploaded, checked then
 	}
