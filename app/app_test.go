@@ -265,3 +265,15 @@ func TestFailedReplyErrorNamesTheStoredMessage(t *testing.T) {
 		t.Fatalf("empty message err = %#v", err)
 	}
 }
+
+// closedHost is an http://127.0.0.1:PORT where nothing listens (a port the
+// system just gave and took back).
+func closedHost(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return "http://" + ln.Addr().String()
+}

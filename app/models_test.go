@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -177,12 +176,7 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 	if b := errorBody(err); b.Code != CodeOllamaTooOld || b.Params["version"] != "0.4.7" || b.Params["need"] != llm.MinImportVersion || !strings.Contains(b.Error, "update Ollama to 0.5.5") {
 		t.Errorf("import on an Ollama too old: %+v", b)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	host := "http://" + ln.Addr().String()
-	ln.Close()
+	host := closedHost(t)
 	if err := core.settings.Set(context.Background(), "manage_ollama", "never"); err != nil {
 		t.Fatal(err)
 	}
@@ -226,12 +220,7 @@ func TestImportIntoTheOllamaHermesStarted(t *testing.T) {
 	}
 	models := t.TempDir()
 	t.Setenv("OLLAMA_MODELS", models)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	host := "http://" + ln.Addr().String()
-	ln.Close()
+	host := closedHost(t)
 	for k, v := range map[string]string{"manage_ollama": "auto", "ollama_path": standIn, "ollama_host": host} {
 		if err := core.settings.Set(context.Background(), k, v); err != nil {
 			t.Fatal(err)

@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -41,12 +40,7 @@ func TestStatusAndSetupCarryNoticeCodes(t *testing.T) {
 	}
 
 	// Nothing answers at a loopback host: what the supervisor found decides the code.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	host := "http://" + ln.Addr().String()
-	ln.Close()
+	host := closedHost(t)
 	set("manage_ollama", "never")
 	set("ollama_host", host)
 	dir := t.TempDir()

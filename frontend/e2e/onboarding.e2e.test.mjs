@@ -125,6 +125,25 @@ async function deleteModel(page, name) {
   await card.waitFor({ state: 'detached', timeout: 10_000 });
 }
 
+/**
+ * Submits the import form in Chinese and then English, expects the refusal to read `want` in
+ * each, and takes its screenshots (light/dark × three widths) under onboarding-NAME/ (the shot
+ * folder drops "-refused"); the page is left light at 1200 × 800 with the refusal dismissed.
+ */
+async function refusedInBothLanguages(page, name, want) {
+  for (const lang of ['zh', 'en']) {
+    await setLanguage(page, lang);
+    await page.getByTestId('setup-import-submit').click();
+    const refused = page.locator('[data-testid="model-job"][data-state="failed"]');
+    await refused.waitFor({ timeout: 15_000 });
+    assert.ok(((await refused.textContent()) ?? '').includes(want[lang]), await refused.textContent());
+    await themedShots(page, join(artifacts, `onboarding-${name.replace(/-refused$/, '')}`), name, lang);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1200, height: 800 });
+    await refused.getByTestId('model-job-dismiss').click();
+  }
+}
+
 describe('first run and models', { timeout: 240_000 }, () => {
   const problems = [];
   const dirs = [];
@@ -279,40 +298,20 @@ describe('first run and models', { timeout: 240_000 }, () => {
       // line and word, in the page's language.
       await page.getByTestId('setup-import-path').fill(file);
       await page.getByTestId('setup-import-modelfile').fill('PARAMETER temperature 0.2\nADAPTER ./lora.gguf');
-      for (const [lang, want] of [
-        ['zh', 'Modelfile 第 2 行：导入时不能设置 ADAPTER（可以设置的有 FROM、TEMPLATE、SYSTEM、PARAMETER、LICENSE 和 MESSAGE）。'],
-        ['en', 'Modelfile line 2: an import cannot set ADAPTER (it can set FROM, TEMPLATE, SYSTEM, PARAMETER, LICENSE and MESSAGE).'],
-      ]) {
-        await setLanguage(page, lang);
-        await page.getByTestId('setup-import-submit').click();
-        const refused = page.locator('[data-testid="model-job"][data-state="failed"]');
-        await refused.waitFor({ timeout: 15_000 });
-        assert.ok(((await refused.textContent()) ?? '').includes(want), await refused.textContent());
-        await themedShots(page, join(artifacts, 'onboarding-modelfile'), 'modelfile-refused', lang);
-        await page.emulateMedia({ colorScheme: 'light' });
-        await page.setViewportSize({ width: 1200, height: 800 });
-        await refused.getByTestId('model-job-dismiss').click();
-      }
+      await refusedInBothLanguages(page, 'modelfile-refused', {
+        zh: 'Modelfile 第 2 行：导入时不能设置 ADAPTER（可以设置的有 FROM、TEMPLATE、SYSTEM、PARAMETER、LICENSE 和 MESSAGE）。',
+        en: 'Modelfile line 2: an import cannot set ADAPTER (it can set FROM, TEMPLATE, SYSTEM, PARAMETER, LICENSE and MESSAGE).',
+      });
       await page.getByTestId('setup-import-modelfile').fill('');
 
       // A GGUF file of a version Hermes does not read says which version, in the page's language.
       const future = join(dir, 'future.gguf');
       writeFileSync(future, Buffer.concat([Buffer.from('GGUF'), Buffer.from([9, 0, 0, 0]), Buffer.from(' the rest')]));
       await page.getByTestId('setup-import-path').fill(future);
-      for (const [lang, want] of [
-        ['zh', 'future.gguf 是第 9 版 GGUF 文件，Hermes 读不了这一版（可读第 1 至 3 版）。请更新 Hermes，或改用第 3 版的 .gguf 文件。'],
-        ['en', 'future.gguf is a GGUF file of version 9, which Hermes does not read (it reads versions 1 to 3). Update Hermes, or use a .gguf file of version 3.'],
-      ]) {
-        await setLanguage(page, lang);
-        await page.getByTestId('setup-import-submit').click();
-        const refused = page.locator('[data-testid="model-job"][data-state="failed"]');
-        await refused.waitFor({ timeout: 15_000 });
-        assert.ok(((await refused.textContent()) ?? '').includes(want), await refused.textContent());
-        await themedShots(page, join(artifacts, 'onboarding-gguf-version'), 'gguf-version-refused', lang);
-        await page.emulateMedia({ colorScheme: 'light' });
-        await page.setViewportSize({ width: 1200, height: 800 });
-        await refused.getByTestId('model-job-dismiss').click();
-      }
+      await refusedInBothLanguages(page, 'gguf-version-refused', {
+        zh: 'future.gguf 是第 9 版 GGUF 文件，Hermes 读不了这一版（可读第 1 至 3 版）。请更新 Hermes，或改用第 3 版的 .gguf 文件。',
+        en: 'future.gguf is a GGUF file of version 9, which Hermes does not read (it reads versions 1 to 3). Update Hermes, or use a .gguf file of version 3.',
+      });
 
       // The form stays open with what was typed: only the path changes.
       await page.getByTestId('setup-import-path').fill(file);
