@@ -174,7 +174,7 @@ func forgetRun(run string) {
 func trackStart(p *process) {
 	t := procs()
 	st, err := readStat(p.pid)
-	cmdline, _ := readCmdline(p.pid)
+	cmdline := startedCmdline(p.pid)
 	t.mu.Lock()
 	delete(t.starting, p.run)
 	if err != nil {
@@ -665,12 +665,28 @@ func readStat(pid int) (procStat, error) {
 	return st, nil
 }
 
+// readCmdline is a process's command line; nil while it has none (a process
+// in the middle of exec, or a kernel thread).
 func readCmdline(pid int) ([]string, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	if err != nil {
+	if err != nil || len(b) == 0 {
 		return nil, err
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00"), nil
+}
+
+// startedCmdline is the command line of a process just started: exec has
+// returned to the parent once the child's descriptors closed, which is before
+// the kernel sets the new program's arguments, so an empty read is tried again
+// for a few milliseconds.
+func startedCmdline(pid int) []string {
+	for range 50 {
+		if c, err := readCmdline(pid); err != nil || c != nil {
+			return c
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	return nil
 }
 
 // readMarker returns the process's HERMES_MCP_RUN, if it has one (only

@@ -285,8 +285,7 @@ func TestServersOfADeadHermesAreStoppedAtStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cl, _ := readCmdline(pid)
-		return procRecord{PID: pid, Start: st.start, Cmdline: cl}
+		return procRecord{PID: pid, Start: st.start, Cmdline: startedCmdline(pid)}
 	}
 	record := func(cmd *exec.Cmd) procRecord { return recordPID(cmd.Process.Pid) }
 

@@ -108,13 +108,13 @@ export async function startFake(logs, name, tokenDelay, extra = []) {
 }
 
 /** Starts `hermes serve` on a fresh data dir; resolves with { child, url }. */
-export async function startHermes(logs, dataDir, ollamaURL, name = 'hermes') {
+export async function startHermes(logs, dataDir, ollamaURL, name = 'hermes', env = {}) {
   const h = await start(
     logs,
     name,
     join(binDir, 'hermes'),
     ['--data-dir', dataDir, 'serve', '--addr', '127.0.0.1:0'],
-    { OLLAMA_HOST: ollamaURL, HERMES_DATA_DIR: undefined },
+    { OLLAMA_HOST: ollamaURL, HERMES_DATA_DIR: undefined, ...env },
     /(http:\/\/127\.0\.0\.1:\d+\/\?token=[^\s"'<>]+)/,
   );
   return { child: h.child, url: h.match[1] };

@@ -4,6 +4,8 @@
 //   - with the fake Ollama and no chat model installed, the pull step shows the recommendations;
 //     a GGUF file the test writes itself is imported by path (web mode has no file dialog), with
 //     progress, and chat becomes ready: a message gets its reply;
+//   - with an ollama program found (a stand-in that runs the fake), Hermes starts it and a GGUF
+//     import goes straight into its models folder ($OLLAMA_MODELS/blobs), not uploaded;
 //   - a model pulled from the first-run screen streams its progress (bytes, percent, rate, time
 //     left) and chat becomes ready; a second pull is cancelled from the models panel.
 // Screenshots of each step go to the artifacts folder.
@@ -15,7 +17,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -231,6 +233,38 @@ describe('first run and models', { timeout: 240_000 }, () => {
       await page.emulateMedia({ colorScheme: 'light' });
       await page.setViewportSize({ width: 1200, height: 800 });
       await setLanguage(page, 'en');
+      await stop(h.child);
+    }
+  });
+
+  it('starts the Ollama it finds, and an imported GGUF file goes straight into its models folder', async () => {
+    const dataDir = tempDir('hermes-e2e-onb-managed-');
+    const models = tempDir('hermes-e2e-onb-models-');
+    const ggufDir = tempDir('hermes-e2e-onb-managed-gguf-');
+    dirs.push(dataDir, models, ggufDir);
+    // A stand-in for ollama: `serve` runs the fake on $OLLAMA_HOST, which keeps its blobs in
+    // $OLLAMA_MODELS as Ollama does (it has Hermes's environment, as a started Ollama has).
+    const standIn = join(dataDir, 'ollama');
+    writeFileSync(standIn, `#!/bin/sh\n[ "$1" = serve ] || exit 2\nexec ${join(binDir, 'fake-ollama')} --addr "$OLLAMA_HOST" --models nomic-embed-text\n`, { mode: 0o755 });
+    execFileSync(join(binDir, 'hermes'), ['--data-dir', dataDir, 'settings', 'set', 'ollama_path', standIn], { stdio: 'ignore' });
+    const h = await startHermes(logs, dataDir, `http://127.0.0.1:${await closedPort()}`, 'hermes-managed', { OLLAMA_MODELS: models });
+    try {
+      await page.goto(h.url);
+      if ((await step(page)) === 'start') await page.getByTestId('setup-start').click();
+      await page.waitForSelector('[data-testid="onboarding"][data-step="pull"]', { timeout: 30_000 });
+      const file = join(ggufDir, 'Managed-Q4.gguf');
+      writeFileSync(file, tinyGGUF());
+      await page.getByTestId('setup-import-toggle').click();
+      await page.getByTestId('setup-import-path').fill(file);
+      await page.getByTestId('setup-import-submit').click();
+      await page.getByTestId('onboarding').waitFor({ state: 'detached', timeout: 20_000 });
+      assert.equal(await page.getByTestId('model-picker').inputValue(), 'managed-q4');
+      const blobs = readdirSync(join(models, 'blobs'));
+      assert.equal(blobs.length, 1, `blobs: ${blobs}`);
+      assert.match(blobs[0], /^sha256-[0-9a-f]{64}$/);
+      assert.ok(readFileSync(join(models, 'blobs', blobs[0])).equals(readFileSync(file)), 'the blob is the file');
+      assert.doesNotMatch(logs['hermes-managed'] ?? '', /panic/);
+    } finally {
       await stop(h.child);
     }
   });
