@@ -113,12 +113,8 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 	}
 	req.Model = name
 	req.Files = map[string]string{filepath.Base(path): digest}
-	last := ""
 	create := func(f func(api.ProgressResponse) error) error { return c.api.Create(ctx, req, f) }
-	err = progressCall(create, func(r api.ProgressResponse) error {
-		last = r.Status
-		return fn(m.update(r.Status, r.Completed, r.Total))
-	})
+	last, err := followProgress(create, m, fn)
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("import model %s: cancelled: %w", name, ctx.Err())
@@ -128,37 +124,6 @@ func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, f
 		return fmt.Errorf("import model %s: Ollama stopped answering before the model was created (last: %q)", name, last)
 	}
 	return nil
-}
-
-// place writes the file's blob straight into the models folder of an Ollama
-// Hermes started itself (placeBlob) and returns its digest, when Ollama then
-// says it has it; placed is false when there is no such folder, Hermes cannot
-// write into it, or Ollama does not see the blob there (it keeps its models
-// elsewhere): the caller uploads.
-func (c *Client) place(ctx context.Context, path string, size int64, fn func(int64) error) (digest string, placed bool, err error) {
-	store := ""
-	if c.cfg.Store != nil {
-		store = c.cfg.Store()
-	}
-	if store == "" {
-		return "", false, nil
-	}
-	blobs := filepath.Join(store, "blobs")
-	digest, made, err := placeBlob(ctx, path, size, copyStep, blobs, fn)
-	if errors.Is(err, errNoStore) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, err
-	}
-	has, err := c.hasBlob(ctx, digest)
-	if err != nil {
-		return "", false, err // the blob stays: another import may be using it; Ollama prunes it if none does
-	}
-	if !has && made { // Ollama keeps its models elsewhere: the copy is no use
-		os.Remove(filepath.Join(blobs, blobName(digest)))
-	}
-	return digest, has, nil
 }
 
 // upload hashes the file (unless its digest is known already) and uploads it

@@ -99,6 +99,9 @@ func New(cfg Config, transport *http.Transport) (*Client, error) {
 	if transport == nil {
 		transport = NewTransport(cfg.ConnectTimeout)
 	}
+	if cfg.Store == nil {
+		cfg.Store = func() string { return "" }
+	}
 	hc := &http.Client{Transport: sizedBodies{transport}}
 	return &Client{
 		cfg:   cfg,
@@ -196,18 +199,23 @@ func ollamaSaid(err error) string {
 	return ""
 }
 
-// progressCall runs an Ollama call that streams progress to fn (Hermes's): an
-// error fn returned comes back as it is, any other as fromOllama.
-func progressCall(call func(func(api.ProgressResponse) error) error, fn func(api.ProgressResponse) error) error {
+// followProgress runs an Ollama call that streams progress (a pull, a
+// create), reports each line through m to fn (nil: to nobody) and returns the
+// last status Ollama gave ("success" once it finished): an error fn returned
+// comes back as it is, any other as fromOllama.
+func followProgress(call func(func(api.ProgressResponse) error) error, m *meter, fn func(Progress) error) (last string, err error) {
 	var own error
-	err := call(func(r api.ProgressResponse) error {
-		own = fn(r)
+	err = call(func(r api.ProgressResponse) error {
+		last = r.Status
+		if fn != nil {
+			own = fn(m.update(r.Status, r.Completed, r.Total))
+		}
 		return own
 	})
 	if err == nil || own != nil {
-		return err
+		return last, err
 	}
-	return fromOllama{err}
+	return last, fromOllama{err}
 }
 
 func isConnError(err error) bool {

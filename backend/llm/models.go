@@ -181,18 +181,10 @@ func (c *Client) Pull(ctx context.Context, name string, fn func(Progress) error)
 	if strings.TrimSpace(name) == "" {
 		return errors.New("pull model: give a model name, e.g. llama3.2")
 	}
-	m := newMeter(time.Now)
-	last := ""
 	pull := func(f func(api.ProgressResponse) error) error {
 		return c.api.Pull(ctx, &api.PullRequest{Model: name}, f)
 	}
-	err := progressCall(pull, func(r api.ProgressResponse) error {
-		last = r.Status
-		if fn == nil {
-			return nil
-		}
-		return fn(m.update(r.Status, r.Completed, r.Total))
-	})
+	last, err := followProgress(pull, newMeter(time.Now), fn)
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("pull model %s: cancelled (what was downloaded is kept; pulling again resumes): %w", name, ctx.Err())

@@ -20,6 +20,34 @@ var errNoStore = errors.New("cannot write into Ollama's models folder")
 // cancellation and progress.
 const copyStep = 64 << 20
 
+// place writes the file's blob straight into the models folder of an Ollama
+// Hermes started itself (placeBlob) and returns its digest, when Ollama then
+// says it has it; placed is false when there is no such folder, Hermes cannot
+// write into it, or Ollama does not see the blob there (it keeps its models
+// elsewhere): the caller uploads.
+func (c *Client) place(ctx context.Context, path string, size int64, fn func(int64) error) (digest string, placed bool, err error) {
+	store := c.cfg.Store()
+	if store == "" {
+		return "", false, nil
+	}
+	blobs := filepath.Join(store, "blobs")
+	digest, made, err := placeBlob(ctx, path, size, copyStep, blobs, fn)
+	if errors.Is(err, errNoStore) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	has, err := c.hasBlob(ctx, digest)
+	if err != nil {
+		return "", false, err // the blob stays: another import may be using it; Ollama prunes it if none does
+	}
+	if !has && made { // Ollama keeps its models elsewhere: the copy is no use
+		os.Remove(filepath.Join(blobs, blobName(digest)))
+	}
+	return digest, has, nil
+}
+
 // placeBlob copies the file at path into blobs (the blobs folder of an Ollama
 // Hermes started itself) while it hashes it: one pass over the file, SHA-256
 // on one core while the kernel copies (copy_file_range, in steps of step
