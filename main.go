@@ -11,6 +11,7 @@ import (
 
 	"hermes/app"
 	"hermes/app/cli"
+	"hermes/backend/cage"
 )
 
 //go:embed all:frontend/dist
@@ -27,6 +28,7 @@ var version = "dev"
 var intentModel embed.FS
 
 func main() {
+	cage.RunIfChild() // a file reader in the parser cage: nothing else of Hermes starts
 	started := time.Now()
 	app.TuneRuntime(os.Getenv)
 	assets, err := fs.Sub(dist, "frontend/dist")

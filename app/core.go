@@ -7,6 +7,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"hermes/backend/cage"
 	"io/fs"
 	"net/http"
 	"os"
@@ -45,6 +46,9 @@ type Options struct {
 	// when it goes on (false); the CLI says so on stderr. Without it, an attached
 	// UI gets the "db:waiting" event.
 	OnDBWait func(waiting bool)
+	// CageExe is the program that reads untrusted files in a child (run with
+	// cage.Command); "" is this executable (docs/architecture.md, "The parser cage").
+	CageExe string
 }
 
 // Core is everything wired together: the composition root.
@@ -58,6 +62,7 @@ type Core struct {
 	prompt   *prompt.Builder
 	summary  *summary.Summarizer
 	calib    *tokencal.Calibration
+	docs     cage.Reader // attached files, their parsers in a child process
 
 	intent   *intentLoader
 	tools    *toolbox
@@ -77,6 +82,27 @@ type Core struct {
 	retired   []*ollamad.Daemon // earlier ones, stopped at Close if Hermes started them
 	clientKey string
 	client    *llm.Client
+}
+
+// cageExe is the cage's program: the one named, else this executable.
+func cageExe(named string) string {
+	if named != "" {
+		return named
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return os.Args[0] // the reader then fails as a refusal, never as a crash
+	}
+	return exe
+}
+
+// cageLimits are the cage's limits in the settings (cage_memory, cage_time).
+func (c *Core) cageLimits(ctx context.Context) cage.Limits {
+	st, err := c.settings.Load(ctx)
+	if err != nil {
+		return cage.DefaultLimits()
+	}
+	return cage.Limits{Memory: int64(st.CageMemoryMB) << 20, CPU: st.CageTime, Wall: st.CageTime}
 }
 
 // Open opens the data dir's database and wires the backend.
@@ -114,6 +140,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	}
 	c.intent = &intentLoader{model: model, dir: modelDir, libPath: getenv("HERMES_ORT_LIB"),
 		corrections: correct.NewStore(filepath.Join(opts.DataDir, IntentCorrectionsFile))}
+	c.docs = cage.Reader{Exe: cageExe(opts.CageExe), Limits: c.cageLimits}
 	c.prompt = prompt.NewBuilder()
 	c.calib = tokencal.New(db.DB)
 	c.summary = &summary.Summarizer{LLM: settingsLLM{c}, Store: c.sessions, KeepTurns: 6, MinMessages: 8}

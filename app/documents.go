@@ -54,7 +54,10 @@ type DocumentFile struct {
 func (c *Core) AttachDocuments(ctx context.Context, files []DocumentFile) ([]DocumentInfo, error) {
 	docs := make([]document.Doc, 0, len(files))
 	for _, f := range files {
-		d, err := document.Extract(f.Name, f.Data)
+		d, err := c.docs.Extract(ctx, f.Name, f.Data)
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, docError(err)
 		}

@@ -101,6 +101,9 @@ func TestAttachDocumentRefuses(t *testing.T) {
 		{"bad base64", "a.txt", "%%%", "could not be read", CodeInvalidInput, nil},
 		{"empty", "a.txt", "", "is empty", CodeDocEmpty, map[string]string{"name": "a.txt"}},
 		{"too big", "big.txt", big, "files up to 10.0 MB", CodeDocTooBig, map[string]string{"name": "big.txt", "size": "10.0 MB", "limit": "10.0 MB"}},
+		// The 115-byte PDF that took the process down with it: the cage's child dies instead.
+		{"memory bomb", "x.pdf", base64.StdEncoding.EncodeToString(documenttest.XRefBombPDF()), "it needs more than 512 MB",
+			CodeDocTooMuchMemory, map[string]string{"name": "x.pdf", "limit": "512 MB"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -64,6 +64,11 @@ const (
 	CodeDocNotText     = "doc_" + document.RefusedNotText
 	CodeDocNoTextLayer = "doc_" + document.RefusedNoTextLayer
 	CodeDocEmpty       = "doc_" + document.RefusedEmpty
+	// A file's reader stopped by the parser cage (package cage): limit (memory,
+	// time) or detail (reader_failed).
+	CodeDocTooMuchMemory = "doc_" + document.RefusedTooMuchMemory
+	CodeDocTooSlow       = "doc_" + document.RefusedTooSlow
+	CodeDocReaderFailed  = "doc_" + document.RefusedReaderFailed
 )
 
 // UserError is an error whose message is fit to show a user: what went wrong and

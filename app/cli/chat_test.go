@@ -157,6 +157,7 @@ func TestChatAttach(t *testing.T) {
 	big := writeFile(t, files, "big.txt", []byte(strings.Repeat("a", 10<<20+1)))
 	img := writeFile(t, files, "photo.png", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
 	empty := writeFile(t, files, "empty.txt", []byte(" \n"))
+	bomb := writeFile(t, files, "x.pdf", documenttest.XRefBombPDF())
 	before := rec.count()
 	for _, c := range []struct {
 		name string
@@ -166,6 +167,7 @@ func TestChatAttach(t *testing.T) {
 		{"unknown type", []string{"--attach", md, "--attach", img}, "text, Markdown, code, CSV and PDF"},
 		{"too large", []string{"--attach", big}, "files up to 10.0 MB"},
 		{"no text", []string{"--attach", empty}, "is empty"},
+		{"memory bomb", []string{"--attach", bomb}, `"x.pdf" could not be read: it needs more than 512 MB`},
 		{"missing", []string{"--attach", filepath.Join(files, "nope.txt")}, "cannot read"},
 		{"directory", []string{"--attach", files}, "directory"},
 	} {

@@ -94,6 +94,8 @@ type Settings struct {
 	ArchiveAfter      time.Duration // an idle conversation is archived this long after it went idle
 	OllamaPath        string        // the ollama program Hermes may start; "" searches PATH and the usual places
 	ManageOllama      string        // "auto": start ollama serve when nothing answers at a loopback host; "never"
+	CageMemoryMB      int           // memory a file's reader may use (the parser cage), in MiB
+	CageTime          time.Duration // time a file's reader may take, wall clock and CPU
 	// MemoryHalfLives is the decay half-life per memory category the user set
 	// (categories not named decay at the default rate). Shared: do not modify.
 	MemoryHalfLives map[string]time.Duration
@@ -173,6 +175,9 @@ var specs = []spec{
 	intSpec("context_window", "Largest context (tokens) Hermes asks Ollama for; the model's own limit applies when smaller", "8192", 512, 1<<20,
 		func(s *Settings, n int) { s.ContextWindow = n }),
 	intSpec("reply_reserve", "Tokens kept free in the context for the reply", "1024", 64, 1<<18, func(s *Settings, n int) { s.ReplyReserve = n }),
+	intSpec("cage_memory", "Memory (MB) the reader of one attached file may use before the file is refused", "512", 64, 16384,
+		func(s *Settings, n int) { s.CageMemoryMB = n }),
+	durationSpec("cage_time", "Time the reader of one attached file may take before the file is refused", "20s", func(s *Settings, d time.Duration) { s.CageTime = d }),
 	intSpec("recent_turns", "Newest turns always offered to the model (if they fit)", "4", 0, 100, func(s *Settings, n int) { s.RecentTurns = n }),
 	{
 		key: "idle_timeout", description: "A conversation without messages for this long is closed: summarized, titled, marked idle (e.g. 15m)",

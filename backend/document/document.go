@@ -51,6 +51,10 @@ const (
 	RefusedNotText     = "not_text"      // no params
 	RefusedNoTextLayer = "no_text_layer" // no params
 	RefusedEmpty       = "empty"         // no params
+	// A reader that ran out of its cage's limits or died (package cage).
+	RefusedTooMuchMemory = "too_much_memory" // params: limit
+	RefusedTooSlow       = "too_slow"        // params: limit
+	RefusedReaderFailed  = "reader_failed"   // params: detail
 )
 
 // Refusal is a file Extract refused: why (a Refused* reason), the file's name and
@@ -60,14 +64,37 @@ type Refusal struct {
 	Reason string
 	Name   string
 	Params map[string]string
-	err    error
+	kind   error // ErrUnsupported, ErrTooLarge or ErrNoText
+	msg    string
 }
 
-func (r *Refusal) Error() string { return r.err.Error() }
-func (r *Refusal) Unwrap() error { return r.err }
+func (r *Refusal) Error() string { return r.kind.Error() + ": " + r.msg }
+func (r *Refusal) Unwrap() error { return r.kind }
+
+// Message is the refusal in English without its kind.
+func (r *Refusal) Message() string { return r.msg }
+
+// NewRefusal is a refusal made outside Extract (a reader the cage stopped, or
+// one read back from the cage): kind is ErrUnsupported, ErrTooLarge or ErrNoText.
+func NewRefusal(reason, name string, params map[string]string, kind error, msg string) *Refusal {
+	return &Refusal{Reason: reason, Name: name, Params: params, kind: kind, msg: msg}
+}
 
 func refuse(reason, name string, params map[string]string, kind error, format string, args ...any) error {
-	return &Refusal{Reason: reason, Name: name, Params: params, err: fmt.Errorf("%w: "+format, append([]any{kind}, args...)...)}
+	return NewRefusal(reason, name, params, kind, fmt.Sprintf(format, args...))
+}
+
+// Kinds names the refusal kinds for a wire format (package cage).
+var Kinds = map[string]error{"unsupported": ErrUnsupported, "too_large": ErrTooLarge, "no_text": ErrNoText}
+
+// KindName is the name Kinds gives the refusal's kind.
+func (r *Refusal) KindName() string {
+	for n, k := range Kinds {
+		if k == r.kind {
+			return n
+		}
+	}
+	return "unsupported"
 }
 
 // Doc is an attached file's text.
@@ -110,18 +137,18 @@ func KindOf(name string) string {
 
 // Extract reads a file's text. A binary file, an oversized one and one with no
 // text are refused with an error that says what can be attached.
+//
+// Extract runs the format's parser in this process: a PDF is given to it only
+// inside the cage (package cage), where a crash, a hang or a memory bomb in the
+// parser costs a child process; NeedsParser says which files those are.
 func Extract(name string, data []byte) (Doc, error) {
-	name = filepath.Base(strings.TrimSpace(name))
-	if name == "" || name == "." || name == "/" {
-		name = "document"
-	}
-	if len(data) > MaxBytes {
-		return Doc{}, refuse(RefusedTooBig, name, map[string]string{"size": size(len(data)), "limit": size(MaxBytes)},
-			ErrTooLarge, "%q is %s; files up to %s can be attached", name, size(len(data)), size(MaxBytes))
+	name = Name(name)
+	if err := CheckSize(name, len(data)); err != nil {
+		return Doc{}, err
 	}
 	kind := KindOf(name)
 	var text string
-	if kind == KindPDF || bytes.HasPrefix(data, []byte("%PDF-")) {
+	if NeedsParser(name, data) {
 		kind = KindPDF
 		t, err := pdfText(data)
 		if err != nil {
@@ -151,6 +178,31 @@ func Extract(name string, data []byte) (Doc, error) {
 			ErrTooLarge, "%q has %d characters of text; documents up to %d characters can be attached", name, n, MaxChars)
 	}
 	return Doc{Name: name, Kind: kind, Text: text}, nil
+}
+
+// Name is the file name a document is shown and refused by.
+func Name(name string) string {
+	name = filepath.Base(strings.TrimSpace(name))
+	if name == "" || name == "." || name == "/" {
+		return "document"
+	}
+	return name
+}
+
+// CheckSize refuses a file over MaxBytes before anything reads it.
+func CheckSize(name string, n int) error {
+	if n > MaxBytes {
+		return refuse(RefusedTooBig, name, map[string]string{"size": size(n), "limit": size(MaxBytes)},
+			ErrTooLarge, "%q is %s; files up to %s can be attached", name, size(n), size(MaxBytes))
+	}
+	return nil
+}
+
+// NeedsParser is whether reading the file runs a format parser over untrusted
+// structure (a PDF, by its name or its header), which belongs in the cage; the
+// rest is read as UTF-8 text, which no file can make crash or hang.
+func NeedsParser(name string, data []byte) bool {
+	return KindOf(name) == KindPDF || bytes.HasPrefix(data, []byte("%PDF-"))
 }
 
 // isText: valid UTF-8 with no NUL bytes and few control characters.

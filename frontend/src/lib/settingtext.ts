@@ -13,6 +13,8 @@ export const settingDescriptionsZh: Record<string, string> = {
   token_gap_timeout: '两个词之间最长可以停顿多久（例如 30s、2m）',
   context_window: 'Hermes 向 Ollama 请求的最大上下文（词元数）；模型自身的上限更小时以模型为准',
   reply_reserve: '上下文中为回复留出的词元数',
+  cage_memory: '读取一个附加文件时读取程序最多可用的内存（MB），超出则拒收该文件',
+  cage_time: '读取一个附加文件最多可用的时间，超出则拒收该文件（例如 30s、2m）',
   recent_turns: '总是提供给模型的最近轮数（放得下时）',
   idle_timeout: '对话多久没有新消息就结束：生成摘要和标题，标为空闲（例如 15m）',
   archive_after: '空闲的对话再过多久归档（仍可搜索，工作记忆会被清除；例如 168h）',
