@@ -512,6 +512,18 @@ func (p *loader) command(n *yaml.Node, tool string, props map[string]bool, t *To
 				shell+" "+flag, fromModel[0], fromModel[0])
 		}
 	}
+	if at, name, how := inlineProgram(raw); complete && at >= 0 {
+		if allowShell {
+			t.shell = true
+		} else {
+			p.fail(an.Content[at], tool, fmt.Sprintf("command.argv[%d]", at),
+				"%s runs this text as a program (%s), and the model's value is put inside it: the model could make it run "+
+					"any code (code injection). Pass the value as an argument of its own after the program text "+
+					"(e.g. [python3, -c, \"import sys; print(sys.argv[1])\", \"{{q}}\"]), or, if you accept the risk, add allow_shell: true under command: "+
+					"(every call then asks first, and the approval says it runs code)",
+				name, how)
+		}
+	}
 	// a minimal environment: these few, then what the entry declares
 	for _, k := range []string{"PATH", "HOME", "LANG", "TMPDIR", "SYSTEMROOT"} {
 		if v, ok := p.opts.LookupEnv(k); ok {
