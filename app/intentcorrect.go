@@ -22,7 +22,7 @@ const IntentCorrectionsFile = correct.File
 // IntentCorrection is one corrected message: its text and the label the user chose.
 type IntentCorrection = correct.Correction
 
-// IntentLabels are the labels a message can be given (DESIGN.md 7b).
+// IntentLabels are the labels a message can be given (docs/architecture.md, "Intent labels").
 func IntentLabels() []string { return append([]string(nil), dataset.Labels...) }
 
 // IntentCorrected is a message whose intent the user corrected, with the plan

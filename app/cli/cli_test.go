@@ -1034,3 +1034,19 @@ func TestHelpPerCommand(t *testing.T) {
 		t.Errorf("search -- -h: %+v", r)
 	}
 }
+
+// TestConfirmRefusesOnDevNull: </dev/null is a character device but no
+// terminal; a command that must confirm refuses at once and names --yes
+// instead of waiting for an answer that never comes.
+func TestConfirmRefusesOnDevNull(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	var errb bytes.Buffer
+	ok, err := confirm(Env{Stdin: null, Stderr: &errb}, "Delete it?", "deleting needs confirmation")
+	if ok || err == nil || !strings.Contains(err.Error(), "pass --yes in scripts") || errb.Len() != 0 {
+		t.Fatalf("confirm on /dev/null = %v, %v (asked %q)", ok, err, errb.String())
+	}
+}

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestNoBackendImports keeps the rule of DESIGN.md section 1: the command line
+// TestNoBackendImports keeps the rule of docs/architecture.md, "Layers": the command line
 // is a client of the app service and never opens a backend package itself.
 func TestNoBackendImports(t *testing.T) {
 	files, err := filepath.Glob("*.go")

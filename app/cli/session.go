@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"golang.org/x/term"
 	"io"
 	"os"
 	"strings"
@@ -275,7 +276,6 @@ func progressPrinter(env Env, what string) func(done, total int) {
 	}
 }
 
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal is whether f is a terminal (a tty), not merely a character device:
+// </dev/null is one too, and a script must not be asked a question there.
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

@@ -1,5 +1,5 @@
 // Package intent classifies a user message into one of the intent labels of
-// DESIGN.md section 7b (chitchat, question, task, remember, recall, forget,
+// docs/architecture.md, "Intent labels" (chitchat, question, task, remember, recall, forget,
 // hypothetical) with the project-trained model in models/intent, run through
 // ONNX Runtime. A result below the confidence threshold is Unknown.
 //

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Intents (DESIGN.md 7b) that matter to the gate.
+// Intents (docs/architecture.md, "Intent labels") that matter to the gate.
 const (
 	intentRemember     = "remember"
 	intentForget       = "forget"

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Turn is a finished conversation turn handed to memory (DESIGN.md section 3, step 8).
+// Turn is a finished conversation turn handed to memory (docs/architecture.md, "One turn, as data", step 8).
 type Turn struct {
 	Profile            string
 	SessionID          string

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Hit is one search result (DESIGN.md section 7: memory_id, ref, text, score).
+// Hit is one search result (docs/architecture.md, "Command-line contract": memory_id, ref, text, score).
 type Hit struct {
 	MemoryID string  `json:"memory_id"`
 	Ref      string  `json:"ref"`

@@ -231,7 +231,7 @@ type ImportResult struct {
 // LineError names the line of an import that is wrong.
 type LineError = jsonl.LineError
 
-// ImportLine is one line of `hermes memory import --jsonl` (DESIGN.md section 7).
+// ImportLine is one line of `hermes memory import --jsonl` (docs/architecture.md, "Command-line contract").
 type ImportLine struct {
 	ID        string `json:"id"`
 	Text      string `json:"text"`

@@ -13,7 +13,7 @@ import (
 	"hermes/backend/procid"
 )
 
-// ImportLine is one line of a JSONL import (DESIGN.md section 7): "session" is the
+// ImportLine is one line of a JSONL import (docs/architecture.md, "Command-line contract"): "session" is the
 // session's ref, "id" the message's ref.
 type ImportLine struct {
 	Session   string `json:"session"`

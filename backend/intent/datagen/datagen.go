@@ -56,8 +56,8 @@ type Splits struct {
 	Train, Dev, Test []dataset.Example
 }
 
-// hardBorders are the template families the hard borders of DESIGN.md
-// section 7b are taught by (backend/intent TestHardBorders): a fact about
+// hardBorders are the template families the hard borders between the intent labels
+// (docs/architecture.md, "Intent labels") are taught by (backend/intent TestHardBorders): a fact about
 // the user (remember), the same fact about someone else or as a what-if
 // (hypothetical), asking what the assistant knows (recall), asking to delete
 // it (forget), and live data (task). They are always in the training split,

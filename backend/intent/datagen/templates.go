@@ -2,7 +2,7 @@ package datagen
 
 // Templates per label and language. A line without {slot} is a literal
 // message; a line with slots is expanded with several sampled slot values.
-// Labels follow DESIGN.md section 7b. The hard borders are spelled out on
+// Labels follow docs/architecture.md, "Intent labels". The hard borders are spelled out on
 // purpose: a fact about the user is remember, the same fact about someone
 // else (or as a what-if, example or test) is hypothetical, asking what the
 // assistant knows is recall, asking to delete it is forget, and anything

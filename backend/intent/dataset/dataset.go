@@ -13,7 +13,7 @@ import (
 	"strings"
 )
 
-// Labels is the fixed label set of DESIGN.md section 7b, in model output
+// Labels is the fixed label set of docs/architecture.md, "Intent labels", in model output
 // order.
 var Labels = []string{"chitchat", "question", "task", "remember", "recall", "forget", "hypothetical"}
 

@@ -43,7 +43,7 @@ export interface Message {
   errorCode?: string;
   errorParams?: Record<string, string>;
   model?: string;
-  /** The intent label of a user message (see DESIGN.md 7b), or "unknown". */
+  /** The intent label of a user message (see docs/architecture.md, "Intent labels"), or "unknown". */
   intent?: string;
   intentConfidence?: number;
   pinned?: boolean;

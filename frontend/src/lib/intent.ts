@@ -1,4 +1,4 @@
-// Intent labels (DESIGN.md section 7b) as the UI shows them.
+// Intent labels (docs/architecture.md, "Intent labels") as the UI shows them.
 import type { MessageKey } from './i18n.svelte';
 
 export const INTENTS = ['chitchat', 'question', 'task', 'remember', 'recall', 'forget', 'hypothetical', 'unknown'] as const;
