@@ -34,7 +34,7 @@ func TestChatSettingsReachTheModel(t *testing.T) {
 	}
 	reqs := fake.ChatRequests()
 	req := reqs[len(reqs)-1]
-	if req.Model != "qwen2.5" || len(req.Messages) == 0 || req.Messages[0].Role != "system" || req.Messages[0].Content != "You are a pirate. Say arr." {
+	if req.Model != "qwen2.5" || len(req.Messages) == 0 || req.Messages[0].Role != "system" || withoutFenceRule(req.Messages[0].Content) != "You are a pirate. Say arr." {
 		t.Fatalf("request model %q, messages %+v", req.Model, req.Messages)
 	}
 	if req.Options["temperature"] != 0.3 || req.Options["num_ctx"] != float64(16384) {
@@ -50,7 +50,7 @@ func TestChatSettingsReachTheModel(t *testing.T) {
 	a.mu.Unlock()
 	rep, err = a.LastContext(sid)
 	if err != nil || rep.Settings == nil || rep.Settings.System != "You are a pirate. Say arr." || rep.Settings.NumCtx != 16384 ||
-		len(rep.Items) == 0 || rep.Items[0].Preview != "You are a pirate. Say arr." {
+		len(rep.Items) == 0 || !strings.HasPrefix(rep.Items[0].Preview, "You are a pirate. Say arr.") {
 		t.Fatalf("stored report = %+v, %v", rep, err)
 	}
 	// The next turn's window, as the inspector and `session context` show it, is
@@ -140,7 +140,7 @@ func TestSystemPresetsAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	reqs := fake.ChatRequests()
-	if got := reqs[len(reqs)-1].Messages[0].Content; got != "You are a pirate." {
+	if got := withoutFenceRule(reqs[len(reqs)-1].Messages[0].Content); got != "You are a pirate." {
 		t.Fatalf("system = %q", got)
 	}
 	if ps, err = a.DeleteSystemPreset("Pirate"); err != nil || len(ps) != 3 {

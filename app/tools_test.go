@@ -23,13 +23,14 @@ func call(name string, args map[string]any) api.ToolCall {
 	return api.ToolCall{Function: api.ToolCallFunction{Name: name, Arguments: a}}
 }
 
-// toolRounds counts the tool results the model has been sent in this turn.
+// toolRounds counts the tool results the model has been sent in this turn, and
+// gives the last one's text without its fence.
 func toolRounds(req api.ChatRequest) (int, string) {
 	n, last := 0, ""
 	for _, m := range req.Messages {
 		if m.Role == "tool" {
 			n++
-			last = m.Content
+			last = unfence(m.Content)
 		}
 		if m.Role == "user" {
 			n, last = 0, ""

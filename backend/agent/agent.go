@@ -374,7 +374,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 			if in.OnTool != nil {
 				in.OnTool(o)
 			}
-			req.Messages = append(req.Messages, o.Message())
+			req.Messages = append(req.Messages, ToolResultMessage(o))
 			tm := ToolMessage(o, "")
 			tm.SessionID = sess.ID
 			if _, err := a.Sessions.Append(context.WithoutCancel(ctx), tm); err != nil {

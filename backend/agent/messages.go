@@ -7,6 +7,7 @@ import (
 
 	"hermes/backend/llm"
 	"hermes/backend/prompt"
+	"hermes/backend/tools"
 )
 
 // ChatMessages are a built context as the model's chat messages (the tool
@@ -48,4 +49,12 @@ func Fitted(tools api.Tools, texts []string, c prompt.Context) api.Tools {
 		}
 	}
 	return out
+}
+
+// ToolResultMessage is a tool call's outcome as the model reads it: fenced data
+// (docs/architecture.md, "Untrusted input").
+func ToolResultMessage(o tools.Outcome) llm.Message {
+	m := o.Message()
+	m.Content = prompt.ToolResult(o.Tool, m.Content)
+	return m
 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
 
 	"hermes/backend/prompt"
@@ -95,13 +96,13 @@ func (r Replay) Seen(ctx context.Context, sessionID, replyID string) (seen Seen,
 		text := ""
 		switch prompt.Reason(it.Reason) {
 		case prompt.ReasonSystem:
-			text = system
+			text = prompt.SystemText(system, rec.fenced())
 		case prompt.ReasonQuery:
 			text = byID[rec.QueryID].Content
 		case prompt.ReasonSummary:
 			text = "(the summary has moved on since)"
 			if s.SummaryUpto == rec.SummaryUpto {
-				text = s.Summary
+				text = prompt.SummaryItem(s.Summary)
 			}
 		case prompt.ReasonMemory:
 			text = "(a memory forgotten since)"
@@ -113,9 +114,9 @@ func (r Replay) Seen(ctx context.Context, sessionID, replyID string) (seen Seen,
 		case prompt.ReasonDocument:
 			text = "(a document deleted since)"
 			if ds, _ := r.Sessions.Documents(ctx, []string{it.Document}); len(ds) == 1 {
-				text = prompt.DocumentHeader(ds[0].Name, 1, 1) + ds[0].Text
+				text = prompt.DocumentItem(ds[0].Name, 1, 1, ds[0].Text)
 				if it.Part > 0 {
-					text = fmt.Sprintf("Attached document %q, part %d", ds[0].Name, it.Part)
+					text = prompt.Fence(prompt.KindDocument, ds[0].Name, "(one of the parts most relevant to the question)", "part", strconv.Itoa(it.Part))
 				}
 			}
 		default:
@@ -123,12 +124,26 @@ func (r Replay) Seen(ctx context.Context, sessionID, replyID string) (seen Seen,
 				text = "(a message deleted since)"
 				if m, ok := byID[it.MessageID]; ok {
 					text = m.Content
+					if m.Role == "tool" {
+						text = prompt.ToolResult(m.ToolName, m.Content)
+					}
 				}
 			}
 		}
 		seen.Items = append(seen.Items, SeenItem{RecipeItem: it, Text: text})
 	}
 	return seen, true, nil
+}
+
+// fenced is whether the recipe's context held fenced data (its system prompt
+// then carried the fence rule).
+func (r *ContextRecipe) fenced() bool {
+	for _, it := range r.Items {
+		if prompt.Fenced(prompt.Reason(it.Reason), it.Role) {
+			return true
+		}
+	}
+	return false
 }
 
 // has is whether the recipe holds an item for reason.

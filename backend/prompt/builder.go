@@ -176,8 +176,48 @@ func visible(h []session.Message, channel string) []session.Message {
 	return out
 }
 
-// MemoryItem is how a recalled memory is shown to the model.
-func MemoryItem(mem string) string { return "Memory: " + mem }
+// MemoryItem is how a recalled memory is shown to the model: fenced data.
+func MemoryItem(mem string) string { return Fence(KindMemory, "", mem) }
+
+// SummaryItem is how the summary of earlier turns is shown to the model: fenced
+// data, since it retells tool results and documents too.
+func SummaryItem(summary string) string {
+	return Fence(KindSummary, "", summary, "note", "automatic; may be incomplete")
+}
+
+// mayFence is whether the input could put fenced data in the context (the
+// system prompt then reserves room for the fence rule; see settleRule).
+func mayFence(in Input) bool {
+	if len(in.Memories) > 0 || len(in.Documents) > 0 || len(in.ToolSchemas) > 0 || in.Summary != "" {
+		return true
+	}
+	for _, m := range in.History {
+		if m.Role == "tool" {
+			return true
+		}
+	}
+	return false
+}
+
+// settleRule takes the fence rule out of the system prompt when nothing fenced
+// made it into the context, and returns the tokens that gives back.
+func settleRule(items []Item, system string, cost func(int) int) int {
+	if len(items) == 0 || items[0].Reason != ReasonSystem {
+		return 0
+	}
+	for _, it := range items {
+		if Fenced(it.Reason, it.Role) {
+			return 0
+		}
+	}
+	before := items[0].Tokens
+	if system == "" {
+		items[0] = Item{}
+	} else {
+		items[0].Content, items[0].Tokens = system, Estimate(system)+MessageOverhead
+	}
+	return cost(before) - cost(items[0].Tokens)
+}
 
 // Build fits the input into the budget. The result never exceeds the budget: when even
 // the system prompt and the query do not fit, the query is shortened.
@@ -191,7 +231,7 @@ func (b *Builder) Build(_ context.Context, in Input) Context {
 	used := 0
 	fits := func(t int) bool { return used+cost(t) <= in.Budget }
 
-	system := in.System
+	system := SystemText(in.System, mayFence(in))
 	sysItem := Item{Reason: ReasonSystem, Role: "system", Content: system, Tokens: Estimate(system) + MessageOverhead}
 	if system == "" {
 		sysItem = Item{}
@@ -224,7 +264,8 @@ func (b *Builder) Build(_ context.Context, in Input) Context {
 		}
 	}
 	for _, mem := range in.Memories {
-		it := Item{Reason: ReasonMemory, Role: "system", Content: MemoryItem(mem), Tokens: Estimate(mem) + MessageOverhead + 2}
+		c := MemoryItem(mem)
+		it := Item{Reason: ReasonMemory, Role: "user", Content: c, Tokens: Estimate(c) + MessageOverhead}
 		if fits(it.Tokens) {
 			used += cost(it.Tokens)
 			head = append(head, it)
@@ -250,9 +291,6 @@ func (b *Builder) Build(_ context.Context, in Input) Context {
 		}
 		t := turns[len(turns)-1]
 		mi := b.info(m)
-		if m.Role == "tool" && mi.tokens > b.MaxToolResultToks {
-			mi.tokens = -1 // shortened below
-		}
 		t.msgs = append(t.msgs, m)
 		t.infos = append(t.infos, mi)
 		t.anchor = t.anchor || mi.anchor
@@ -261,8 +299,8 @@ func (b *Builder) Build(_ context.Context, in Input) Context {
 	}
 	for _, t := range turns {
 		for i, m := range t.msgs {
-			if t.infos[i].tokens < 0 {
-				c := shortenTool(m.Content, b.MaxToolResultToks)
+			if m.Role == "tool" { // shortened when long, and fenced as data
+				c := ToolResult(m.ToolName, shortenTool(m.Content, b.MaxToolResultToks))
 				t.msgs[i].Content = c
 				t.infos[i].tokens = Estimate(c) + MessageOverhead
 			}
@@ -273,8 +311,8 @@ func (b *Builder) Build(_ context.Context, in Input) Context {
 	// The summary stands in for turns it covers that do not make it in; reserve it first.
 	var summaryItem *Item
 	if in.Summary != "" {
-		content := "Summary of the earlier conversation (written automatically; may be incomplete):\n" + in.Summary
-		it := Item{Reason: ReasonSummary, Role: "system", Content: content, Tokens: Estimate(content) + MessageOverhead}
+		content := SummaryItem(in.Summary)
+		it := Item{Reason: ReasonSummary, Role: "user", Content: content, Tokens: Estimate(content) + MessageOverhead}
 		if fits(it.Tokens) {
 			used += cost(it.Tokens)
 			summaryItem = &it
@@ -378,6 +416,10 @@ func (b *Builder) Build(_ context.Context, in Input) Context {
 	ctx.Items = append(ctx.Items, body...)
 	if queryItem.Content != "" {
 		ctx.Items = append(ctx.Items, queryItem)
+	}
+	used -= settleRule(ctx.Items, in.System, cost)
+	if len(ctx.Items) > 0 && ctx.Items[0].Content == "" {
+		ctx.Items = ctx.Items[1:]
 	}
 	ctx.Tokens = used
 	for _, it := range ctx.Items {

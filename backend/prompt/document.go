@@ -32,12 +32,13 @@ type chunk struct {
 	score            float64
 }
 
-// DocumentHeader introduces a document (or one of its parts) to the model.
-func DocumentHeader(name string, part, parts int) string {
+// DocumentItem is a document (or one of its parts) as the model reads it: fenced
+// data named by its file.
+func DocumentItem(name string, part, parts int, text string) string {
 	if parts <= 1 {
-		return fmt.Sprintf("Attached document %q:\n", name)
+		return Fence(KindDocument, name, text)
 	}
-	return fmt.Sprintf("Attached document %q, part %d of %d (the parts most relevant to the question):\n", name, part, parts)
+	return Fence(KindDocument, name, text, "part", fmt.Sprintf("%d of %d", part, parts), "chosen", "the parts most relevant to the question")
 }
 
 // documents fits the documents into room tokens (already calibrated by cost):
@@ -50,8 +51,8 @@ func (b *Builder) documents(docs []Document, query string, room int, cost func(i
 	whole := make([]Item, 0, len(docs))
 	total := 0
 	for _, d := range docs {
-		c := DocumentHeader(d.Name, 1, 1) + d.Text
-		it := Item{Reason: ReasonDocument, Role: "system", Content: c, Tokens: Estimate(c) + MessageOverhead, Ref: d.ID}
+		c := DocumentItem(d.Name, 1, 1, d.Text)
+		it := Item{Reason: ReasonDocument, Role: "user", Content: c, Tokens: Estimate(c) + MessageOverhead, Ref: d.ID}
 		whole = append(whole, it)
 		total += cost(it.Tokens)
 	}
@@ -84,7 +85,7 @@ func (b *Builder) documents(docs []Document, query string, room int, cost func(i
 	used := 0
 	chosen := map[*chunk]bool{}
 	for _, c := range ranked {
-		content := DocumentHeader(docs[c.doc].Name, c.part, c.parts) + c.text
+		content := DocumentItem(docs[c.doc].Name, c.part, c.parts, c.text)
 		c.text, c.tokens = content, Estimate(content)+MessageOverhead
 		if used+cost(c.tokens) > room {
 			continue
@@ -95,7 +96,7 @@ func (b *Builder) documents(docs []Document, query string, room int, cost func(i
 	var out []Item
 	for _, c := range chunks {
 		if chosen[c] {
-			out = append(out, Item{Reason: ReasonDocument, Role: "system", Content: c.text, Tokens: c.tokens, Ref: docs[c.doc].ID, Seq: c.part})
+			out = append(out, Item{Reason: ReasonDocument, Role: "user", Content: c.text, Tokens: c.tokens, Ref: docs[c.doc].ID, Seq: c.part})
 		}
 	}
 	return out, used

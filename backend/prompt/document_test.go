@@ -46,7 +46,7 @@ func TestDocumentsInPrompt(t *testing.T) {
 				t.Errorf("chunks out of order: %d after %d", d.Seq, prev)
 			}
 			prev = d.Seq
-			if !strings.Contains(d.Content, "part ") {
+			if !strings.Contains(d.Content, `part="`) {
 				t.Errorf("chunk without its part header: %q", d.Content[:40])
 			}
 		}

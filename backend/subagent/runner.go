@@ -218,7 +218,7 @@ func (r *Runner) loop(ctx context.Context, req *llm.ChatRequest, turn ToolTurn, 
 		outs, stop := turn.RunAll(ctx, reply.ToolCalls)
 		req.Messages = append(req.Messages, llm.Message{Role: "assistant", Content: reply.Content, ToolCalls: reply.ToolCalls})
 		for _, o := range outs {
-			req.Messages = append(req.Messages, o.Message())
+			req.Messages = append(req.Messages, agent.ToolResultMessage(o))
 			emit(Event{Kind: "tool", Tool: &o})
 			if _, err := store(agent.ToolMessage(o, callID)); err != nil {
 				return text.String(), err

@@ -169,8 +169,8 @@ func memoryError(next func(api.ChatRequest) llmtest.Reply) func(api.ChatRequest)
 }
 
 // documentEcho answers "what does the document say" with the first 80 characters
-// of the attached document's text in the request (after its "Attached document"
-// header), or "No document." when it carries none.
+// of the attached document's text in the request (inside its fence, a user
+// message), or "No document." when it carries none.
 func documentEcho(next func(api.ChatRequest) llmtest.Reply, delay time.Duration) func(api.ChatRequest) llmtest.Reply {
 	return func(req api.ChatRequest) llmtest.Reply {
 		user, _, _ := round(req.Messages)
@@ -179,8 +179,8 @@ func documentEcho(next func(api.ChatRequest) llmtest.Reply, delay time.Duration)
 		}
 		text := "No document."
 		for _, m := range req.Messages {
-			if (m.Role == "system" || m.Role == "user") && strings.HasPrefix(m.Content, "Attached document") {
-				_, body, _ := strings.Cut(m.Content, "\n")
+			if m.Role == "user" && strings.HasPrefix(m.Content, `<data kind="document"`) {
+				_, body, _ := strings.Cut(strings.TrimSuffix(m.Content, "</data>"), "\n")
 				if r := []rune(strings.Join(strings.Fields(body), " ")); len(r) > 80 {
 					body = string(r[:80])
 				} else {
