@@ -268,7 +268,9 @@ func (st *Store) SelectVersion(ctx context.Context, sessionID, id string) error 
 
 // DeleteTurn deletes a shown user message with its reply (every version of it,
 // and the sub-agents' messages of its delegations); the turns after it follow
-// the message before it.
+// the message before it. When the message is one of several versions (it was
+// edited), only this version goes, with its branch, and the nearest other
+// version is shown instead: the turns after it belong to this version alone.
 func (st *Store) DeleteTurn(ctx context.Context, sessionID, userID string) (int, error) {
 	s, err := st.Get(ctx, sessionID)
 	if err != nil {
@@ -284,43 +286,23 @@ func (st *Store) DeleteTurn(ctx context.Context, sessionID, userID string) (int,
 		return 0, fmt.Errorf("delete turn: %w", err)
 	}
 	gone := t.subtree(u.ID)
-	shown := t.visible()
+	pick := otherVersion(t, u.ID)
 	next := ""
-	for _, m := range t.msgs { // the next shown user message keeps its subtree
-		if gone[m.ID] && shown[m.ID] && m.Role == "user" && m.ID != u.ID {
-			next = m.ID
-			break
-		}
+	if pick == "" {
+		next = nextShownUser(t, gone, u.ID)
 	}
 	if next != "" {
 		for id := range t.subtree(next) {
 			delete(gone, id)
 		}
 	}
-	var texts []string
-	calls := map[string]bool{}
-	for _, m := range t.msgs {
-		if gone[m.ID] {
-			texts = append(texts, m.Content)
-			if d := callID(m); d != "" {
-				calls[d] = true
-			}
-		}
-	}
-	for _, m := range all { // the threads of its delegations
-		if !InChannel(m, MainChannel) && calls[DelegationOf(m)] {
-			gone[m.ID] = true
-			texts = append(texts, m.Content)
-		}
-	}
+	texts := goneThreads(t, all, gone)
 	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
 		if err := t.link(ctx, tx, gone); err != nil {
 			return err
 		}
-		if next != "" {
-			if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ? WHERE id = ?`, t.parent[u.ID], next); err != nil {
-				return err
-			}
+		if err := st.reshape(ctx, tx, t.parent[u.ID], next, pick); err != nil {
+			return err
 		}
 		for id := range gone {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM messages_fts WHERE rowid = (SELECT rowid FROM messages WHERE id = ?)`, id); err != nil {
@@ -330,10 +312,7 @@ func (st *Store) DeleteTurn(ctx context.Context, sessionID, userID string) (int,
 				return err
 			}
 		}
-		leaf := t.parent[u.ID]
-		if next != "" {
-			leaf = lastShown(t, gone, next)
-		}
+		leaf := leafAfter(t, gone, next, t.parent[u.ID], pick)
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET leaf_id = ?, summary = CASE WHEN summary_upto >= ? THEN '' ELSE summary END,
 			summary_upto = CASE WHEN summary_upto >= ? THEN 0 ELSE summary_upto END WHERE id = ?`, leaf, u.Seq, u.Seq, s.ID); err != nil {
 			return err
@@ -347,14 +326,95 @@ func (st *Store) DeleteTurn(ctx context.Context, sessionID, userID string) (int,
 	return len(gone), nil
 }
 
-// lastShown is the end of the shown path once gone is deleted and next follows
-// the deleted turn's parent.
-func lastShown(t *tree, gone map[string]bool, next string) string {
-	leaf := next
-	in := t.subtree(next)
+// otherVersion is the version of a user message shown once it is deleted: the
+// one before it, else the one after it ("" when it has no other version).
+func otherVersion(t *tree, id string) string {
+	pick := ""
+	for _, c := range t.children(t.parent[id]) {
+		switch {
+		case c.ID == id:
+			if pick != "" {
+				return pick
+			}
+		case c.Role == "user":
+			if pick == "" || t.byID[c.ID] < t.byID[id] {
+				pick = c.ID
+			}
+		}
+	}
+	return pick
+}
+
+// nextShownUser is the first shown user message after id in gone (the turn that
+// follows the deleted one), or "".
+func nextShownUser(t *tree, gone map[string]bool, id string) string {
 	shown := t.visible()
 	for _, m := range t.msgs {
-		if in[m.ID] && shown[m.ID] && !gone[m.ID] {
+		if gone[m.ID] && shown[m.ID] && m.Role == "user" && m.ID != id {
+			return m.ID
+		}
+	}
+	return ""
+}
+
+// goneThreads adds to gone the sub-agents' messages of the delegations made in
+// it, and returns the texts of everything in gone (for the search index).
+func goneThreads(t *tree, all []Message, gone map[string]bool) []string {
+	var texts []string
+	calls := map[string]bool{}
+	for _, m := range t.msgs {
+		if gone[m.ID] {
+			texts = append(texts, m.Content)
+			if d := callID(m); d != "" {
+				calls[d] = true
+			}
+		}
+	}
+	for _, m := range all {
+		if !InChannel(m, MainChannel) && calls[DelegationOf(m)] {
+			gone[m.ID] = true
+			texts = append(texts, m.Content)
+		}
+	}
+	return texts
+}
+
+// reshape makes next (when given) follow parent, and shows pick (when given).
+func (st *Store) reshape(ctx context.Context, tx *sql.Tx, parent, next, pick string) error {
+	if next != "" {
+		if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ? WHERE id = ?`, parent, next); err != nil {
+			return err
+		}
+	}
+	if pick != "" {
+		if _, err := tx.ExecContext(ctx, `UPDATE messages SET selected = 1 WHERE id = ?`, pick); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// leafAfter is the end of the shown path once gone is deleted, next (when
+// given) follows parent and pick (when given) is shown.
+func leafAfter(t *tree, gone map[string]bool, next, parent, pick string) string {
+	msgs := make([]Message, 0, len(t.msgs))
+	for _, m := range t.msgs {
+		if gone[m.ID] {
+			continue
+		}
+		m.Linked, m.Parent = true, t.parent[m.ID]
+		if m.ID == next {
+			m.Parent = parent
+		}
+		if m.ID == pick {
+			m.Selected = true
+		}
+		msgs = append(msgs, m)
+	}
+	after := newTree(msgs)
+	shown, leaf := after.visible(), ""
+	for _, m := range after.msgs {
+		if shown[m.ID] {
 			leaf = m.ID
 		}
 	}
