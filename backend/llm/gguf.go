@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -75,7 +74,8 @@ func (e *GGUFVersionError) Is(target error) bool { return target == ErrNotGGUF }
 // started itself, copied straight into its models folder while it is hashed
 // (place) — and a model is created from it;
 // Ollama takes the chat template from the file's metadata. modelfile, when
-// given, may set TEMPLATE, SYSTEM, PARAMETER, LICENSE and MESSAGE.
+// given, is read by Ollama's own parser (parseModelfile): it may set TEMPLATE,
+// SYSTEM, PARAMETER, LICENSE, MESSAGE, RENDERER, PARSER and REQUIRES.
 func (c *Client) ImportGGUF(ctx context.Context, path, name, modelfile string, fn func(Progress) error) error {
 	defer c.forget(name)
 	if fn == nil {
@@ -232,92 +232,4 @@ func watchOffset(f *os.File, every time.Duration, fn func(int64)) (stop func()) 
 		}
 	}()
 	return func() { close(done); <-finished }
-}
-
-// ErrModelfile marks Modelfile text an import cannot use (ModelfileError).
-var ErrModelfile = errors.New("Modelfile refused")
-
-// Why a Modelfile line is refused (ModelfileError.Reason).
-const (
-	ModelfileUnclosed     = "unclosed"      // a """ value never closed
-	ModelfileNoValue      = "no_value"      // PARAMETER without a name and a value
-	ModelfileNotDirective = "not_directive" // a word an import cannot set (ADAPTER, …)
-)
-
-// ModelfileError is a Modelfile line an import cannot use: Line counts from 1
-// (where a """ value opened), Word is its directive as written.
-type ModelfileError struct {
-	Line         int
-	Word, Reason string
-}
-
-func (e *ModelfileError) Error() string {
-	switch e.Reason {
-	case ModelfileUnclosed:
-		return fmt.Sprintf(`Modelfile line %d: the """ opened for %s is never closed`, e.Line, e.Word)
-	case ModelfileNoValue:
-		return fmt.Sprintf("Modelfile line %d: PARAMETER needs a name and a value, e.g. PARAMETER temperature 0.7", e.Line)
-	}
-	return fmt.Sprintf("Modelfile line %d: %s is not a directive an import can set (FROM, TEMPLATE, SYSTEM, PARAMETER, LICENSE, MESSAGE)", e.Line, e.Word)
-}
-
-func (e *ModelfileError) Is(target error) bool { return target == ErrModelfile }
-
-// parseModelfile reads the few Modelfile directives an import may set. FROM is
-// the file being imported, so it is ignored.
-func parseModelfile(text string) (*api.CreateRequest, error) {
-	req := &api.CreateRequest{}
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	for i := 0; i < len(lines); i++ {
-		line := strings.TrimSpace(lines[i])
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		kw, rest, _ := strings.Cut(line, " ")
-		rest = strings.TrimSpace(rest)
-		// A value in triple quotes may span lines.
-		if strings.HasPrefix(rest, `"""`) {
-			val := strings.TrimPrefix(rest, `"""`)
-			opened := i + 1
-			for !strings.HasSuffix(val, `"""`) {
-				i++
-				if i >= len(lines) {
-					return nil, &ModelfileError{Line: opened, Word: kw, Reason: ModelfileUnclosed}
-				}
-				val += "\n" + lines[i]
-			}
-			rest = strings.TrimSuffix(val, `"""`)
-		} else {
-			rest = strings.Trim(rest, `"`)
-		}
-		switch strings.ToUpper(kw) {
-		case "FROM":
-		case "TEMPLATE":
-			req.Template = rest
-		case "SYSTEM":
-			req.System = rest
-		case "LICENSE":
-			req.License = rest
-		case "PARAMETER":
-			k, v, ok := strings.Cut(rest, " ")
-			if !ok {
-				return nil, &ModelfileError{Line: i + 1, Word: kw, Reason: ModelfileNoValue}
-			}
-			if req.Parameters == nil {
-				req.Parameters = map[string]any{}
-			}
-			v = strings.Trim(strings.TrimSpace(v), `"`)
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
-				req.Parameters[k] = f
-			} else {
-				req.Parameters[k] = v
-			}
-		case "MESSAGE":
-			role, content, _ := strings.Cut(rest, " ")
-			req.Messages = append(req.Messages, api.Message{Role: role, Content: content})
-		default:
-			return nil, &ModelfileError{Line: i + 1, Word: kw, Reason: ModelfileNotDirective}
-		}
-	}
-	return req, nil
 }

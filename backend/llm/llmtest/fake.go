@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -24,6 +25,13 @@ type Model struct {
 	Name          string
 	ContextLength int
 	Capabilities  []string // e.g. "completion", "tools", "embedding"
+	// What /api/create set, shown back by /api/show as Ollama shows it:
+	// Parameters as decoded from the request (a list stays a list), Template
+	// ("" is Ollama's default, {{ .Prompt }}), System and License.
+	Parameters map[string]any
+	Template   string
+	System     string
+	License    []string
 }
 
 // Reply scripts one answer to /api/chat.
@@ -37,6 +45,8 @@ type Reply struct {
 	MidError     string         // sent as an {"error"} line after the chunks
 	CutOff       bool           // end the stream after the chunks with no done line (a server that died)
 	PromptTokens int
+
+	length bool // cut at num_predict: done_reason "length"
 }
 
 // Server is a scripted fake Ollama.
@@ -182,6 +192,11 @@ func notFound(w http.ResponseWriter, name string) {
 	writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model '%s' not found", name)})
 }
 
+// modelRequired is Ollama's answer to a chat or show that names no model.
+func modelRequired(w http.ResponseWriter) {
+	writeJSON(w, http.StatusBadRequest, map[string]string{"error": "model is required"})
+}
+
 func (s *Server) tags(w http.ResponseWriter) {
 	var resp api.ListResponse
 	s.mu.Lock()
@@ -207,19 +222,62 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = req.Name //lint:ignore SA1019 older clients still send "name", as a real server accepts
 	}
+	if name == "" {
+		modelRequired(w)
+		return
+	}
 	m, ok := s.model(name)
 	if !ok {
 		notFound(w, name)
 		return
 	}
-	caps := make([]string, len(m.Capabilities))
-	copy(caps, m.Capabilities)
-	writeJSON(w, http.StatusOK, map[string]any{
-		"details":      api.ModelDetails{Format: "gguf", Family: "llama"},
-		"model_info":   map[string]any{"general.architecture": "llama", "llama.context_length": m.ContextLength},
-		"capabilities": caps,
+	writeJSON(w, http.StatusOK, showResponse(m))
+}
+
+// showResponse is /api/show's answer for m, as Ollama gives it: the details
+// /api/tags lists, the architecture's context length, the template (Ollama's
+// default when the model has none) and what a create set.
+func showResponse(m Model) map[string]any {
+	d := details(m)
+	template := m.Template
+	if template == "" {
+		template = "{{ .Prompt }}"
+	}
+	resp := map[string]any{
+		"details":      d,
+		"model_info":   map[string]any{"general.architecture": d.Family, d.Family + ".context_length": m.ContextLength},
+		"capabilities": append([]string{}, m.Capabilities...),
+		"template":     template,
 		"modified_at":  time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC),
-	})
+	}
+	if p := showParameters(m.Parameters); p != "" {
+		resp["parameters"] = p
+	}
+	if m.System != "" {
+		resp["system"] = m.System
+	}
+	if len(m.License) > 0 {
+		resp["license"] = strings.Join(m.License, "\n")
+	}
+	return resp
+}
+
+// showParameters writes parameters as Ollama's show does: one line a value,
+// the name padded to 30 columns, the value as Go prints it (%#v: a string
+// quoted), a list one line per item; sorted by name (Ollama's order is its
+// map's).
+func showParameters(params map[string]any) string {
+	var lines []string
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		vals, ok := params[k].([]any)
+		if !ok {
+			vals = []any{params[k]}
+		}
+		for _, v := range vals {
+			lines = append(lines, fmt.Sprintf("%-*s %#v", 30, k, v))
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // embed returns deterministic unit vectors derived from the input's words.
@@ -230,7 +288,8 @@ func (s *Server) embed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if _, ok := s.model(req.Model); !ok {
-		notFound(w, req.Model)
+		// Ollama's words for an embedding model it does not have.
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model %q not found, try pulling it first", req.Model)})
 		return
 	}
 	var inputs []string
@@ -246,6 +305,7 @@ func (s *Server) embed(w http.ResponseWriter, r *http.Request) {
 	resp := api.EmbedResponse{Model: req.Model}
 	for _, in := range inputs {
 		resp.Embeddings = append(resp.Embeddings, HashEmbedding(in, 64))
+		resp.PromptEvalCount += len(in)/4 + 1
 	}
 	writeJSON(w, http.StatusOK, resp)
 }
@@ -283,6 +343,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 
+	started := time.Now()
 	script := s.Chat
 	if script == nil {
 		script = Echo(0, 0)
@@ -292,23 +353,25 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, reply.Status, map[string]string{"error": reply.Error})
 		return
 	}
+	if req.Model == "" {
+		modelRequired(w)
+		return
+	}
 	m, ok := s.model(req.Model)
 	if !ok {
 		notFound(w, req.Model)
 		return
 	}
-	if len(req.Tools) > 0 && len(m.Capabilities) > 0 && !slices.Contains(m.Capabilities, "tools") {
-		// As Ollama answers a model whose template has no tool calls (its message names the
-		// model with its registry path).
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "library/" + req.Model + " does not support tools"})
+	if refusal := refuseChat(req, m); refusal != "" {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": refusal})
 		return
 	}
+	reply = limit(reply, req.Options)
 
 	stream := req.Stream == nil || *req.Stream
 	if !stream {
-		resp := api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Done: true, DoneReason: "stop",
-			Message: api.Message{Role: "assistant", Content: strings.Join(reply.Chunks, ""), ToolCalls: reply.ToolCalls}}
-		resp.PromptEvalCount, resp.EvalCount = promptTokens(req, reply), len(reply.Chunks)
+		resp := final(req, reply, started)
+		resp.Message = api.Message{Role: "assistant", Content: strings.Join(reply.Chunks, ""), ToolCalls: reply.ToolCalls}
 		writeJSON(w, http.StatusOK, resp)
 		return
 	}
@@ -326,7 +389,6 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		}
 		return true
 	}
-	started := time.Now()
 	for i, c := range reply.Chunks {
 		if reply.StallAfter > 0 && i == reply.StallAfter {
 			select { // hold the connection open without sending anything
@@ -356,12 +418,46 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if reply.CutOff {
 		return
 	}
-	final := api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Done: true, DoneReason: "stop",
+	send(final(req, reply, started))
+}
+
+// refuseChat is Ollama's refusal of a chat the model cannot do: tools for a
+// model whose template has none, thinking for a model that cannot think; ""
+// when it can.
+func refuseChat(req api.ChatRequest, m Model) string {
+	if len(req.Tools) > 0 && len(m.Capabilities) > 0 && !slices.Contains(m.Capabilities, "tools") {
+		// Its message names the model with its registry path.
+		return "library/" + req.Model + " does not support tools"
+	}
+	if req.Think != nil && req.Think.Bool() && !slices.Contains(m.Capabilities, "thinking") {
+		return fmt.Sprintf("%q does not support thinking", req.Model)
+	}
+	return ""
+}
+
+// limit holds a reply to the request's num_predict, as Ollama stops a reply
+// at that many tokens (a chunk is a token here) with done_reason "length".
+func limit(reply Reply, options map[string]any) Reply {
+	n, ok := options["num_predict"].(float64)
+	if !ok || n < 0 || int(n) >= len(reply.Chunks) {
+		return reply
+	}
+	reply.Chunks, reply.ToolCalls, reply.length = reply.Chunks[:int(n)], nil, true
+	return reply
+}
+
+// final is the done line of a chat: why it ended and Ollama's figures, the
+// durations measured from started (the request's arrival).
+func final(req api.ChatRequest, reply Reply, started time.Time) api.ChatResponse {
+	resp := api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Done: true, DoneReason: "stop",
 		Message: api.Message{Role: "assistant"}}
-	final.PromptEvalCount, final.EvalCount = promptTokens(req, reply), len(reply.Chunks)
-	final.TotalDuration = time.Duration(len(reply.Chunks)) * reply.Delay
-	final.EvalDuration = time.Since(started) // as Ollama reports its generation time
-	send(final)
+	if reply.length {
+		resp.DoneReason = "length"
+	}
+	resp.PromptEvalCount, resp.EvalCount = promptTokens(req, reply), len(reply.Chunks)
+	took := max(time.Since(started), time.Microsecond)
+	resp.TotalDuration, resp.EvalDuration, resp.PromptEvalDuration = took, took, time.Microsecond
+	return resp
 }
 
 // promptTokens approximates a tokenizer: about four characters a token.
@@ -392,8 +488,8 @@ func Words(text string) []string {
 func details(m Model) api.ModelDetails {
 	for _, c := range m.Capabilities {
 		if c == "embedding" {
-			return api.ModelDetails{Format: "gguf", Family: "nomic-bert", ParameterSize: "137M", QuantizationLevel: "F16"}
+			return api.ModelDetails{Format: "gguf", Family: "nomic-bert", Families: []string{"nomic-bert"}, ParameterSize: "137M", QuantizationLevel: "F16"}
 		}
 	}
-	return api.ModelDetails{Format: "gguf", Family: "llama", ParameterSize: "3.2B", QuantizationLevel: "Q4_K_M"}
+	return api.ModelDetails{Format: "gguf", Family: "llama", Families: []string{"llama"}, ParameterSize: "3.2B", QuantizationLevel: "Q4_K_M"}
 }

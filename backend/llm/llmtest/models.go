@@ -29,12 +29,25 @@ type PullScript struct {
 
 func (s *Server) ps(w http.ResponseWriter) {
 	var resp api.ProcessResponse
-	s.mu.Lock()
-	for _, name := range s.Loaded {
-		resp.Models = append(resp.Models, api.ProcessModelResponse{Name: name + ":latest", Model: name + ":latest"})
+	for _, name := range s.loaded() {
+		m, ok := s.model(name)
+		if !ok {
+			m = Model{Name: name, ContextLength: 4096}
+		}
+		// As Ollama lists a loaded model: its size in memory, its details, when it
+		// unloads (keep_alive, 5 minutes by default) and the context it runs with.
+		resp.Models = append(resp.Models, api.ProcessModelResponse{Name: name + ":latest", Model: name + ":latest",
+			Size: 1 << 20, Digest: fmt.Sprintf("%064x", len(name)), Details: details(m),
+			ExpiresAt: time.Now().Add(5 * time.Minute).UTC(), ContextLength: m.ContextLength})
 	}
-	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// loaded is a copy of Loaded.
+func (s *Server) loaded() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.Loaded...)
 }
 
 // ndjson starts a streamed NDJSON answer; send writes one line.
@@ -69,12 +82,12 @@ func (s *Server) pull(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Unlock()
-	if !ok {
-		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "pull model manifest: file does not exist"})
-		return
-	}
 	send := ndjson(w)
 	send(api.ProgressResponse{Status: "pulling manifest"})
+	if !ok { // as Ollama says when the registry has no such model: in the stream, after a 200
+		send(map[string]string{"error": "pull model manifest: file does not exist"})
+		return
+	}
 	digest := fmt.Sprintf("sha256:%064x", len(name))
 	steps := max(script.Steps, 1)
 	for i := 1; i <= steps; i++ {
@@ -210,20 +223,50 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, d := range req.Files {
-		if !s.hasBlob(d) {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid digest " + d})
-			return
-		}
 		if err := s.checkStored(d); err != nil {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 			return
 		}
 	}
 	send := ndjson(w)
-	for _, st := range []string{"parsing GGUF", "using existing layer", "writing manifest", "success"} {
+	send(api.ProgressResponse{Status: "parsing GGUF"})
+	for _, d := range req.Files {
+		if !s.hasBlob(d) { // Ollama opens the blob's file: in the stream, after a 200
+			send(map[string]string{"error": "open " + s.blobPath(d) + ": no such file or directory"})
+			return
+		}
+	}
+	for _, st := range []string{"using existing layer", "writing manifest", "success"} {
 		send(api.ProgressResponse{Status: st})
 	}
-	s.install(Model{Name: strings.TrimSuffix(req.Model, ":latest"), ContextLength: 4096, Capabilities: []string{"completion"}})
+	s.install(created(req))
+}
+
+// created is the model a create request makes: a chat model with what the
+// request set.
+func created(req api.CreateRequest) Model {
+	m := Model{Name: strings.TrimSuffix(req.Model, ":latest"), ContextLength: 4096, Capabilities: []string{"completion"},
+		Parameters: req.Parameters, Template: req.Template, System: req.System}
+	switch l := req.License.(type) {
+	case string:
+		m.License = []string{l}
+	case []any:
+		for _, x := range l {
+			if str, ok := x.(string); ok {
+				m.License = append(m.License, str)
+			}
+		}
+	}
+	return m
+}
+
+// blobPath is where Ollama would keep a blob's file: in the Store, else in a
+// models folder of the fake's own.
+func (s *Server) blobPath(digest string) string {
+	if p := s.storedPath(digest); p != "" {
+		return p
+	}
+	return "/models/blobs/" + strings.ReplaceAll(digest, ":", "-")
 }
 
 func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
@@ -252,8 +295,8 @@ func (s *Server) copy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	src, ok := s.model(req.Source)
-	if !ok {
-		notFound(w, req.Source)
+	if !ok { // Ollama's words for a copy of a model it does not have
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model %q not found", req.Source)})
 		return
 	}
 	src.Name = strings.TrimSuffix(req.Destination, ":latest")
