@@ -69,6 +69,7 @@ type Core struct {
 	approver approverSwitch
 	mcp      *mcp.Manager
 	memory   *memoryLoader
+	resumed  []MemoryReceipt             // erasures a crash interrupted that this open finished
 	emit     func(name string, data any) // the attached UI's events; nil without one
 	bg       sync.WaitGroup              // background work (summaries) finished before Close
 
@@ -174,7 +175,8 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		Memory: agentMemory{c}, ExplainError: c.explainError, Documents: c.sessions}
 	c.replay = agent.Replay{Sessions: c.sessions, Recalls: recallLog{c}, System: c.agent.SystemPrompt}
 	// Every door finishes what a dead or busy process left: an import it never
-	// published is rolled back, an erasure a reader held up is scrubbed.
+	// published is rolled back, an erasure a reader held up is scrubbed, a bulk
+	// erasure it did not finish is finished.
 	if _, err := c.sessions.RecoverImports(ctx); err != nil {
 		c.closeAgents()
 		c.closeWorkflows()
@@ -182,6 +184,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		return nil, err
 	}
 	c.retryScrubs(ctx)
+	c.finishErasures(ctx)
 	c.sweepAtOpen()
 	return c, nil
 }

@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	goruntime "runtime"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -23,10 +25,27 @@ type DesktopOptions struct {
 	SmokeHold time.Duration
 	Started   time.Time
 	Log       io.Writer
+	// Getenv reads the environment (the display the window opens on).
+	Getenv func(string) string
+}
+
+// ErrNoDisplay is a window asked for where there is no display to show it on.
+var ErrNoDisplay = errors.New("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set): " +
+	"use `hermes serve` to open Hermes in a browser, or the command line (`hermes help`)")
+
+// hasDisplay is whether a graphical session is there to open a window on.
+func hasDisplay(getenv func(string) string) bool {
+	if goruntime.GOOS != "linux" || getenv == nil {
+		return true
+	}
+	return getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != ""
 }
 
 // RunDesktop opens the Wails window and blocks until it is closed.
 func RunDesktop(app *App, opts DesktopOptions) error {
+	if !hasDisplay(opts.Getenv) {
+		return ErrNoDisplay
+	}
 	var wailsCtx context.Context
 	if opts.Smoke {
 		app.ready = func() {

@@ -69,6 +69,41 @@ func (c *Core) ClearIntentCorrections(ctx context.Context) (int, error) {
 	return c.intent.corrections.Clear()
 }
 
+// forgetCorrections removes the intent corrections of a conversation's user
+// messages before the conversation is deleted, so none of its text stays in
+// the corrections file: those of a text no other conversation holds (a text
+// another conversation has too stays, with that conversation). It says how
+// many went. A model trained with them stays until it is trained again.
+func (c *Core) forgetCorrections(ctx context.Context, sessionID string) (int, error) {
+	list, err := c.intent.corrections.List()
+	if err != nil || len(list) == 0 {
+		return 0, correctionsErr(err)
+	}
+	corrected := make(map[string]bool, len(list))
+	for _, k := range list {
+		corrected[correct.Key(k.Text)] = true
+	}
+	texts, err := c.sessions.UserTexts(ctx, sessionID)
+	if err != nil {
+		return 0, err
+	}
+	var gone []string
+	for _, t := range texts {
+		if !corrected[correct.Key(t)] {
+			continue
+		}
+		elsewhere, err := c.sessions.SaidElsewhere(ctx, sessionID, t)
+		if err != nil {
+			return 0, err
+		}
+		if !elsewhere {
+			gone = append(gone, t)
+		}
+	}
+	n, err := c.intent.corrections.Forget(gone)
+	return n, correctionsErr(err)
+}
+
 // IntentTraining is what `intent train` made.
 type IntentTraining struct {
 	Dir         string  `json:"dir"`         // where the model was written

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"hermes/backend/llm/llmtest"
+	"hermes/backend/store/storetest"
 )
 
 func TestCorrectIntent(t *testing.T) {
@@ -100,5 +103,87 @@ func TestCorrectIntentInWebMode(t *testing.T) {
 	}
 	if got = rig.call(t, "CorrectIntent", "", res.User.ID, "gossip"); got.status == 200 {
 		t.Fatalf("a bad label was accepted: %+v", got.body)
+	}
+}
+
+// TestDeleteSessionErasesItsCorrections: a canary typed in a conversation and
+// corrected on the intent chip is, once the conversation is deleted (the door
+// the command line and web mode use), in no file of the data dir: not the
+// corrections file, the database nor its WAL (read as they are: the delete's
+// own checkpoint is what the test relies on, so none is run here). A corrected
+// text another conversation also holds stays, with that conversation; deleting
+// it too leaves no corrections file.
+func TestDeleteSessionErasesItsCorrections(t *testing.T) {
+	a, core, _, _ := newTestApp(t, llmtest.Echo(0, 0))
+	ctx := context.Background()
+	const canary, shared = "my zqxcanary locker code is 4471", "shared words zqxshared"
+	send := func(session, text string) TurnResult {
+		t.Helper()
+		res, err := a.SendMessage("r-"+text, session, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	correct := func(res TurnResult, label string) {
+		t.Helper()
+		if _, err := a.CorrectIntent(res.User.ID, label); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a1 := send("", canary)
+	correct(a1, "remember")
+	correct(send(a1.Session.ID, shared), "task")
+	b1 := send("", shared) // labelled by the correction; another conversation's text
+	correct(send(b1.Session.ID, "ping the NAS at home"), "task")
+	if files := storetest.DirHolds(t, core.dataDir, "zqxcanary"); !slices.Contains(files, IntentCorrectionsFile) {
+		t.Fatalf("before the delete the canary is in %v; want the corrections file among them", files)
+	}
+
+	r, err := a.DeleteSession(a1.Session.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Checkpointed || r.LexicalMatches != 0 {
+		t.Fatalf("receipt %+v", r)
+	}
+	if files := storetest.DirHolds(t, core.dataDir, "zqxcanary"); len(files) > 0 {
+		t.Fatalf("the deleted conversation's canary is still in %v", files)
+	}
+	list, err := core.IntentCorrections(ctx)
+	if err != nil || len(list) != 2 || list[0].Text != shared || list[1].Text != "ping the NAS at home" {
+		t.Fatalf("corrections left = %+v, %v; want the shared text and the other conversation's", list, err)
+	}
+
+	if _, err := a.DeleteSession(b1.Session.ID); err != nil {
+		t.Fatal(err)
+	}
+	if files := storetest.DirHolds(t, core.dataDir, "zqxshared"); len(files) > 0 {
+		t.Fatalf("the shared text is still in %v after both conversations went", files)
+	}
+	if _, err := os.Stat(filepath.Join(core.dataDir, IntentCorrectionsFile)); !os.IsNotExist(err) {
+		t.Fatalf("the corrections file is still there with nothing in it: %v", err)
+	}
+}
+
+// TestDeleteSessionRefusesDamagedCorrections: a corrections file that cannot be
+// read could hold the conversation's text, so the delete is refused, with the
+// file named, and the conversation is still there.
+func TestDeleteSessionRefusesDamagedCorrections(t *testing.T) {
+	a, core, _, _ := newTestApp(t, llmtest.Echo(0, 0))
+	res, err := a.SendMessage("r1", "", "a damaged file test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(core.dataDir, IntentCorrectionsFile), []byte("not json\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.DeleteSession(res.Session.ID)
+	var ue *UserError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Message, IntentCorrectionsFile) {
+		t.Fatalf("DeleteSession = %v; want a user error naming the file", err)
+	}
+	if _, err := core.Session(context.Background(), res.Session.ID); err != nil {
+		t.Fatalf("the conversation went: %v", err)
 	}
 }

@@ -53,6 +53,22 @@ func (l *memoryLoader) get() (*memory.Store, error) {
 // memoryStore is long-term memory, opened on first use.
 func (c *Core) memoryStore() (*memory.Store, error) { return c.memory.get() }
 
+// finishErasures opens long-term memory at once when a bulk erasure a crash
+// interrupted is waiting (opening it finishes them, memory.Open), so every door
+// finishes it; otherwise memory still opens on first use.
+func (c *Core) finishErasures(ctx context.Context) {
+	if n, err := memory.UnfinishedErasures(ctx, c.db); err != nil || n == 0 {
+		return
+	}
+	if m, err := c.memoryStore(); err == nil {
+		c.resumed = m.Resumed()
+	}
+}
+
+// ResumedErasures returns the receipts of the bulk erasures a crash had
+// interrupted and this open finished (the command line prints them).
+func (c *Core) ResumedErasures() []MemoryReceipt { return append([]MemoryReceipt(nil), c.resumed...) }
+
 // RunMemoryJobs processes queued memory work (extraction, reindex) now; the CLI calls
 // it before exiting so a fact stated in `hermes chat` is kept.
 func (c *Core) RunMemoryJobs(ctx context.Context) (int, error) {

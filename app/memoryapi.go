@@ -110,9 +110,10 @@ func (a *App) MemoryForget(idsJSON string) (memory.Receipt, error) {
 	return r, memErr(err)
 }
 
-// MemoryForgetMatches shows what forgetting by a query would erase (confirm with MemoryForget).
+// MemoryForgetMatches shows what forgetting by a query would erase, every match
+// (confirm with MemoryForget).
 func (a *App) MemoryForgetMatches(query string) ([]memory.Hit, error) {
-	hits, err := a.core.ForgetMatches(context.Background(), query, 20)
+	hits, err := a.core.ForgetMatches(context.Background(), query, 0)
 	if hits == nil {
 		hits = []memory.Hit{}
 	}

@@ -103,12 +103,16 @@ func (c *Core) ConfirmMemories(ctx context.Context, ids ...string) ([]Memory, er
 	})
 }
 
-// ForgetMatches lists what forgetting by query would erase (at most k).
-func (c *Core) ForgetMatches(ctx context.Context, query string, k int) ([]MemoryHit, error) {
-	return withMemory(c, "forget", func(m *memory.Store) ([]MemoryHit, error) { return m.ForgetMatches(ctx, "", query, k) })
+// ForgetMatches lists what forgetting by query would erase: every match, best
+// first, or the first limit of them when limit > 0.
+func (c *Core) ForgetMatches(ctx context.Context, query string, limit int) ([]MemoryHit, error) {
+	return withMemory(c, "forget", func(m *memory.Store) ([]MemoryHit, error) { return m.ForgetMatches(ctx, "", query, limit) })
 }
 
-// ForgetMemories erases memories for good and returns the receipt.
+// ForgetMemories erases memories for good and returns the receipt. More than
+// a hundred are a bulk erasure, recorded before it starts: one a crash
+// interrupts is finished when Hermes next opens the data dir, under the same
+// receipt.
 func (c *Core) ForgetMemories(ctx context.Context, ids ...string) (MemoryReceipt, error) {
 	return withMemory(c, "forget", func(m *memory.Store) (MemoryReceipt, error) { return m.Forget(ctx, ids...) })
 }

@@ -95,26 +95,18 @@ func (a *App) SaveExport(id, format string) (string, error) {
 	return path, nil
 }
 
-// DeleteSession deletes a conversation for good (the UI confirms first); the
-// receipt says whether its text is gone from the files yet.
+// DeleteSession deletes a conversation for good (the UI confirms first) with
+// its memories and intent corrections (Core.DeleteSession); the receipt says
+// whether its text is gone from the files yet.
 func (a *App) DeleteSession(id string) (DeleteReceipt, error) {
 	ctx := context.Background()
-	s, err := a.core.sessions.Get(ctx, id)
-	if err != nil {
-		return session.DeleteReceipt{}, a.mapErr(ctx, err)
-	}
-	// Memories derived from the conversation go with it.
-	if m, err := a.core.memoryStore(); err == nil {
-		if _, err := m.ForgetSession(ctx, s.ID); err != nil {
-			return session.DeleteReceipt{}, memErr(err)
-		}
-	}
-	r, err := a.core.sessions.Delete(ctx, s.ID)
+	r, err := a.core.DeleteSession(ctx, id)
 	if err != nil {
 		return session.DeleteReceipt{}, a.mapErr(ctx, err)
 	}
 	a.mu.Lock()
 	delete(a.contexts, id)
+	delete(a.contexts, r.SessionID)
 	a.mu.Unlock()
 	return r, nil
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"hermes/backend/prompt"
@@ -23,6 +24,26 @@ type (
 	// PromptItem is one item of a PromptContext.
 	PromptItem = prompt.Item
 )
+
+// DeleteSession deletes a conversation for good with what was derived from it:
+// the memories made from it, the intent corrections of its messages
+// (forgetCorrections), then its messages, their search-index entries and the
+// WAL (the receipt).
+func (c *Core) DeleteSession(ctx context.Context, id string) (DeleteReceipt, error) {
+	s, err := c.sessions.Get(ctx, id)
+	if err != nil {
+		return DeleteReceipt{}, err
+	}
+	if m, err := c.memoryStore(); err == nil {
+		if _, err := m.ForgetSession(ctx, s.ID); err != nil {
+			return DeleteReceipt{}, memErr(err)
+		}
+	}
+	if _, err := c.forgetCorrections(ctx, s.ID); err != nil {
+		return DeleteReceipt{}, fmt.Errorf("delete session %s: %w", s.ID, err)
+	}
+	return c.sessions.Delete(ctx, s.ID)
+}
 
 // Session returns a conversation by id or ref.
 func (c *Core) Session(ctx context.Context, id string) (SessionInfo, error) {

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,6 +34,16 @@ type Env struct {
 	Interrupts <-chan os.Signal
 	// Version is the build's version and commit ("dev" when not set).
 	Version string
+
+	rawStdout io.Writer // Stdout before termSafe (for output a script reads as stored)
+}
+
+// raw is stdout without the terminal filter.
+func (e Env) raw() io.Writer {
+	if e.rawStdout != nil {
+		return e.rawStdout
+	}
+	return e.Stdout
 }
 
 // Exit codes.
@@ -104,7 +115,7 @@ Usage:
   hermes intent corrections list | clear    the labels you chose on the intent chip
   hermes intent train --with-corrections    retrain the intent model here, with your corrections
   hermes tools list | log [--tool T] [--status S] [--session S] [--limit N]
-  hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... | forget --query Q
+  hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... | forget --query Q [--limit N]
   hermes memory import --jsonl FILE | search QUERY [--k N] | search --batch FILE [--k N] | export [--out FILE]
   hermes memory profile list | create NAME | use NAME | rename OLD NEW | delete NAME
   hermes memory decay [--category C --half-life 30d]    (how fast facts fade; --half-life "" resets)
@@ -122,13 +133,15 @@ Global flags (any position): --data-dir DIR (or HERMES_DATA_DIR), --json, --yes
 // Main runs the CLI and returns the process exit code.
 func Main(env Env) int {
 	g, args, err := splitGlobals(env.Args)
+	env.rawStdout = env.Stdout
+	if !g.json {
+		env.Stdout = newTermSafe(env.Stdout)
+	}
 	if err == nil && len(args) > 0 && (args[0] == "version" || args[0] == "--version") {
-		v := env.Version
-		if v == "" {
-			v = "dev"
+		if err = noArgs(args[0], args[1:]); err == nil {
+			fmt.Fprintf(env.Stdout, "hermes %s\n", cmp.Or(env.Version, "dev"))
+			return exitOK
 		}
-		fmt.Fprintf(env.Stdout, "hermes %s\n", v)
-		return exitOK
 	}
 	if cmd, ok := helpRequest(args); err == nil && ok {
 		return printHelp(env, cmd) // before the data dir is opened: help touches nothing
@@ -141,14 +154,14 @@ func Main(env Env) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(env.Stderr, "hermes: %v (see `hermes help`)\n", err)
+		fmt.Fprintf(env.Stderr, "hermes: %s (see `hermes help`)\n", termText(err.Error()))
 		return exitUsage
 	}
 	var ce codeError
 	if errors.As(err, &ce) {
 		return ce.code
 	}
-	fmt.Fprintf(env.Stderr, "hermes: %v\n", oneLine(err))
+	fmt.Fprintf(env.Stderr, "hermes: %s\n", termText(oneLine(err)))
 	return exitFail
 }
 
@@ -195,11 +208,14 @@ func run(g globals, args []string, env Env) error {
 		return err
 	}
 	defer core.Close()
+	for _, r := range core.ResumedErasures() {
+		fmt.Fprintf(env.Stderr, "finished an erasure that was interrupted: %s\n", r.Summary())
+	}
 	switch cmd {
 	case "":
 		return app.RunDesktop(app.NewApp(core, nil), app.DesktopOptions{
 			Assets: env.Assets, Smoke: env.Getenv("HERMES_SMOKE") == "1", SmokeHold: smokeHold(env.Getenv),
-			Started: env.Started, Log: env.Stdout,
+			Started: env.Started, Log: env.Stdout, Getenv: env.Getenv,
 		})
 	case "serve":
 		return serve(core, args, env)

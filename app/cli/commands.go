@@ -29,6 +29,15 @@ func positional(cmd string, args []string) ([]string, error) {
 	return args, nil
 }
 
+// noArgs refuses arguments a command does not take (exit 2): an extra word is
+// a mistake to say, not to ignore.
+func noArgs(cmd string, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s takes no arguments, got %q", cmd, strings.Join(args, " "))
+	}
+	return nil
+}
+
 func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

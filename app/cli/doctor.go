@@ -28,6 +28,9 @@ func doctor(ctx context.Context, g globals, dir string, args []string, env Env) 
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if err := noArgs("doctor", fs.Args()); err != nil {
+		return err
+	}
 	if *recoverFlag {
 		return recoverCmd(ctx, g, dir, env)
 	}

@@ -121,6 +121,9 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 	printMCPProblems(core, env)
 	switch sub {
 	case "list":
+		if err := noArgs("mcp list", args); err != nil {
+			return err
+		}
 		// Listing starts no server: it shows each one as configured and how it
 		// did when a Hermes process last ran it.
 		list := core.MCPList()
@@ -138,6 +141,9 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 				}
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, s.State, seen, s.Transport, s.Command, errText)
+		}
+		if _, err := core.MCPProblems(); err != nil {
+			return codeError{exitFail} // the file could not be used: said above
 		}
 		if len(list) == 0 {
 			fmt.Fprintf(env.Stderr, "no MCP servers in %s; add one there (Claude Desktop's format: a command, or a url) or run `hermes mcp import`\n", core.MCPConfigPath())

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -12,7 +13,7 @@ import (
 )
 
 // memoryCmd: hermes memory add TEXT | list | show ID | edit ID TEXT | confirm ID... | forget ID... |
-// forget --query Q | import --jsonl FILE | search QUERY [--k N] | --batch FILE | export [--out FILE]
+// forget --query Q [--limit N] | import --jsonl FILE | search QUERY [--k N] | --batch FILE | export [--out FILE]
 func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 	if len(args) == 0 {
 		return usagef("memory: use add, list, show, edit, confirm, forget, import, search, export, profile, decay or recall-log")
@@ -142,53 +143,7 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		return nil
 	case "forget":
-		fs := newFlags("memory forget")
-		query := fs.String("query", "", "forget what matches this query (shows the matches first)")
-		if err := parse(fs, args); err != nil {
-			return err
-		}
-		list := fs.Args()
-		if *query != "" {
-			hits, err := core.ForgetMatches(ctx, *query, 20)
-			if err != nil {
-				return err
-			}
-			if len(hits) == 0 {
-				fmt.Fprintln(env.Stderr, "nothing matches")
-				return nil
-			}
-			for _, h := range hits {
-				fmt.Fprintf(env.Stderr, "  %s  %s\n", h.MemoryID, h.Text)
-				list = append(list, h.MemoryID)
-			}
-		}
-		if len(list) == 0 {
-			return usagef("memory forget: give memory ids or --query Q")
-		}
-		for _, id := range list {
-			if _, err := core.GetMemory(ctx, id); err != nil {
-				return notFound(id)
-			}
-		}
-		if !g.yes {
-			ok, err := confirm(env, fmt.Sprintf("Forget %d memories for good?", len(list)), "this needs confirmation")
-			if err != nil {
-				return err
-			}
-			if !ok {
-				fmt.Fprintln(env.Stderr, "nothing forgotten")
-				return nil
-			}
-		}
-		r, err := core.ForgetMemories(ctx, list...)
-		if err != nil {
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, r)
-		}
-		fmt.Fprintln(env.Stdout, r.Summary())
-		return nil
+		return forgetCmd(ctx, core, g, args, env)
 	case "import":
 		fs := newFlags("memory import")
 		file := fs.String("jsonl", "", "JSONL file: lines {\"id\",\"text\",\"created_at\"?,\"layer\"?}, or a file `memory export` wrote")
@@ -283,4 +238,84 @@ func memoryBatch(ctx context.Context, core *app.Core, file string, k int, env En
 			Results []app.MemoryHit `json:"results"`
 		}{l.ID, hits})
 	})
+}
+
+// forgetShown is how many matches of a forget by query are listed before the count.
+const forgetShown = 20
+
+// forgetCmd: hermes memory forget ID... | --query Q [--limit N]. A query forgets
+// every match (or the best N); the count comes first, then the question.
+func forgetCmd(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
+	fs := newFlags("memory forget")
+	query := fs.String("query", "", "forget every memory that matches this query (the count and the matches are shown first)")
+	limit := fs.Int("limit", 0, "with --query: forget only the best N matches")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	switch {
+	case given["query"] && strings.TrimSpace(*query) == "":
+		return usagef("memory forget: --query needs words to match")
+	case given["limit"] && !given["query"]:
+		return usagef("memory forget: --limit goes with --query")
+	case *limit < 0 || given["limit"] && *limit == 0:
+		return usagef("memory forget: --limit must be a positive number, not %d", *limit)
+	}
+	list := fs.Args()
+	for _, id := range list {
+		if _, err := core.GetMemory(ctx, id); err != nil {
+			return usagef("memory forget: no memory %q; see `hermes memory list`", id)
+		}
+	}
+	if *query != "" {
+		hits, err := core.ForgetMatches(ctx, *query, *limit)
+		if err != nil {
+			return err
+		}
+		if len(hits) == 0 && len(list) == 0 {
+			fmt.Fprintln(env.Stderr, "nothing matches")
+			return nil
+		}
+		listMatches(env, *query, hits)
+		for _, h := range hits {
+			list = append(list, h.MemoryID)
+		}
+	}
+	if len(list) == 0 {
+		return usagef("memory forget: give memory ids or --query Q")
+	}
+	if !g.yes {
+		ok, err := confirm(env, fmt.Sprintf("Forget %d memories for good?", len(list)), "this needs confirmation")
+		if err != nil || !ok {
+			if err == nil {
+				fmt.Fprintln(env.Stderr, "nothing forgotten")
+			}
+			return err
+		}
+	}
+	r, err := core.ForgetMemories(ctx, list...)
+	if err != nil {
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, r)
+	}
+	fmt.Fprintln(env.Stdout, r.Summary())
+	return nil
+}
+
+// listMatches prints on stderr how many memories match, then the first of them.
+func listMatches(env Env, query string, hits []app.MemoryHit) {
+	what := "memories match"
+	if len(hits) == 1 {
+		what = "memory matches"
+	}
+	fmt.Fprintf(env.Stderr, "%d %s %q:\n", len(hits), what, termText(query))
+	for _, h := range hits[:min(len(hits), forgetShown)] {
+		fmt.Fprintf(env.Stderr, "  %s  %s\n", h.MemoryID, termText(h.Text))
+	}
+	if len(hits) > forgetShown {
+		fmt.Fprintf(env.Stderr, "  … and %d more\n", len(hits)-forgetShown)
+	}
 }

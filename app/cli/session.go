@@ -35,6 +35,9 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 	}
 	switch sub {
 	case "list":
+		if err := noArgs("session list", args); err != nil {
+			return err
+		}
 		list, err := a.ListSessions()
 		if err != nil {
 			return err
@@ -131,6 +134,10 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		body := []byte(text)
 		if *format == "json" {
 			body = append(body, '\n')
+		}
+		if *out == "" && *format == "json" {
+			_, err := env.raw().Write(body) // the text as stored, escaped by JSON
+			return err
 		}
 		if *out == "" {
 			_, err := env.Stdout.Write(body)

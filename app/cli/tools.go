@@ -63,7 +63,11 @@ func toolsCmd(core *app.Core, g globals, args []string, env Env) error {
 	}
 	switch args[0] {
 	case "list":
-		if _, err := positional("tools list", args[1:]); err != nil {
+		rest, err := positional("tools list", args[1:])
+		if err != nil {
+			return err
+		}
+		if err := noArgs("tools list", rest); err != nil {
 			return err
 		}
 		list, _ := app.NewApp(core, nil).ListTools()
@@ -94,6 +98,9 @@ func toolsCmd(core *app.Core, g globals, args []string, env Env) error {
 		sess := fs.String("session", "", "only this session")
 		limit := fs.Int("limit", 50, "most rows")
 		if err := parse(fs, args[1:]); err != nil {
+			return err
+		}
+		if err := noArgs("tools log", fs.Args()); err != nil {
 			return err
 		}
 		rows, err := app.NewApp(core, nil).ToolActivity(*tool, *status, *sess, strconv.Itoa(*limit))

@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"time"
+
+	"hermes/backend/userfile"
 )
 
 // Approval is what the user approved of one server.
@@ -51,7 +53,7 @@ type approvalFile struct {
 
 // LoadApprovals reads the file; a missing file holds no approvals.
 func (f FileApprovals) LoadApprovals() (map[string]Approval, error) {
-	data, err := os.ReadFile(f.Path)
+	data, err := userfile.Read(f.Path, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]Approval{}, nil
 	}

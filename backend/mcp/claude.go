@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"hermes/backend/userfile"
 )
 
 // DefaultClaudeConfigPath is where Claude Desktop keeps its config on this OS
@@ -75,7 +77,7 @@ func ImportClaudeConfig(from, into string) (ImportResult, error) {
 // loadSource reads a config to import: Claude Desktop's mcpServers, or VS
 // Code's servers when there is no mcpServers.
 func loadSource(file string) (Config, error) {
-	data, err := os.ReadFile(file)
+	data, err := userfile.Read(file, 0)
 	if err != nil {
 		return Config{}, fmt.Errorf("read MCP config: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"hermes/backend/userfile"
 )
 
 // editConfig changes the servers of the config file at file and writes it back
@@ -15,7 +17,7 @@ import (
 // changed; other top-level keys are kept. A file with syntax errors is never
 // rewritten.
 func editConfig(file string, fn func(names []string, entries map[string]json.RawMessage) ([]string, error)) error {
-	data, err := os.ReadFile(file)
+	data, err := userfile.Read(file, 0)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("edit MCP config: %w", err)
 	}

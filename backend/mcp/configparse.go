@@ -17,13 +17,14 @@ import (
 	"golang.org/x/net/http/httpguts"
 
 	"hermes/backend/netguard"
+	"hermes/backend/userfile"
 )
 
 // LoadConfig reads and parses a config file. A missing file is an empty config.
 // The error is for a file that cannot be used at all (unreadable, not JSON);
 // problems of single entries are in Config.Problems.
 func LoadConfig(file string) (Config, error) {
-	data, err := os.ReadFile(file)
+	data, err := userfile.Read(file, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return Config{Servers: map[string]ServerConfig{}, raw: map[string]json.RawMessage{}}, nil
 	}

@@ -14,7 +14,8 @@ import (
 
 // Erasure is a product promise. One transaction removes the memories, their
 // lexical index rows, vectors, history, older (superseded) versions, job rows and
-// recall-log entries, and leaves a content-free tombstone; then the vector index
+// recall-log entries, and leaves a content-free tombstone (a bulk forget is a
+// persisted job of such transactions under one tombstone: erasure.go); then the vector index
 // forgets them, and the WAL is checkpointed and truncated. The lexical index runs
 // with secure-delete, and is merged when a term would otherwise linger without any
 // document; secure_delete zeroes the freed pages. A receipt re-runs lexical and
@@ -60,65 +61,210 @@ type Tombstone struct {
 	Kind  string    `json:"kind"`
 }
 
-// Forget erases memories by id (or ref), with their older versions.
+// Forget erases memories by id (or ref), with their older versions. More
+// memories than one transaction erases (forgetBatch) are a bulk erasure: a job
+// recorded before the first batch, finished at the next open when a crash
+// interrupts it, under one receipt either way (erasure.go).
 func (s *Store) Forget(ctx context.Context, ids ...string) (Receipt, error) {
 	if len(ids) == 0 {
 		return Receipt{}, fmt.Errorf("forget: %w: no memory ids", ErrInvalid)
 	}
-	var rids []any
-	for _, id := range ids {
-		m, err := lookup(ctx, s.db, id)
-		if err != nil {
-			return Receipt{}, fmt.Errorf("forget: %w", err)
-		}
-		rids = append(rids, m.rid)
+	mids, err := s.resolve(ctx, ids)
+	if err != nil {
+		return Receipt{}, fmt.Errorf("forget: %w", err)
 	}
-	// Many ids are erased in batches, each its own short transaction, under one
-	// receipt: another process's writes get in between.
-	var scopes []eraseScope
-	for start := 0; start < len(rids); start += forgetBatch {
-		batch := rids[start:min(start+forgetBatch, len(rids))]
-		scopes = append(scopes, eraseScope{where: `rid IN (` + placeholders(len(batch)) + `)`, args: batch})
+	if len(mids) <= forgetBatch {
+		return s.erase(ctx, "id", idScope(mids))
 	}
-	return s.erase(ctx, "id", scopes...)
+	e, err := s.recordErasure(ctx, "id", mids)
+	if err != nil {
+		return Receipt{}, err
+	}
+	return s.runErasure(ctx, e)
 }
 
 // forgetBatch is how many memories one transaction of a bulk forget erases.
 const forgetBatch = 100
 
-// ForgetMatches is the first step of forgetting by query: it returns what matches
-// (active memories found by the hybrid search above the recall threshold, and
-// pending or archived ones containing the words) so the user can confirm; Forget
-// with their ids erases them.
-func (s *Store) ForgetMatches(ctx context.Context, profile, query string, k int) ([]Hit, error) {
+// resolve turns ids and refs into memory ids, each once, in the order given.
+func (s *Store) resolve(ctx context.Context, ids []string) ([]string, error) {
+	known, err := s.existing(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(ids))
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !known[id] { // a ref, or nothing: looked up one by one
+			m, err := lookup(ctx, s.db, id)
+			if err != nil {
+				return nil, err
+			}
+			id = m.ID
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// existing says which of ids are memory ids (a few hundred a query).
+func (s *Store) existing(ctx context.Context, ids []string) (map[string]bool, error) {
+	known := make(map[string]bool, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT id FROM memories WHERE id IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("find memories: %w", err)
+		}
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("find memories: %w", err)
+			}
+			known[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("find memories: %w", err)
+		}
+	}
+	return known, nil
+}
+
+// idScope selects memories by id.
+func idScope(ids []string) eraseScope {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return eraseScope{where: `id IN (` + placeholders(len(ids)) + `)`, args: args}
+}
+
+// ForgetMatches is the first step of forgetting by query: it returns what
+// matches, so the user can confirm (Forget with their ids erases them): every
+// active memory the lexical search finds or whose vector is at least the
+// recall threshold close (the hybrid search's candidates above that
+// threshold), best first, then every pending or archived one containing the
+// words. limit > 0 keeps the first limit of them; limit <= 0 keeps all.
+func (s *Store) ForgetMatches(ctx context.Context, profile, query string, limit int) ([]Hit, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, fmt.Errorf("forget by query: %w: the query is empty", ErrInvalid)
 	}
-	if k <= 0 {
-		k = 20
-	}
 	profile = s.profileOr(profile)
-	cands, err := s.hybrid(ctx, profile, query, max(2*k, 20))
+	hits, err := s.activeMatches(ctx, profile, query)
 	if err != nil {
 		return nil, fmt.Errorf("forget by query: %w", err)
 	}
-	var hits []Hit
-	for _, c := range cands {
-		if len(hits) == k {
-			break
-		}
-		if c.Status == StatusActive && c.Profile == profile && (c.lexRank > 0 || c.sim >= s.minSimilarity()) {
-			hits = append(hits, Hit{MemoryID: c.ID, Ref: c.Ref, Text: c.Text, Score: c.score, Memory: c.Memory})
-		}
-	}
-	others, err := s.List(ctx, Filter{Profile: profile, Text: query, Statuses: []Status{StatusPending, StatusArchived}, Limit: k})
+	others, err := s.inactiveMatches(ctx, profile, query)
 	if err != nil {
 		return nil, fmt.Errorf("forget by query: %w", err)
 	}
-	for _, m := range others {
-		hits = append(hits, Hit{MemoryID: m.ID, Ref: m.Ref, Text: m.Text, Memory: m})
+	hits = append(hits, others...)
+	if limit > 0 && len(hits) > limit {
+		hits = hits[:limit]
 	}
 	return hits, nil
+}
+
+// activeMatches are the active memories of profile the query matches:
+// lexical matches by BM25, then vector matches by similarity.
+func (s *Store) activeMatches(ctx context.Context, profile, query string) ([]Hit, error) {
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories WHERE profile = ?`, profile).Scan(&total); err != nil {
+		return nil, err
+	}
+	if total == 0 {
+		return nil, nil
+	}
+	a := s.analyze(ctx, query, s.now())
+	lex, err := s.lexical(ctx, profile, a.fts, total)
+	if err != nil {
+		return nil, err
+	}
+	_, idx := s.current()
+	vec := s.vectorSearch(ctx, profile, query, max(idx.count(profile), 1))
+	order := make([]string, 0, len(lex)+len(vec)) // "r<rid>" or "i<id>", best first
+	score := map[string]float64{}
+	var rids []int64
+	for _, h := range lex {
+		k := fmt.Sprintf("r%d", h.rid)
+		order, score[k], rids = append(order, k), h.score, append(rids, h.rid)
+	}
+	var ids []string
+	for _, h := range vec {
+		if h.Sim < s.minSimilarity() {
+			break // best first: the rest are further away
+		}
+		k := "i" + h.ID
+		order, score[k], ids = append(order, k), h.Sim, append(ids, h.ID)
+	}
+	mems, err := s.loadChunked(ctx, rids, ids)
+	if err != nil {
+		return nil, err
+	}
+	byKey := make(map[string]Memory, len(mems))
+	for _, m := range mems {
+		byKey[fmt.Sprintf("r%d", m.rid)], byKey["i"+m.ID] = m, m
+	}
+	seen := map[string]bool{}
+	var hits []Hit
+	for _, k := range order {
+		m, ok := byKey[k]
+		if !ok || seen[m.ID] || m.Status != StatusActive || m.Profile != profile {
+			continue
+		}
+		seen[m.ID] = true
+		hits = append(hits, Hit{MemoryID: m.ID, Ref: m.Ref, Text: m.Text, Score: score[k], Memory: m})
+	}
+	return hits, nil
+}
+
+// loadChunked is loadMany a few hundred at a time (SQLite caps a query's parameters).
+func (s *Store) loadChunked(ctx context.Context, rids []int64, ids []string) ([]Memory, error) {
+	const chunk = 500
+	var out []Memory
+	for start := 0; start < len(rids); start += chunk {
+		ms, err := s.loadMany(ctx, rids[start:min(start+chunk, len(rids))], nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ms...)
+	}
+	for start := 0; start < len(ids); start += chunk {
+		ms, err := s.loadMany(ctx, nil, ids[start:min(start+chunk, len(ids))])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ms...)
+	}
+	return out, nil
+}
+
+// inactiveMatches are the pending and archived memories of profile whose text
+// contains the query, newest first.
+func (s *Store) inactiveMatches(ctx context.Context, profile, query string) ([]Hit, error) {
+	const page = 1000 // List's most
+	var hits []Hit
+	for offset := 0; ; offset += page {
+		ms, err := s.List(ctx, Filter{Profile: profile, Text: query, Statuses: []Status{StatusPending, StatusArchived}, Limit: page, Offset: offset})
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ms {
+			hits = append(hits, Hit{MemoryID: m.ID, Ref: m.Ref, Text: m.Text, Memory: m})
+		}
+		if len(ms) < page {
+			return hits, nil
+		}
+	}
 }
 
 // ForgetSession erases everything derived from a session: its memories (working
@@ -191,53 +337,50 @@ type erased struct {
 	older    bool // an older version (superseded) of a memory in scope
 }
 
-// erase erases the scopes, each in its own transaction, under one receipt and
-// tombstone. A batch that fails stops the erase; what earlier batches erased
-// stays erased and the error says how many.
-func (s *Store) erase(ctx context.Context, kind string, scopes ...eraseScope) (Receipt, error) {
+// erase erases one scope in one transaction, with its tombstone.
+func (s *Store) erase(ctx context.Context, kind string, sc eraseScope) (Receipt, error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	now := s.now()
-	r := Receipt{TombstoneID: s.cfg.NewID(), At: now, Kind: kind}
+	r := Receipt{TombstoneID: s.cfg.NewID(), At: s.now(), Kind: kind}
 	var gone []erased
-	var sc eraseScope
-	var err error
-	for i, scope := range scopes {
-		sc = scope
-		err = s.db.Tx(ctx, func(tx *sql.Tx) error {
-			batch, err := s.collect(ctx, tx, sc)
-			if err != nil {
-				return err
-			}
-			if err := s.remove(ctx, tx, batch, sc); err != nil {
-				return err
-			}
-			if i == 0 {
-				_, err = tx.ExecContext(ctx, `INSERT INTO memory_tombstones(id, at, count, kind) VALUES (?, ?, ?, ?)`, r.TombstoneID, ts(now), len(batch), kind)
-			} else {
-				_, err = tx.ExecContext(ctx, `UPDATE memory_tombstones SET count = count + ? WHERE id = ?`, len(batch), r.TombstoneID)
-			}
-			if err == nil {
-				gone = append(gone, batch...)
-			}
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if gone, err = s.eraseIn(ctx, tx, sc); err != nil {
 			return err
-		})
-		if err != nil {
-			break
 		}
-	}
-	r.Count = len(gone)
-	for _, g := range gone {
-		if g.older {
-			r.OlderVersions++
-		}
-	}
-	if err != nil && len(gone) == 0 {
+		_, err = tx.ExecContext(ctx, `INSERT INTO memory_tombstones(id, at, count, kind) VALUES (?, ?, ?, ?)`, r.TombstoneID, ts(r.At), len(gone), kind)
+		return err
+	})
+	if err != nil {
 		return Receipt{}, fmt.Errorf("forget: %w", err)
 	}
+	r.Count, r.OlderVersions = len(gone), olderOf(gone)
+	return s.afterErase(ctx, r, gone, sc), nil
+}
+
+// eraseIn collects and removes what sc selects, inside tx.
+func (s *Store) eraseIn(ctx context.Context, tx *sql.Tx, sc eraseScope) ([]erased, error) {
+	gone, err := s.collect(ctx, tx, sc)
 	if err != nil {
-		err = fmt.Errorf("forget: stopped after erasing %d memories (receipt %s): %w", len(gone), r.TombstoneID, err)
+		return nil, err
 	}
+	return gone, s.remove(ctx, tx, gone, sc)
+}
+
+// olderOf counts the older versions among gone.
+func olderOf(gone []erased) int {
+	n := 0
+	for _, g := range gone {
+		if g.older {
+			n++
+		}
+	}
+	return n
+}
+
+// afterErase follows committed erasures: the vector index forgets them, the
+// WAL is checkpointed, the receipt re-runs the searches, and the UI is told.
+func (s *Store) afterErase(ctx context.Context, r Receipt, gone []erased, sc eraseScope) Receipt {
 	_, idx := s.current()
 	byProfile := map[string][]string{}
 	for _, g := range gone {
@@ -249,15 +392,15 @@ func (s *Store) erase(ctx context.Context, kind string, scopes ...eraseScope) (R
 	if sc.profile != "" {
 		idx.dropProfile(sc.profile)
 	}
-	var serr error
-	if r.Checkpointed, serr = s.db.Scrub(ctx, r.TombstoneID, "memory"); serr != nil {
-		s.cfg.Logf("memory: %v", serr)
+	var err error
+	if r.Checkpointed, err = s.db.Scrub(ctx, r.TombstoneID, "memory"); err != nil {
+		s.cfg.Logf("memory: %v", err)
 	}
 	r.LexicalMatches, r.VectorMatches = s.verify(ctx, gone, idx)
 	for p, ids := range byProfile {
 		s.emit(Change{Kind: "forgotten", IDs: ids, Profile: p, SessionID: sc.session})
 	}
-	return r, err
+	return r
 }
 
 // collect reads the memories in scope and all their older versions.
@@ -300,44 +443,17 @@ func (s *Store) remove(ctx context.Context, tx *sql.Tx, gone []erased, sc eraseS
 	// Texts whose terms may linger in the lexical index: the memories and their
 	// earlier versions (an edit leaves the old terms behind too).
 	var texts []string
-	for _, g := range gone {
-		texts = append(texts, indexText(g.text, g.key))
-		rows, err := tx.QueryContext(ctx, `SELECT text, key FROM memory_history WHERE memory_rid = ?`, g.rid)
+	for start := 0; start < len(gone); start += removeChunk {
+		chunk := gone[start:min(start+removeChunk, len(gone))]
+		older, err := historyTexts(ctx, tx, chunk)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var t, k string
-			if err := rows.Scan(&t, &k); err != nil {
-				rows.Close()
-				return err
-			}
-			texts = append(texts, indexText(t, k))
+		for _, g := range chunk {
+			texts = append(texts, indexText(g.text, g.key))
 		}
-		rows.Close()
-	}
-	for _, g := range gone {
-		for _, q := range []string{
-			`DELETE FROM memory_recalls WHERE memory_rid = ?`,
-			`DELETE FROM memory_history WHERE memory_rid = ?`,
-			`DELETE FROM memory_embeddings WHERE memory_rid = ?`,
-		} {
-			if err := exec(q, g.rid); err != nil {
-				return err
-			}
-		}
-		if err := exec(`DELETE FROM memory_job_writes WHERE memory_id = ?`, g.id); err != nil {
-			return err
-		}
-		if err := ftsDelete(ctx, tx, g.rid); err != nil {
-			return err
-		}
-		if err := exec(`DELETE FROM memories WHERE rid = ?`, g.rid); err != nil {
-			return err
-		}
-		// A pending memory that was to replace this one no longer has to.
-		if err := exec(`UPDATE memories SET replaces = (SELECT COALESCE(json_group_array(j.value), '[]') FROM json_each(memories.replaces) j WHERE j.value <> ?)
-			WHERE replaces <> '[]' AND EXISTS (SELECT 1 FROM json_each(memories.replaces) j WHERE j.value = ?)`, g.id, g.id); err != nil {
+		texts = append(texts, older...)
+		if err := removeChunkRows(ctx, tx, chunk); err != nil {
 			return err
 		}
 	}
@@ -361,6 +477,69 @@ func (s *Store) remove(ctx context.Context, tx *sql.Tx, gone []erased, sc eraseS
 		}
 	}
 	return store.PurgeTerms(ctx, tx, "memories_fts", texts)
+}
+
+// removeChunk is how many memories one statement of remove names (SQLite caps
+// a statement's parameters).
+const removeChunk = 500
+
+// historyTexts are the earlier versions' index texts of the memories in chunk.
+func historyTexts(ctx context.Context, tx *sql.Tx, chunk []erased) ([]string, error) {
+	rids := make([]any, len(chunk))
+	for i, g := range chunk {
+		rids[i] = g.rid
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT text, key FROM memory_history WHERE memory_rid IN (`+placeholders(len(rids))+`)`, rids...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t, k string
+		if err := rows.Scan(&t, &k); err != nil {
+			return nil, err
+		}
+		out = append(out, indexText(t, k))
+	}
+	return out, rows.Err()
+}
+
+// removeChunkRows deletes the memories of chunk with their recall-log entries,
+// history, vectors, job write keys and lexical index rows, and takes them off
+// the pending memories that were to replace them.
+func removeChunkRows(ctx context.Context, tx *sql.Tx, chunk []erased) error {
+	rids := make([]any, len(chunk))
+	ids := make([]any, len(chunk))
+	ridList := make([]int64, len(chunk))
+	for i, g := range chunk {
+		rids[i], ids[i], ridList[i] = g.rid, g.id, g.rid
+	}
+	in := `(` + placeholders(len(chunk)) + `)`
+	steps := []struct {
+		q    string
+		args []any
+	}{
+		{`DELETE FROM memory_recalls WHERE memory_rid IN ` + in, rids},
+		{`DELETE FROM memory_history WHERE memory_rid IN ` + in, rids},
+		{`DELETE FROM memory_embeddings WHERE memory_rid IN ` + in, rids},
+		{`DELETE FROM memory_job_writes WHERE memory_id IN ` + in, ids},
+	}
+	for _, st := range steps {
+		if _, err := tx.ExecContext(ctx, st.q, st.args...); err != nil {
+			return err
+		}
+	}
+	if err := ftsDelete(ctx, tx, ridList...); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM memories WHERE rid IN `+in, rids...); err != nil {
+		return err
+	}
+	// A pending memory that was to replace one of these no longer has to.
+	_, err := tx.ExecContext(ctx, `UPDATE memories SET replaces = (SELECT COALESCE(json_group_array(j.value), '[]') FROM json_each(memories.replaces) j WHERE j.value NOT IN `+in+`)
+		WHERE replaces <> '[]' AND EXISTS (SELECT 1 FROM json_each(memories.replaces) j WHERE j.value IN `+in+`)`, append(ids, ids...)...)
+	return err
 }
 
 // verify searches for the erased texts again: lexically (every word of the text)

@@ -201,11 +201,19 @@ type Store struct {
 	// afterCandidate, when set (tests), runs after each candidate of a job is written;
 	// an error stops the job there as a crash would.
 	afterCandidate func(jobID int64, candidate int) error
+	// afterBatch, when set (tests), runs after each committed batch of a bulk
+	// erasure; an error stops the erasure there as a crash would.
+	afterBatch func(erasureID string, batch int) error
+
+	// resumed are the receipts of the erasures Open finished.
+	resumed []Receipt
 }
 
 // Open loads the memory of db: it resumes jobs a crash interrupted, rebuilds the
-// vector index from the stored vectors of cfg.Embedder, and queues a reindex when
-// some memories have no vector from that embedder.
+// vector index from the stored vectors of cfg.Embedder, queues a reindex when
+// some memories have no vector from that embedder, and finishes the bulk
+// erasures a crash interrupted (Resumed has their receipts; one that fails
+// again is logged and tried at the next open).
 func Open(ctx context.Context, db *store.DB, cfg Config) (*Store, error) {
 	if db == nil {
 		return nil, fmt.Errorf("open memory: %w: no database", ErrInvalid)
@@ -246,6 +254,9 @@ func Open(ctx context.Context, db *store.DB, cfg Config) (*Store, error) {
 	}
 	if err := s.useEmbedder(ctx, cfg.Embedder); err != nil {
 		return nil, fmt.Errorf("open memory: %w", err)
+	}
+	if err := s.finishErasures(ctx); err != nil {
+		cfg.Logf("memory: %v", err)
 	}
 	return s, nil
 }

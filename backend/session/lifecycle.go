@@ -275,6 +275,39 @@ func (st *Store) Delete(ctx context.Context, id string) (DeleteReceipt, error) {
 	return r, nil
 }
 
+// UserTexts returns the distinct texts of a session's user messages, every
+// version and every channel included (what the user typed in it).
+func (st *Store) UserTexts(ctx context.Context, id string) ([]string, error) {
+	rows, err := st.db.QueryContext(ctx, `SELECT DISTINCT content FROM messages WHERE session_id = ? AND role = 'user'`, id)
+	if err != nil {
+		return nil, fmt.Errorf("read user messages of %s: %w", id, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, fmt.Errorf("read user messages of %s: %w", id, err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read user messages of %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// SaidElsewhere reports whether a user message of another session than id
+// has exactly this text.
+func (st *Store) SaidElsewhere(ctx context.Context, id, content string) (bool, error) {
+	var n int
+	err := st.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE role = 'user' AND content = ? AND session_id <> ? LIMIT 1)`, content, id).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("look for a message elsewhere: %w", err)
+	}
+	return n > 0, nil
+}
+
 // stillFound searches the index for each deleted text again and counts hits
 // on the deleted rows.
 func (st *Store) stillFound(ctx context.Context, texts []string, rowids map[int64]bool) int {

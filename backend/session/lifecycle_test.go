@@ -156,7 +156,8 @@ func TestOversizedAndEmptyMessages(t *testing.T) {
 	ctx := context.Background()
 	st, _ := newStore(t)
 	s, _ := st.Create(ctx, "")
-	for name, text := range map[string]string{"empty": " \n ", "oversized": strings.Repeat("x", MaxMessageBytes+1)} {
+	for name, text := range map[string]string{"empty": " \n ", "oversized": strings.Repeat("x", MaxMessageBytes+1),
+		"NUL": "cut\x00here", "not UTF-8": "bad \xff byte"} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: text}); !errors.Is(err, ErrInvalid) {
 				t.Fatalf("err = %v", err)

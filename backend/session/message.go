@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"hermes/backend/store"
 	"hermes/backend/text"
@@ -65,10 +66,17 @@ func (st *Store) Recent(ctx context.Context, sessionID string, n int) ([]Message
 	return msgs, err
 }
 
-// ValidateText refuses an empty or oversized message.
+// ValidateText refuses an empty or oversized message, and one that holds a NUL
+// character or is not UTF-8 (what an import or export could not carry back).
 func ValidateText(text string) error {
 	if strings.TrimSpace(text) == "" {
 		return fmt.Errorf("%w: the message is empty", ErrInvalid)
+	}
+	if strings.IndexByte(text, 0) >= 0 {
+		return fmt.Errorf(`%w: the message holds a NUL character (\u0000); remove it`, ErrInvalid)
+	}
+	if !utf8.ValidString(text) {
+		return fmt.Errorf("%w: the message is not valid UTF-8 text", ErrInvalid)
 	}
 	if len(text) > MaxMessageBytes {
 		return fmt.Errorf("%w: the message is %d KiB; the limit is %d KiB", ErrInvalid, len(text)>>10, MaxMessageBytes>>10)

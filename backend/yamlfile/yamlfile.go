@@ -7,7 +7,6 @@ package yamlfile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
 	"sort"
@@ -15,28 +14,24 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"hermes/backend/userfile"
 )
 
 // MaxSize is the largest file read.
-const MaxSize = 1 << 20
+const MaxSize = userfile.MaxSize
 
 // Read reads the file at path; a missing file is (nil, false, nil). The error
 // says what is wrong in the user's words.
 func Read(path string) ([]byte, bool, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
+	data, err := userfile.Read(path, MaxSize)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("cannot read the file: %v", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
-	if err != nil {
-		return nil, false, fmt.Errorf("cannot read the file: %v", err)
-	}
-	if len(data) > MaxSize {
+	case errors.Is(err, userfile.ErrTooBig):
 		return nil, false, fmt.Errorf("the file is larger than %d bytes", MaxSize)
+	case err != nil:
+		return nil, false, fmt.Errorf("cannot read the file: %v", errors.Unwrap(err))
 	}
 	return data, true, nil
 }

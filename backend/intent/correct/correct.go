@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -96,6 +97,30 @@ func (s *Store) Clear() (int, error) {
 	return len(list), s.write(nil)
 }
 
+// Forget removes the corrections of these texts (compared by Key) and says how
+// many there were; the file is rewritten atomically, or removed when none is
+// left. A file that cannot be read is ErrInvalid and stays as it is.
+func (s *Store) Forget(texts []string) (int, error) {
+	if len(texts) == 0 {
+		return 0, nil
+	}
+	gone := make(map[string]bool, len(texts))
+	for _, t := range texts {
+		gone[Key(t)] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	list, err := s.List()
+	if err != nil {
+		return 0, fmt.Errorf("forget intent corrections: %w", err)
+	}
+	kept := slices.DeleteFunc(slices.Clone(list), func(c Correction) bool { return gone[Key(c.Text)] })
+	if len(kept) == len(list) {
+		return 0, nil
+	}
+	return len(list) - len(kept), s.write(kept)
+}
+
 // Lookup returns the label the user gave this text, if any; the file is read
 // again only when it changed.
 func (s *Store) Lookup(text string) (string, bool) {
@@ -124,13 +149,14 @@ func (s *Store) Lookup(text string) (string, bool) {
 	return label, ok
 }
 
-// write replaces the file with list (atomically); an empty list removes it.
+// write replaces the file with list (atomically: a synced temporary file
+// renamed over it, then the folder synced); an empty list removes it.
 func (s *Store) write(list []Correction) error {
 	if len(list) == 0 {
 		if err := os.Remove(s.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("clear intent corrections: %w", err)
 		}
-		return nil
+		return syncDir(filepath.Dir(s.path))
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -138,12 +164,47 @@ func (s *Store) write(list []Correction) error {
 	for _, c := range list {
 		enc.Encode(c)
 	}
-	tmp := s.path + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o600); err != nil {
-		return fmt.Errorf("save intent correction: %w", err)
+	if err := replaceFile(s.path, buf.Bytes()); err != nil {
+		return fmt.Errorf("save intent corrections: %w", err)
 	}
-	if err := os.Rename(tmp, s.path); err != nil {
-		return fmt.Errorf("save intent correction: %w", err)
+	return nil
+}
+
+// replaceFile writes b to a temporary file beside path, syncs it, renames it
+// over path and syncs the folder, so path holds either the old or the new
+// bytes after a crash.
+func replaceFile(path string, b []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// syncDir makes a rename or removal in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package correct
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -42,5 +43,52 @@ func TestStore(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("the file is still there: %v", err)
+	}
+}
+
+// TestForget: the corrections of the texts given go (case and spacing aside),
+// the others stay in order, no temporary file is left, the last one removes
+// the file, and a damaged file is refused unchanged.
+func TestForget(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, File)
+	s := NewStore(path)
+	for _, c := range []Correction{{"zqx canary one", "remember"}, {"ping the NAS", "task"}, {"what if I moved", "hypothetical"}} {
+		if err := s.Add(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := s.Forget([]string{"ZQX  canary one", "never corrected"}); err != nil || n != 1 {
+		t.Fatalf("Forget = %d, %v", n, err)
+	}
+	list, err := s.List()
+	if err != nil || len(list) != 2 || list[0].Text != "ping the NAS" || list[1].Text != "what if I moved" {
+		t.Fatalf("left %+v, %v", list, err)
+	}
+	if b, _ := os.ReadFile(path); bytes.Contains(b, []byte("canary")) {
+		t.Fatalf("the file still holds the text: %s", b)
+	}
+	if n, err := s.Forget([]string{"nothing like it"}); err != nil || n != 0 {
+		t.Fatalf("Forget of no correction = %d, %v", n, err)
+	}
+	if n, err := s.Forget([]string{"ping the nas", "What if I moved"}); err != nil || n != 2 {
+		t.Fatalf("Forget of the rest = %d, %v", n, err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("an empty corrections file is still there: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 0 {
+		t.Errorf("files left in the folder: %v", entries)
+	}
+	damaged := []byte("{\"text\": \"zqx\", \"label\": \"nonsense\"}\n")
+	if err := os.WriteFile(path, damaged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Forget([]string{"zqx"}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("damaged file: %v", err)
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, damaged) {
+		t.Errorf("a refused Forget changed the file: %s", b)
 	}
 }
