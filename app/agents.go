@@ -72,8 +72,9 @@ func (c *Core) closeAgents() {
 // the ones gone, switched off or changed.
 func (c *Core) syncAgentTools() {
 	want := map[string]generatedTool{}
+	registered := c.tools.reg.List() // once: agents.yaml may declare thousands
 	for _, d := range c.agents.catalog.Enabled() {
-		t, opts := c.agentTool(d)
+		t, opts := c.agentTool(d, registered)
 		want[d.ToolName()] = generatedTool{def: encodeDef(d), tool: t, opts: opts}
 	}
 	c.agents.tools.sync(c.tools.reg, want)
@@ -89,12 +90,12 @@ func encodeDef(v any) string {
 }
 
 // agentTool is a sub-agent as a tool the main model may call. It is read-only
-// (offered with the read-only tools) when every tool it may use only reads; its
-// own calls ask for approval where their tools do.
-func (c *Core) agentTool(d *subagent.Definition) (tools.Tool, []tools.Option) {
+// (offered with the read-only tools) when every tool it may use (of registered)
+// only reads; its own calls ask for approval where their tools do.
+func (c *Core) agentTool(d *subagent.Definition, registered []tools.Info) (tools.Tool, []tools.Option) {
 	readOnly := true
 	var names []string
-	for _, in := range c.tools.reg.List() {
+	for _, in := range registered {
 		if d.MayUse(in.Name) {
 			names = append(names, in.Name)
 			readOnly = readOnly && in.Annotations.ReadOnly && !in.NeedsApproval

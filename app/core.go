@@ -13,15 +13,18 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"hermes/backend/agent"
 	"hermes/backend/config"
+	"hermes/backend/egress"
 	"hermes/backend/intent/correct"
 	"hermes/backend/llm"
 	"hermes/backend/mcp"
 	"hermes/backend/memory"
 	"hermes/backend/memory/memtool"
+	"hermes/backend/netlog"
 	"hermes/backend/ollamad"
 	"hermes/backend/prompt"
 	"hermes/backend/session"
@@ -77,6 +80,9 @@ type Core struct {
 	agents    *agents    // agents.yaml, the sub-agent runner and the agent__ tools
 
 	transport *http.Transport
+	outbound  *egress.Net // every connection beyond the process: offline_only, and the record in netLog
+	netLog    *netlog.Log
+	offline   atomic.Bool // offline_only as last read
 	mu        sync.Mutex
 	ollama    *ollamad.Daemon   // the local Ollama for the current settings
 	ollamaKey string            // the settings it was made for
@@ -121,12 +127,12 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		return nil, err
 	}
 	c := &Core{
-		dataDir:   opts.DataDir,
-		db:        db,
-		settings:  config.NewStore(db.DB, getenv),
-		sessions:  session.NewStore(db),
-		transport: llm.NewTransport(5 * time.Second),
+		dataDir:  opts.DataDir,
+		db:       db,
+		settings: config.NewStore(db.DB, getenv),
+		sessions: session.NewStore(db),
 	}
+	c.openNetwork()
 	c.sessions.Profile = func(ctx context.Context) string { return memory.ActiveProfile(ctx, db) } // new chats join the active profile
 	db.OnWait = opts.OnDBWait
 	if db.OnWait == nil {
@@ -214,6 +220,7 @@ func (c *Core) Close() error {
 	c.stopOllama()
 	c.intent.close()
 	c.transport.CloseIdleConnections()
+	_ = c.netLog.Close() // the last connections' record; never a reason to fail Close
 	return c.db.Close()
 }
 
@@ -223,6 +230,7 @@ func (c *Core) llmClient(ctx context.Context) (*llm.Client, config.Settings, err
 	if err != nil {
 		return nil, s, err
 	}
+	c.outbound.Observe(s.OfflineOnly) // turned on, no pooled connection beyond this computer is used again
 	key := fmt.Sprint(s.OllamaHost, s.ConnectTimeout, s.FirstTokenTimeout, s.TokenGapTimeout)
 	c.mu.Lock()
 	fresh := c.client == nil || c.clientKey != key

@@ -11,6 +11,7 @@ import (
 	"hermes/backend/agent"
 	"hermes/backend/config"
 	"hermes/backend/document"
+	"hermes/backend/egress"
 	"hermes/backend/llm"
 	"hermes/backend/memory"
 	"hermes/backend/ollamad"
@@ -25,6 +26,7 @@ import (
 // there), falling back to the English Message for a code it does not know.
 const (
 	CodeOllamaUnreachable = "ollama_unreachable" // params: host
+	CodeOfflineRefused    = "offline_refused"    // a connection offline_only refused (egress.RefusedError); params: host, part
 	CodeModelMissing      = "model_missing"      // params: model
 	CodeOllamaTimeout     = "ollama_timeout"     // params: setting, limit
 	CodeOllamaBusy        = "ollama_busy"
@@ -42,6 +44,10 @@ const (
 	CodeInternal          = "internal"     // params: detail
 	CodeNotGGUF           = "not_gguf"     // params: file (its name)
 	CodeGGUFVersion       = "gguf_version" // params: file, version (a GGUF version Hermes does not read)
+	// A GGUF file whose structure is refused (llm.GGUFError); params file, reason
+	// (llm.GGUF*), size (bytes), detail (the English), and tensor (tensor_past_end)
+	// or limit (too_large).
+	CodeGGUFDamaged = "gguf_damaged"
 	// A setting's value refused (config.ValueError); params: key, reason (config.Bad*),
 	// detail (the English), and the reason's own (value, min, max, choices).
 	CodeBadSetting   = "bad_setting"
@@ -106,6 +112,8 @@ func describe(err error, host, model string) (code string, params map[string]str
 	var mf *llm.ModelfileError
 	var ng *llm.NotGGUFError
 	var gv *llm.GGUFVersionError
+	var ref *egress.RefusedError
+	var gd *llm.GGUFError
 	switch {
 	case errors.Is(err, agent.ErrEmptyMessage):
 		return CodeEmptyMessage, nil, "Type a message first."
@@ -127,6 +135,8 @@ func describe(err error, host, model string) (code string, params map[string]str
 			return CodeBadSetting, params, msg
 		}
 		return CodeInvalidInput, map[string]string{"detail": msg}, msg
+	case errors.As(err, &ref) && ref.Offline():
+		return CodeOfflineRefused, map[string]string{"host": ref.Host, "part": ref.Part}, ref.Error()
 	case errors.Is(err, llm.ErrUnreachable):
 		return CodeOllamaUnreachable, map[string]string{"host": host},
 			fmt.Sprintf("Ollama is not reachable at %s. Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings.", host)
@@ -175,6 +185,8 @@ func describe(err error, host, model string) (code string, params map[string]str
 		return CodeNotGGUF, map[string]string{"file": ng.File}, err.Error()
 	case errors.As(err, &gv):
 		return CodeGGUFVersion, map[string]string{"file": gv.File, "version": strconv.FormatUint(uint64(gv.Version), 10)}, err.Error()
+	case errors.As(err, &gd):
+		return CodeGGUFDamaged, ggufParams(gd), err.Error()
 	case errors.As(err, &mf):
 		return CodeBadModelfile, map[string]string{"line": strconv.Itoa(mf.Line), "word": mf.Word, "reason": mf.Reason}, mf.Error()
 	case errors.Is(err, store.ErrNotDatabase):
@@ -190,6 +202,18 @@ func describe(err error, host, model string) (code string, params map[string]str
 		return CodeCancelled, nil, "Cancelled."
 	}
 	return CodeInternal, map[string]string{"detail": err.Error()}, "Something went wrong: " + err.Error()
+}
+
+// ggufParams are the parts of a refused GGUF file's message.
+func ggufParams(e *llm.GGUFError) map[string]string {
+	p := map[string]string{"file": e.File, "reason": e.Reason, "size": strconv.FormatInt(e.Size, 10), "detail": e.Detail}
+	if e.Tensor != "" {
+		p["tensor"] = e.Tensor
+	}
+	if e.Limit != "" {
+		p["limit"] = e.Limit
+	}
+	return p
 }
 
 // opError is an operation's failure in its own (English) words, with the code

@@ -21,6 +21,7 @@ func (c *Core) openMCP(environ func() []string, only []string, noStart bool) err
 		DataDir: c.dataDir, Environ: environ, Only: only, NoAutoStart: noStart,
 		OnStatus: func(s mcp.Status) { c.emitEvent("mcp:status", s) },
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Net:      c.outbound,
 	})
 	if err != nil {
 		return fmt.Errorf("open mcp: %w", err)

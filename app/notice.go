@@ -21,6 +21,7 @@ const (
 	NoticeOllamaRemoteDown  = "ollama_remote_down"    // nothing answers at a host that is not this computer; params: host
 	NoticeOllamaUnreachable = "ollama_unreachable"    // nothing answers, no more known; params: host
 	NoticeOllamaError       = "ollama_error"          // it answered with an error; params: host, detail
+	NoticeOfflineRefused    = "offline_refused"       // the host is not this computer and offline_only is on; params: host
 	NoticeModelsUnlisted    = "models_unlisted"       // the models could not be listed; params: detail
 	NoticeNoModels          = "no_models"             // no model at all; params: model (the chat model setting)
 	NoticeNoChatModel       = "no_chat_model"         // models, none of which can chat

@@ -213,3 +213,11 @@ func manyVerifiers(n int) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// TestNetworkReasonsAreWordedByTheUI: every reason a connection is refused or
+// fails for (egress.Reason*, egress.Fail*) has its words in both of the UI's
+// dictionaries (the Network tab of the activity panel).
+func TestNetworkReasonsAreWordedByTheUI(t *testing.T) {
+	wordedByUI(t, "../backend/egress/refused.go", `(?m)^\s*Reason\w+\s*=\s*"([a-z_]+)"`, "network.reason.", 4)
+	wordedByUI(t, "../backend/egress/attempt.go", `(?m)^\s*Fail\w+\s*=\s*"([a-z_]+)"`, "network.reason.", 7)
+}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -64,13 +65,18 @@ func (c *Core) SearchSessions(ctx context.Context, query string, limit int) ([]S
 func SnippetText(frags []SnippetFragment) string { return session.SnippetText(frags) }
 
 // ImportSessions reads a JSONL import (validating every line first: a bad file is
-// ErrInvalid and nothing is written) and stores it, reporting progress.
+// ErrInvalid and nothing is written) and stores it, reporting progress. A file
+// is read twice, a line at a time (session.CheckImport), never held whole.
 func (c *Core) ImportSessions(ctx context.Context, r io.Reader, progress func(done, total int)) (SessionImportResult, error) {
-	lines, err := session.ParseImport(r)
+	checked, err := session.CheckImport(r)
 	if err != nil {
 		return SessionImportResult{}, invalid(err)
 	}
-	return c.sessions.Import(ctx, lines, progress)
+	res, err := c.sessions.ImportFrom(ctx, checked, progress)
+	if errors.Is(err, session.ErrInvalid) { // the file changed between its two readings
+		return SessionImportResult{}, invalid(err)
+	}
+	return res, err
 }
 
 // RenameSession sets a conversation's title.

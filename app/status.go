@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"hermes/backend/egress"
 	"hermes/backend/llm"
 )
 
@@ -42,7 +43,12 @@ func (c *Core) Status(ctx context.Context) (Status, error) {
 	if osErr == nil {
 		st.OllamaManaged = os.Managed
 	}
+	var ref *egress.RefusedError
 	switch {
+	case !h.Reachable && errors.As(h.Err, &ref) && ref.Offline():
+		st.Problem = fmt.Sprintf("Ollama at %s is not on this computer, and offline_only is on.", s.OllamaHost)
+		st.Fix = "Use an Ollama on this computer (ollama_host http://127.0.0.1:11434), or turn offline_only off in Settings."
+		st.Code, st.Params = NoticeOfflineRefused, map[string]string{"host": s.OllamaHost}
 	case !h.Reachable && h.Err != nil && !errors.Is(h.Err, llm.ErrUnreachable):
 		st.Problem = fmt.Sprintf("Ollama at %s answered with an error: %v.", s.OllamaHost, h.Err)
 		st.Fix = "Check the Ollama server's log, or change the host in Settings."

@@ -55,7 +55,7 @@ func (c *Core) openTools(getenv func(string) string) error {
 	declared, errs := toolfile.Load(file, toolfile.Options{LookupEnv: func(k string) (string, bool) {
 		v := getenv(k)
 		return v, v != ""
-	}})
+	}, Net: c.outbound})
 	tb.fileErrors = errs
 	for _, t := range declared {
 		if err := reg.Register(t, t.Options()...); err != nil {

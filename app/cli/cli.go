@@ -126,6 +126,9 @@ Usage:
   hermes agent list | enable NAME | disable NAME
   hermes workflow list | run NAME [--input JSON] | runs [--session S] | show RUN | resume RUN | cancel RUN
   hermes settings list | get KEY | set KEY VALUE
+  hermes activity network                  every connection Hermes made, refused or failed to make (host, part,
+                                           how many, first and last time); the setting offline_only refuses all
+                                           but this computer's
 
 Global flags (any position): --data-dir DIR (or HERMES_DATA_DIR), --json, --yes
 `
@@ -203,6 +206,9 @@ func run(g globals, args []string, env Env) error {
 	if cmd == "mcp" && len(args) >= 1 && (args[0] == "import" || args[0] == "approve" || args[0] == "list") {
 		opts.MCPNoStart = true // read and edit the config only
 	}
+	if cmd == "activity" {
+		opts.MCPNoStart = true // a list of connections makes none
+	}
 	core, err := app.Open(context.Background(), opts)
 	if err != nil {
 		return err
@@ -241,6 +247,8 @@ func run(g globals, args []string, env Env) error {
 		return workflowCmd(core, g, args, env)
 	case "agent":
 		return agentCmd(core, g, args, env)
+	case "activity":
+		return activityCmd(core, g, args, env)
 	}
 	return nil
 }

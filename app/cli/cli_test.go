@@ -606,6 +606,11 @@ func TestModelCommands(t *testing.T) {
 	if r = runCLI(t, env, "", "model", "import", notGGUF, "--name", "x"); r.code != 2 || !strings.Contains(r.stderr, "not a GGUF model file") {
 		t.Fatalf("import of a text file: %+v", r)
 	}
+	cut := filepath.Join(dir, "cut.gguf") // the magic and version alone: the 8-byte file
+	os.WriteFile(cut, []byte("GGUF\x03\x00\x00\x00"), 0o600)
+	if r = runCLI(t, env, "", "model", "import", cut, "--name", "x"); r.code != 2 || !strings.Contains(r.stderr, "cut.gguf is damaged or cut short") {
+		t.Fatalf("import of an 8-byte GGUF file: %+v", r)
+	}
 	if r = runCLI(t, env, "", "model", "import", filepath.Join(dir, "gone.gguf"), "--name", "x"); r.code != 2 || !strings.Contains(r.stderr, "no such file") {
 		t.Fatalf("import of a file that is not there: %+v", r)
 	}

@@ -96,6 +96,7 @@ type Settings struct {
 	ManageOllama      string        // "auto": start ollama serve when nothing answers at a loopback host; "never"
 	CageMemoryMB      int           // memory a file's reader may use (the parser cage), in MiB
 	CageTime          time.Duration // time a file's reader may take, wall clock and CPU
+	OfflineOnly       bool          // every connection beyond this computer is refused (backend/egress)
 	// MemoryHalfLives is the decay half-life per memory category the user set
 	// (categories not named decay at the default rate). Shared: do not modify.
 	MemoryHalfLives map[string]time.Duration
@@ -254,6 +255,22 @@ var specs = []spec{
 		},
 		apply: func(s *Settings, v string) { s.OllamaPath = v },
 	},
+	{
+		key: "offline_only", description: "true: Hermes connects only to this computer; every other connection (Ollama, MCP servers, HTTP tools; the local network included) is refused and listed in Activity → Network. false: each part's own rules apply",
+		def: constant("false"), parse: parseBool,
+		apply: func(s *Settings, v string) { s.OfflineOnly = v == "true" },
+	},
+}
+
+// parseBool reads true or false (also on/off, yes/no, 1/0).
+func parseBool(v string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "on", "yes", "1":
+		return "true", nil
+	case "false", "off", "no", "0":
+		return "false", nil
+	}
+	return "", bad(BadChoice, map[string]string{"value": v, "choices": "true, false"}, "%q is not true or false", v)
 }
 
 func intSpec(key, desc, def string, lo, hi int, set func(*Settings, int)) spec {

@@ -42,6 +42,9 @@ func TestSettingsValidation(t *testing.T) {
 		{"duration not parseable", "first_token_timeout", "soon", "first_token_timeout: \"soon\" is not a duration", ""},
 		{"duration too short", "connect_timeout", "1ms", "connect_timeout: 1ms is out of range", ""},
 		{"unknown key", "colour", "blue", "unknown key \"colour\"", ""},
+		{"offline_only on", "offline_only", " On ", "", "true"},
+		{"offline_only off", "offline_only", "0", "", "false"},
+		{"offline_only not a bool", "offline_only", "maybe", "offline_only: \"maybe\" is not true or false", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,8 +74,14 @@ func TestSettingsDefaultsAndPersistence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.OllamaHost != "http://127.0.0.1:7777" || s.ChatModel != "llama3.2" || s.TokenGapTimeout != 30*time.Second {
+	if s.OllamaHost != "http://127.0.0.1:7777" || s.ChatModel != "llama3.2" || s.TokenGapTimeout != 30*time.Second || s.OfflineOnly {
 		t.Fatalf("defaults = %+v", s)
+	}
+	if err := st.Set(ctx, "offline_only", "true"); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ = st.Load(ctx); !s.OfflineOnly { // a change is seen at once, past the cache
+		t.Fatal("offline_only set to true loads as false")
 	}
 	if err := st.Set(ctx, "chat_model", "qwen2.5"); err != nil {
 		t.Fatal(err)

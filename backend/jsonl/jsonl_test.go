@@ -96,3 +96,29 @@ func TestDecodeRefusesNULAndInvalidUTF8(t *testing.T) {
 		})
 	}
 }
+
+// TestEachFeedsGoodLinesUntilABadOne: Each counts every good line, hands fn
+// only those before the first bad one, and names the bad ones.
+func TestEachFeedsGoodLinesUntilABadOne(t *testing.T) {
+	in := `{"id":"a","text":"x"}` + "\n\n" + `{"id":"b","text":"y"}` + "\nnot json\n" + `{"id":"c","text":"z"}` + "\n"
+	var fed []int
+	good, err := Each(strings.NewReader(in), Options{MaxLine: 1 << 10, Shape: "a row"}, func(int, row) error { return nil },
+		func(n int, r row) { fed = append(fed, n) })
+	if good != 3 || fmt.Sprint(fed) != "[1 3]" || err == nil || !strings.Contains(err.Error(), "line 4: not a row") {
+		t.Fatalf("good %d, fed %v, err %v", good, fed, err)
+	}
+}
+
+// TestReaderNumbersLinesAndStopsAtALongOne: Next skips blank lines, keeps the
+// file's numbering, and a line over the limit ends it with a LineError.
+func TestReaderNumbersLinesAndStopsAtALongOne(t *testing.T) {
+	r := NewReader(strings.NewReader("a\n\n  \nb\n"+strings.Repeat("x", 2<<10)+"\nc\n"), 1<<10)
+	var got []string
+	for n, line, ok := r.Next(); ok; n, line, ok = r.Next() {
+		got = append(got, fmt.Sprintf("%d:%s", n, line))
+	}
+	var le *LineError
+	if fmt.Sprint(got) != "[1:a 4:b]" || !errors.As(r.Err(), &le) || le.Line != 5 {
+		t.Fatalf("lines %v, err %v", got, r.Err())
+	}
+}

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -36,34 +37,42 @@ func (e *NotGGUFError) Is(target error) bool { return target == ErrNotGGUF }
 // files field of /api/create).
 const MinImportVersion = "0.5.5"
 
-// CheckGGUF refuses a file that does not start like a GGUF model (the magic
-// "GGUF" and a known version), before anything is sent or copied.
+// CheckGGUF refuses a file that is not a GGUF model Ollama can load, before
+// anything is sent or copied: the magic "GGUF", a version Hermes reads (2 or
+// 3), then its structure (checkGGUF: the header within the file, and every
+// tensor's data).
 func CheckGGUF(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("check %s: %w", path, err)
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("check %s: %w", path, err)
+	}
+	r := bufio.NewReaderSize(f, 64<<10)
 	var head [8]byte
-	n, _ := io.ReadFull(f, head[:])
+	n, _ := io.ReadFull(r, head[:])
 	if n < 8 || string(head[:4]) != "GGUF" {
 		return &NotGGUFError{File: filepath.Base(path), Head: head[:n]}
 	}
-	if v := binary.LittleEndian.Uint32(head[4:]); v < 1 || v > 3 {
+	if v := binary.LittleEndian.Uint32(head[4:]); v < 2 || v > 3 {
 		return &GGUFVersionError{File: filepath.Base(path), Version: v}
 	}
-	return nil
+	return checkGGUF(path, info.Size(), r)
 }
 
 // GGUFVersionError is a GGUF file of a version Hermes does not read (it reads
-// 1 to 3). It is ErrNotGGUF: the file is refused before anything is sent.
+// 2 and 3, as Ollama's reader and llama.cpp do). It is ErrNotGGUF: the file is
+// refused before anything is sent.
 type GGUFVersionError struct {
 	File    string
 	Version uint32
 }
 
 func (e *GGUFVersionError) Error() string {
-	return fmt.Sprintf("%s: %v: GGUF version %d is not one Hermes knows (1 to 3); update Hermes, or use a .gguf file of version 3", e.File, ErrNotGGUF, e.Version)
+	return fmt.Sprintf("%s: %v: GGUF version %d is not one Hermes knows (2 and 3); update Hermes, or use a .gguf file of version 3", e.File, ErrNotGGUF, e.Version)
 }
 
 func (e *GGUFVersionError) Is(target error) bool { return target == ErrNotGGUF }

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"hermes/backend/netguard"
 )
 
 // Errors callers can test for.
@@ -97,7 +99,7 @@ func New(cfg Config, transport *http.Transport) (*Client, error) {
 		cfg.Backoff = 250 * time.Millisecond
 	}
 	if transport == nil {
-		transport = NewTransport(cfg.ConnectTimeout)
+		transport = NewTransport((&net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext)
 	}
 	if cfg.Store == nil {
 		cfg.Store = func() string { return "" }
@@ -131,11 +133,13 @@ func (s sizedBodies) RoundTrip(r *http.Request) (*http.Response, error) {
 	return s.rt.RoundTrip(r)
 }
 
-// NewTransport is an HTTP transport with a dial timeout and no proxy: Ollama is local.
-func NewTransport(connectTimeout time.Duration) *http.Transport {
+// NewTransport is an HTTP transport that dials with dial (the composition root
+// gives it backend/egress's, which checks offline_only and records every
+// connection) and no proxy: Ollama is local.
+func NewTransport(dial func(ctx context.Context, network, address string) (net.Conn, error)) *http.Transport {
 	return &http.Transport{
 		Proxy:               nil,
-		DialContext:         (&net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:         dial,
 		MaxIdleConnsPerHost: 4,
 		IdleConnTimeout:     90 * time.Second,
 	}
@@ -170,6 +174,9 @@ func classify(op string, err error) error {
 		// "model requires more system memory (5.6 GiB) than is available (3.1 GiB)"
 		return &MemoryError{Need: between(se.ErrorMessage, "memory (", ")"), Free: between(se.ErrorMessage, "available (", ")"),
 			err: fmt.Errorf("%s: %w: %s", op, ErrNoMemory, se.ErrorMessage)}
+	case errors.Is(err, netguard.ErrOffline):
+		// Hermes refused the connection itself (offline_only): no retry mends it.
+		return fmt.Errorf("%s: %w", op, err)
 	case isConnError(err):
 		return fmt.Errorf("%s: %w: %v", op, ErrUnreachable, err)
 	case strings.Contains(ollamaSaid(err), "no space left"):

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
+	"hermes/backend/egress"
 	"hermes/backend/llm"
 	"hermes/backend/store"
 	"hermes/backend/tools"
@@ -127,7 +128,8 @@ func BenchmarkStartInitialize(b *testing.B) {
 func BenchmarkConnectHTTP(b *testing.B) {
 	port := freePort(b)
 	startEverythingHTTP(b, "streamableHttp", port)
-	r, err := newRemote(ServerConfig{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}, nil)
+	cfg := ServerConfig{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}
+	r, err := newRemote(cfg, nil, (*egress.Net)(nil).Dialer(remoteRule("bench", cfg)))
 	if err != nil {
 		b.Fatal(err)
 	}

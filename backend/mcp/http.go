@@ -20,6 +20,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 
+	"hermes/backend/egress"
 	"hermes/backend/netguard"
 )
 
@@ -47,10 +48,18 @@ func (e *needsUser) Error() string { return e.msg }
 
 func needUser(format string, args ...any) error { return &needsUser{fmt.Sprintf(format, args...)} }
 
-// newRemote prepares a connection to cfg's server; a ${VAR} that the
-// environment does not define is an error (a header without its secret would
-// only be refused by the server).
-func newRemote(cfg ServerConfig, environ []string) (*remote, error) {
+// remoteRule is how a remote server's connections are dialled and recorded
+// (as "mcp:<name>"): its host on loopback or the LAN, the internet only with
+// allow_internet.
+func remoteRule(name string, cfg ServerConfig) egress.Rule {
+	return egress.Rule{Part: "mcp:" + name, Guard: true, Internet: cfg.AllowInternet,
+		Hint: `"allow_internet": true in the entry in mcp.json`, Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+}
+
+// newRemote prepares a connection to cfg's server, dialled by dial; a ${VAR}
+// that the environment does not define is an error (a header without its
+// secret would only be refused by the server).
+func newRemote(cfg ServerConfig, environ []string, dial egress.DialFunc) (*remote, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil {
 		return nil, fmt.Errorf("connect: the url is not valid: %w", err)
@@ -100,11 +109,9 @@ func newRemote(cfg ServerConfig, environ []string) (*remote, error) {
 		}
 		tlsConf.RootCAs = pool
 	}
-	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second,
-		Control: netguard.Control(cfg.AllowInternet, `"allow_internet": true in the entry in mcp.json`)}
 	base := &http.Transport{
 		Proxy:               nil, // the address check must see the real address
-		DialContext:         dialer.DialContext,
+		DialContext:         dial,
 		TLSClientConfig:     tlsConf,
 		TLSHandshakeTimeout: 10 * time.Second,
 		MaxIdleConnsPerHost: 4,
@@ -214,7 +221,7 @@ func (r *remote) explain(err error) string {
 			return fmt.Sprintf(`%s refused access (HTTP 403); if it needs a token, add it to the entry in mcp.json as a header, e.g. "headers": {"Authorization": "Bearer ${MCP_TOKEN}"}`, r.url.Redacted())
 		}
 		return fmt.Sprintf("%s refused access (HTTP 403); check the value of the header %s (and the environment variable it names)", r.url.Redacted(), strings.Join(r.names, ", "))
-	case errors.Is(err, errRedirect), errors.Is(err, netguard.ErrRefused), errors.Is(err, netguard.ErrInternet):
+	case errors.Is(err, errRedirect), errors.Is(err, netguard.ErrRefused), errors.Is(err, netguard.ErrInternet), errors.Is(err, netguard.ErrOffline):
 		return r.redact(innermost(err))
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Sprintf("nothing answers at %s (connection refused); is the server running?", r.url.Redacted())

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"hermes/backend/egress"
 )
 
 // Options configure a Manager; zero values take the defaults.
@@ -35,6 +37,9 @@ type Options struct {
 	OnProgress func(Progress)
 	// Logger receives what happens in the background; default slog.Default().
 	Logger *slog.Logger
+	// Net dials the remote servers (offline_only, the record of connections);
+	// nil dials with the entry's own rule and records nothing.
+	Net *egress.Net
 
 	InitTimeout     time.Duration // start + initialize; default 30 s
 	RequestTimeout  time.Duration // one request unless the entry sets "timeout"; default 60 s

@@ -189,7 +189,7 @@ func (s *server) connect(ctx context.Context, cfg ServerConfig) (*session, error
 	}
 	var missing []string
 	if cfg.Remote() {
-		r, err := newRemote(cfg, o.Environ())
+		r, err := newRemote(cfg, o.Environ(), o.Net.Dialer(remoteRule(s.name, cfg)))
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 // Package netguard decides which network addresses Hermes may reach on the
 // user's behalf: loopback and the private LAN freely, the internet only when
-// the user allowed it, and link-local and cloud-metadata addresses never. The
+// the user allowed it, and link-local and cloud-metadata addresses never; while
+// the setting offline_only is on, nothing beyond this machine (CheckOffline). The
 // same rule applies when a URL is loaded (its host) and when a connection is
 // made (the resolved address), so a name that resolves or redirects elsewhere
 // is caught too.
@@ -36,6 +37,10 @@ var ErrRefused = errors.New("link-local and cloud-metadata addresses are never r
 
 // ErrInternet is wrapped by a refusal of an internet address without permission.
 var ErrInternet = errors.New("the address is not on this machine or the local network")
+
+// ErrOffline is wrapped by a refusal of any address beyond this machine while
+// the setting offline_only is on.
+var ErrOffline = errors.New("offline_only is on")
 
 // Classify says where an address is.
 func Classify(a netip.Addr) Where {
@@ -111,6 +116,19 @@ func Control(internet bool, hint string) func(network, address string, c syscall
 		}
 		return nil
 	}
+}
+
+// Check is the rule for one address a connection is about to use: nil, or an
+// error wrapping ErrRefused or ErrInternet.
+func Check(a netip.Addr, internet bool) error { return allowed(a, internet) }
+
+// CheckOffline is the rule while offline_only is on: only this machine
+// (loopback) may be reached, the LAN included in what is refused.
+func CheckOffline(a netip.Addr) error {
+	if a.Unmap().IsLoopback() {
+		return nil
+	}
+	return ErrOffline
 }
 
 // allowed is the rule for one address.

@@ -59,3 +59,27 @@ func TestCheckHostAndControl(t *testing.T) {
 		t.Fatalf("metadata address: %v", err)
 	}
 }
+
+func TestCheckOffline(t *testing.T) {
+	cases := []struct {
+		addr string
+		ok   bool
+	}{
+		{"127.0.0.1", true}, {"127.8.9.10", true}, {"::1", true}, {"::ffff:127.0.0.1", true},
+		{"10.255.255.1", false}, {"192.168.1.10", false}, {"fd12::1", false}, {"8.8.8.8", false}, {"169.254.169.254", false},
+	}
+	for _, c := range cases {
+		t.Run(c.addr, func(t *testing.T) {
+			err := CheckOffline(netip.MustParseAddr(c.addr))
+			if c.ok != (err == nil) || (err != nil && !errors.Is(err, ErrOffline)) {
+				t.Fatalf("CheckOffline(%s) = %v, want allowed=%v", c.addr, err, c.ok)
+			}
+		})
+	}
+	if err := Check(netip.MustParseAddr("8.8.8.8"), false); !errors.Is(err, ErrInternet) {
+		t.Fatalf("Check internet without permission: %v", err)
+	}
+	if err := Check(netip.MustParseAddr("10.1.2.3"), false); err != nil {
+		t.Fatalf("Check LAN: %v", err)
+	}
+}

@@ -1,10 +1,13 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/crc32"
 	"io"
 	"strings"
 	"time"
@@ -35,31 +38,149 @@ type LineError = jsonl.LineError
 
 var validRoles = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true}
 
-// ParseImport reads and validates every line before anything is written.
+// importOptions read an import's lines.
+var importOptions = jsonl.Options{MaxLine: 2 * MaxMessageBytes, Strict: true,
+	Shape: "a JSON object with session, id, role, content, created_at"}
+
+// checkImportLine is the rule every import line follows.
+func checkImportLine(_ int, l ImportLine) error {
+	switch {
+	case l.Session == "":
+		return errors.New(`"session" (the session's ref) is missing`)
+	case l.ID == "":
+		return errors.New(`"id" (the message's ref) is missing`)
+	case !validRoles[l.Role]:
+		return fmt.Errorf(`"role" is %q; use user, assistant, system or tool`, l.Role)
+	case len(l.Content) > MaxMessageBytes:
+		return fmt.Errorf(`"content" is over %d KiB`, MaxMessageBytes>>10)
+	}
+	if l.CreatedAt != "" {
+		if _, err := time.Parse(time.RFC3339Nano, l.CreatedAt); err != nil {
+			return fmt.Errorf(`"created_at" %q is not an RFC 3339 time such as 2026-01-31T09:30:00Z`, l.CreatedAt)
+		}
+	}
+	return nil
+}
+
+// ParseImport reads and validates every line before anything is written, and
+// keeps them all: for small imports (tests, fixtures); a file is CheckImport's.
 func ParseImport(r io.Reader) ([]ImportLine, error) {
-	lines, err := jsonl.Decode(r, jsonl.Options{MaxLine: 2 * MaxMessageBytes, Strict: true,
-		Shape: "a JSON object with session, id, role, content, created_at"}, func(_ int, l ImportLine) error {
-		switch {
-		case l.Session == "":
-			return errors.New(`"session" (the session's ref) is missing`)
-		case l.ID == "":
-			return errors.New(`"id" (the message's ref) is missing`)
-		case !validRoles[l.Role]:
-			return fmt.Errorf(`"role" is %q; use user, assistant, system or tool`, l.Role)
-		case len(l.Content) > MaxMessageBytes:
-			return fmt.Errorf(`"content" is over %d KiB`, MaxMessageBytes>>10)
-		}
-		if l.CreatedAt != "" {
-			if _, err := time.Parse(time.RFC3339Nano, l.CreatedAt); err != nil {
-				return fmt.Errorf(`"created_at" %q is not an RFC 3339 time such as 2026-01-31T09:30:00Z`, l.CreatedAt)
-			}
-		}
-		return nil
-	})
+	lines, err := jsonl.Decode(r, importOptions, checkImportLine)
 	if err != nil {
 		return nil, fmt.Errorf("import: nothing was imported: %w: %w", ErrInvalid, err)
 	}
 	return lines, nil
+}
+
+// CheckedImport is an import file whose every line has been checked: ImportFrom
+// reads it again, a line at a time, so an import of any length holds one line
+// (and what it knows of each conversation) in memory.
+type CheckedImport struct {
+	r     io.Reader // the lines again, from the start
+	lines int
+	sum   uint32 // crc32c of the bytes checked
+	next  *jsonl.Reader
+	read  hash.Hash32
+}
+
+// CheckImport reads every line of r and checks it, keeping none: a bad file is
+// ErrInvalid with a LineError for each bad line (the first 20 named), and
+// nothing is written. A file (an io.Seeker) is read again from where it started;
+// anything else (a pipe) is kept in memory as read, its size and no more.
+func CheckImport(r io.Reader) (*CheckedImport, error) {
+	again := rereadable(r)
+	sum := newSum()
+	n, err := jsonl.Each(io.TeeReader(again.from, sum), importOptions, checkImportLine, nil)
+	if err != nil {
+		return nil, fmt.Errorf("import: nothing was imported: %w: %w", ErrInvalid, err)
+	}
+	r, err = again.rewind()
+	if err != nil {
+		return nil, fmt.Errorf("import: nothing was imported: %w", err)
+	}
+	return &CheckedImport{r: r, lines: n, sum: sum.Sum32()}, nil
+}
+
+// newSum is the checksum that tells the file read again from the file checked.
+func newSum() hash.Hash32 { return crc32.New(crc32.MakeTable(crc32.Castagnoli)) }
+
+// rereader is an import's input, to be read twice.
+type rereader struct {
+	from   io.Reader // the first reading
+	rewind func() (io.Reader, error)
+}
+
+// rereadable reads a seekable r again from its current offset, and keeps what
+// is read from any other r.
+func rereadable(r io.Reader) rereader {
+	if s, ok := r.(io.ReadSeeker); ok {
+		if start, err := s.Seek(0, io.SeekCurrent); err == nil {
+			return rereader{from: r, rewind: func() (io.Reader, error) {
+				_, err := s.Seek(start, io.SeekStart)
+				return s, err
+			}}
+		}
+	}
+	var kept bytes.Buffer
+	return rereader{from: io.TeeReader(r, &kept), rewind: func() (io.Reader, error) { return &kept, nil }}
+}
+
+// Len is how many lines the import holds.
+func (c *CheckedImport) Len() int { return c.lines }
+
+// Next reads the next line again; a line that no longer passes, or a file that
+// ends differently than it did when checked, is ErrInvalid.
+func (c *CheckedImport) Next() (ImportLine, bool, error) {
+	if c.next == nil {
+		c.read = newSum()
+		c.next = jsonl.NewReader(io.TeeReader(c.r, c.read), importOptions.MaxLine)
+	}
+	n, line, ok := c.next.Next()
+	if !ok {
+		return ImportLine{}, false, c.end()
+	}
+	l, err := jsonl.DecodeLine[ImportLine](line, importOptions)
+	if err == nil {
+		err = checkImportLine(n, l)
+	}
+	if err != nil {
+		return ImportLine{}, false, fmt.Errorf("%w: the file changed while it was imported: %w", ErrInvalid, &LineError{Line: n, Err: err})
+	}
+	return l, true, nil
+}
+
+// end checks that the file read again is the file checked.
+func (c *CheckedImport) end() error {
+	if err := c.next.Err(); err != nil {
+		return fmt.Errorf("%w: the file changed while it was imported: %w", ErrInvalid, err)
+	}
+	if c.read.Sum32() != c.sum {
+		return fmt.Errorf("%w: the file changed while it was imported (it is not what was checked); import it again", ErrInvalid)
+	}
+	return nil
+}
+
+// ImportSource hands ImportFrom its lines in order: Len is how many (progress's
+// total), Next the next one (false after the last; an error stops the import).
+type ImportSource interface {
+	Len() int
+	Next() (ImportLine, bool, error)
+}
+
+// lineSlice is an ImportSource over lines already in memory.
+type lineSlice struct {
+	lines []ImportLine
+	i     int
+}
+
+func (s *lineSlice) Len() int { return len(s.lines) }
+
+func (s *lineSlice) Next() (ImportLine, bool, error) {
+	if s.i >= len(s.lines) {
+		return ImportLine{}, false, nil
+	}
+	s.i++
+	return s.lines[s.i-1], true, nil
 }
 
 // An import writes in transactions of at most importSlice (or importChunk
@@ -78,13 +199,19 @@ const (
 // abandoned (its process died) and is rolled back.
 const staleImport = 2 * time.Minute
 
-// Import writes validated lines, all of them or nothing, in short transactions:
-// the rows carry the import's id and stay invisible (lists, history, search)
-// until one short final transaction publishes them; a failure rolls them back,
-// and so does the next open after a crash (RecoverImports). Sessions are found
-// or created by ref; a message whose ref is already in its session is skipped.
-// progress (optional) hears the lines done so far.
-func (st *Store) Import(ctx context.Context, lines []ImportLine, progress func(done, total int)) (res ImportResult, err error) {
+// Import writes validated lines (ParseImport's) as ImportFrom does.
+func (st *Store) Import(ctx context.Context, lines []ImportLine, progress func(done, total int)) (ImportResult, error) {
+	return st.ImportFrom(ctx, &lineSlice{lines: lines}, progress)
+}
+
+// ImportFrom writes the lines of src, all of them or nothing, in short
+// transactions: the rows carry the import's id and stay invisible (lists,
+// history, search) until one short final transaction publishes them; a failure
+// rolls them back, and so does the next open after a crash (RecoverImports).
+// Sessions are found or created by ref; a message whose ref is already in its
+// session is skipped. progress (optional) hears the lines done so far. It holds
+// one line at a time, and the id and title of each conversation it touched.
+func (st *Store) ImportFrom(ctx context.Context, src ImportSource, progress func(done, total int)) (res ImportResult, err error) {
 	job := st.NewID()
 	now := ts(st.Now())
 	if _, err := st.db.ExecContext(ctx, `INSERT INTO imports(id, owner, started_at, heartbeat_at) VALUES (?, ?, ?, ?)`, job, procid.Self().String(), now, now); err != nil {
@@ -98,9 +225,8 @@ func (st *Store) Import(ctx context.Context, lines []ImportLine, progress func(d
 			res = ImportResult{}
 		}
 	}()
-	sessions := map[string]string{}  // ref -> id
-	firstUser := map[string]string{} // id -> first user message imported
-	for done := 0; done < len(lines); {
+	w := &importWriter{st: st, job: job, sessions: map[string]string{}, titles: map[string]string{}}
+	for done, more := 0, true; more; {
 		if done > 0 {
 			select {
 			case <-ctx.Done():
@@ -110,37 +236,68 @@ func (st *Store) Import(ctx context.Context, lines []ImportLine, progress func(d
 		}
 		n := 0
 		err := st.db.Tx(ctx, func(tx *sql.Tx) error {
-			var before int64
-			if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(rowid), 0) FROM messages`).Scan(&before); err != nil {
-				return err
-			}
-			began := time.Now()
-			for _, l := range lines[done:] {
-				if err := st.importLine(ctx, tx, job, l, sessions, firstUser, &res); err != nil {
-					return err
-				}
-				n++
-				if n >= importChunk || time.Since(began) >= importSlice {
-					break
-				}
-			}
-			// The transaction holds the write lock: the rows after before are ours.
-			if _, err := tx.ExecContext(ctx, `UPDATE messages SET import_id = ? WHERE rowid > ?`, job, before); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, `UPDATE imports SET heartbeat_at = ? WHERE id = ?`, ts(st.Now()), job)
+			var err error
+			n, more, err = w.chunk(ctx, tx, src)
 			return err
 		})
 		if err != nil {
 			return ImportResult{}, fmt.Errorf("import: nothing was imported: %w", err)
 		}
 		done += n
-		if progress != nil {
-			progress(done, len(lines))
+		if progress != nil && n > 0 {
+			progress(done, src.Len())
 		}
 	}
-	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
-		for _, id := range sessions {
+	if err := st.db.Tx(ctx, w.publish(ctx)); err != nil {
+		return ImportResult{}, fmt.Errorf("import: nothing was imported: %w", err)
+	}
+	return w.res, nil
+}
+
+// importWriter is one import's state between its chunks: the conversations it
+// touched (ref to id) and the titles their first imported user message gives.
+type importWriter struct {
+	st       *Store
+	job      string
+	sessions map[string]string // ref -> id
+	titles   map[string]string // id -> TitleFrom(its first user message imported)
+	res      ImportResult
+}
+
+// chunk writes lines of src inside one transaction, up to importChunk of them
+// or importSlice of time; more is false once src has ended.
+func (w *importWriter) chunk(ctx context.Context, tx *sql.Tx, src ImportSource) (n int, more bool, err error) {
+	var before int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(rowid), 0) FROM messages`).Scan(&before); err != nil {
+		return 0, false, err
+	}
+	began := time.Now()
+	for more = true; n < importChunk && time.Since(began) < importSlice; n++ {
+		l, ok, err := src.Next()
+		if err != nil {
+			return n, false, err
+		}
+		if !ok {
+			more = false
+			break
+		}
+		if err := w.st.importLine(ctx, tx, w.job, l, w.sessions, w.titles, &w.res); err != nil {
+			return n, false, err
+		}
+	}
+	// The transaction holds the write lock: the rows after before are ours.
+	if _, err := tx.ExecContext(ctx, `UPDATE messages SET import_id = ? WHERE rowid > ?`, w.job, before); err != nil {
+		return n, false, err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE imports SET heartbeat_at = ? WHERE id = ?`, ts(w.st.Now()), w.job)
+	return n, more, err
+}
+
+// publish is the final transaction: each touched conversation gets its dates
+// and, when it has none, a title; then the rows become visible.
+func (w *importWriter) publish(ctx context.Context) func(*sql.Tx) error {
+	return func(tx *sql.Tx) error {
+		for _, id := range w.sessions {
 			if _, err := tx.ExecContext(ctx, `UPDATE sessions SET
 				created_at = COALESCE((SELECT MIN(created_at) FROM messages WHERE session_id = ?), created_at),
 				updated_at = COALESCE((SELECT MAX(created_at) FROM messages WHERE session_id = ?), updated_at),
@@ -148,27 +305,23 @@ func (st *Store) Import(ctx context.Context, lines []ImportLine, progress func(d
 				WHERE id = ?`, id, id, id); err != nil {
 				return err
 			}
-			if first, ok := firstUser[id]; ok {
-				if _, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE id = ? AND title = '' AND title_auto = 1`, TitleFrom(first), id); err != nil {
+			if title, ok := w.titles[id]; ok {
+				if _, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE id = ? AND title = '' AND title_auto = 1`, title, id); err != nil {
 					return err
 				}
 			}
 		}
 		for _, q := range []string{`UPDATE messages SET import_id = NULL WHERE import_id = ?`, `UPDATE sessions SET import_id = NULL WHERE import_id = ?`, `DELETE FROM imports WHERE id = ?`} {
-			if _, err := tx.ExecContext(ctx, q, job); err != nil {
+			if _, err := tx.ExecContext(ctx, q, w.job); err != nil {
 				return err
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		return ImportResult{}, fmt.Errorf("import: nothing was imported: %w", err)
 	}
-	return res, nil
 }
 
 // importLine writes one line inside a chunk's transaction.
-func (st *Store) importLine(ctx context.Context, tx *sql.Tx, job string, l ImportLine, sessions, firstUser map[string]string, res *ImportResult) error {
+func (st *Store) importLine(ctx context.Context, tx *sql.Tx, job string, l ImportLine, sessions, titles map[string]string, res *ImportResult) error {
 	id, ok := sessions[l.Session]
 	if !ok {
 		err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE ref = ?`, l.Session).Scan(&id)
@@ -201,8 +354,8 @@ func (st *Store) importLine(ctx context.Context, tx *sql.Tx, job string, l Impor
 		return err
 	}
 	res.Messages++
-	if _, seen := firstUser[id]; !seen && l.Role == "user" {
-		firstUser[id] = l.Content
+	if _, seen := titles[id]; !seen && l.Role == "user" {
+		titles[id] = TitleFrom(l.Content)
 	}
 	return nil
 }

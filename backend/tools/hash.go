@@ -9,7 +9,11 @@ import (
 // DefinitionHash is the SHA-256 (hex) of what defines a tool to the user and the
 // model: name, description, parameter and result schemas (canonical JSON) and
 // annotations. An approval is bound to it, so a changed tool asks again.
-func DefinitionHash(t Tool) string {
+func DefinitionHash(t Tool) string { return definitionHash(t, rawOrNull(canonicalRaw(t.Parameters()))) }
+
+// definitionHash is DefinitionHash with the parameter schema already in the
+// form it hashes (paramSchema.hashed).
+func definitionHash(t Tool, params json.RawMessage) string {
 	var result json.RawMessage
 	if rs, ok := t.(ResultSchemer); ok {
 		result = rs.ResultSchema()
@@ -20,7 +24,7 @@ func DefinitionHash(t Tool) string {
 		Parameters  json.RawMessage `json:"parameters"`
 		Result      json.RawMessage `json:"result_schema,omitempty"`
 		Annotations Annotations     `json:"annotations"`
-	}{t.Name(), t.Description(), rawOrNull(canonicalRaw(t.Parameters())), rawOrNil(canonicalRaw(result)), t.Annotations()}
+	}{t.Name(), t.Description(), params, rawOrNil(canonicalRaw(result)), t.Annotations()}
 	b, _ := json.Marshal(def) // every field marshals
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

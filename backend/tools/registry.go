@@ -25,7 +25,23 @@ var (
 type Registry struct {
 	mu      sync.RWMutex
 	entries map[string]*entry
+	// schemas are parameter schemas compiled once for every tool that declares
+	// the same bytes (each sub-agent's agent__ tool does); see paramsOf.
+	schemas map[string]*paramSchema
 }
+
+// paramSchema is a parameter schema as a tool's entry needs it: compiled for
+// the validator, converted for the model, canonical for DefinitionHash. It is
+// only read once made, so tools share it.
+type paramSchema struct {
+	compiled *jsonschema.Schema
+	model    api.ToolFunctionParameters
+	hashed   json.RawMessage
+}
+
+// maxSchemas bounds the cache of compiled schemas (tools come and go with
+// their MCP servers): past it, it starts again empty.
+const maxSchemas = 512
 
 // entry is a registered tool with everything prepared once at registration.
 type entry struct {
@@ -71,13 +87,55 @@ func WithSwitch(fn func(name string, on bool) error) Option {
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{entries: map[string]*entry{}}
+	return &Registry{entries: map[string]*entry{}, schemas: map[string]*paramSchema{}}
+}
+
+// paramsOf is t's parameter schema, compiled and converted once for all the
+// tools that declare the same bytes.
+func (r *Registry) paramsOf(t Tool) (*paramSchema, error) {
+	raw := t.Parameters()
+	r.mu.RLock()
+	p := r.schemas[string(raw)]
+	r.mu.RUnlock()
+	if p != nil {
+		return p, nil
+	}
+	p, err := compileParams(t.Name(), raw)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	if len(r.schemas) >= maxSchemas {
+		clear(r.schemas)
+	}
+	r.schemas[string(raw)] = p
+	r.mu.Unlock()
+	return p, nil
+}
+
+func compileParams(name string, raw json.RawMessage) (*paramSchema, error) {
+	p := &paramSchema{hashed: rawOrNull(canonicalRaw(raw))}
+	var err error
+	if p.compiled, err = CompileSchema(name+"/parameters", raw); err != nil {
+		return nil, fmt.Errorf("register tool %q: %w: %v", name, ErrInvalidTool, err)
+	}
+	if p.model, err = modelParameters(raw); err != nil {
+		return nil, fmt.Errorf("register tool %q: %w: %v", name, ErrInvalidTool, err)
+	}
+	return p, nil
 }
 
 // Register adds a tool. Its name must suit the model, be unused, and its schemas
 // must compile; the parameter schema must describe an object.
 func (r *Registry) Register(t Tool, opts ...Option) error {
-	e, err := prepare(t, opts)
+	if err := checkTool(t); err != nil {
+		return err
+	}
+	params, err := r.paramsOf(t)
+	if err != nil {
+		return err
+	}
+	e, err := prepare(t, params, opts)
 	if err != nil {
 		return err
 	}
@@ -90,25 +148,26 @@ func (r *Registry) Register(t Tool, opts ...Option) error {
 	return nil
 }
 
-func prepare(t Tool, opts []Option) (*entry, error) {
+// checkTool refuses a tool without a name the model can use or a description.
+func checkTool(t Tool) error {
 	if t == nil {
-		return nil, fmt.Errorf("register tool: %w: nil tool", ErrInvalidTool)
+		return fmt.Errorf("register tool: %w: nil tool", ErrInvalidTool)
 	}
 	name := t.Name()
 	if !ValidName(name) {
-		return nil, fmt.Errorf("register tool %q: %w: a name is 1 to 64 letters, digits, '_' or '-'", name, ErrInvalidTool)
+		return fmt.Errorf("register tool %q: %w: a name is 1 to 64 letters, digits, '_' or '-'", name, ErrInvalidTool)
 	}
 	if t.Description() == "" {
-		return nil, fmt.Errorf("register tool %q: %w: the description is empty; the model needs it to choose the tool", name, ErrInvalidTool)
+		return fmt.Errorf("register tool %q: %w: the description is empty; the model needs it to choose the tool", name, ErrInvalidTool)
 	}
-	e := &entry{tool: t, enabled: true}
+	return nil
+}
+
+// prepare makes t's entry with its parameter schema p (paramsOf).
+func prepare(t Tool, p *paramSchema, opts []Option) (*entry, error) {
+	name := t.Name()
+	e := &entry{tool: t, enabled: true, params: p.compiled, modelParams: p.model}
 	var err error
-	if e.params, err = CompileSchema(name+"/parameters", t.Parameters()); err != nil {
-		return nil, fmt.Errorf("register tool %q: %w: %v", name, ErrInvalidTool, err)
-	}
-	if e.modelParams, err = modelParameters(t.Parameters()); err != nil {
-		return nil, fmt.Errorf("register tool %q: %w: %v", name, ErrInvalidTool, err)
-	}
 	if rs, ok := t.(ResultSchemer); ok && len(rs.ResultSchema()) > 0 {
 		if e.result, err = CompileSchema(name+"/result", rs.ResultSchema()); err != nil {
 			return nil, fmt.Errorf("register tool %q: %w: %v", name, ErrInvalidTool, err)
@@ -126,7 +185,7 @@ func prepare(t Tool, opts []Option) (*entry, error) {
 	if slices.Contains(e.groups, GroupReadOnly) && (!t.Annotations().ReadOnly || t.Annotations().NeedsApproval()) {
 		return nil, fmt.Errorf("register tool %q: %w: tagged %q but its annotations say it changes things or runs commands", name, ErrInvalidTool, GroupReadOnly)
 	}
-	e.hash = DefinitionHash(t)
+	e.hash = definitionHash(t, p.hashed)
 	return e, nil
 }
 

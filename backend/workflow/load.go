@@ -405,7 +405,7 @@ func (p *loader) step(si int, n *yaml.Node, pat where) (Step, *stepInfo) {
 		} else {
 			var v any
 			if err := an.Decode(&v); err != nil {
-				p.fail(an, at, "args", "cannot be read: %v", err)
+				p.fail(an, at, "args", "cannot be read: %s", yamlfile.OneLine(err))
 			} else if b, err := json.Marshal(v); err != nil {
 				p.fail(an, at, "args", "cannot be turned into JSON (are all keys text?): %v", err)
 			} else if _, refs, err := parseArgs(b); err != nil {

@@ -76,7 +76,7 @@ func (c Checker) Schema(n *yaml.Node, field string, compile func(field string, s
 	}
 	var v any
 	if err := n.Decode(&v); err != nil {
-		c.fail(n, field, "cannot be read: %v", err)
+		c.fail(n, field, "cannot be read: %s", OneLine(err))
 		return nil, false
 	}
 	b, err := json.Marshal(v)
@@ -85,7 +85,7 @@ func (c Checker) Schema(n *yaml.Node, field string, compile func(field string, s
 		return nil, false
 	}
 	if err := compile(field, b); err != nil {
-		c.fail(n, field, "is not a valid JSON Schema: %v", err)
+		c.fail(n, field, "is not a valid JSON Schema: %s", OneLine(err))
 		return nil, false
 	}
 	return b, true

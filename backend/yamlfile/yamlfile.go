@@ -132,9 +132,25 @@ func distance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// Where formats a mistake's place and message: "FILE[:LINE]: SCOPE: ...
-// FIELD: MSG", skipping the empty scopes and field. Both config files' Error
-// types read this way.
+// OneLine is err's message on one line: yaml's list of unmarshal errors
+// joined with "; ", any other line break likewise.
+func OneLine(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		return flatten(strings.Join(te.Errors, "; "))
+	}
+	return flatten(err.Error())
+}
+
+var lineBreaks = regexp.MustCompile(`[ \t]*[\r\n]+\s*`)
+
+// flatten puts s on one line, its line breaks (and the indentation after
+// them) turned into "; ".
+func flatten(s string) string { return lineBreaks.ReplaceAllString(strings.TrimSpace(s), "; ") }
+
+// Where formats a mistake's place and message on one line: "FILE[:LINE]:
+// SCOPE: ... FIELD: MSG", skipping the empty scopes and field. Both config
+// files' Error types read this way.
 func Where(file string, line int, scopes []string, field, msg string) string {
 	var b strings.Builder
 	b.WriteString(file)
@@ -151,5 +167,5 @@ func Where(file string, line int, scopes []string, field, msg string) string {
 		b.WriteString(field + ": ")
 	}
 	b.WriteString(msg)
-	return b.String()
+	return flatten(b.String())
 }

@@ -55,3 +55,20 @@ func TestSplitTemplate(t *testing.T) {
 		t.Fatalf("unclosed: %v", err)
 	}
 }
+
+// TestMistakesAreOneLine: yaml's list of unmarshal errors, and any message
+// with line breaks, reads on one line.
+func TestMistakesAreOneLine(t *testing.T) {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte("inputs: {s,s}"), &n); err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	err := n.Content[0].Content[1].Decode(&v)
+	if got := OneLine(err); err == nil || got != `line 1: mapping key "s" already defined at line 1` {
+		t.Errorf("OneLine(%q) = %q", err, got)
+	}
+	if got := Where("w.yaml", 3, []string{"step a\nb"}, "args", "first\n   second\r\nthird"); got != "w.yaml:3: step a; b: args: first; second; third" {
+		t.Errorf("Where = %q", got)
+	}
+}

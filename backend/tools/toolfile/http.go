@@ -7,14 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"hermes/backend/netguard"
+	"hermes/backend/egress"
 )
 
 // maxResponse caps what is read of a response or a command's output.
@@ -29,13 +28,13 @@ type httpExec struct {
 	client  *http.Client
 }
 
-// newHTTPExec prepares the calls; secret names the headers whose values come
-// from ${VAR}: they are dropped when a redirect leaves the URL's origin.
-func newHTTPExec(method string, u template, headers http.Header, secret []string, allowInternet bool) *httpExec {
-	dialer := &net.Dialer{Timeout: 5 * time.Second, Control: netguard.Control(allowInternet, "allow_internet: true in tools.yaml")}
+// newHTTPExec prepares the calls, dialled by dial (which checks every address);
+// secret names the headers whose values come from ${VAR}: they are dropped
+// when a redirect leaves the URL's origin.
+func newHTTPExec(method string, u template, headers http.Header, secret []string, dial egress.DialFunc) *httpExec {
 	transport := &http.Transport{
 		Proxy:                 nil, // never through a proxy: the host check must see the real address
-		DialContext:           dialer.DialContext,
+		DialContext:           dial,
 		MaxIdleConnsPerHost:   2,
 		IdleConnTimeout:       30 * time.Second,
 		ResponseHeaderTimeout: 0, // the call's context bounds it

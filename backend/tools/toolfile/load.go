@@ -25,6 +25,7 @@ import (
 
 	"golang.org/x/net/http/httpguts"
 
+	"hermes/backend/egress"
 	"hermes/backend/netguard"
 	"hermes/backend/tools"
 	"hermes/backend/yamlfile"
@@ -60,6 +61,9 @@ type Options struct {
 	LookupEnv func(string) (string, bool)       // environment variables (${VAR} in headers and env)
 	LookPath  func(string) (string, error)      // finding a command's program
 	Stat      func(string) (os.FileInfo, error) // checking a command's dir
+	// Net dials the HTTP tools (offline_only, the record of connections); nil
+	// dials with the tool's own rule and records nothing.
+	Net *egress.Net
 }
 
 func (o Options) withDefaults() Options {
@@ -401,7 +405,8 @@ func (p *loader) http(n *yaml.Node, tool string, props map[string]bool, t *Tool)
 	// Anything beyond this machine asks first (open world), even a GET on the LAN.
 	t.annotations = tools.Annotations{ReadOnly: method == "GET" || method == "HEAD", Destructive: method != "GET" && method != "HEAD",
 		OpenWorld: allowInternet || !loopbackHost(host)}
-	t.run = newHTTPExec(method, u, headers, secret, allowInternet).run
+	t.run = newHTTPExec(method, u, headers, secret, p.opts.Net.Dialer(egress.Rule{Part: "tool:" + t.name, Guard: true,
+		Internet: allowInternet, Hint: "allow_internet: true in tools.yaml", Timeout: 5 * time.Second})).run
 }
 
 // loopbackHost reports whether host (from a URL, without port) is this machine:

@@ -260,6 +260,14 @@ describe('web transport', () => {
     ]);
   });
 
+  it('calls NetworkActivity without arguments and gives an empty list for a null one', async () => {
+    const { api, fetchMock, es } = setup(() => jsonResponse(200, { offlineOnly: true, entries: null }));
+    es.open();
+    expect(await api.NetworkActivity()).toEqual({ offlineOnly: true, entries: [] });
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect([url, JSON.parse(String(init.body))]).toEqual(['/api/call/NetworkActivity', []]);
+  });
+
   it('reads the token from the query string', () => {
     expect(readToken('?token=abc123&x=1')).toBe('abc123');
     expect(readToken('')).toBe('');

@@ -177,6 +177,33 @@ export interface ActivityRow {
   createdAt: string;
 }
 
+/**
+ * One line of the network activity (app/network.go NetworkEntry): one part of Hermes's connections
+ * to one host and port with one outcome, over the days kept.
+ */
+export interface NetworkEntry {
+  /** "ollama", "mcp:<server>" or "tool:<name>". */
+  part: string;
+  /** As named: a name or an address. */
+  host: string;
+  port: string;
+  /** The last address connected to or refused (for offline_only_dns, the name server). */
+  address?: string;
+  outcome: 'made' | 'refused' | 'failed' | string;
+  /** Why it was refused or failed (backend/egress Reason* and Fail*). */
+  reason?: string;
+  count: number;
+  /** RFC 3339, UTC. */
+  first: string;
+  last: string;
+}
+
+/** The connections Hermes made or refused, and the setting that limits them. */
+export interface NetworkActivity {
+  offlineOnly: boolean;
+  entries: NetworkEntry[];
+}
+
 export interface SessionDetail {
   session: SessionInfo;
   messages: Message[];
@@ -1459,6 +1486,9 @@ export function createApi(t: Transport) {
     /** Audited tool calls, newest first; empty strings match everything. */
     ToolActivity: (tool: string, status: string, sessionId: string, limit: string) =>
       call<ActivityRow[] | null>('ToolActivity', tool, status, sessionId, limit).then((l) => l ?? []),
+    /** Every connection Hermes made, refused or failed to make, the latest first. */
+    NetworkActivity: () =>
+      call<NetworkActivity>('NetworkActivity').then((a) => ({ offlineOnly: !!a?.offlineOnly, entries: a?.entries ?? [] })),
     MCPServers: () => call<McpStatus[] | null>('MCPServers').then((l) => l ?? []),
     MCPProblems: () => call<McpProblem[] | null>('MCPProblems').then((l) => l ?? []),
     /** The exact command line a server entry (as JSON) would run. */

@@ -10,6 +10,7 @@ import { dictionaries, format, isKey, locale, type Lang, type MessageKey } from 
 
 export const ERROR_CODES = [
   'ollama_unreachable',
+  'offline_refused',
   'model_missing',
   'ollama_timeout',
   'ollama_busy',
@@ -36,6 +37,7 @@ export const ERROR_CODES = [
   'doc_reader_failed',
   'not_gguf',
   'gguf_version',
+  'gguf_damaged',
   'model_too_big',
   'ollama_cut_off',
   'disk_full',
@@ -72,9 +74,9 @@ export function errorText(
   // Ollama does not always say how much memory the model needs and how much is free.
   if (code === 'model_too_big' && !(params?.need && params?.free)) key = 'err.model_too_big_unsized';
   const dict = dictionaries[lang] ?? dictionaries.en;
-  // A refused setting or Modelfile is worded by its reason (config.Bad*, llm.Modelfile* in Go)
-  // when the page knows it.
-  if ((code === 'bad_setting' || code === 'bad_modelfile') && params?.reason && isKey(`err.${code}.${params.reason}`)) {
+  // A refused setting, Modelfile or GGUF file is worded by its reason (config.Bad*,
+  // llm.Modelfile*, llm.GGUF* in Go) when the page knows it.
+  if ((code === 'bad_setting' || code === 'bad_modelfile' || code === 'gguf_damaged') && params?.reason && isKey(`err.${code}.${params.reason}`)) {
     key = `err.${code}.${params.reason}` as MessageKey;
   }
   const template = dict[key];

@@ -14,6 +14,7 @@ export const NOTICE_CODES = [
   'ollama_remote_down',
   'ollama_unreachable',
   'ollama_error',
+  'offline_refused',
   'models_unlisted',
   'no_models',
   'no_chat_model',

@@ -24,6 +24,8 @@ export const settingDescriptionsZh: Record<string, string> = {
   memory_verifiers:
     '按键名前缀指定核实待定事实的工具，例如 contact.=crm_lookup,work.=hr_check（工具收到 {key, value, text}，回答 {"confirmed": true|false, "reason": "..."}；它必须无需询问即可运行）',
   ollama_path: 'Hermes 可以启动的 ollama 程序（留空：在 PATH 和常见安装位置中查找）',
+  offline_only:
+    'true：Hermes 只连接本机；其他所有连接（Ollama、MCP 服务器、HTTP 工具，包括局域网）都会被拒绝，并列在“活动 → 网络”中。false：按各部分自己的规则',
 };
 
 /** The description of a setting in lang: the backend's text in English, the Chinese one when there is one. */

@@ -1,0 +1,9 @@
+package app
+
+import "context"
+
+// NetworkActivity lists the connections Hermes made or refused (the Activity
+// panel's Network tab).
+func (a *App) NetworkActivity() (NetworkActivity, error) {
+	return a.core.NetworkActivity(context.Background())
+}
