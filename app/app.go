@@ -212,7 +212,10 @@ func (a *App) LoadSession(id string) (SessionDetail, error) {
 // NewSession starts an empty conversation.
 func (a *App) NewSession() (SessionInfo, error) {
 	ctx := context.Background()
-	s, err := a.core.sessions.Create(ctx, "")
+	a.mu.Lock()
+	incognito := a.incognito
+	a.mu.Unlock()
+	s, err := a.core.newSession(ctx, incognito)
 	if err != nil {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}

@@ -46,6 +46,9 @@ func (c *Core) turn(ctx context.Context, in agent.Input, fn func(string) error) 
 	if err != nil {
 		return agent.Result{}, explain(err)
 	}
+	if in, err = c.incognitoSession(ctx, in); err != nil {
+		return agent.Result{}, explain(err)
+	}
 	res, err := c.agent.Turn(ctx, in, fn)
 	if err != nil {
 		return res, explain(err)

@@ -27,6 +27,8 @@ export interface SessionInfo {
   /** Older backends leave these out: treat a missing state as active and pinned as false. */
   state?: SessionState;
   pinned?: boolean;
+  /** A chat kept only while this Hermes runs (erased when it closes; found by no search). */
+  incognito?: boolean;
 }
 
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
