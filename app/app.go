@@ -206,7 +206,7 @@ func (a *App) LoadSession(id string) (SessionDetail, error) {
 	if err != nil {
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
-	return SessionDetail{Session: toSessionInfo(s), Messages: toMessages(msgs)}, nil
+	return SessionDetail{Session: toSessionInfo(s), Messages: a.core.withUnsaved(s.ID, toMessages(msgs))}, nil
 }
 
 // NewSession starts an empty conversation.

@@ -75,6 +75,7 @@ type Core struct {
 	self     procid.ID       // this process, the owner of its incognito chats
 
 	erasedIncognito []DeleteReceipt             // incognito chats of a Hermes gone, erased at open
+	unsaved         unsavedReplies              // replies the data dir could not take yet
 	emit            func(name string, data any) // the attached UI's events; nil without one
 	bg              sync.WaitGroup              // background work (summaries) finished before Close
 

@@ -32,7 +32,8 @@ export interface SessionInfo {
 }
 
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
-export type MessageStatus = 'ok' | 'cancelled' | 'failed';
+/** unsaved: a reply Hermes holds because its data disk refused it (full, read-only); saved when it can. */
+export type MessageStatus = 'ok' | 'cancelled' | 'failed' | 'unsaved';
 
 export interface Message {
   id: string;
