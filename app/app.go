@@ -206,13 +206,16 @@ func (a *App) LoadSession(id string) (SessionDetail, error) {
 	if err != nil {
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
-	return SessionDetail{Session: toSessionInfo(s), Messages: toMessages(msgs)}, nil
+	return SessionDetail{Session: toSessionInfo(s), Messages: a.core.withUnsaved(s.ID, toMessages(msgs))}, nil
 }
 
 // NewSession starts an empty conversation.
 func (a *App) NewSession() (SessionInfo, error) {
 	ctx := context.Background()
-	s, err := a.core.sessions.Create(ctx, "")
+	a.mu.Lock()
+	incognito := a.incognito
+	a.mu.Unlock()
+	s, err := a.core.newSession(ctx, incognito)
 	if err != nil {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}

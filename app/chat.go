@@ -14,6 +14,9 @@ const MaxMessageBytes = session.MaxMessageBytes
 const (
 	MessageOK        = session.StatusOK
 	MessageCancelled = session.StatusCancelled
+	// MessageUnsaved is a reply this process holds because it could not be
+	// stored yet (the disk is full): shown, stored when a write succeeds again.
+	MessageUnsaved = "unsaved"
 )
 
 // ChatInput is one message for Chat; the conversation's own settings (model,
@@ -46,9 +49,16 @@ func (c *Core) turn(ctx context.Context, in agent.Input, fn func(string) error) 
 	if err != nil {
 		return agent.Result{}, explain(err)
 	}
+	if in, err = c.incognitoSession(ctx, in); err != nil {
+		return agent.Result{}, explain(err)
+	}
+	if err := c.readyToWrite(ctx, in.SessionID); err != nil {
+		return agent.Result{}, explain(err)
+	}
 	res, err := c.agent.Turn(ctx, in, fn)
 	if err != nil {
-		return res, explain(err)
+		c.keepUnsaved(err)
+		return res, explain(c.db.Explain(err))
 	}
 	return res, nil
 }

@@ -6,8 +6,8 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"hermes/backend/cage"
 	"io/fs"
 	"net/http"
 	"os"
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"hermes/backend/agent"
+	"hermes/backend/cage"
 	"hermes/backend/config"
 	"hermes/backend/egress"
 	"hermes/backend/intent/correct"
@@ -26,6 +27,7 @@ import (
 	"hermes/backend/memory/memtool"
 	"hermes/backend/netlog"
 	"hermes/backend/ollamad"
+	"hermes/backend/procid"
 	"hermes/backend/prompt"
 	"hermes/backend/session"
 	"hermes/backend/store"
@@ -72,9 +74,13 @@ type Core struct {
 	approver approverSwitch
 	mcp      *mcp.Manager
 	memory   *memoryLoader
-	resumed  []MemoryReceipt             // erasures a crash interrupted that this open finished
-	emit     func(name string, data any) // the attached UI's events; nil without one
-	bg       sync.WaitGroup              // background work (summaries) finished before Close
+	resumed  []MemoryReceipt // erasures a crash interrupted that this open finished
+	self     procid.ID       // this process, the owner of its incognito chats
+
+	erasedIncognito []DeleteReceipt             // incognito chats of a Hermes gone, erased at open
+	unsaved         unsavedReplies              // replies the data dir could not take yet
+	emit            func(name string, data any) // the attached UI's events; nil without one
+	bg              sync.WaitGroup              // background work (summaries) finished before Close
 
 	workflows *workflows // the workflow engine, workflows.yaml and the workflow__ tools
 	agents    *agents    // agents.yaml, the sub-agent runner and the agent__ tools
@@ -131,6 +137,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		db:       db,
 		settings: config.NewStore(db.DB, getenv),
 		sessions: session.NewStore(db),
+		self:     procid.Self(),
 	}
 	c.openNetwork()
 	c.sessions.Profile = func(ctx context.Context) string { return memory.ActiveProfile(ctx, db) } // new chats join the active profile
@@ -191,6 +198,12 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	}
 	c.retryScrubs(ctx)
 	c.finishErasures(ctx)
+	if c.erasedIncognito, err = c.eraseIncognito(ctx, false); err != nil {
+		c.closeAgents()
+		c.closeWorkflows()
+		db.Close()
+		return nil, err
+	}
 	c.sweepAtOpen()
 	return c, nil
 }
@@ -214,6 +227,9 @@ func (c *Core) Close() error {
 	case <-done:
 	case <-time.After(10 * time.Second):
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, ierr := c.eraseIncognito(ctx, true) // a failure is finished by the next open
 	c.closeWorkflows()
 	c.closeAgents()
 	c.mcp.Close()
@@ -221,7 +237,7 @@ func (c *Core) Close() error {
 	c.intent.close()
 	c.transport.CloseIdleConnections()
 	_ = c.netLog.Close() // the last connections' record; never a reason to fail Close
-	return c.db.Close()
+	return errors.Join(ierr, c.db.Close())
 }
 
 // llmClient returns a client for the current settings (reused while they do not change).

@@ -17,6 +17,8 @@ type SessionInfo struct {
 	MessageCount int    `json:"messageCount"`
 	State        string `json:"state"`
 	Pinned       bool   `json:"pinned"`
+	// Incognito: kept only while this Hermes runs (erased when it closes).
+	Incognito bool `json:"incognito,omitempty"`
 }
 
 // Message is one message as the UI shows it.
@@ -127,7 +129,7 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 func toSessionInfo(s session.Session) SessionInfo {
 	return SessionInfo{ID: s.ID, Title: s.Title, CreatedAt: stamp(s.CreatedAt), UpdatedAt: stamp(s.UpdatedAt), MessageCount: s.MessageCount,
-		State: s.State, Pinned: s.Pinned}
+		State: s.State, Pinned: s.Pinned, Incognito: s.Incognito}
 }
 
 func toMessage(m session.Message) Message {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -54,6 +55,11 @@ const (
 	CodeModelTooBig  = "model_too_big"  // params: model, and need and free (sizes as Ollama gave them) when it gave both
 	CodeOllamaCutOff = "ollama_cut_off" // params: model
 	CodeDiskFull     = "disk_full"      // Ollama's disk (a pull or an import): no params
+	// The data dir refused a write (store.DataError): params dir (its folder);
+	// data_dir_gone: path (the database file that is gone).
+	CodeDataDiskFull = "data_disk_full"
+	CodeDataReadOnly = "data_read_only"
+	CodeDataDirGone  = "data_dir_gone"
 	// An Ollama Hermes started that did not come up (ollamad.StartError): params
 	// binary, log, and wait (timeout only).
 	CodeOllamaStartTimeout = "ollama_start_timeout"
@@ -112,6 +118,7 @@ func describe(err error, host, model string) (code string, params map[string]str
 	var mf *llm.ModelfileError
 	var ng *llm.NotGGUFError
 	var gv *llm.GGUFVersionError
+	var de *store.DataError
 	var ref *egress.RefusedError
 	var gd *llm.GGUFError
 	switch {
@@ -189,6 +196,8 @@ func describe(err error, host, model string) (code string, params map[string]str
 		return CodeGGUFDamaged, ggufParams(gd), err.Error()
 	case errors.As(err, &mf):
 		return CodeBadModelfile, map[string]string{"line": strconv.Itoa(mf.Line), "word": mf.Word, "reason": mf.Reason}, mf.Error()
+	case errors.As(err, &de):
+		return describeDataDir(de)
 	case errors.Is(err, store.ErrNotDatabase):
 		return CodeDBDamaged, map[string]string{"detail": err.Error()}, err.Error()
 	case errors.Is(err, store.ErrNewerSchema):
@@ -329,4 +338,19 @@ func (c *Core) explainError(ctx context.Context, err error) (string, string, map
 	s, _ := c.settings.Load(ctx)
 	code, params, msg := describe(err, s.OllamaHost, s.ChatModel)
 	return msg, code, params
+}
+
+// describeDataDir words a write the data dir refused.
+func describeDataDir(de *store.DataError) (string, map[string]string, string) {
+	dir := filepath.Dir(de.Path)
+	switch de.Kind {
+	case store.ErrDiskFull:
+		return CodeDataDiskFull, map[string]string{"dir": dir},
+			fmt.Sprintf("The disk holding Hermes's data (%s) is full: free some space there. A reply already shown is kept while Hermes runs and saved once there is room; copy it if you close Hermes first.", dir)
+	case store.ErrReadOnly:
+		return CodeDataReadOnly, map[string]string{"dir": dir},
+			fmt.Sprintf("Hermes cannot write to its data folder (%s) any more: it became read-only. Make it writable, or restart Hermes with another --data-dir. A reply already shown is kept while Hermes runs; copy it if you close Hermes first.", dir)
+	}
+	return CodeDataDirGone, map[string]string{"path": de.Path},
+		fmt.Sprintf("Hermes's data folder was deleted or moved while it ran (%s is not there any more). Restart Hermes to start a new one there, or put the folder back from a backup.", de.Path)
 }

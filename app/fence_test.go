@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/ollama/ollama/api"
@@ -20,12 +19,7 @@ import (
 // message, and no system message holds any of it (docs/architecture.md,
 // "Untrusted input").
 func TestUntrustedTextNeverInTheSystemRole(t *testing.T) {
-	var mu sync.Mutex
-	var seen []api.ChatRequest
-	a, core, _, _ := newTestApp(t, func(r api.ChatRequest) llmtest.Reply {
-		mu.Lock()
-		seen = append(seen, r)
-		mu.Unlock()
+	a, core, fake, _ := newTestApp(t, func(r api.ChatRequest) llmtest.Reply {
 		if n, _ := toolRounds(r); n == 0 && strings.Contains(lastUser(r), "calculate") {
 			return llmtest.Reply{ToolCalls: []api.ToolCall{call("calculator", map[string]any{"expression": "6*7"})}}
 		}
@@ -48,10 +42,8 @@ func TestUntrustedTextNeverInTheSystemRole(t *testing.T) {
 	if _, err := a.SendMessage("r2", res.Session.ID, "please calculate 6*7 for me"); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	fenced := map[string]bool{}
-	for _, req := range seen {
+	for _, req := range fake.ChatRequests() {
 		for _, m := range req.Messages {
 			for kind, canary := range map[string]string{"memory": "canarymemory", "document": "canarydocument", "tool_result": "42"} {
 				inside := strings.HasPrefix(m.Content, `<data kind="`+kind+`"`) && strings.HasSuffix(m.Content, "</data>")

@@ -66,6 +66,7 @@ func (c *Core) RunMaintenance(ctx context.Context, every time.Duration) {
 	for {
 		_, _ = c.Sweep(ctx)
 		c.retryScrubs(ctx)
+		_ = c.saveUnsaved(ctx, "") // when the disk has room again
 		select {
 		case <-ctx.Done():
 			return

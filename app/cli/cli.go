@@ -217,6 +217,9 @@ func run(g globals, args []string, env Env) error {
 	for _, r := range core.ResumedErasures() {
 		fmt.Fprintf(env.Stderr, "finished an erasure that was interrupted: %s\n", r.Summary())
 	}
+	for _, r := range core.ErasedIncognito() {
+		fmt.Fprintf(env.Stderr, "erased an incognito chat left by a Hermes that stopped: %d messages (receipt %s)\n", r.Messages, r.ID)
+	}
 	switch cmd {
 	case "":
 		return app.RunDesktop(app.NewApp(core, nil), app.DesktopOptions{

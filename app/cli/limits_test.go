@@ -38,3 +38,22 @@ func TestHugeConfigFilesAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestHugeMemoryImportIsRefused: a memory import far larger than any export is
+// refused by its size (exit 2) before it is read into memory.
+func TestHugeMemoryImportIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "memories.jsonl")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(300 << 20); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	r := runCLI(t, map[string]string{"HERMES_DATA_DIR": dir}, "", "memory", "import", "--jsonl", file)
+	if r.code != 2 || !strings.Contains(r.stderr, "larger than 256 MiB") {
+		t.Fatalf("%+v", r)
+	}
+}

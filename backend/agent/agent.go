@@ -420,9 +420,13 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 		figs = clock.done()
 	}
 	out.Details, out.Context = replyDetails(res, figs, why), contextRecipe(res, sess.SummaryUpto, recalledAt)
+	if prepared, err := a.Sessions.Prepare(out); err == nil {
+		out = prepared // its id and time now: a reply kept unsaved is stored as it was
+	}
 	stored, err := a.Sessions.Append(context.WithoutCancel(ctx), out)
 	if err != nil {
-		return res, fmt.Errorf("turn: store reply: %w", errors.Join(err, chatErr))
+		res.Assistant = out
+		return res, &UnsavedReplyError{Reply: out, Err: fmt.Errorf("turn: store reply: %w", errors.Join(err, chatErr))}
 	}
 	res.Assistant = stored
 	if res.Session, err = a.Sessions.Get(context.WithoutCancel(ctx), sess.ID); err != nil {
@@ -443,6 +447,18 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	}
 	return res, nil
 }
+
+// UnsavedReplyError is a reply that streamed but could not be stored (the disk
+// filled, the data dir went read-only): Reply is the message as it would have
+// been stored, for the caller to keep and store again later.
+type UnsavedReplyError struct {
+	Reply session.Message
+	Err   error
+}
+
+func (e *UnsavedReplyError) Error() string { return e.Err.Error() }
+
+func (e *UnsavedReplyError) Unwrap() error { return e.Err }
 
 // storedContent is a tool result as the conversation keeps it (tools.StoredResulter).
 func storedContent(o tools.Outcome) string {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"time"
 
@@ -128,14 +129,32 @@ func (s *Store) messageRefs(ctx context.Context, ids []string) []string {
 	return out
 }
 
+func tooBigImport() error {
+	return fmt.Errorf("import memories: %w: the file is larger than %d MiB, far more than any memory export; check that it is the right file, or split it",
+		ErrInvalid, MaxImportBytes>>20)
+}
+
+// MaxImportBytes is the largest memory import read (an export of a hundred
+// thousand memories is a few tens of MiB).
+const MaxImportBytes = 256 << 20
+
 // Import reads any of the formats Hermes writes or documents: an export
 // (JSON Lines with a header), a version 1 export document, or plain JSON Lines
 // {"id","text","created_at"?,"layer"?}.
 func (s *Store) Import(ctx context.Context, r io.Reader, opt ImportOptions) (ImportResult, error) {
-	data, err := io.ReadAll(r)
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok { // a file: refused before a byte is read
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxImportBytes {
+			return ImportResult{}, tooBigImport()
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(r, MaxImportBytes+1))
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import memories: %w", err)
 	}
+	if len(data) > MaxImportBytes {
+		return ImportResult{}, tooBigImport()
+	}
+
 	first := bytes.TrimSpace(data)
 	if i := bytes.IndexByte(first, '\n'); i >= 0 {
 		first = first[:i]

@@ -331,3 +331,22 @@ func (st *Store) stillFound(ctx context.Context, texts []string, rowids map[int6
 	}
 	return n
 }
+
+// IncognitoOwners are the incognito sessions and the process each belongs to
+// (a procid string), oldest first.
+func (st *Store) IncognitoOwners(ctx context.Context) (map[string]string, error) {
+	rows, err := st.db.QueryContext(ctx, `SELECT id, incognito_owner FROM sessions WHERE incognito_owner IS NOT NULL ORDER BY created_at`)
+	if err != nil {
+		return nil, fmt.Errorf("list incognito sessions: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, owner string
+		if err := rows.Scan(&id, &owner); err != nil {
+			return nil, fmt.Errorf("list incognito sessions: %w", err)
+		}
+		out[id] = owner
+	}
+	return out, rows.Err()
+}

@@ -69,7 +69,7 @@ func (st *Store) search(ctx context.Context, query, expr string, minRowid int64,
 		FROM (SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ? AND rowid > ? ORDER BY rank LIMIT ?) f
 		JOIN messages m ON m.rowid = f.rowid
 		JOIN sessions s ON s.id = m.session_id
-		WHERE m.import_id IS NULL
+		WHERE m.import_id IS NULL AND s.incognito_owner IS NULL
 		ORDER BY f.rank`, expr, minRowid, limit)
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", query, err)

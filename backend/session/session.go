@@ -46,6 +46,9 @@ type Session struct {
 	SummaryUpto  int    // last message seq the summary covers
 	SummaryKind  string // "llm" or "extractive"
 	Rev          int64  // counts changes to the messages; see History
+	// Incognito is a chat kept only while the Hermes that started it runs:
+	// no search finds it, and it is erased when that process closes.
+	Incognito bool
 }
 
 // Message is one stored message.
@@ -105,14 +108,27 @@ func parseTS(s string) time.Time {
 
 // Create starts a new session.
 func (st *Store) Create(ctx context.Context, title string) (Session, error) {
+	return st.create(ctx, title, "")
+}
+
+// CreateIncognito starts an incognito session owned by the process named
+// owner (a procid string): see Session.Incognito and Incognito.
+func (st *Store) CreateIncognito(ctx context.Context, owner string) (Session, error) {
+	if owner == "" {
+		return Session{}, fmt.Errorf("create incognito session: %w: no owner", ErrInvalid)
+	}
+	return st.create(ctx, "", owner)
+}
+
+func (st *Store) create(ctx context.Context, title, owner string) (Session, error) {
 	now := st.Now()
 	profile := "personal"
 	if st.Profile != nil {
 		profile = st.Profile(ctx)
 	}
-	s := Session{ID: st.NewID(), Title: title, Profile: profile, CreatedAt: now.UTC(), UpdatedAt: now.UTC(), State: StateActive}
-	_, err := st.db.ExecContext(ctx, `INSERT INTO sessions(id, title, title_auto, profile, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		s.ID, s.Title, title == "", s.Profile, ts(now), ts(now))
+	s := Session{ID: st.NewID(), Title: title, Profile: profile, CreatedAt: now.UTC(), UpdatedAt: now.UTC(), State: StateActive, Incognito: owner != ""}
+	_, err := st.db.ExecContext(ctx, `INSERT INTO sessions(id, title, title_auto, profile, created_at, updated_at, incognito_owner)
+		VALUES (?, ?, ?, ?, ?, ?, NULLIF(?, ''))`, s.ID, s.Title, title == "", s.Profile, ts(now), ts(now), owner)
 	if err != nil {
 		return Session{}, fmt.Errorf("create session: %w", err)
 	}
@@ -120,13 +136,13 @@ func (st *Store) Create(ctx context.Context, title string) (Session, error) {
 }
 
 const sessionCols = `s.id, COALESCE(s.ref, ''), s.title, s.profile, s.created_at, s.updated_at,
-	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.import_id IS NULL), s.state, s.pinned, s.summary, s.summary_upto, s.summary_kind, s.rev`
+	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.import_id IS NULL), s.state, s.pinned, s.summary, s.summary_upto, s.summary_kind, s.rev, s.incognito_owner IS NOT NULL`
 
 func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var s Session
 	var created, updated string
 	err := row.Scan(&s.ID, &s.Ref, &s.Title, &s.Profile, &created, &updated, &s.MessageCount,
-		&s.State, &s.Pinned, &s.Summary, &s.SummaryUpto, &s.SummaryKind, &s.Rev)
+		&s.State, &s.Pinned, &s.Summary, &s.SummaryUpto, &s.SummaryKind, &s.Rev, &s.Incognito)
 	s.CreatedAt, s.UpdatedAt = parseTS(created), parseTS(updated)
 	return s, err
 }

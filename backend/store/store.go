@@ -66,6 +66,8 @@ type DB struct {
 	// writing) and false once it has it: the UI says "waiting for another Hermes
 	// process".
 	OnWait func(waiting bool)
+
+	opened os.FileInfo // the file as opened (CheckFile)
 }
 
 // WaitNotice is how long a transaction waits for the write lock before OnWait
@@ -185,6 +187,9 @@ func Open(ctx context.Context, file string) (*DB, error) {
 		if readOnly(err) {
 			return nil, readOnlyError(file, err)
 		}
+		if IsDiskFull(err) {
+			return nil, fmt.Errorf("open database %s: %w: free some space on that disk, then start Hermes again; the file was not changed (%v)", file, ErrDiskFull, err)
+		}
 		return nil, fmt.Errorf("open database %s: %w: %v", file, ErrNotDatabase, err)
 	}
 	if unclean {
@@ -204,8 +209,12 @@ func Open(ctx context.Context, file string) (*DB, error) {
 		if readOnly(err) {
 			return nil, readOnlyError(file, err)
 		}
+		if IsDiskFull(err) {
+			return nil, fmt.Errorf("open database %s: %w: free some space on that disk, then start Hermes again (%v)", file, ErrDiskFull, err)
+		}
 		return nil, err
 	}
+	db.opened, _ = os.Stat(file)
 	return db, nil
 }
 

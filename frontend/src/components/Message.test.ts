@@ -65,6 +65,15 @@ describe('Message', () => {
     expect(getByTestId('message-marker').textContent).toBe('stopped');
   });
 
+  it('shows a reply the disk could not take, its text whole, marked as not saved yet', () => {
+    const { getByTestId } = render(Message, {
+      message: m({ role: 'assistant', content: 'Echo: the whole answer', status: 'unsaved' }),
+    });
+    expect(getByTestId('message').dataset.status).toBe('unsaved');
+    expect(getByTestId('message').textContent).toContain('Echo: the whole answer');
+    expect(getByTestId('message-marker').textContent).toMatch(/^Not saved yet: .*Copy it/);
+  });
+
   it('shows the error of a failed reply', () => {
     const { getByTestId } = render(Message, {
       message: m({ role: 'assistant', content: 'part', status: 'failed', error: 'model crashed' }),

@@ -52,6 +52,16 @@ function action(menu: HTMLElement, name: string): HTMLElement {
 afterEach(() => vi.useRealTimers());
 
 describe('Sidebar', () => {
+  it('marks an incognito chat, with words for screen readers', () => {
+    const r = render(Sidebar, props({ sessions: [s('a'), s('b', { incognito: true })] }));
+    const items = r.getByTestId('session-list').querySelectorAll<HTMLElement>('[data-testid="session-item"]');
+    expect(items[0].querySelector('[data-testid="session-incognito"]')).toBeNull();
+    const mark = items[1].querySelector<HTMLElement>('[data-testid="session-incognito"]');
+    expect(mark).not.toBeNull();
+    expect(items[1].dataset.incognito).toBe('true');
+    expect(mark!.textContent).toContain('erased when Hermes closes');
+  });
+
   it('shows pinned sessions with a pin and archived ones in a collapsed section', async () => {
     const r = render(Sidebar, props());
     const live = r.getByTestId('session-list').querySelectorAll('[data-testid="session-item"]');

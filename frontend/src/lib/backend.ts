@@ -27,10 +27,13 @@ export interface SessionInfo {
   /** Older backends leave these out: treat a missing state as active and pinned as false. */
   state?: SessionState;
   pinned?: boolean;
+  /** A chat kept only while this Hermes runs (erased when it closes; found by no search). */
+  incognito?: boolean;
 }
 
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
-export type MessageStatus = 'ok' | 'cancelled' | 'failed';
+/** unsaved: a reply Hermes holds because its data disk refused it (full, read-only); saved when it can. */
+export type MessageStatus = 'ok' | 'cancelled' | 'failed' | 'unsaved';
 
 export interface Message {
   id: string;

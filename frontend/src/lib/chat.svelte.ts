@@ -19,8 +19,9 @@ import {
 import { toToolCall } from './tools.svelte';
 import { applyAgentEvent, delegationOf, isAgentTool, type Delegation } from './agents.svelte';
 import { attachmentKey, composeMessage, splitMessage, withDocuments, type Attachment, type DocumentInfo } from './attachment';
+import { locale } from './i18n.svelte';
 
-export type UIStatus = 'ok' | 'cancelled' | 'failed' | 'streaming';
+export type UIStatus = 'ok' | 'cancelled' | 'failed' | 'unsaved' | 'streaming';
 
 export interface UIMessage {
   id: string;
@@ -306,7 +307,7 @@ export class ChatStore {
   /** sendError in the language shown now. */
   get sendErrorText(): string {
     if (!this.sendError) return '';
-    return this.#sendErrorSource ? errorMessage(this.#sendErrorSource) : this.sendError;
+    return sentence(this.#sendErrorSource ? errorMessage(this.#sendErrorSource) : this.sendError);
   }
 
   /** Records why a send failed. */
@@ -918,4 +919,11 @@ async function fileBase64(f: Blob): Promise<string> {
   let bin = '';
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(bin);
+}
+
+/** text ending as a sentence does in the UI's language (a reason is followed by more text). */
+export function sentence(text: string): string {
+  const t = text.trimEnd();
+  if (t === '' || /[.!?。！？]$/.test(t)) return t;
+  return t + (locale.lang === 'zh' ? '。' : '.');
 }

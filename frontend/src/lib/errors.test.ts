@@ -153,7 +153,7 @@ describe('errorText', () => {
   it('has a message in both languages for every code, with no placeholder left', () => {
     for (const code of ERROR_CODES) {
       for (const lang of ['en', 'zh'] as const) {
-        const params = { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd', name: 'n', size: '1 KB', chars: '9', file: 'f', need: '5 GiB', free: '3 GiB', key: 'k', value: 'v', min: '1', max: '2', choices: 'a, b', binary: 'b', log: 'l', version: '0.4.7' };
+        const params = { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd', name: 'n', size: '1 KB', chars: '9', file: 'f', need: '5 GiB', free: '3 GiB', key: 'k', value: 'v', min: '1', max: '2', choices: 'a, b', binary: 'b', log: 'l', version: '0.4.7', dir: '/d', path: '/d/hermes.db' };
         const text = errorText(code, params, 'msg', lang);
         expect(text, `${lang} ${code}`).not.toMatch(/\{\w+\}/);
         expect(text.length, `${lang} ${code}`).toBeGreaterThan(0);
