@@ -258,6 +258,9 @@ describe('first run and models', { timeout: 240_000 }, () => {
       await page.getByTestId('setup-import-path').fill(file);
       await page.getByTestId('setup-import-submit').click();
       await page.getByTestId('onboarding').waitFor({ state: 'detached', timeout: 20_000 });
+      // The picker follows the models list, which the import's end refreshes: wait for it (a
+      // loaded machine showed the list from before for a moment).
+      await page.waitForFunction(() => document.querySelector('[data-testid="model-picker"]')?.value === 'managed-q4', null, { timeout: 15_000 }).catch(() => {});
       assert.equal(await page.getByTestId('model-picker').inputValue(), 'managed-q4');
       const blobs = readdirSync(join(models, 'blobs'));
       assert.equal(blobs.length, 1, `blobs: ${blobs}`);
@@ -343,8 +346,8 @@ describe('first run and models', { timeout: 240_000 }, () => {
       writeFileSync(future, Buffer.concat([Buffer.from('GGUF'), Buffer.from([9, 0, 0, 0]), Buffer.from(' the rest')]));
       await page.getByTestId('setup-import-path').fill(future);
       await refusedInBothLanguages(page, 'gguf-version-refused', {
-        zh: 'future.gguf 是第 9 版 GGUF 文件，Hermes 读不了这一版（可读第 1 至 3 版）。请更新 Hermes，或改用第 3 版的 .gguf 文件。',
-        en: 'future.gguf is a GGUF file of version 9, which Hermes does not read (it reads versions 1 to 3). Update Hermes, or use a .gguf file of version 3.',
+        zh: 'future.gguf 是第 9 版 GGUF 文件，Hermes 读不了这一版（可读第 2、3 版）。请更新 Hermes，或改用第 3 版的 .gguf 文件。',
+        en: 'future.gguf is a GGUF file of version 9, which Hermes does not read (it reads versions 2 and 3). Update Hermes, or use a .gguf file of version 3.',
       });
 
       // The form stays open with what was typed: only the path changes.
