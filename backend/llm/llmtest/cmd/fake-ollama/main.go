@@ -292,10 +292,20 @@ func round(msgs []api.Message) (user string, tools int, lastTool string) {
 	for _, m := range msgs[last+1:] {
 		if m.Role == "tool" {
 			tools++
-			lastTool = m.Content
+			lastTool = inside(m.Content)
 		}
 	}
 	return msgs[last].Content, tools, lastTool
+}
+
+// inside is what a fence holds (Hermes sends tool results as <data …>…</data>):
+// what a model reads and answers from.
+func inside(s string) string {
+	head, body, ok := strings.Cut(s, "\n")
+	if !ok || !strings.HasPrefix(head, "<data ") || !strings.HasSuffix(body, "</data>") {
+		return s
+	}
+	return strings.TrimSuffix(body, "</data>")
 }
 
 func call(name, key string, value any) api.ToolCall {
