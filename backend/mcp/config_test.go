@@ -78,7 +78,7 @@ func TestParseConfig(t *testing.T) {
 		{name: "bad header name", file: `{"mcpServers": {"web": {"url": "http://127.0.0.1/mcp", "headers": {"Bad Name": "y"}}}}`,
 			problems: []string{`"Bad Name" is not a valid header name`}},
 		{name: "header value with a line break", file: `{"mcpServers": {"web": {"url": "http://127.0.0.1/mcp", "headers": {"X": "a\r\nHost: evil"}}}}`,
-			problems: []string{`the value of X holds a line break`}},
+			problems: []string{`the value of "X" holds a line break`}},
 		{name: "unknown transport", file: `{"mcpServers": {"web": {"url": "http://127.0.0.1/mcp", "type": "websocket"}}}`,
 			problems: []string{`"websocket" is not a transport Hermes knows`}},
 		{name: "sse type without url", file: `{"mcpServers": {"web": {"command": "a", "type": "sse"}}}`,

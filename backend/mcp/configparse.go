@@ -383,10 +383,10 @@ func (p *configParser) checkHeaders(cfg *Config, server string, f member, header
 			p.fail(cfg, server, "headers", f.valueOff, fmt.Sprintf("%q is not a valid header name", k))
 		}
 		if headers[k] == Redacted {
-			p.fail(cfg, server, "headers", f.valueOff, fmt.Sprintf("the value of %s is %s; give the value itself or ${VAR} of an environment variable", k, Redacted))
+			p.fail(cfg, server, "headers", f.valueOff, fmt.Sprintf("the value of %q is %s; give the value itself or ${VAR} of an environment variable", k, Redacted))
 		}
 		if strings.ContainsAny(headers[k], "\r\n\x00") {
-			p.fail(cfg, server, "headers", f.valueOff, fmt.Sprintf("the value of %s holds a line break or NUL byte", k))
+			p.fail(cfg, server, "headers", f.valueOff, fmt.Sprintf("the value of %q holds a line break or NUL byte", k))
 		}
 	}
 }

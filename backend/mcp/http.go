@@ -87,7 +87,7 @@ func newRemote(cfg ServerConfig, environ []string, dial egress.DialFunc) (*remot
 			return nil, needUser("connect: header %s uses ${%s}, which is not set in Hermes's environment; set it, restart Hermes, then restart the server", name, strings.Join(missing, "}, ${"))
 		}
 		if strings.ContainsAny(val, "\r\n\x00") {
-			return nil, needUser("connect: the value of header %s holds a line break or NUL byte", name)
+			return nil, needUser("connect: the value of header %q holds a line break or NUL byte", name)
 		}
 		r.headers[name] = val
 		if len(val) >= 4 {
