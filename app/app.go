@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hermes/backend/agent"
+	"hermes/backend/llm"
 	"hermes/backend/memory"
 	"hermes/backend/tools"
 )
@@ -104,15 +105,15 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 	}
 	defer done()
 
-	out := newThrottle(a.throttle, func(text string) { a.emit("chat:delta:"+requestID, Delta{Text: text}) })
+	out := newThrottle(a.throttle, func(d Delta) { a.emit("chat:delta:"+requestID, d) })
 	in.RequestID = requestID
 	a.mu.Lock()
 	in.Incognito = a.incognito
 	gen := a.memGen
 	a.mu.Unlock()
 	in.OnTool = func(o tools.Outcome) { a.emit("chat:tool:"+requestID, toToolCall(o)) }
-	res, err := a.core.turn(ctx, in, func(s string) error {
-		out.add(s)
+	res, err := a.core.turn(ctx, in, func(d llm.Delta) error {
+		out.add(d)
 		return nil
 	})
 	out.flush()
@@ -260,25 +261,27 @@ func (a *App) UIReady() error {
 // the page for nothing.
 const streamGap = 150 * time.Millisecond
 
-// throttle coalesces deltas: the first goes out at once, later ones at most every gap.
+// throttle coalesces deltas: the first goes out at once, later ones at most
+// every gap, the reasoning and the answer that arrived meanwhile in one event.
 type throttle struct {
 	gap  time.Duration
-	send func(string)
+	send func(Delta)
 
-	mu      sync.Mutex
-	buf     strings.Builder
-	last    time.Time
-	pending *time.Timer
+	mu        sync.Mutex
+	buf, tbuf strings.Builder
+	last      time.Time
+	pending   *time.Timer
 }
 
-func newThrottle(gap time.Duration, send func(string)) *throttle {
+func newThrottle(gap time.Duration, send func(Delta)) *throttle {
 	return &throttle{gap: gap, send: send}
 }
 
-func (t *throttle) add(s string) {
+func (t *throttle) add(d llm.Delta) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf.WriteString(s)
+	t.buf.WriteString(d.Content)
+	t.tbuf.WriteString(d.Thinking)
 	if since := time.Since(t.last); since >= t.gap {
 		t.flushLocked()
 		return
@@ -303,10 +306,11 @@ func (t *throttle) flushLocked() {
 		t.pending.Stop()
 		t.pending = nil
 	}
-	if t.buf.Len() == 0 {
+	if t.buf.Len() == 0 && t.tbuf.Len() == 0 {
 		return
 	}
-	t.send(t.buf.String())
+	t.send(Delta{Text: t.buf.String(), Thinking: t.tbuf.String()})
 	t.buf.Reset()
+	t.tbuf.Reset()
 	t.last = time.Now()
 }

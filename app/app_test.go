@@ -16,6 +16,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
 )
 
@@ -176,15 +177,15 @@ func TestNewWebRefusesNonLoopback(t *testing.T) {
 func TestThrottleCoalesces(t *testing.T) {
 	var mu sync.Mutex
 	var sent []string
-	th := newThrottle(50*time.Millisecond, func(s string) { mu.Lock(); sent = append(sent, s); mu.Unlock() })
-	for _, s := range []string{"a", "b", "c", "d"} {
-		th.add(s)
+	th := newThrottle(50*time.Millisecond, func(d Delta) { mu.Lock(); sent = append(sent, d.Thinking+"/"+d.Text); mu.Unlock() })
+	for _, d := range []llm.Delta{{Thinking: "a"}, {Thinking: "b"}, {Content: "c"}, {Content: "d"}} {
+		th.add(d)
 	}
 	th.flush()
 	mu.Lock()
 	defer mu.Unlock()
-	if strings.Join(sent, "|") != "a|bcd" {
-		t.Fatalf("sent = %q; want the first at once and the rest coalesced", sent)
+	if strings.Join(sent, "|") != "a/|b/cd" {
+		t.Fatalf("sent = %q; want the first at once and the rest coalesced, reasoning apart from the answer", sent)
 	}
 }
 

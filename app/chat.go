@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"hermes/backend/agent"
+	"hermes/backend/llm"
 	"hermes/backend/session"
 )
 
@@ -24,20 +25,23 @@ const (
 type ChatInput struct {
 	SessionID string // the conversation to continue; "" starts one
 	Text      string
+	Think     string // this turn's Think choice (llm.ThinkChoices); "" keeps the chat's
 }
 
 // Chat runs one turn for the command line, streaming the reply's text to fn. The
 // result holds what was stored even when err is set (a stopped reply keeps its
 // partial text); err is already a user's message (IsBadInput tells refused input).
-func (c *Core) Chat(ctx context.Context, in ChatInput, fn func(string) error) (TurnResult, error) {
-	res, err := c.turn(ctx, agent.Input{SessionID: in.SessionID, Text: in.Text}, fn)
+func (c *Core) Chat(ctx context.Context, in ChatInput, fn func(Delta) error) (TurnResult, error) {
+	res, err := c.turn(ctx, agent.Input{SessionID: in.SessionID, Text: in.Text, Think: in.Think}, func(d llm.Delta) error {
+		return fn(Delta{Text: d.Content, Thinking: d.Thinking})
+	})
 	return ToTurnResult(res), err
 }
 
 // turn is the one turn driver of every door (the window's and web mode's
 // App.run, the command line's Chat): the conversation's own settings applied,
 // the agent's turn, its error in the user's words (UserError, with its code).
-func (c *Core) turn(ctx context.Context, in agent.Input, fn func(string) error) (agent.Result, error) {
+func (c *Core) turn(ctx context.Context, in agent.Input, fn func(llm.Delta) error) (agent.Result, error) {
 	explain := func(err error) error {
 		s, _ := c.settings.Load(context.WithoutCancel(ctx))
 		if len(in.Models) > 0 {

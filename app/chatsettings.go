@@ -18,6 +18,7 @@ type ChatSettings struct {
 	Model       string       `json:"model"`
 	Temperature *float64     `json:"temperature"`
 	NumCtx      int          `json:"numCtx"`
+	Think       string       `json:"think"`
 	Defaults    ChatDefaults `json:"defaults"`
 }
 
@@ -36,6 +37,7 @@ type ChatSettingsInput struct {
 	Model       string   `json:"model"`
 	Temperature *float64 `json:"temperature"`
 	NumCtx      int      `json:"numCtx"`
+	Think       string   `json:"think"`
 }
 
 // SystemPreset is a saved system prompt.
@@ -61,7 +63,7 @@ func (c *Core) ChatSettings(ctx context.Context, sessionID string) (ChatSettings
 func (c *Core) chatSettingsDTO(ctx context.Context, id string, cs session.ChatSettings) ChatSettings {
 	st, _ := c.settings.Load(ctx)
 	return ChatSettings{SessionID: id, System: cs.System, Model: cs.Model, Temperature: cs.Temperature, NumCtx: cs.NumCtx,
-		Defaults: ChatDefaults{System: c.agent.SystemPrompt(), Model: st.ChatModel, NumCtx: st.ContextWindow}}
+		Think: cs.Think, Defaults: ChatDefaults{System: c.agent.SystemPrompt(), Model: st.ChatModel, NumCtx: st.ContextWindow}}
 }
 
 // SetChatSettings replaces a conversation's own settings. A model must be an
@@ -91,7 +93,8 @@ func (c *Core) CheckChatSettings(ctx context.Context, in ChatSettingsInput) erro
 
 // chatSettings are in as stored: the preset's text for System, checked.
 func (c *Core) chatSettings(ctx context.Context, in ChatSettingsInput) (session.ChatSettings, error) {
-	cs := session.ChatSettings{System: strings.TrimSpace(in.System), Model: strings.TrimSpace(in.Model), Temperature: in.Temperature, NumCtx: in.NumCtx}
+	cs := session.ChatSettings{System: strings.TrimSpace(in.System), Model: strings.TrimSpace(in.Model), Temperature: in.Temperature, NumCtx: in.NumCtx,
+		Think: in.Think}
 	if in.Preset != "" {
 		p, err := c.sessions.Preset(ctx, in.Preset)
 		if err != nil {
@@ -172,6 +175,9 @@ func (c *Core) withChatSettings(ctx context.Context, in agent.Input) (agent.Inpu
 	}
 	if in.NumCtx == 0 {
 		in.NumCtx = cs.NumCtx // the model's own limit applies when smaller (Core.budget)
+	}
+	if in.Think == "" {
+		in.Think = cs.Think
 	}
 	if len(in.Models) == 0 && cs.Model != "" {
 		st, err := c.settings.Load(ctx)

@@ -27,8 +27,10 @@ type Message struct {
 	SessionID string `json:"sessionId"`
 	Role      string `json:"role"`
 	Content   string `json:"content"`
-	Status    string `json:"status"`
-	Error     string `json:"error,omitempty"`
+	// Thinking is a reply's reasoning (a thinking model's), shown folded above it.
+	Thinking string `json:"thinking,omitempty"`
+	Status   string `json:"status"`
+	Error    string `json:"error,omitempty"`
 	// ErrorCode and ErrorParams word a failed reply's Error in the user's language.
 	ErrorCode        string            `json:"errorCode,omitempty"`
 	ErrorParams      map[string]string `json:"errorParams,omitempty"`
@@ -123,6 +125,8 @@ type Setting struct {
 // Delta is the payload of chat:delta:<requestID>.
 type Delta struct {
 	Text string `json:"text"`
+	// Thinking is reasoning streamed meanwhile (a thinking model's), shown apart.
+	Thinking string `json:"thinking,omitempty"`
 }
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
@@ -133,8 +137,8 @@ func toSessionInfo(s session.Session) SessionInfo {
 }
 
 func toMessage(m session.Message) Message {
-	out := Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Status: m.Status, Error: m.Error,
-		Model: m.Model, Intent: m.Intent, IntentConfidence: m.IntentConfidence, Pinned: m.Pinned, ToolName: m.ToolName, CreatedAt: stamp(m.CreatedAt)}
+	out := Message{ID: m.ID, SessionID: m.SessionID, Role: m.Role, Content: m.Content, Thinking: m.Thinking, Status: m.Status,
+		Error: m.Error, Model: m.Model, Intent: m.Intent, IntentConfidence: m.IntentConfidence, Pinned: m.Pinned, ToolName: m.ToolName, CreatedAt: stamp(m.CreatedAt)}
 	out.Channel = session.MainChannel
 	if m.Channel != "" {
 		out.Channel = m.Channel

@@ -52,9 +52,10 @@ const (
 	// A setting's value refused (config.ValueError); params: key, reason (config.Bad*),
 	// detail (the English), and the reason's own (value, min, max, choices).
 	CodeBadSetting   = "bad_setting"
-	CodeModelTooBig  = "model_too_big"  // params: model, and need and free (sizes as Ollama gave them) when it gave both
-	CodeOllamaCutOff = "ollama_cut_off" // params: model
-	CodeDiskFull     = "disk_full"      // Ollama's disk (a pull or an import): no params
+	CodeModelTooBig  = "model_too_big"      // params: model, and need and free (sizes as Ollama gave them) when it gave both
+	CodeOllamaCutOff = "ollama_cut_off"     // params: model
+	CodeCannotThink  = "model_cannot_think" // params: model (asked to think; llm.ErrNoThinking)
+	CodeDiskFull     = "disk_full"          // Ollama's disk (a pull or an import): no params
 	// The data dir refused a write (store.DataError): params dir (its folder);
 	// data_dir_gone: path (the database file that is gone).
 	CodeDataDiskFull = "data_disk_full"
@@ -164,6 +165,11 @@ func describe(err error, host, model string) (code string, params map[string]str
 			return CodeOllamaTimeout, p, "Ollama stopped responding. Try again; a large model may need a longer first_token_timeout in Settings."
 		}
 		return CodeOllamaTimeout, p, fmt.Sprintf("Ollama sent nothing within %s (a large model can take longer to load). Try again; if it keeps happening, raise %s in Settings.", limit, setting)
+	case errors.Is(err, llm.ErrNoThinking):
+		return CodeCannotThink, map[string]string{"model": model},
+			fmt.Sprintf("Model %s cannot think. Set Think to Default or Off in this chat's settings (or `--think default` on the command line), or pick a thinking model such as qwen3 or deepseek-r1.", model)
+	case errors.Is(err, llm.ErrBadThink):
+		return CodeInvalidInput, map[string]string{"detail": err.Error()}, err.Error()
 	case errors.Is(err, llm.ErrOverloaded):
 		return CodeOllamaBusy, nil, "Ollama is busy with other requests. Try again in a moment."
 	case errors.Is(err, llm.ErrCutOff):

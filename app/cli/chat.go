@@ -17,7 +17,12 @@ import (
 // chat runs one turn (TEXT) or a REPL (no TEXT):
 //
 //	hermes chat [--session ID] [--attach FILE]... [--preset NAME|--system TEXT]
-//	            [--model M] [--temperature T] [--num-ctx N] [TEXT]
+//	            [--model M] [--temperature T] [--num-ctx N] [--think CHOICE]
+//	            [--show-thinking[=false]] [TEXT]
+//
+// A thinking model's reasoning goes to stderr, dimmed, as it streams when
+// --show-thinking is given, or by default when stderr is a terminal (never in
+// scripts unless asked); the answer alone goes to stdout.
 //
 // --attach reads a file as the window's attach button does (the same kinds,
 // limits and errors) and sends it with the message; the settings flags are
@@ -31,10 +36,12 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 	var attach listFlag
 	fs.Var(&attach, "attach", "send this file with the message (repeatable)")
 	sf := addSettingsFlags(fs)
+	showThinking := fs.Bool("show-thinking", false, "print a thinking model's reasoning on stderr (default: when stderr is a terminal)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	text := strings.Join(fs.Args(), " ")
+	thoughts := newThinkingOut(env.Stderr, flagGiven(fs, "show-thinking"), *showThinking)
 	ctx := context.Background()
 	core.SetApprover(newTermApprover(g, env))
 	id := *sessionID
@@ -96,13 +103,19 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 			case <-stop:
 			}
 		}()
-		res, err := core.Chat(ctx, app.ChatInput{SessionID: id, Text: text}, func(s string) error {
-			if !g.json {
-				_, err := io.WriteString(env.Stdout, s)
-				return err
+		res, err := core.Chat(ctx, app.ChatInput{SessionID: id, Text: text}, func(d app.Delta) error {
+			if g.json {
+				return nil
 			}
-			return nil
+			thoughts.think(d.Thinking)
+			if d.Text == "" {
+				return nil
+			}
+			thoughts.end()
+			_, err := io.WriteString(env.Stdout, d.Text)
+			return err
 		})
+		thoughts.end()
 		if !g.json && res.Assistant.Content != "" {
 			fmt.Fprintln(env.Stdout)
 		}

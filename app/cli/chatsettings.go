@@ -14,6 +14,7 @@ import (
 //
 //	hermes session settings ID|--session ID [--json]
 //	hermes session settings ID [--system TEXT|--preset NAME] [--model M] [--temperature T] [--num-ctx N]
+//	                           [--think default|on|off|low|medium|high]
 //
 // Only the flags given change; "default" (or "") returns a field to the global setting.
 func sessionSettingsCmd(core *app.Core, g globals, args []string, env Env) error {
@@ -53,8 +54,8 @@ func sessionSettingsCmd(core *app.Core, g globals, args []string, env Env) error
 // settingsFlags are the flags that set a conversation's own settings, the same
 // for `session settings` and `chat`.
 type settingsFlags struct {
-	fs                                  *flag.FlagSet
-	system, preset, model, temp, numCtx *string
+	fs                                         *flag.FlagSet
+	system, preset, model, temp, numCtx, think *string
 }
 
 func addSettingsFlags(fs *flag.FlagSet) *settingsFlags {
@@ -64,6 +65,7 @@ func addSettingsFlags(fs *flag.FlagSet) *settingsFlags {
 		model:  fs.String("model", "", "the chat's model (\"default\": chat_model)"),
 		temp:   fs.String("temperature", "", "0 to 2 (\"default\": the model's own)"),
 		numCtx: fs.String("num-ctx", "", "context size in tokens, 512 to 1048576 (\"default\" or 0: context_window)"),
+		think:  fs.String("think", "", "a thinking model thinks: default (the model decides), on, off, or low, medium, high (models with levels)"),
 	}
 	fs.Var(stringFlag{f.numCtx}, "context", "the same as --num-ctx")
 	return f
@@ -95,7 +97,7 @@ func (f *settingsFlags) set() map[string]bool {
 // given reports whether any setting's flag was given.
 func (f *settingsFlags) given() bool {
 	set := f.set()
-	return set["system"] || set["preset"] || set["model"] || set["temperature"] || set["num-ctx"]
+	return set["system"] || set["preset"] || set["model"] || set["temperature"] || set["num-ctx"] || set["think"]
 }
 
 // input is cur changed by the flags given; a value that is not a number is
@@ -105,7 +107,7 @@ func (f *settingsFlags) input(cmd string, cur app.ChatSettings) (app.ChatSetting
 	if set["system"] && set["preset"] {
 		return app.ChatSettingsInput{}, usagef("%s: give --system or --preset, not both", cmd)
 	}
-	in := app.ChatSettingsInput{System: cur.System, Model: cur.Model, Temperature: cur.Temperature, NumCtx: cur.NumCtx}
+	in := app.ChatSettingsInput{System: cur.System, Model: cur.Model, Temperature: cur.Temperature, NumCtx: cur.NumCtx, Think: cur.Think}
 	if set["system"] {
 		in.System = clearable(*f.system)
 	}
@@ -137,6 +139,9 @@ func (f *settingsFlags) input(cmd string, cur app.ChatSettings) (app.ChatSetting
 			}
 			in.NumCtx = n
 		}
+	}
+	if set["think"] {
+		in.Think = clearable(*f.think)
 	}
 	return in, nil
 }
@@ -175,7 +180,7 @@ func printChatSettings(env Env, g globals, s app.ChatSettings) error {
 	if s.NumCtx > 0 {
 		numCtx = strconv.Itoa(s.NumCtx)
 	}
-	fmt.Fprintf(env.Stdout, "session:     %s\nmodel:       %s\ntemperature: %s\ncontext:     %s tokens\nsystem:\n%s\n",
-		s.SessionID, or(s.Model, s.Defaults.Model), temp, numCtx, or(s.System, s.Defaults.System))
+	fmt.Fprintf(env.Stdout, "session:     %s\nmodel:       %s\ntemperature: %s\ncontext:     %s tokens\nthink:       %s\nsystem:\n%s\n",
+		s.SessionID, or(s.Model, s.Defaults.Model), temp, numCtx, or(s.Think, "the model decides"), or(s.System, s.Defaults.System))
 	return nil
 }

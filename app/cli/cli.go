@@ -101,14 +101,16 @@ Usage:
   hermes --version                         the version and commit of this build
   hermes help [COMMAND]                    this text, or one command's (also: COMMAND --help)
   hermes doctor [--recover]                check Ollama, the models, the database; says how to fix each problem
-  hermes chat [--session ID] [--attach FILE]... [--preset NAME|--system TEXT] [--model M] [--temperature T] [--num-ctx N] [TEXT]
+  hermes chat [--session ID] [--attach FILE]... [--preset NAME|--system TEXT] [--model M] [--temperature T] [--num-ctx N]
+              [--think default|on|off|low|medium|high] [--show-thinking] [TEXT]
                                            one turn (or a REPL without TEXT; /attach FILE there), streamed to stdout;
-                                           the settings flags are stored as the chat's own settings
+                                           the settings flags are stored as the chat's own settings; a thinking
+                                           model's reasoning goes to stderr (on a terminal, or with --show-thinking)
   hermes preset list | save NAME --system TEXT | delete NAME   saved system prompts (the window's presets)
   hermes session list | show ID | search QUERY | export ID [--format md|json] [--out FILE]
   hermes session rename ID TITLE | pin ID | unpin ID | archive ID | delete ID...
   hermes session import --jsonl FILE
-  hermes session settings ID|--session ID [--system TEXT|--preset NAME] [--model M] [--temperature T] [--num-ctx N]
+  hermes session settings ID|--session ID [--system TEXT|--preset NAME] [--model M] [--temperature T] [--num-ctx N] [--think T]
                                            a chat's own settings ("default" clears one); without flags: show them
   hermes session context --session S --query Q --budget N | --batch FILE | --reply MESSAGE_ID | --session S --channel NAME
   hermes intent classify TEXT | --batch FILE

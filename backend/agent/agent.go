@@ -148,6 +148,8 @@ type Input struct {
 	// NumCtx, when > 0, is the context size asked for instead of the Budget's
 	// (the budget shrinks or grows with it, keeping the same reply reserve).
 	NumCtx int
+	// Think is the chat's Think setting (llm.ThinkChoices; "": the model decides).
+	Think string
 }
 
 // Result is a finished turn.
@@ -177,6 +179,7 @@ type TurnSettings struct {
 	Model       string   `json:"model,omitempty"`
 	Temperature *float64 `json:"temperature,omitempty"`
 	NumCtx      int      `json:"numCtx,omitempty"`
+	Think       string   `json:"think,omitempty"`
 }
 
 // Turn runs one turn. The user's message is committed before any of the reply is
@@ -185,7 +188,7 @@ type TurnSettings struct {
 // shown). The reply is stored whatever happens — complete, or partial and marked
 // cancelled or failed. On failure both the Result (with what was stored) and the
 // error are returned; a cancellation returns the Result and a nil error.
-func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) error) (Result, error) {
+func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(llm.Delta) error) (Result, error) {
 	var res Result
 	if a.Prompt == nil {
 		return res, errors.New("turn: the agent has no prompt builder")
@@ -272,6 +275,11 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	if len(in.Models) > 0 {
 		res.Settings.Model = in.Models[0]
 	}
+	think, err := llm.ParseThink(in.Think)
+	if err != nil {
+		return res, fmt.Errorf("turn: %w", err)
+	}
+	req.Think, res.Settings.Think = think, in.Think
 	var offered api.Tools
 	if a.Tools != nil {
 		res.Plan = widenForNamedTool(res.Plan, a.Tools, in.Text)
@@ -343,7 +351,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	}
 	var reply llm.Reply
 	var chatErr error
-	var text strings.Builder
+	var text, thinking strings.Builder
 	clock := figures{start: time.Now()}
 	for {
 		reply, chatErr = a.LLM.Chat(ctx, req, func(d llm.Delta) error {
@@ -353,12 +361,13 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 			if err := ctx.Err(); err != nil {
 				return err // stopped: a delta already on its way is neither shown nor kept
 			}
-			clock.delta()
+			clock.delta(d)
 			text.WriteString(d.Content)
+			thinking.WriteString(d.Thinking)
 			if onDelta == nil {
 				return nil
 			}
-			return onDelta(d.Content)
+			return onDelta(d)
 		})
 		if err := userStored(); err != nil {
 			return res, err // nothing of the reply was shown; the caller keeps the text
@@ -396,7 +405,8 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(text string) er
 	}
 
 	// 4. persist the reply, even when the caller has gone away.
-	out := session.Message{SessionID: sess.ID, Role: "assistant", Content: reply.Content, Model: reply.Model, Status: session.StatusOK}
+	out := session.Message{SessionID: sess.ID, Role: "assistant", Content: reply.Content, Thinking: thinking.String(),
+		Model: reply.Model, Status: session.StatusOK}
 	var why *Failure // a failed reply's reason, as the UI words it
 	switch {
 	case chatErr != nil && ctx.Err() != nil:

@@ -48,6 +48,12 @@ type Figures struct {
 	TokensPerSecond  float64 `json:"tokensPerSecond"`
 	FirstTokenMs     int64   `json:"firstTokenMs"`
 	TotalMs          int64   `json:"totalMs"`
+	// ThinkingMs is the time the model spent thinking (from each round's first
+	// reasoning piece to its first answer piece, or its end), ThinkingTokens the
+	// reasoning pieces streamed (Ollama streams one token a piece); both 0 when
+	// the model did not think. CompletionTokens include them.
+	ThinkingMs     int64 `json:"thinkingMs,omitempty"`
+	ThinkingTokens int   `json:"thinkingTokens,omitempty"`
 }
 
 // figures measures the rounds of one reply.
@@ -55,15 +61,37 @@ type figures struct {
 	start, first time.Time
 	f            Figures
 	eval         time.Duration
+	thinkFrom    time.Time // the open thinking stretch of this round (zero: none)
+	thought      time.Duration
 }
 
-func (m *figures) delta() {
+// delta notes one streamed piece: the first token (reasoning or answer) and the
+// stretches of reasoning.
+func (m *figures) delta(d llm.Delta) {
+	now := time.Now()
 	if m.first.IsZero() {
-		m.first = time.Now()
+		m.first = now
+	}
+	if d.Thinking != "" {
+		m.f.ThinkingTokens++
+		if m.thinkFrom.IsZero() {
+			m.thinkFrom = now
+		}
+	}
+	if d.Content != "" {
+		m.endThought(now)
+	}
+}
+
+func (m *figures) endThought(now time.Time) {
+	if !m.thinkFrom.IsZero() {
+		m.thought += now.Sub(m.thinkFrom)
+		m.thinkFrom = time.Time{}
 	}
 }
 
 func (m *figures) round(r llm.Reply) {
+	m.endThought(time.Now())
 	if r.Model != "" {
 		m.f.Model = r.Model
 	}
@@ -77,6 +105,7 @@ func (m *figures) round(r llm.Reply) {
 func (m *figures) done() *Figures {
 	f := m.f
 	f.TotalMs = time.Since(m.start).Milliseconds()
+	f.ThinkingMs = m.thought.Milliseconds()
 	if !m.first.IsZero() {
 		f.FirstTokenMs = m.first.Sub(m.start).Milliseconds()
 	}

@@ -20,6 +20,9 @@ type Message struct {
 	Content   string
 	ToolName  string     // for role "tool": which tool produced the content
 	ToolCalls []ToolCall // for role "assistant"
+	// Images are encoded images (PNG, JPEG) given with a user message; only a
+	// model with the vision capability may be sent them.
+	Images [][]byte
 }
 
 // ToolCall is the model asking to run a tool.
@@ -36,17 +39,25 @@ type ChatRequest struct {
 	Tools    api.Tools       // tool schemas offered to the model
 	Format   json.RawMessage // "json" or a JSON Schema for structured output
 	Options  map[string]any
+	// Think asks a thinking model to think or not (nil: the model decides; see
+	// ParseThink). NoThink is a background call that needs no reasoning: it sends
+	// think false unless Think says otherwise.
+	Think   *api.ThinkValue
+	NoThink bool
 }
 
-// Delta is one streamed piece of the reply.
+// Delta is one streamed piece of the reply: answer text or reasoning.
 type Delta struct {
-	Content string
+	Content  string
+	Thinking string
 }
 
 // Reply is the finished reply.
 type Reply struct {
-	Model            string
-	Content          string
+	Model   string
+	Content string
+	// Thinking is the reasoning a thinking model streamed before (or between) its answer.
+	Thinking         string
 	ToolCalls        []ToolCall
 	DoneReason       string
 	PromptTokens     int
@@ -141,24 +152,12 @@ func (c *Client) chatOnce(parent context.Context, model string, req ChatRequest,
 	timer := time.AfterFunc(c.cfg.FirstTokenTimeout, func() { cancel(errStalled) })
 	defer timer.Stop()
 
-	msgs := make([]api.Message, 0, len(req.Messages))
-	for _, m := range req.Messages {
-		am := api.Message{Role: m.Role, Content: m.Content, ToolName: m.ToolName}
-		for _, tc := range m.ToolCalls {
-			args := api.NewToolCallFunctionArguments()
-			_ = json.Unmarshal(tc.Arguments, &args)
-			am.ToolCalls = append(am.ToolCalls, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{Name: tc.Name, Arguments: args}})
-		}
-		msgs = append(msgs, am)
-	}
-	stream := true
-	areq := &api.ChatRequest{Model: model, Messages: msgs, Stream: &stream, Tools: req.Tools, Format: req.Format, Options: req.Options}
-
+	areq := c.wireRequest(model, req)
 	reply := Reply{Model: model}
-	var content []byte
+	var content, thinking []byte
 	done := false
 	err := c.api.Chat(ctx, areq, func(r api.ChatResponse) error {
-		timer.Reset(c.cfg.TokenGapTimeout)
+		timer.Reset(c.cfg.TokenGapTimeout) // a thinking token is progress too
 		for _, tc := range r.Message.ToolCalls {
 			id := tc.ID
 			if id == "" { // older servers and some models give none; the UI and the stored thread need one
@@ -173,13 +172,15 @@ func (c *Client) chatOnce(parent context.Context, model string, req ChatRequest,
 			reply.CompletionTokens = r.EvalCount
 			reply.EvalDuration = r.EvalDuration
 		}
-		if r.Message.Content == "" {
+		if r.Message.Content == "" && r.Message.Thinking == "" {
 			return nil
 		}
 		streamed = true
 		content = append(content, r.Message.Content...)
-		return fn(Delta{Content: r.Message.Content})
+		thinking = append(thinking, r.Message.Thinking...)
+		return fn(Delta{Content: r.Message.Content, Thinking: r.Message.Thinking})
 	})
+	reply.Thinking = string(thinking)
 	reply.Content = string(content)
 	if err == nil && !done {
 		// The client stops quietly when the body ends early or the context is cancelled.
@@ -202,6 +203,34 @@ func (c *Client) chatOnce(parent context.Context, model string, req ChatRequest,
 		return reply, didStream, classify("chat with "+model, err)
 	}
 	return reply, didStream, nil
+}
+
+// wireRequest is req for model as the official client sends it. Thinking is
+// never sent back: a message's reasoning stays out of later requests.
+func (c *Client) wireRequest(model string, req ChatRequest) *api.ChatRequest {
+	msgs := make([]api.Message, 0, len(req.Messages))
+	for _, m := range req.Messages {
+		am := api.Message{Role: m.Role, Content: m.Content, ToolName: m.ToolName}
+		for _, img := range m.Images {
+			am.Images = append(am.Images, api.ImageData(img))
+		}
+		for _, tc := range m.ToolCalls {
+			args := api.NewToolCallFunctionArguments()
+			_ = json.Unmarshal(tc.Arguments, &args)
+			am.ToolCalls = append(am.ToolCalls, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{Name: tc.Name, Arguments: args}})
+		}
+		msgs = append(msgs, am)
+	}
+	stream := true
+	areq := &api.ChatRequest{Model: model, Messages: msgs, Stream: &stream, Tools: req.Tools, Format: req.Format,
+		Options: req.Options, Think: req.Think}
+	if areq.Think == nil && req.NoThink {
+		areq.Think = &api.ThinkValue{Value: false}
+	}
+	if c.cfg.KeepAlive != nil {
+		areq.KeepAlive = &api.Duration{Duration: *c.cfg.KeepAlive}
+	}
+	return areq
 }
 
 // newCallID names a tool call the model gave no id.

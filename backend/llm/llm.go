@@ -64,6 +64,9 @@ type Config struct {
 	// it (Hermes started that Ollama itself), else "": an import then writes
 	// the model's blob there instead of uploading it (ImportGGUF).
 	Store func() string
+	// KeepAlive is how long Ollama keeps a model loaded after a request (sent
+	// with every chat; negative: for ever, 0: unload at once); nil: Ollama's own.
+	KeepAlive *time.Duration
 }
 
 // Client talks to one Ollama server.
@@ -166,6 +169,8 @@ func classify(op string, err error) error {
 	}
 	var se api.StatusError
 	switch {
+	case noThinkSupport(err):
+		return fmt.Errorf("%s: %w", op, ErrNoThinking)
 	case errors.As(err, &se) && se.StatusCode == http.StatusNotFound:
 		return fmt.Errorf("%s: %w: %s", op, ErrModelNotFound, se.ErrorMessage)
 	case errors.As(err, &se) && se.StatusCode == http.StatusServiceUnavailable:

@@ -102,6 +102,7 @@ func (s *Store) extract(ctx context.Context, o observation, known []knownFact) (
 		Messages: []llm.Message{{Role: "system", Content: extractionPrompt}, {Role: "user", Content: string(in)}},
 		Format:   json.RawMessage(extractionSchema),
 		Options:  map[string]any{"temperature": 0},
+		NoThink:  true, // structured output nobody reads the reasoning of
 	}
 	var lastErr error
 	for attempt := 0; attempt < 2; attempt++ {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -17,6 +18,7 @@ type ChatSettings struct {
 	Model       string   // chat model; "" uses chat_model
 	Temperature *float64 // 0..2; nil leaves it to the model
 	NumCtx      int      // context size asked for; 0 uses context_window
+	Think       string   // "" (the model decides), on, off, low, medium, high
 }
 
 // Limits of ChatSettings.
@@ -27,6 +29,10 @@ const (
 	MaxTemperature = 2.0
 	MaxPresetName  = 60
 )
+
+// thinkChoices are the Think values a chat may keep (llm.ThinkChoices, which
+// this package cannot import).
+var thinkChoices = []string{"", "on", "off", "low", "medium", "high"}
 
 // Validate checks the settings' own bounds (whether the model is installed is the
 // caller's to check). The error says which field is wrong and what to write.
@@ -40,6 +46,8 @@ func (c ChatSettings) Validate() error {
 		return fmt.Errorf("%w: model: %q is not a model name (no spaces), e.g. llama3.2 or qwen2.5:7b", ErrInvalid, c.Model)
 	case c.Temperature != nil && (math.IsNaN(*c.Temperature) || *c.Temperature < 0 || *c.Temperature > MaxTemperature):
 		return fmt.Errorf("%w: temperature: %v is out of range; use a number between 0 and 2 (e.g. 0.7)", ErrInvalid, *c.Temperature)
+	case !slices.Contains(thinkChoices, c.Think):
+		return fmt.Errorf("%w: think: %q is not a choice; use default, on, off, low, medium or high", ErrInvalid, c.Think)
 	case c.NumCtx != 0 && (c.NumCtx < MinNumCtx || c.NumCtx > MaxNumCtx):
 		return fmt.Errorf("%w: context: %d is out of range; use between %d and %d tokens (or 0 for the global setting)", ErrInvalid, c.NumCtx, MinNumCtx, MaxNumCtx)
 	}
@@ -50,8 +58,8 @@ func (c ChatSettings) Validate() error {
 func (st *Store) ChatSettings(ctx context.Context, sessionID string) (ChatSettings, error) {
 	var c ChatSettings
 	var temp sql.NullFloat64
-	err := st.db.QueryRowContext(ctx, `SELECT system, model, temperature, num_ctx FROM session_settings WHERE session_id = ?`, sessionID).
-		Scan(&c.System, &c.Model, &temp, &c.NumCtx)
+	err := st.db.QueryRowContext(ctx, `SELECT system, model, temperature, num_ctx, think FROM session_settings WHERE session_id = ?`, sessionID).
+		Scan(&c.System, &c.Model, &temp, &c.NumCtx, &c.Think)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ChatSettings{}, nil
 	}
@@ -67,6 +75,9 @@ func (st *Store) ChatSettings(ctx context.Context, sessionID string) (ChatSettin
 // SetChatSettings replaces a session's own settings (all zero removes them).
 func (st *Store) SetChatSettings(ctx context.Context, sessionID string, c ChatSettings) error {
 	c.System, c.Model = strings.TrimSpace(c.System), strings.TrimSpace(c.Model)
+	if c.Think = strings.ToLower(strings.TrimSpace(c.Think)); c.Think == "default" {
+		c.Think = ""
+	}
 	if err := c.Validate(); err != nil {
 		return err
 	}
@@ -83,11 +94,11 @@ func (st *Store) SetChatSettings(ctx context.Context, sessionID string, c ChatSe
 		if c.Temperature != nil {
 			temp = *c.Temperature
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO session_settings(session_id, system, model, temperature, num_ctx, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)
+		_, err := tx.ExecContext(ctx, `INSERT INTO session_settings(session_id, system, model, temperature, num_ctx, think, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT(session_id) DO UPDATE SET system = excluded.system, model = excluded.model,
-				temperature = excluded.temperature, num_ctx = excluded.num_ctx, updated_at = excluded.updated_at`,
-			s.ID, c.System, c.Model, temp, c.NumCtx, ts(st.Now()))
+				temperature = excluded.temperature, num_ctx = excluded.num_ctx, think = excluded.think, updated_at = excluded.updated_at`,
+			s.ID, c.System, c.Model, temp, c.NumCtx, c.Think, ts(st.Now()))
 		return err
 	})
 }

@@ -13,14 +13,14 @@ import (
 )
 
 const messageCols = `id, session_id, COALESCE(ref, ''), seq, role, content, status, error, model,
-	channel, intent, intent_confidence, pinned, kind, tool_name, details, created_at, parent_id, selected`
+	channel, intent, intent_confidence, pinned, kind, tool_name, details, created_at, parent_id, selected, thinking`
 
 func scanMessage(row interface{ Scan(...any) error }) (Message, error) {
 	var m Message
 	var created string
 	var parent sql.NullString
 	err := row.Scan(&m.ID, &m.SessionID, &m.Ref, &m.Seq, &m.Role, &m.Content, &m.Status, &m.Error, &m.Model,
-		&m.Channel, &m.Intent, &m.IntentConfidence, &m.Pinned, &m.Kind, &m.ToolName, &m.Details, &created, &parent, &m.Selected)
+		&m.Channel, &m.Intent, &m.IntentConfidence, &m.Pinned, &m.Kind, &m.ToolName, &m.Details, &created, &parent, &m.Selected, &m.Thinking)
 	m.CreatedAt = parseTS(created)
 	m.Parent, m.Linked = parent.String, parent.Valid
 	return m, err
@@ -161,7 +161,7 @@ func (st *Store) insert(ctx context.Context, tx *sql.Tx, m *Message, touch bool)
 	var rowid int64
 	var parent sql.NullString
 	err = ins.QueryRowContext(ctx, m.ID, m.SessionID, ref, m.Role, m.Content, m.Status, m.Error, m.Model, m.Channel,
-		m.Intent, m.IntentConfidence, m.Pinned, m.Kind, m.ToolName, m.Details, ts(m.CreatedAt), m.Channel, m.SessionID,
+		m.Intent, m.IntentConfidence, m.Pinned, m.Kind, m.ToolName, m.Details, ts(m.CreatedAt), m.Thinking, m.Channel, m.SessionID,
 		m.SessionID).Scan(&rowid, &m.Seq, &parent)
 	m.Parent, m.Linked, m.Selected = parent.String, parent.Valid, true
 	if err != nil {
@@ -256,8 +256,8 @@ func (st *Store) exec(ctx context.Context, tx *sql.Tx, query string, args ...any
 // The statements every message write runs, prepared once (store.DB.Stmt).
 const (
 	insertMessage = `INSERT INTO messages(id, session_id, ref, seq, role, content, status, error, model, channel,
-		intent, intent_confidence, pinned, kind, tool_name, details, created_at, parent_id)
-		SELECT ?, ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+		intent, intent_confidence, pinned, kind, tool_name, details, created_at, thinking, parent_id)
+		SELECT ?, ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
 			CASE WHEN ? = 'main' THEN (SELECT leaf_id FROM sessions WHERE id = ?) END FROM messages WHERE session_id = ?
 		RETURNING rowid, seq, parent_id`
 	insertSearchRow   = `INSERT INTO messages_fts(rowid, body) VALUES (?, ?)`

@@ -53,12 +53,14 @@ type Session struct {
 
 // Message is one stored message.
 type Message struct {
-	ID               string
-	SessionID        string
-	Ref              string
-	Seq              int
-	Role             string
-	Content          string
+	ID        string
+	SessionID string
+	Ref       string
+	Seq       int
+	Role      string
+	Content   string
+	// Thinking is a reply's reasoning (a thinking model's); never sent back to the model.
+	Thinking         string
 	Status           string
 	Error            string
 	Model            string

@@ -446,6 +446,7 @@ type ExportMessage struct {
 	Ref       string `json:"ref,omitempty"`
 	Role      string `json:"role"`
 	Content   string `json:"content"`
+	Thinking  string `json:"thinking,omitempty"`
 	Status    string `json:"status"`
 	Model     string `json:"model,omitempty"`
 	Channel   string `json:"channel"`
@@ -478,7 +479,7 @@ func (st *Store) ExportJSON(ctx context.Context, id string) (Export, error) {
 	e := Export{Session: ExportSession{ID: s.ID, Ref: s.Ref, Title: s.Title, Profile: s.Profile, State: s.State, Summary: s.Summary,
 		CreatedAt: ts(s.CreatedAt), UpdatedAt: ts(s.UpdatedAt)}, Messages: []ExportMessage{}}
 	for _, m := range msgs {
-		em := ExportMessage{ID: m.ID, Ref: m.Ref, Role: m.Role, Content: m.Content, Status: m.Status,
+		em := ExportMessage{ID: m.ID, Ref: m.Ref, Role: m.Role, Content: m.Content, Thinking: m.Thinking, Status: m.Status,
 			Model: m.Model, Channel: m.Channel, CreatedAt: ts(m.CreatedAt)}
 		if m.Role == "user" && len(DocumentRefs(m.Content)) > 0 {
 			docs, err := st.messageDocs(ctx, m)
@@ -508,7 +509,11 @@ func (st *Store) ExportMarkdown(ctx context.Context, id string) (string, error) 
 	fmt.Fprintf(&b, "# %s\n\n_Exported from Hermes. Session %s, started %s._\n", title, e.Session.ID, e.Session.CreatedAt)
 	names := map[string]string{"user": "You", "assistant": "Hermes", "system": "System", "tool": "Tool"}
 	for _, m := range e.Messages {
-		fmt.Fprintf(&b, "\n## %s · %s\n\n%s\n", names[m.Role], m.CreatedAt, WithoutDocumentRefs(m.Content))
+		fmt.Fprintf(&b, "\n## %s · %s\n\n", names[m.Role], m.CreatedAt)
+		if m.Thinking != "" { // the reasoning, folded as the window shows it
+			fmt.Fprintf(&b, "<details><summary>Thinking</summary>\n\n%s\n\n</details>\n\n", m.Thinking)
+		}
+		fmt.Fprintf(&b, "%s\n", WithoutDocumentRefs(m.Content))
 		for _, d := range m.Documents {
 			fence := "```"
 			for strings.Contains(d.Text, fence) {

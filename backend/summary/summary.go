@@ -111,7 +111,7 @@ const summaryInstruction = "You maintain a running summary of a conversation bet
 	"drop small talk. Write at most 12 short bullet points in the language of the conversation. Output only the summary."
 
 func (s *Summarizer) fold(ctx context.Context, previous string, batch []session.Message) (string, error) {
-	reply, err := s.LLM.Chat(ctx, llm.ChatRequest{Messages: []llm.Message{
+	reply, err := s.LLM.Chat(ctx, llm.ChatRequest{NoThink: true, Messages: []llm.Message{
 		{Role: "system", Content: summaryInstruction},
 		{Role: "user", Content: transcript("Current summary", previous, "New messages", batch, 1500)},
 	}}, func(llm.Delta) error { return nil })
@@ -164,7 +164,7 @@ func (s *Summarizer) Close(ctx context.Context, sess session.Session, msgs []ses
 			turns = append(turns, m)
 		}
 	}
-	reply, err := s.LLM.Chat(ctx, llm.ChatRequest{Format: closeSchema, Messages: []llm.Message{
+	reply, err := s.LLM.Chat(ctx, llm.ChatRequest{NoThink: true, Format: closeSchema, Messages: []llm.Message{
 		{Role: "system", Content: closeInstruction},
 		{Role: "user", Content: transcript("Earlier summary", sess.Summary, "Latest messages", turns, 800)},
 	}}, func(llm.Delta) error { return nil })

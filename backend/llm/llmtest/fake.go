@@ -36,9 +36,13 @@ type Model struct {
 
 // Reply scripts one answer to /api/chat.
 type Reply struct {
-	Status       int            // non-zero: answer with this HTTP status and Error
-	Error        string         // error body text
-	Chunks       []string       // content pieces, streamed in order
+	Status int      // non-zero: answer with this HTTP status and Error
+	Error  string   // error body text
+	Chunks []string // content pieces, streamed in order
+	// Thinking pieces are streamed as message.thinking before the content, as a
+	// thinking model does: only for a model with the "thinking" capability and a
+	// request that does not say think false (Ollama's default is to think).
+	Thinking     []string
 	ToolCalls    []api.ToolCall // sent in one chunk before done
 	Delay        time.Duration  // before each chunk
 	StallAfter   int            // >0: stop sending (but keep the connection) after this many chunks
@@ -367,11 +371,12 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reply = limit(reply, req.Options)
+	reply.Thinking = thinks(req, m, reply)
 
 	stream := req.Stream == nil || *req.Stream
 	if !stream {
 		resp := final(req, reply, started)
-		resp.Message = api.Message{Role: "assistant", Content: strings.Join(reply.Chunks, ""), ToolCalls: reply.ToolCalls}
+		resp.Message = api.Message{Role: "assistant", Content: strings.Join(reply.Chunks, ""), Thinking: strings.Join(reply.Thinking, ""), ToolCalls: reply.ToolCalls}
 		writeJSON(w, http.StatusOK, resp)
 		return
 	}
@@ -389,6 +394,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		}
 		return true
 	}
+	for _, c := range reply.Thinking {
+		if !s.wait(r, reply.Delay) || !send(api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: api.Message{Role: "assistant", Thinking: c}}) {
+			return
+		}
+	}
 	for i, c := range reply.Chunks {
 		if reply.StallAfter > 0 && i == reply.StallAfter {
 			select { // hold the connection open without sending anything
@@ -397,12 +407,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		}
-		if reply.Delay > 0 {
-			select {
-			case <-time.After(reply.Delay):
-			case <-r.Context().Done():
-				return
-			}
+		if !s.wait(r, reply.Delay) {
+			return
 		}
 		if !send(api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: api.Message{Role: "assistant", Content: c}}) {
 			return
@@ -419,6 +425,28 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	send(final(req, reply, started))
+}
+
+// wait sleeps d before a chunk; false when the client went away.
+func (s *Server) wait(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	select {
+	case <-time.After(d):
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
+// thinks are the thinking pieces a reply streams: a model that can think
+// thinks unless the request says think false (Ollama's default is on).
+func thinks(req api.ChatRequest, m Model, reply Reply) []string {
+	if !slices.Contains(m.Capabilities, "thinking") || (req.Think != nil && req.Think.IsBool() && !req.Think.Bool()) {
+		return nil
+	}
+	return reply.Thinking
 }
 
 // refuseChat is Ollama's refusal of a chat the model cannot do: tools for a
@@ -454,7 +482,7 @@ func final(req api.ChatRequest, reply Reply, started time.Time) api.ChatResponse
 	if reply.length {
 		resp.DoneReason = "length"
 	}
-	resp.PromptEvalCount, resp.EvalCount = promptTokens(req, reply), len(reply.Chunks)
+	resp.PromptEvalCount, resp.EvalCount = promptTokens(req, reply), len(reply.Thinking)+len(reply.Chunks) // reasoning is generated too
 	took := max(time.Since(started), time.Microsecond)
 	resp.TotalDuration, resp.EvalDuration, resp.PromptEvalDuration = took, took, time.Microsecond
 	return resp
