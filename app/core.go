@@ -247,7 +247,7 @@ func (c *Core) llmClient(ctx context.Context) (*llm.Client, config.Settings, err
 		return nil, s, err
 	}
 	c.outbound.Observe(s.OfflineOnly) // turned on, no pooled connection beyond this computer is used again
-	key := fmt.Sprint(s.OllamaHost, s.ConnectTimeout, s.FirstTokenTimeout, s.TokenGapTimeout)
+	key := fmt.Sprint(s.OllamaHost, s.ConnectTimeout, s.FirstTokenTimeout, s.TokenGapTimeout, s.KeepAlive)
 	c.mu.Lock()
 	fresh := c.client == nil || c.clientKey != key
 	c.mu.Unlock()
@@ -260,7 +260,7 @@ func (c *Core) llmClient(ctx context.Context) (*llm.Client, config.Settings, err
 		c.client, err = llm.New(llm.Config{
 			Host: s.OllamaHost, ConnectTimeout: s.ConnectTimeout, FirstTokenTimeout: s.FirstTokenTimeout,
 			TokenGapTimeout: s.TokenGapTimeout, Retries: 2, Backoff: 300 * time.Millisecond,
-			Store: c.ollamaModels,
+			Store: c.ollamaModels, KeepAlive: &s.KeepAlive,
 		}, c.transport)
 		if err != nil {
 			return nil, s, err

@@ -87,16 +87,19 @@ type Settings struct {
 	ConnectTimeout    time.Duration
 	FirstTokenTimeout time.Duration
 	TokenGapTimeout   time.Duration
-	ContextWindow     int
-	ReplyReserve      int
-	RecentTurns       int
-	IdleTimeout       time.Duration
-	ArchiveAfter      time.Duration // an idle conversation is archived this long after it went idle
-	OllamaPath        string        // the ollama program Hermes may start; "" searches PATH and the usual places
-	ManageOllama      string        // "auto": start ollama serve when nothing answers at a loopback host; "never"
-	CageMemoryMB      int           // memory a file's reader may use (the parser cage), in MiB
-	CageTime          time.Duration // time a file's reader may take, wall clock and CPU
-	OfflineOnly       bool          // every connection beyond this computer is refused (backend/egress)
+	// KeepAlive is how long Ollama keeps the chat model loaded after a request
+	// (sent with every one); negative: for ever, 0: unload at once.
+	KeepAlive     time.Duration
+	ContextWindow int
+	ReplyReserve  int
+	RecentTurns   int
+	IdleTimeout   time.Duration
+	ArchiveAfter  time.Duration // an idle conversation is archived this long after it went idle
+	OllamaPath    string        // the ollama program Hermes may start; "" searches PATH and the usual places
+	ManageOllama  string        // "auto": start ollama serve when nothing answers at a loopback host; "never"
+	CageMemoryMB  int           // memory a file's reader may use (the parser cage), in MiB
+	CageTime      time.Duration // time a file's reader may take, wall clock and CPU
+	OfflineOnly   bool          // every connection beyond this computer is refused (backend/egress)
 	// MemoryHalfLives is the decay half-life per memory category the user set
 	// (categories not named decay at the default rate). Shared: do not modify.
 	MemoryHalfLives map[string]time.Duration
@@ -173,6 +176,11 @@ var specs = []spec{
 	durationSpec("connect_timeout", "How long to wait to connect to Ollama", "5s", func(s *Settings, d time.Duration) { s.ConnectTimeout = d }),
 	durationSpec("first_token_timeout", "How long to wait for the first token (includes loading the model)", "120s", func(s *Settings, d time.Duration) { s.FirstTokenTimeout = d }),
 	durationSpec("token_gap_timeout", "Longest pause allowed between two tokens", "30s", func(s *Settings, d time.Duration) { s.TokenGapTimeout = d }),
+	{
+		key: "keep_alive", description: "How long Ollama keeps a model loaded after a reply, sent with every request (e.g. 5m, 1h; 0 unloads at once, -1 keeps it loaded)",
+		def: constant("5m"), parse: parseKeepAlive,
+		apply: func(s *Settings, v string) { s.KeepAlive, _ = time.ParseDuration(v) },
+	},
 	intSpec("context_window", "Largest context (tokens) Hermes asks Ollama for; the model's own limit applies when smaller", "8192", 512, 1<<20,
 		func(s *Settings, n int) { s.ContextWindow = n }),
 	intSpec("reply_reserve", "Tokens kept free in the context for the reply", "1024", 64, 1<<18, func(s *Settings, n int) { s.ReplyReserve = n }),
@@ -306,6 +314,28 @@ func durationSpec(key, desc, def string, set func(*Settings, time.Duration)) spe
 		},
 		apply: func(s *Settings, v string) { d, _ := time.ParseDuration(v); set(s, d) },
 	}
+}
+
+// parseKeepAlive reads keep_alive: a duration from 0 to 720h, or any negative
+// one (-1: for ever, as Ollama reads it).
+func parseKeepAlive(v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "-1" || strings.EqualFold(v, "forever") {
+		return "-1s", nil
+	}
+	if v == "0" {
+		return "0s", nil
+	}
+	d, err := time.ParseDuration(v)
+	switch {
+	case err != nil:
+		return "", bad(BadDuration, map[string]string{"value": v}, "%q is not a duration; write it like 5m or 1h (0 unloads at once, -1 keeps the model loaded)", v)
+	case d < 0:
+		return "-1s", nil
+	case d > 30*24*time.Hour:
+		return "", bad(BadDurationRange, map[string]string{"value": ShortDuration(d), "min": "0", "max": "720h"}, "%s is out of range; use between 0 and 720h, or -1 to keep the model loaded", d)
+	}
+	return ShortDuration(d), nil
 }
 
 // ShortDuration writes d as Go does, less the zero minutes and seconds a

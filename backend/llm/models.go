@@ -210,3 +210,19 @@ func (c *Client) Copy(ctx context.Context, src, dst string) error {
 	}
 	return classify("copy model "+src+" to "+dst, c.api.Copy(ctx, &api.CopyRequest{Source: src, Destination: dst}))
 }
+
+// IsLoaded reports whether Ollama has model in memory now (/api/ps): a chat
+// with a model that is not must wait for it to load first. An error (an old
+// server without ps, no answer) is returned as such.
+func (c *Client) IsLoaded(ctx context.Context, model string) (bool, error) {
+	ps, err := c.api.ListRunning(ctx)
+	if err != nil {
+		return false, classify("list loaded models", err)
+	}
+	for _, m := range ps.Models {
+		if SameModel(m.Name, model) {
+			return true, nil
+		}
+	}
+	return false, nil
+}

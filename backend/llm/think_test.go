@@ -57,7 +57,9 @@ func TestThinkingCountsAsProgress(t *testing.T) {
 	// A model thinking for 12 gaps of 100 ms (1.2 s) before its first answer
 	// token, against a 300 ms first-token timeout: its reasoning is progress.
 	fake := thinker(12, 100*time.Millisecond)
-	c := newClient(t, fake, func(cfg *Config) { cfg.FirstTokenTimeout, cfg.TokenGapTimeout = 300*time.Millisecond, 300*time.Millisecond })
+	c := newClient(t, fake, func(cfg *Config) {
+		cfg.FirstTokenTimeout, cfg.TokenGapTimeout = 300*time.Millisecond, 300*time.Millisecond
+	})
 	reply, err := c.Chat(context.Background(), ChatRequest{Models: []string{"qwen3"}, Messages: userMsg("think long")}, func(Delta) error { return nil })
 	if err != nil {
 		t.Fatalf("a model that thinks is not stalled: %v", err)

@@ -68,7 +68,11 @@ type Server struct {
 	// fail as a full disk does, and pulls halfway through (an {"error"} line).
 	Pullable map[string]PullScript
 	Loaded   []string
-	DiskFull bool
+	// LoadDelay, when set, is how long a chat with a model that is not in
+	// Loaded waits before its first chunk; the model is then loaded (listed in
+	// Loaded), as Ollama loads a model for its first request.
+	LoadDelay time.Duration
+	DiskFull  bool
 	// Discard takes blob uploads without hashing them (benchmarks that time
 	// the client's side only).
 	Discard bool
@@ -372,6 +376,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	reply = limit(reply, req.Options)
 	reply.Thinking = thinks(req, m, reply)
+	if !s.load(r, m.Name) {
+		return
+	}
 
 	stream := req.Stream == nil || *req.Stream
 	if !stream {
@@ -425,6 +432,21 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	send(final(req, reply, started))
+}
+
+// load waits LoadDelay for a model that is not loaded, then lists it in
+// Loaded; false when the client went away meanwhile.
+func (s *Server) load(r *http.Request, name string) bool {
+	if s.LoadDelay <= 0 || slices.ContainsFunc(s.loaded(), func(n string) bool { return strings.TrimSuffix(n, ":latest") == name }) {
+		return true
+	}
+	if !s.wait(r, s.LoadDelay) {
+		return false
+	}
+	s.mu.Lock()
+	s.Loaded = append(s.Loaded, name)
+	s.mu.Unlock()
+	return true
 }
 
 // wait sleeps d before a chunk; false when the client went away.
