@@ -40,6 +40,8 @@ export interface Message {
   sessionId: string;
   role: Role;
   content: string;
+  /** A reply's reasoning (a thinking model's), shown folded above it; never sent back to the model. */
+  thinking?: string;
   status: MessageStatus;
   error?: string;
   /** A failed reply's error code and parameters: the UI words `error` in the user's language by them. */
@@ -84,6 +86,9 @@ export interface ReplyFigures {
   tokensPerSecond: number;
   firstTokenMs: number;
   totalMs: number;
+  /** Time the model spent thinking and the reasoning tokens it streamed (0: it did not think). */
+  thinkingMs?: number;
+  thinkingTokens?: number;
 }
 
 /** How one tool call ended (see backend/tools/outcome.go). */
@@ -332,6 +337,8 @@ export interface ChatSettings {
   model: string;
   temperature: number | null;
   numCtx: number;
+  /** '' (the model decides), 'on', 'off', 'low', 'medium', 'high'. */
+  think: ThinkChoice;
   defaults: { system: string; model: string; numCtx: number };
 }
 
@@ -342,7 +349,12 @@ export interface ChatSettingsInput {
   model: string;
   temperature: number | null;
   numCtx: number;
+  think: ThinkChoice;
 }
+
+/** A chat's Think setting: '' lets the model decide; low, medium and high are for models with levels (gpt-oss). */
+export type ThinkChoice = '' | 'on' | 'off' | 'low' | 'medium' | 'high';
+export const THINK_CHOICES: ThinkChoice[] = ['', 'on', 'off', 'low', 'medium', 'high'];
 
 /** A saved system prompt. */
 export interface SystemPreset {

@@ -27,6 +27,10 @@ export interface UIMessage {
   id: string;
   role: Message['role'];
   content: string;
+  /** A reply's reasoning, streamed apart from its answer (a thinking model's). */
+  thinking?: string;
+  /** While a reply waits for its first token: the model Ollama is loading. */
+  loading?: string;
   status: UIStatus;
   error?: string;
   /** A failed reply's error code and parameters, to word `error` in the user's language. */
@@ -115,6 +119,7 @@ export function toUIMessage(m: Message): UIMessage {
     id: m.id,
     role: m.role,
     content: m.content ?? '',
+    thinking: m.thinking || undefined,
     status: STATUSES.has(m.status) ? (m.status as UIStatus) : 'ok',
     error: m.error || undefined,
     errorCode: m.errorCode || undefined,
@@ -155,6 +160,8 @@ export function toFigures(f: unknown): ReplyFigures | undefined {
     tokensPerSecond: num(o.tokensPerSecond),
     firstTokenMs: num(o.firstTokenMs),
     totalMs: num(o.totalMs),
+    thinkingMs: num(o.thinkingMs),
+    thinkingTokens: num(o.thinkingTokens),
   };
   const known = out.model !== '' || out.promptTokens || out.completionTokens || out.tokensPerSecond || out.firstTokenMs || out.totalMs;
   return known ? out : undefined;
@@ -266,12 +273,11 @@ function nextVersion(m: UIMessage, id: string): MessageVersions {
   return { index: ids.length - 1, count: ids.length, ids };
 }
 
-function deltaText(payload: unknown): string {
-  if (typeof payload === 'string') return payload;
-  if (payload && typeof payload === 'object' && typeof (payload as { text?: unknown }).text === 'string') {
-    return (payload as { text: string }).text;
-  }
-  return '';
+/** A chat:delta payload's answer text and reasoning (either may be empty). */
+function deltaParts(payload: unknown): { text: string; thinking: string } {
+  if (typeof payload === 'string') return { text: payload, thinking: '' };
+  const o = payload && typeof payload === 'object' ? (payload as { text?: unknown; thinking?: unknown }) : {};
+  return { text: typeof o.text === 'string' ? o.text : '', thinking: typeof o.thinking === 'string' ? o.thinking : '' };
 }
 
 function defaultUUID(): string {
@@ -416,10 +422,21 @@ export class ChatStore {
   }
 
   appendDelta(requestId: string, payload: unknown): void {
-    const text = deltaText(payload);
-    if (!text) return;
+    const { text, thinking } = deltaParts(payload);
+    if (!text && !thinking) return;
     const m = this.#streamingReply(requestId);
-    if (m) m.content += text;
+    if (!m) return;
+    if (m.loading) m.loading = undefined;
+    if (thinking) m.thinking = (m.thinking ?? '') + thinking;
+    if (text) m.content += text;
+  }
+
+  /** A chat:status:<id> event: Ollama is loading the model the reply waits for. */
+  setStatus(requestId: string, payload: unknown): void {
+    const o = payload && typeof payload === 'object' ? (payload as { state?: unknown; model?: unknown }) : {};
+    const m = this.#streamingReply(requestId);
+    if (!m || o.state !== 'loading' || typeof o.model !== 'string' || m.content !== '' || m.thinking) return;
+    m.loading = o.model;
   }
 
   /**
@@ -484,10 +501,12 @@ export class ChatStore {
     const a = this.#deps.on(`chat:delta:${requestId}`, (p) => this.appendDelta(requestId, p));
     const b = this.#deps.on(`chat:tool:${requestId}`, (p) => this.appendTool(requestId, p));
     const c = this.#deps.on(`chat:agent:${requestId}`, (p) => this.appendAgent(requestId, p));
+    const d = this.#deps.on(`chat:status:${requestId}`, (p) => this.setStatus(requestId, p));
     return () => {
       a();
       b();
       c();
+      d();
     };
   }
 

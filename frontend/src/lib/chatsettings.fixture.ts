@@ -15,6 +15,7 @@ export function settings(over: Partial<ChatSettings> = {}): ChatSettings {
     model: '',
     temperature: null,
     numCtx: 0,
+    think: '',
     defaults: { system: 'You are Hermes.', model: 'llama3.2', numCtx: 8192 },
     ...over,
   };

@@ -1,6 +1,6 @@
 // A conversation's own settings (system prompt, model, temperature, context size) and the
 // saved system prompts (presets), for the per-chat settings dialog.
-import type { Api, ChatSettings, ChatSettingsInput, ModelDetail, SystemPreset } from './backend';
+import type { Api, ChatSettings, ChatSettingsInput, ModelDetail, SystemPreset, ThinkChoice } from './backend';
 import { errorMessage } from './backend';
 
 export type ChatSettingsApi = Pick<
@@ -15,6 +15,7 @@ export interface ChatSettingsDraft {
   model: string;
   temperature: string;
   numCtx: string;
+  think: ThinkChoice;
 }
 
 export const MIN_CTX = 512;
@@ -27,6 +28,7 @@ export function toDraft(s: ChatSettings): ChatSettingsDraft {
     model: s.model,
     temperature: s.temperature === null || s.temperature === undefined ? '' : String(s.temperature),
     numCtx: s.numCtx > 0 ? String(s.numCtx) : '',
+    think: s.think ?? '',
   };
 }
 
@@ -54,6 +56,7 @@ export function fromDraft(d: ChatSettingsDraft): ChatSettingsInput {
     model: d.model.trim(),
     temperature: temp === '' ? null : Number(temp),
     numCtx: ctx === '' ? 0 : Number(ctx),
+    think: d.think,
   };
 }
 

@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   'gguf_damaged',
   'model_too_big',
   'ollama_cut_off',
+  'model_cannot_think',
   'disk_full',
   'data_disk_full',
   'data_read_only',

@@ -59,6 +59,11 @@ export function figuresText(f: ReplyFigures | undefined, lang: Lang, fallbackMod
     parts.push(tr('figures.firstToken', { s: seconds(f.firstTokenMs, lang) }));
     title.push(tr('figures.titleFirst', { s: seconds(f.firstTokenMs, lang) }));
   }
+  if ((f.thinkingMs ?? 0) > 0) {
+    const s = seconds(f.thinkingMs ?? 0, lang);
+    parts.push(tr('figures.thinking', { s }));
+    title.push(tr('figures.titleThinking', { s, n: count(f.thinkingTokens ?? 0, lang) }));
+  }
   if (f.totalMs > 0) title.push(tr('figures.titleTotal', { s: seconds(f.totalMs, lang) }));
   return { parts, title: title.join('\n') };
 }

@@ -11,6 +11,7 @@ export const settingDescriptionsZh: Record<string, string> = {
   connect_timeout: '连接 Ollama 最多等多久（例如 30s、2m）',
   first_token_timeout: '等第一个词最多等多久，包括加载模型的时间（例如 30s、2m）',
   token_gap_timeout: '两个词之间最长可以停顿多久（例如 30s、2m）',
+  keep_alive: 'Ollama 在一次回复后把模型留在内存里多久，每次请求都会带上（例如 5m、1h；0 立即卸载，-1 一直保留）',
   context_window: 'Hermes 向 Ollama 请求的最大上下文（词元数）；模型自身的上限更小时以模型为准',
   reply_reserve: '上下文中为回复留出的词元数',
   cage_memory: '读取一个附加文件时读取程序最多可用的内存（MB），超出则拒收该文件',
