@@ -27,6 +27,11 @@
 // temperature 0.3, num_ctx 4096]"; "-" for an option not sent), so browser tests can see
 // a chat's own settings reach the model.
 //
+// With --thinking N a thinking model "qwen3" is installed, and every reply to it
+// streams N words of reasoning (message.thinking) first, --think-delay apart,
+// unless the request says think false; --load-delay makes a model not yet
+// loaded take that long before its first chunk, as Ollama loads it.
+//
 // --models chooses the models installed at start; --pullable (a list, or "*")
 // what /api/pull can pull, with --pull-steps progress lines --pull-delay apart.
 //
@@ -75,6 +80,9 @@ func main() {
 	pullable := flag.String("pullable", "", `names /api/pull can pull, comma-separated, or "*" for any (installed as chat models with tools)`)
 	pullSteps := flag.Int("pull-steps", 20, "progress lines of a pull")
 	pullDelay := flag.Duration("pull-delay", 50*time.Millisecond, "delay before each progress line of a pull")
+	thinking := flag.Int("thinking", 0, `install a thinking model "qwen3" whose every reply streams this many reasoning words first (--think-delay apart)`)
+	thinkDelay := flag.Duration("think-delay", 0, "delay before each reasoning word (--thinking)")
+	loadDelay := flag.Duration("load-delay", 0, "time a model not yet loaded takes to load at its first chat (then /api/ps lists it)")
 	flag.Parse()
 
 	fake := llmtest.New()
@@ -131,6 +139,11 @@ func main() {
 	if *echoDocuments {
 		fake.Chat = documentEcho(fake.Chat, *delay)
 	}
+	if *thinking > 0 {
+		fake.Models = append(fake.Models, llmtest.Model{Name: "qwen3", ContextLength: 8192, Capabilities: []string{"completion", "tools", "thinking"}})
+		fake.Chat = reasoning(fake.Chat, *thinking, *thinkDelay)
+	}
+	fake.LoadDelay = *loadDelay
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -149,6 +162,29 @@ func main() {
 	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
 		fmt.Fprintln(os.Stderr, "fake-ollama:", err)
 		os.Exit(1)
+	}
+}
+
+// reasoning adds words of reasoning before every reply (the fake streams
+// them only for a model that can think, unless the request says think false).
+// Each word waits delay; the answer's own words keep theirs.
+func reasoning(next func(api.ChatRequest) llmtest.Reply, words int, delay time.Duration) func(api.ChatRequest) llmtest.Reply {
+	const text = "The user asks something simple. I should weigh what they said, check it against what I know, and answer in a few plain words."
+	pool := strings.Fields(text)
+	return func(req api.ChatRequest) llmtest.Reply {
+		r := next(req)
+		if len(r.Chunks) == 0 || r.Status != 0 {
+			return r
+		}
+		thoughts := make([]string, words)
+		for i := range thoughts {
+			thoughts[i] = pool[i%len(pool)] + " "
+		}
+		r.Thinking = thoughts
+		if delay > 0 && r.Delay == 0 {
+			r.Delay = delay
+		}
+		return r
 	}
 }
 
