@@ -153,3 +153,21 @@ func TestParseThink(t *testing.T) {
 		t.Errorf("ParseThink(maybe) = %v", err)
 	}
 }
+
+// TestAMinuteOfThinkingIsNotAStall is the issue's own case at full scale: a
+// model that thinks for 60 s (a piece every 2 s) before its first answer
+// token, with first_token_timeout 30 s and token_gap_timeout 30 s (the
+// defaults a user may have), answers; it runs beside the package's other tests.
+func TestAMinuteOfThinkingIsNotAStall(t *testing.T) {
+	t.Parallel()
+	fake := thinker(30, 2*time.Second)
+	c := newClient(t, fake, func(cfg *Config) { cfg.FirstTokenTimeout, cfg.TokenGapTimeout = 30*time.Second, 30*time.Second })
+	start := time.Now()
+	reply, err := c.Chat(context.Background(), ChatRequest{Models: []string{"qwen3"}, Messages: userMsg("think for a minute")}, func(Delta) error { return nil })
+	if err != nil {
+		t.Fatalf("after %s of thinking: %v", time.Since(start).Round(time.Second), err)
+	}
+	if took := time.Since(start); took < 60*time.Second || reply.Content != "The answer" {
+		t.Errorf("reply %q after %s; want the answer after a minute of thought", reply.Content, took)
+	}
+}
