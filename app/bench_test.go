@@ -3,7 +3,10 @@ package app
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/url"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,4 +115,86 @@ func median(d []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), d...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
+}
+
+// BenchmarkFirstThinkingDelta: how soon a thinking model's first reasoning
+// reaches the page (SendMessage to the first chat:delta event, the whole turn
+// path: classification, the stored message, recall, the prompt) against the
+// official client alone reading the first thinking chunk from the same fake.
+// Each iteration times both, alternately. delay is the fake's wait before its
+// first chunk (0: the floor, where Hermes' own work is all there is; 100ms: a
+// small model's prompt evaluation on a laptop). Reported: p50 of each, and their ratio.
+func BenchmarkFirstThinkingDelta(b *testing.B) {
+	for _, d := range []time.Duration{0, 100 * time.Millisecond} {
+		b.Run(fmt.Sprintf("delay=%s", d), func(b *testing.B) { benchFirstThinking(b, d) })
+	}
+}
+
+func benchFirstThinking(b *testing.B, delay time.Duration) {
+	defer TuneRuntime(func(string) string { return "" })()
+	a, core, fake, _ := newTestApp(b, func(api.ChatRequest) llmtest.Reply {
+		return llmtest.Reply{Thinking: llmtest.Words("let me think about it"), Chunks: llmtest.Words("one two three"), FirstDelay: delay}
+	})
+	fake.Forgetful = true
+	fake.Models = append(fake.Models, llmtest.Model{Name: "qwen3", ContextLength: 8192, Capabilities: []string{"completion", "thinking"}})
+	if _, err := a.SetSetting("chat_model", "qwen3"); err != nil {
+		b.Fatal(err)
+	}
+	client, _, err := core.llmClient(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	bare := api.NewClient(mustURL(b, client.Host()), http.DefaultClient)
+	var first time.Time
+	a.emit = func(name string, _ any) {
+		if first.IsZero() && strings.HasPrefix(name, "chat:delta:") {
+			first = time.Now()
+		}
+	}
+	session, _ := a.NewSession()
+	var hermes, official []time.Duration
+	stream := true
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%50 == 0 {
+			session, _ = a.NewSession()
+		}
+		start := time.Now()
+		var got time.Time
+		err := bare.Chat(context.Background(), &api.ChatRequest{Model: "qwen3", Stream: &stream, Messages: []api.Message{{Role: "user", Content: "hello"}}},
+			func(r api.ChatResponse) error {
+				if got.IsZero() && r.Message.Thinking != "" {
+					got = time.Now()
+				}
+				return nil
+			})
+		if err != nil || got.IsZero() {
+			b.Fatalf("bare client: %v (thinking seen: %v)", err, !got.IsZero())
+		}
+		official = append(official, got.Sub(start))
+		first = time.Time{}
+		start = time.Now()
+		if _, err := a.SendMessage(fmt.Sprint("req", i), session.ID, "hello"); err != nil {
+			b.Fatal(err)
+		}
+		hermes = append(hermes, first.Sub(start))
+	}
+	h, o := p50(hermes), p50(official)
+	b.ReportMetric(float64(h.Nanoseconds()), "hermes-first-p50-ns")
+	b.ReportMetric(float64(o.Nanoseconds()), "official-first-p50-ns")
+	b.ReportMetric(float64(h)/float64(o), "ratio")
+}
+
+func p50(d []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func mustURL(b *testing.B, s string) *url.URL {
+	u, err := url.Parse(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return u
 }

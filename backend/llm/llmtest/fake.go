@@ -45,6 +45,7 @@ type Reply struct {
 	Thinking     []string
 	ToolCalls    []api.ToolCall // sent in one chunk before done
 	Delay        time.Duration  // before each chunk
+	FirstDelay   time.Duration  // before the first chunk only (a model evaluating its prompt)
 	StallAfter   int            // >0: stop sending (but keep the connection) after this many chunks
 	MidError     string         // sent as an {"error"} line after the chunks
 	CutOff       bool           // end the stream after the chunks with no done line (a server that died)
@@ -400,6 +401,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			flusher.Flush()
 		}
 		return true
+	}
+	if !s.wait(r, reply.FirstDelay) {
+		return
 	}
 	for _, c := range reply.Thinking {
 		if !s.wait(r, reply.Delay) || !send(api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: api.Message{Role: "assistant", Thinking: c}}) {
