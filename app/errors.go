@@ -201,7 +201,7 @@ func describe(err error, host, model string) (code string, params map[string]str
 	case errors.As(err, &gd):
 		return CodeGGUFDamaged, ggufParams(gd), err.Error()
 	case errors.As(err, &mf):
-		return CodeBadModelfile, map[string]string{"line": strconv.Itoa(mf.Line), "word": mf.Word, "reason": mf.Reason}, mf.Error()
+		return CodeBadModelfile, map[string]string{"line": strconv.Itoa(mf.Line), "word": mf.Word, "reason": mf.Reason, "detail": mf.Detail}, mf.Error()
 	case errors.As(err, &de):
 		return describeDataDir(de)
 	case errors.Is(err, store.ErrNotDatabase):

@@ -178,7 +178,7 @@ describe('errorText', () => {
 
   it('words a refused Modelfile line by its reason, and an Ollama too old to import, in both languages', () => {
     const reasons = Object.keys(dictionaries.en).filter((k) => k.startsWith('err.bad_modelfile.'));
-    expect(reasons.map((k) => k.slice('err.bad_modelfile.'.length)).sort()).toEqual(['no_value', 'not_directive', 'unclosed']);
+    expect(reasons.map((k) => k.slice('err.bad_modelfile.'.length)).sort()).toEqual(['bad_value', 'no_value', 'not_directive', 'unclosed']);
     for (const k of reasons) {
       const params = { line: '3', word: 'ADAPTER', reason: k.slice('err.bad_modelfile.'.length), detail: 'd' };
       const en = errorText('bad_modelfile', params, 'msg', 'en');
@@ -188,7 +188,7 @@ describe('errorText', () => {
       for (const text of [en, zh]) expect(text).not.toMatch(/\{\w+\}/);
     }
     expect(errorText('bad_modelfile', { line: '2', word: 'ADAPTER', reason: 'not_directive' }, 'msg', 'zh')).toBe(
-      'Modelfile 第 2 行：导入时不能设置 ADAPTER（可以设置的有 FROM、TEMPLATE、SYSTEM、PARAMETER、LICENSE 和 MESSAGE）。',
+      'Modelfile 第 2 行：导入时不能设置 ADAPTER（可以设置的有 FROM、TEMPLATE、SYSTEM、PARAMETER、LICENSE、MESSAGE、RENDERER、PARSER 和 REQUIRES）。',
     );
     // A reason this page does not know: the backend's words, introduced in Chinese.
     expect(errorText('bad_modelfile', { line: '2', reason: 'newer' }, 'Modelfile line 2: something new', 'zh')).toBe('Modelfile 有误：Modelfile line 2: something new');
