@@ -222,6 +222,7 @@ func wireExpectations() []wireCheck {
 		{"thinking for a model that cannot think: 400; think false is fine", checkNoThinking},
 		{"embeddings: one unit vector per input", checkEmbed},
 		{"ps: the loaded model with its details", checkPS},
+		{"keep_alive and num_ctx: ps shows the expiry and context a chat asked for", checkKeepAlive},
 		{"a pull that cannot be had: the error in the stream, nothing listed", checkFailedPull},
 		{"create from a blob that is not there: the error in the stream", checkCreateNoBlob},
 		{"blobs: unknown is 404, a wrong digest 400", checkBlobs},
@@ -432,6 +433,37 @@ func checkPS(t *testing.T, w wireTarget) {
 	list, err := w.client.ModelDetails(testCtx(t))
 	if j := slices.IndexFunc(list, func(d ModelDetail) bool { return d.Name == "tiny" }); err != nil || j < 0 || !list[j].Loaded {
 		t.Errorf("Hermes: details %+v, %v", list, err)
+	}
+}
+
+func checkKeepAlive(t *testing.T, w wireTarget) {
+	psOf := func() api.ProcessModelResponse {
+		var ps api.ProcessResponse
+		w.call(t, http.MethodGet, "/api/ps", nil).decode(t, &ps)
+		i := slices.IndexFunc(ps.Models, func(m api.ProcessModelResponse) bool { return m.Name == "tiny:latest" })
+		if i < 0 {
+			t.Fatalf("ps = %+v", ps)
+		}
+		return ps.Models[i]
+	}
+	body := chatBody(1, map[string]any{"keep_alive": "2h", "stream": false})
+	body["options"].(map[string]any)["num_ctx"] = 128
+	if a := w.call(t, http.MethodPost, "/api/chat", body); a.status != http.StatusOK {
+		t.Fatalf("chat with keep_alive 2h: %d %q", a.status, a.body)
+	}
+	m := psOf()
+	if left := time.Until(m.ExpiresAt); left < 110*time.Minute || left > 2*time.Hour {
+		t.Errorf("keep_alive 2h: the model expires in %s", left)
+	}
+	if m.ContextLength != 128 {
+		t.Errorf("num_ctx 128: ps says the model runs with %d", m.ContextLength)
+	}
+	// -1 keeps it loaded for good (Ollama writes a date far ahead).
+	if a := w.call(t, http.MethodPost, "/api/chat", chatBody(1, map[string]any{"keep_alive": -1, "stream": false, "options": map[string]any{"num_predict": 1, "num_ctx": 128}})); a.status != http.StatusOK {
+		t.Fatalf("chat with keep_alive -1: %d %q", a.status, a.body)
+	}
+	if left := time.Until(psOf().ExpiresAt); left < 365*24*time.Hour {
+		t.Errorf("keep_alive -1: the model expires in %s", left)
 	}
 }
 

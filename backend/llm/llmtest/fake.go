@@ -85,6 +85,7 @@ type Server struct {
 	blobs    map[string]int64 // digest -> size
 	uploads  int
 	requests []api.ChatRequest
+	running  map[string]running // what the last chat of a model asked for (ps shows it)
 	stop     chan struct{}
 	stopOnce sync.Once
 }
@@ -380,6 +381,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if !s.load(r, m.Name) {
 		return
 	}
+	s.ran(m, req)
 
 	stream := req.Stream == nil || *req.Stream
 	if !stream {
@@ -436,6 +438,36 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	send(final(req, reply, started))
+}
+
+// running is a loaded model as its last chat left it: when it unloads
+// (keep_alive from then) and the context it runs with (num_ctx).
+type running struct {
+	expires time.Time
+	ctx     int
+}
+
+// ran notes a chat's keep_alive (Ollama's 5 minutes when not sent; negative:
+// for good, a date far ahead) and num_ctx (the model's own when not sent).
+func (s *Server) ran(m Model, req api.ChatRequest) {
+	keep := 5 * time.Minute
+	if req.KeepAlive != nil {
+		keep = req.KeepAlive.Duration
+	}
+	expires := time.Now().Add(keep)
+	if keep < 0 {
+		expires = time.Now().AddDate(290, 0, 0)
+	}
+	ctx := m.ContextLength
+	if n, ok := req.Options["num_ctx"].(float64); ok && n > 0 {
+		ctx = int(n)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.running == nil {
+		s.running = map[string]running{}
+	}
+	s.running[m.Name] = running{expires: expires, ctx: ctx}
 }
 
 // load waits LoadDelay for a model that is not loaded, then lists it in

@@ -36,11 +36,23 @@ func (s *Server) ps(w http.ResponseWriter) {
 		}
 		// As Ollama lists a loaded model: its size in memory, its details, when it
 		// unloads (keep_alive, 5 minutes by default) and the context it runs with.
+		run := s.runningAs(m)
 		resp.Models = append(resp.Models, api.ProcessModelResponse{Name: name + ":latest", Model: name + ":latest",
 			Size: 1 << 20, Digest: fmt.Sprintf("%064x", len(name)), Details: details(m),
-			ExpiresAt: time.Now().Add(5 * time.Minute).UTC(), ContextLength: m.ContextLength})
+			ExpiresAt: run.expires.UTC(), ContextLength: run.ctx})
 	}
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// runningAs is how a loaded model runs: as its last chat asked, else with
+// Ollama's defaults (5 minutes, its own context length).
+func (s *Server) runningAs(m Model) running {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.running[m.Name]; ok {
+		return r
+	}
+	return running{expires: time.Now().Add(5 * time.Minute), ctx: m.ContextLength}
 }
 
 // loaded is a copy of Loaded.
