@@ -71,6 +71,16 @@ export interface DocumentInfo {
   kind: string;
   tokens: number;
   chars: number;
+  /** An image's media type and size (kind "image"); thumb, a small data: URL, only while it is attached. */
+  mime?: string;
+  width?: number;
+  height?: number;
+  thumb?: string;
+}
+
+/** Whether an attached document is an image (it goes to a model that can see). */
+export function isImage(d: Pick<DocumentInfo, 'kind'>): boolean {
+  return d.kind === 'image';
 }
 
 /** The line a message names a document with (as the backend's session.DocumentRef.Tag). */

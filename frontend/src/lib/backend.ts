@@ -1460,7 +1460,13 @@ export function createApi(t: Transport) {
     DeleteSession: (id: string) => call<DeleteReceipt>('DeleteSession', id),
     ExportSession: (id: string, format: ExportFormat) => call<string>('ExportSession', id, format),
     AttachDocument: (name: string, contentBase64: string) =>
-      call<{ id: string; name: string; kind: string; tokens: number; chars: number }>('AttachDocument', name, contentBase64),
+      call<{ id: string; name: string; kind: string; tokens: number; chars: number; mime?: string; width?: number; height?: number; thumb?: string }>(
+        'AttachDocument',
+        name,
+        contentBase64,
+      ),
+    /** An attached image as a data: URL, to show it in the conversation. */
+    DocumentImage: (id: string) => call<string>('DocumentImage', id),
     PinMessage: (messageId: string, pinned: boolean) =>
       call<void>('PinMessage', messageId, pinned ? 'true' : 'false'),
     /** Gives a user's message the intent the user chose on its chip; a re-run of its turn follows it. */

@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'model_too_big',
   'ollama_cut_off',
   'model_cannot_think',
+  'model_cannot_see',
   'disk_full',
   'data_disk_full',
   'data_read_only',
@@ -77,6 +78,8 @@ export function errorText(
   if (code === 'ollama_timeout' && params?.setting === 'token_gap_timeout') key = 'err.ollama_timeout_gap';
   // Ollama does not always say how much memory the model needs and how much is free.
   if (code === 'model_too_big' && !(params?.need && params?.free)) key = 'err.model_too_big_unsized';
+  // No installed model can see images: say what to pull instead of an empty list.
+  if (code === 'model_cannot_see' && !params?.models) key = 'err.model_cannot_see_none';
   const dict = dictionaries[lang] ?? dictionaries.en;
   // A refused setting, Modelfile or GGUF file is worded by its reason (config.Bad*,
   // llm.Modelfile*, llm.GGUF* in Go) when the page knows it.
