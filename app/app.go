@@ -112,7 +112,7 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 	gen := a.memGen
 	a.mu.Unlock()
 	in.OnTool = func(o tools.Outcome) { a.emit("chat:tool:"+requestID, toToolCall(o)) }
-	watch := &loadingWatch{}
+	watch := newLoadingWatch()
 	go a.watchLoading(ctx, requestID, in, watch)
 	res, err := a.core.turn(ctx, in, func(d llm.Delta) error {
 		watch.token()

@@ -56,7 +56,7 @@ func (a *App) SelectVersion(sessionID, messageID string) (SessionDetail, error) 
 // the conversation as now shown.
 func (a *App) DeleteTurn(sessionID, messageID string) (SessionDetail, error) {
 	ctx := context.Background()
-	if _, err := a.core.sessions.DeleteTurn(ctx, sessionID, messageID); err != nil {
+	if _, err := a.core.EraseTurn(ctx, sessionID, messageID); err != nil { // its images and documents too, from every file
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
 	a.forgetContext(sessionID)

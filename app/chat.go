@@ -59,6 +59,9 @@ func (c *Core) turn(ctx context.Context, in agent.Input, fn func(llm.Delta) erro
 	if err := c.readyToWrite(ctx, in.SessionID); err != nil {
 		return agent.Result{}, explain(err)
 	}
+	if in, err = c.checkVision(ctx, in); err != nil {
+		return agent.Result{}, explain(err)
+	}
 	res, err := c.agent.Turn(ctx, in, fn)
 	if err != nil {
 		c.keepUnsaved(err)

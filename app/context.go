@@ -45,7 +45,7 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 	rep.Settings = toTurnSettings(&seen.Settings, a.core.agent.SystemPrompt())
 	for _, it := range seen.Items {
 		rep.Items = append(rep.Items, ContextItem{Reason: it.Reason, Role: it.Role, Preview: preview(it.Text), Tokens: it.Tokens,
-			MessageID: it.MessageID, Shortened: it.Shortened})
+			MessageID: it.MessageID, Shortened: it.Shortened, ImageID: it.Image})
 	}
 	return rep, true, nil
 }

@@ -195,6 +195,8 @@ type ContextItem struct {
 	Tokens    int    `json:"tokens"`
 	MessageID string `json:"messageId,omitempty"`
 	Shortened bool   `json:"shortened,omitempty"`
+	// ImageID is the image an item carries (DocumentImage shows it); "" for text.
+	ImageID string `json:"imageId,omitempty"`
 }
 
 // ContextReport is what the model saw on a turn (by default the session's last).
@@ -275,8 +277,12 @@ func systemText(c prompt.Context) string {
 func contextItems(c prompt.Context) []ContextItem {
 	items := []ContextItem{}
 	for _, it := range c.Items {
-		items = append(items, ContextItem{Reason: string(it.Reason), Role: it.Role, Preview: preview(it.Content), Tokens: it.Tokens,
-			MessageID: it.MessageID, Shortened: it.Shortened})
+		ci := ContextItem{Reason: string(it.Reason), Role: it.Role, Preview: preview(it.Content), Tokens: it.Tokens,
+			MessageID: it.MessageID, Shortened: it.Shortened}
+		if len(it.Images) > 0 {
+			ci.ImageID = it.Ref
+		}
+		items = append(items, ci)
 	}
 	return items
 }

@@ -55,6 +55,7 @@ const (
 	CodeModelTooBig  = "model_too_big"      // params: model, and need and free (sizes as Ollama gave them) when it gave both
 	CodeOllamaCutOff = "ollama_cut_off"     // params: model
 	CodeCannotThink  = "model_cannot_think" // params: model (asked to think; llm.ErrNoThinking)
+	CodeCannotSee    = "model_cannot_see"   // params: model, models (those installed that can see; "" for none)
 	CodeDiskFull     = "disk_full"          // Ollama's disk (a pull or an import): no params
 	// The data dir refused a write (store.DataError): params dir (its folder);
 	// data_dir_gone: path (the database file that is gone).
@@ -82,6 +83,10 @@ const (
 	CodeDocTooMuchMemory = "doc_" + document.RefusedTooMuchMemory
 	CodeDocTooSlow       = "doc_" + document.RefusedTooSlow
 	CodeDocReaderFailed  = "doc_" + document.RefusedReaderFailed
+	// An image refused: not readable as one (params: name, detail), or larger
+	// than a reader decodes (params: name, pixels, limit).
+	CodeDocNotImage      = "doc_" + document.RefusedNotImage
+	CodeDocTooManyPixels = "doc_" + document.RefusedTooManyPixels
 )
 
 // UserError is an error whose message is fit to show a user: what went wrong and
@@ -121,6 +126,7 @@ func describe(err error, host, model string) (code string, params map[string]str
 	var gv *llm.GGUFVersionError
 	var de *store.DataError
 	var ref *egress.RefusedError
+	var cs *CannotSeeError
 	var gd *llm.GGUFError
 	switch {
 	case errors.Is(err, agent.ErrEmptyMessage):
@@ -168,6 +174,8 @@ func describe(err error, host, model string) (code string, params map[string]str
 	case errors.Is(err, llm.ErrNoThinking):
 		return CodeCannotThink, map[string]string{"model": model},
 			fmt.Sprintf("Model %s cannot think. Set Think to Default or Off in this chat's settings (or `--think default` on the command line), or pick a thinking model such as qwen3 or deepseek-r1.", model)
+	case errors.As(err, &cs):
+		return CodeCannotSee, map[string]string{"model": cs.Model, "models": strings.Join(cs.Seeing, ", ")}, cs.Error()
 	case errors.Is(err, llm.ErrBadThink):
 		return CodeInvalidInput, map[string]string{"detail": err.Error()}, err.Error()
 	case errors.Is(err, llm.ErrOverloaded):
@@ -305,7 +313,7 @@ func cause(err error) string {
 func IsBadInput(err error) bool {
 	return errors.Is(err, config.ErrInvalid) || errors.Is(err, session.ErrInvalid) || errors.Is(err, agent.ErrEmptyMessage) ||
 		errors.Is(err, document.ErrUnsupported) || errors.Is(err, document.ErrTooLarge) || errors.Is(err, document.ErrNoText) ||
-		errors.Is(err, llm.ErrNotGGUF) || errors.Is(err, llm.ErrModelfile)
+		errors.Is(err, llm.ErrNotGGUF) || errors.Is(err, llm.ErrModelfile) || errors.Is(err, ErrCannotSee)
 }
 
 // DescribeError turns a backend error into one a user can act on.

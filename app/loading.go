@@ -17,26 +17,32 @@ type Loading struct {
 	Model string `json:"model"`
 }
 
+// loadingGrace is how long a turn waits for its first token before it asks
+// whether the model is being loaded: a model that answers at once is never
+// announced (no flash of "Loading…"), and a load takes seconds.
+const loadingGrace = 250 * time.Millisecond
+
 // loadingWatch tells the page, once, that the turn's model is being loaded:
-// asked of /api/ps while the request goes out, and only when no token has
-// arrived by the time the answer comes.
+// when no token has come within loadingGrace and /api/ps does not list the
+// model.
 type loadingWatch struct {
 	once  sync.Once
-	mu    sync.Mutex
-	first bool // a token arrived: nothing to announce
+	first chan struct{} // closed at the first token
 }
 
-func (w *loadingWatch) token() {
-	w.once.Do(func() {
-		w.mu.Lock()
-		w.first = true
-		w.mu.Unlock()
-	})
-}
+func newLoadingWatch() *loadingWatch { return &loadingWatch{first: make(chan struct{})} }
 
-// watch asks Ollama whether in's model is loaded and emits a Loading event
-// when it is not and no token has arrived yet.
+func (w *loadingWatch) token() { w.once.Do(func() { close(w.first) }) }
+
+// watchLoading emits a Loading event for in's model when it is still loading.
 func (a *App) watchLoading(ctx context.Context, requestID string, in agent.Input, w *loadingWatch) {
+	select {
+	case <-w.first:
+		return
+	case <-ctx.Done():
+		return
+	case <-time.After(loadingGrace):
+	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	model := a.core.turnModel(ctx, in)
@@ -44,13 +50,12 @@ func (a *App) watchLoading(ctx context.Context, requestID string, in agent.Input
 	if model == "" || err != nil {
 		return
 	}
-	loaded, err := client.IsLoaded(ctx, model)
-	if err != nil || loaded {
+	if loaded, err := client.IsLoaded(ctx, model); err != nil || loaded {
 		return
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.first && ctx.Err() == nil {
+	select {
+	case <-w.first: // the answer began meanwhile
+	default:
 		a.emit("chat:status:"+requestID, Loading{State: "loading", Model: model})
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"time"
 	"unicode"
+
+	"hermes/backend/document"
 )
 
 // ContentSecurityPolicy is sent with every page; the frontend also sets it in a meta tag.
@@ -181,6 +183,15 @@ func (w *Web) static(rw http.ResponseWriter, r *http.Request) {
 	http.ServeFileFS(rw, r, w.assets, name)
 }
 
+// bodyLimit is the most a call's JSON body may hold: a file to attach comes
+// whole, base64 (4/3 of its bytes), up to the largest file a reader takes.
+func bodyLimit(method string) int64 {
+	if method == "AttachDocument" {
+		return (document.MaxImageBytes*4/3 + 1<<20) &^ (1<<20 - 1)
+	}
+	return 1 << 20
+}
+
 // call runs one bound method: POST /api/call/<Method> with a JSON array of string arguments.
 func (w *Web) call(rw http.ResponseWriter, r *http.Request, method string) {
 	if r.Method != http.MethodPost {
@@ -188,7 +199,12 @@ func (w *Web) call(rw http.ResponseWriter, r *http.Request, method string) {
 		return
 	}
 	var args []string
-	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	limit := bodyLimit(method)
+	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err == nil && int64(len(body)) > limit {
+		writeJSON(rw, http.StatusRequestEntityTooLarge, map[string]string{"error": fmt.Sprintf("the request is over %d MiB, the most %s takes", limit>>20, method)})
+		return
+	}
 	if err == nil && len(body) > 0 {
 		err = json.Unmarshal(body, &args)
 	}

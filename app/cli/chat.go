@@ -241,7 +241,7 @@ func readAttachments(paths []string) ([]app.DocumentFile, error) {
 			if errors.As(err, &pe) {
 				err = pe.Err
 			}
-			return nil, usagef("chat: cannot read %s (%v); attach a readable text, Markdown, code, CSV or PDF file", p, err)
+			return nil, usagef("chat: cannot read %s (%v); attach a readable text, Markdown, code, CSV or PDF file, or a PNG, JPEG, WebP or GIF image", p, err)
 		}
 		files = append(files, app.DocumentFile{Name: filepath.Base(p), Data: data})
 	}

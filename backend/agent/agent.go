@@ -150,6 +150,9 @@ type Input struct {
 	NumCtx int
 	// Think is the chat's Think setting (llm.ThinkChoices; "": the model decides).
 	Think string
+	// NoImages leaves the images of earlier messages out of the request (the
+	// model cannot see them).
+	NoImages bool
 }
 
 // Result is a finished turn.
@@ -324,6 +327,11 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(llm.Delta) erro
 	pin.ToolSchemas = SchemaTexts(offered)
 	res.Context = a.Prompt.Build(ctx, pin)
 	req.Messages = ChatMessages(res.Context)
+	if in.NoImages {
+		for i := range req.Messages {
+			req.Messages[i].Images = nil
+		}
+	}
 	offered = Fitted(offered, pin.ToolSchemas, res.Context)
 	if numCtx > 0 {
 		if req.Options == nil {

@@ -56,7 +56,7 @@ func TestTurnStreamsAndPersists(t *testing.T) {
 	f := newFixture(t, llmtest.Echo(3, 0))
 	ctx := context.Background()
 	var deltas []string
-	res, err := f.agent.Turn(ctx, Input{Text: "hello there"}, func(s string) error { deltas = append(deltas, s); return nil })
+	res, err := f.agent.Turn(ctx, Input{Text: "hello there"}, func(d llm.Delta) error { deltas = append(deltas, d.Content); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestTurnKeepsPartialReplyOnCancel(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	n := 0
-	res, err := f.agent.Turn(ctx, Input{Text: "count"}, func(string) error {
+	res, err := f.agent.Turn(ctx, Input{Text: "count"}, func(llm.Delta) error {
 		if n++; n == 2 {
 			cancel()
 		}
@@ -161,7 +161,7 @@ func TestTurnShowsNothingBeforeTheUserMessageCommits(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 		close(g.release)
 	}()
-	res, err := f.agent.Turn(context.Background(), Input{SessionID: s.ID, Text: "hello"}, func(string) error {
+	res, err := f.agent.Turn(context.Background(), Input{SessionID: s.ID, Text: "hello"}, func(llm.Delta) error {
 		if committedAtFirstDelta < 0 {
 			msgs, _ := f.sessions.Messages(context.Background(), s.ID)
 			committedAtFirstDelta = len(msgs)
@@ -188,7 +188,7 @@ func TestTurnFailsWithNothingShownWhenTheUserMessageCannotBeStored(t *testing.T)
 		t.Fatal(err)
 	}
 	shown := 0
-	res, err := f.agent.Turn(context.Background(), Input{SessionID: s.ID, Text: "hello"}, func(string) error { shown++; return nil })
+	res, err := f.agent.Turn(context.Background(), Input{SessionID: s.ID, Text: "hello"}, func(llm.Delta) error { shown++; return nil })
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("err = %v", err)
 	}

@@ -38,8 +38,9 @@ func (a *Agent) documents(ctx context.Context, in Input, userID string, history 
 	return docs, nil
 }
 
-// PromptDocuments are the documents a prompt for query carries: those query
-// names, then those of the user messages of shown (the conversation as
+// PromptDocuments are the documents a prompt for query carries (an image with
+// its bytes and size): those query names, then those of the user messages of
+// shown (the conversation as
 // History gives it: the chosen branch only), newest first. A document of a
 // version that is not shown is not among them. The turn and `session context`
 // both take theirs from here.
@@ -56,7 +57,11 @@ func PromptDocuments(ctx context.Context, store interface {
 	}
 	out := make([]prompt.Document, 0, len(docs))
 	for _, d := range docs {
-		out = append(out, prompt.Document{ID: d.ID, Name: d.Name, Text: d.Text})
+		pd := prompt.Document{ID: d.ID, Name: d.Name, Text: d.Text}
+		if d.IsImage() {
+			pd.Image, pd.Width, pd.Height = d.Data, d.Width, d.Height
+		}
+		out = append(out, pd)
 	}
 	return out, nil
 }

@@ -11,14 +11,15 @@ import (
 )
 
 // ChatMessages are a built context as the model's chat messages (the tool
-// schemas it counted travel in the request's tools field instead).
+// schemas it counted travel in the request's tools field instead; an image
+// document's bytes in its message's Images).
 func ChatMessages(c prompt.Context) []llm.Message {
 	out := make([]llm.Message, 0, len(c.Items))
 	for _, it := range c.Items {
 		if it.Reason == prompt.ReasonTool {
 			continue
 		}
-		out = append(out, llm.Message{Role: it.Role, Content: it.Content})
+		out = append(out, llm.Message{Role: it.Role, Content: it.Content, Images: it.Images})
 	}
 	return out
 }

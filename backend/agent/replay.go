@@ -42,6 +42,8 @@ type Seen struct {
 type SeenItem struct {
 	RecipeItem
 	Text string
+	// Image is the id of the image the item carried ("" for text).
+	Image string
 }
 
 // Replay rebuilds what the model saw for stored replies. Recalls may be nil (no
@@ -93,7 +95,7 @@ func (r Replay) Seen(ctx context.Context, sessionID, replyID string) (seen Seen,
 		system = r.System()
 	}
 	for _, it := range rec.Items {
-		text := ""
+		text, image := "", ""
 		switch prompt.Reason(it.Reason) {
 		case prompt.ReasonSystem:
 			text = prompt.SystemText(system, rec.fenced())
@@ -113,7 +115,9 @@ func (r Replay) Seen(ctx context.Context, sessionID, replyID string) (seen Seen,
 			text = "tool " + it.Tool
 		case prompt.ReasonDocument:
 			text = "(a document deleted since)"
-			if ds, _ := r.Sessions.Documents(ctx, []string{it.Document}); len(ds) == 1 {
+			if ds, _ := r.Sessions.Documents(ctx, []string{it.Document}); len(ds) == 1 && ds[0].IsImage() {
+				text, image = prompt.ImageItem(ds[0].Name, ds[0].Width, ds[0].Height), ds[0].ID
+			} else if len(ds) == 1 {
 				text = prompt.DocumentItem(ds[0].Name, 1, 1, ds[0].Text)
 				if it.Part > 0 {
 					text = prompt.Fence(prompt.KindDocument, ds[0].Name, "(one of the parts most relevant to the question)", "part", strconv.Itoa(it.Part))
@@ -130,7 +134,7 @@ func (r Replay) Seen(ctx context.Context, sessionID, replyID string) (seen Seen,
 				}
 			}
 		}
-		seen.Items = append(seen.Items, SeenItem{RecipeItem: it, Text: text})
+		seen.Items = append(seen.Items, SeenItem{RecipeItem: it, Text: text, Image: image})
 	}
 	return seen, true, nil
 }

@@ -34,3 +34,28 @@ func BenchmarkExtractPDF(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkExtractImage is the same for a 12-megapixel photo (4000×3000 JPEG,
+// quality 90): downscaled in this process and in a cage child (one CPU).
+func BenchmarkExtractImage(b *testing.B) {
+	photo := documenttest.JPEG(documenttest.Photo(4000, 3000), 90)
+	b.Run("in=process", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := document.Extract("photo.jpg", photo); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := Reader{Exe: exe}
+	b.Run("in=cage", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := r.Extract(context.Background(), "photo.jpg", photo); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

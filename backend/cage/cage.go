@@ -45,15 +45,18 @@ type Reader struct {
 }
 
 // maxOut bounds what is read back from a child: the longest text a document
-// may have (document.MaxChars runes of up to 4 bytes) escaped as JSON, with room.
+// may have (document.MaxChars runes of up to 4 bytes) escaped as JSON, with
+// room; an image's answer (its downscaled bytes and preview in base64, at
+// most about 6 MB for a 1024×1024 PNG of noise) fits too.
 const maxOut = 16 << 20
 
-// Extract reads one file as document.Extract does, with its parser in a child.
-// A child that crosses a limit or dies is a *document.Refusal
-// (RefusedTooMuchMemory, RefusedTooSlow, RefusedReaderFailed); ctx cancels it.
+// Extract reads one file as document.Extract does, with its parser (PDF,
+// image decoders) in a child. A child that crosses a limit or dies is a
+// *document.Refusal (RefusedTooMuchMemory, RefusedTooSlow,
+// RefusedReaderFailed); ctx cancels it.
 func (r Reader) Extract(ctx context.Context, name string, data []byte) (document.Doc, error) {
 	name = document.Name(name)
-	if err := document.CheckSize(name, len(data)); err != nil {
+	if err := document.CheckFile(name, data); err != nil {
 		return document.Doc{}, err
 	}
 	if !document.NeedsParser(name, data) {

@@ -1,8 +1,10 @@
 package cage
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"image/jpeg"
 	"os"
 	"strings"
 	"testing"
@@ -141,5 +143,72 @@ func TestChildDies(t *testing.T) {
 	var ref *document.Refusal
 	if !errors.As(err, &ref) || ref.Reason != document.RefusedReaderFailed || !strings.Contains(err.Error(), "exit 1") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Images are read in the child too: what comes back is the downscaled image
+// with its size and preview, through the JSON the child writes.
+func TestImagesInTheCage(t *testing.T) {
+	r := reader(t, DefaultLimits())
+	photo := documenttest.JPEG(documenttest.Photo(2400, 1800), 90)
+	d, err := r.Extract(context.Background(), "dir/photo.jpg", photo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "photo.jpg" || d.Kind != document.KindImage || d.Mime != "image/jpeg" || d.Width != 1024 || d.Height != 768 || len(d.Thumb) == 0 {
+		t.Fatalf("doc = %s %s %s %d×%d, thumb %d bytes", d.Name, d.Kind, d.Mime, d.Width, d.Height, len(d.Thumb))
+	}
+	m, err := jpeg.Decode(bytes.NewReader(d.Data))
+	if err != nil || m.Bounds().Dx() != 1024 || m.Bounds().Dy() != 768 {
+		t.Fatalf("image back from the child: %v, %v", m.Bounds(), err)
+	}
+	// It is not read here: a cage that cannot start refuses it.
+	_, err = Reader{Exe: "/nonexistent"}.Extract(context.Background(), "photo.jpg", photo)
+	var ref *document.Refusal
+	if !errors.As(err, &ref) || ref.Reason != document.RefusedReaderFailed {
+		t.Fatalf("an image was read outside the cage: %v", err)
+	}
+	// Over the text limit but under the image limit: read, not refused by size.
+	big := documenttest.PNG(documenttest.Photo(2000, 1500))
+	if len(big) <= document.MaxBytes {
+		big = append(big, make([]byte, document.MaxBytes-len(big)+1)...) // bytes after IEND are ignored
+	}
+	if d, err := r.Extract(context.Background(), "screen.png", big); err != nil || d.Width != 1024 {
+		t.Fatalf("an 11 MB PNG: %+v %v", d.Width, err)
+	}
+}
+
+// Hostile images each end in one refusal of one line naming the file and
+// saying why; the parent keeps running.
+func TestHostileImages(t *testing.T) {
+	good := documenttest.PNG(documenttest.Photo(64, 48))
+	cases := []struct {
+		name   string
+		file   string
+		data   []byte
+		lim    Limits
+		reason string
+		words  string
+	}{
+		{"broken", "photo.png", good[:len(good)/3], DefaultLimits(), document.RefusedNotImage, `"photo.png" could not be read as an image`},
+		{"claims 100000×100000", "bomb.png", append(documenttest.PNGHeader(100000, 100000, 8), good[33:]...), DefaultLimits(),
+			document.RefusedTooManyPixels, `"bomb.png" is 100000×100000 pixels (10000 megapixels); images up to 50 megapixels can be attached`},
+		// Under the pixel limit, 392 MB of 16-bit pixels allocated before any is read.
+		{"16-bit bomb under a small cage", "deep.png", documenttest.PNGBomb(7000, 7000), Limits{Memory: 128 << 20, CPU: 20 * time.Second, Wall: 20 * time.Second},
+			document.RefusedTooMuchMemory, `"deep.png" could not be read: it needs more than 128 MB`},
+		{"jpeg cut short", "cut.jpg", documenttest.JPEG(documenttest.Photo(2400, 1800), 90)[:20000], DefaultLimits(), document.RefusedNotImage, "could not be read as an image"},
+		{"named an image, is not", "fake.gif", []byte("hello, not a picture"), DefaultLimits(), document.RefusedNotImage, "could not be read as an image (not a PNG, JPEG, WebP or GIF file)"},
+		{"gif header only", "short.gif", []byte("GIF89a\x10\x00"), DefaultLimits(), document.RefusedNotImage, "could not be read as an image"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := reader(t, c.lim).Extract(context.Background(), c.file, c.data)
+			var ref *document.Refusal
+			if !errors.As(err, &ref) || ref.Reason != c.reason || !strings.Contains(err.Error(), c.words) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v (%+v), want %s saying %q on one line", err, ref, c.reason, c.words)
+			}
+			t.Logf("%s in %v", ref.Reason, time.Since(start).Round(time.Millisecond))
+		})
 	}
 }

@@ -41,7 +41,7 @@ func Child(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 3
 	}
 	debug.SetMemoryLimit(*memory / 2) // collect early; the hard limit is the kernel's
-	data, err := io.ReadAll(io.LimitReader(stdin, document.MaxBytes+1))
+	data, err := io.ReadAll(io.LimitReader(stdin, document.MaxFileBytes+1))
 	if err != nil {
 		fmt.Fprintln(stderr, "cage: read the file: "+err.Error())
 		return 3

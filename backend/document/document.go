@@ -1,7 +1,8 @@
 // Package document reads the files a user attaches to a message: plain text,
-// Markdown, source code and CSV as they are, PDF through its text layer. It only
-// turns bytes into text; storing the text with the message (session) and fitting
-// it into the prompt (prompt) happen elsewhere.
+// Markdown, source code and CSV as they are, PDF through its text layer, and
+// images (PNG, JPEG, WebP, GIF) downscaled for a vision model (image.go). It
+// only turns bytes into text or a smaller image; storing them with the message
+// (session) and fitting them into the prompt (prompt) happen elsewhere.
 package document
 
 import (
@@ -32,7 +33,7 @@ const (
 )
 
 // Supported names the kinds in the words a user reads.
-const Supported = "text, Markdown, code, CSV and PDF files"
+const Supported = "text, Markdown, code, CSV and PDF files, and PNG, JPEG, WebP and GIF images"
 
 var (
 	// ErrUnsupported is a file that is not one of the supported kinds.
@@ -97,11 +98,20 @@ func (r *Refusal) KindName() string {
 	return "unsupported"
 }
 
-// Doc is an attached file's text.
+// Doc is an attached file's text, or (Kind KindImage) its image.
 type Doc struct {
 	Name string
 	Kind string
 	Text string
+	// An image: Data is it downscaled and written again (JPEG, or PNG when it
+	// has transparency; Mime says which), Width×Height its size in pixels,
+	// and Thumb a preview of ThumbEdge pixels at most (ThumbMime).
+	Data      []byte `json:"data,omitempty"`
+	Mime      string `json:"mime,omitempty"`
+	Width     int    `json:"width,omitempty"`
+	Height    int    `json:"height,omitempty"`
+	Thumb     []byte `json:"thumb,omitempty"`
+	ThumbMime string `json:"thumb_mime,omitempty"`
 }
 
 // Chars is the text's length in characters.
@@ -112,6 +122,7 @@ var byExt = map[string]string{
 	".md": KindMarkdown, ".markdown": KindMarkdown, ".mdx": KindMarkdown,
 	".csv": KindCSV, ".tsv": KindCSV,
 	".pdf": KindPDF,
+	".png": KindImage, ".jpg": KindImage, ".jpeg": KindImage, ".webp": KindImage, ".gif": KindImage,
 }
 
 var codeExt = strings.Fields(`.go .py .js .mjs .cjs .ts .tsx .jsx .svelte .vue .java .kt .kts .scala .c .h .cc .cpp .cxx
@@ -135,14 +146,18 @@ func KindOf(name string) string {
 	return byExt[filepath.Ext(base)]
 }
 
-// Extract reads a file's text. A binary file, an oversized one and one with no
-// text are refused with an error that says what can be attached.
+// Extract reads a file's text, or an image (IsImage) as extractImage says. A
+// binary file, an oversized one and one with no text are refused with an
+// error that says what can be attached.
 //
-// Extract runs the format's parser in this process: a PDF is given to it only
-// inside the cage (package cage), where a crash, a hang or a memory bomb in the
-// parser costs a child process; NeedsParser says which files those are.
+// Extract runs the format's parser in this process: a PDF or an image is given
+// to it only inside the cage (package cage), where a crash, a hang or a memory
+// bomb in the parser costs a child process; NeedsParser says which files those are.
 func Extract(name string, data []byte) (Doc, error) {
 	name = Name(name)
+	if IsImage(name, data) {
+		return extractImage(name, data)
+	}
 	if err := CheckSize(name, len(data)); err != nil {
 		return Doc{}, err
 	}
@@ -189,7 +204,8 @@ func Name(name string) string {
 	return name
 }
 
-// CheckSize refuses a file over MaxBytes before anything reads it.
+// CheckSize refuses a file over MaxBytes before anything reads it (CheckFile
+// knows an image's own limit).
 func CheckSize(name string, n int) error {
 	if n > MaxBytes {
 		return refuse(RefusedTooBig, name, map[string]string{"size": size(n), "limit": size(MaxBytes)},
@@ -199,10 +215,10 @@ func CheckSize(name string, n int) error {
 }
 
 // NeedsParser is whether reading the file runs a format parser over untrusted
-// structure (a PDF, by its name or its header), which belongs in the cage; the
-// rest is read as UTF-8 text, which no file can make crash or hang.
+// structure (a PDF or an image, by its name or its header), which belongs in
+// the cage; the rest is read as UTF-8 text, which no file can make crash or hang.
 func NeedsParser(name string, data []byte) bool {
-	return KindOf(name) == KindPDF || bytes.HasPrefix(data, []byte("%PDF-"))
+	return KindOf(name) == KindPDF || bytes.HasPrefix(data, []byte("%PDF-")) || IsImage(name, data)
 }
 
 // isText: valid UTF-8 with no NUL bytes and few control characters.

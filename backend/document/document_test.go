@@ -52,7 +52,7 @@ func TestExtractRefuses(t *testing.T) {
 		err        error
 		says       string
 	}{
-		{"binary", "photo.png", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), ErrUnsupported, "text, Markdown, code, CSV and PDF"},
+		{"binary", "data.bin", []byte("\x00\x01\x02binary\x00"), ErrUnsupported, "text, Markdown, code, CSV and PDF"},
 		{"invalid utf-8", "latin1.txt", []byte("caf\xe9 au lait"), ErrUnsupported, "not a text file"},
 		{"oversize file", "big.txt", big, ErrTooLarge, "files up to 10.0 MB"},
 		{"oversize text", "long.txt", long, ErrTooLarge, "characters"},

@@ -81,6 +81,8 @@ type Client struct {
 	ctxLen sync.Map // model -> int
 	// noTools remembers the models the server said cannot call tools.
 	noTools sync.Map // model -> true
+	// caps remembers each model's capabilities as the server reported them.
+	caps sync.Map // model -> []string
 }
 
 // New returns a client for cfg.Host. transport may be nil; pass a shared one to reuse connections.
@@ -338,7 +340,27 @@ func (c *Client) ContextLength(ctx context.Context, model string) int {
 
 // forget drops what the client remembers of a model that was created, pulled,
 // copied over or deleted.
-func (c *Client) forget(model string) { c.ctxLen.Delete(model); c.noTools.Delete(model) }
+func (c *Client) forget(model string) {
+	c.ctxLen.Delete(model)
+	c.noTools.Delete(model)
+	c.caps.Delete(model)
+}
+
+// Capabilities are a model's capabilities as Ollama names them ("completion",
+// "tools", "vision", "thinking" …), asked once per client like ContextLength.
+func (c *Client) Capabilities(ctx context.Context, model string) ([]string, error) {
+	if v, ok := c.caps.Load(model); ok {
+		return v.([]string), nil
+	}
+	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	info, err := c.Show(sctx, model)
+	if err != nil {
+		return nil, err
+	}
+	c.caps.Store(model, info.Capabilities)
+	return info.Capabilities, nil
+}
 
 // Show returns a model's context length and capabilities.
 func (c *Client) Show(ctx context.Context, name string) (ModelInfo, error) {

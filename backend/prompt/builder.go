@@ -38,6 +38,10 @@ type Item struct {
 	Ref       string `json:"ref,omitempty"`
 	Seq       int    `json:"seq,omitempty"`
 	Shortened bool   `json:"shortened,omitempty"`
+	// Images are encoded images sent with this item's message (an image
+	// document); Tokens counts them, Content only names them. Ref is the
+	// document's id, by which a view shows it.
+	Images [][]byte `json:"-"`
 }
 
 // Context is a built prompt.

@@ -4,16 +4,36 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"hermes/backend/document"
 )
 
 // ReasonDocument is an attached document, whole or one of its chunks.
 const ReasonDocument Reason = "document"
 
-// Document is a file's text attached to a message of the conversation.
+// Document is a file's text attached to a message of the conversation, or an
+// image (Image the encoded bytes the model is sent, Width×Height its size).
 type Document struct {
-	ID   string
-	Name string
-	Text string
+	ID     string
+	Name   string
+	Text   string
+	Image  []byte
+	Width  int
+	Height int
+}
+
+// ImageItem is how an image is named to the model, in the message that
+// carries it: a fenced note with its file name and size.
+func ImageItem(name string, w, h int) string {
+	return Fence(KindDocument, name, fmt.Sprintf("An image of %d×%d pixels, attached to this message.", w, h), "type", "image")
+}
+
+// imageItem is an image document as one item: never chunked, its tokens the
+// vision model's estimate for its size (document.ImageTokens) and its note's.
+func imageItem(d Document) Item {
+	c := ImageItem(d.Name, d.Width, d.Height)
+	return Item{Reason: ReasonDocument, Role: "user", Content: c, Images: [][]byte{d.Image},
+		Tokens: document.ImageTokens(d.Width, d.Height) + Estimate(c) + MessageOverhead, Ref: d.ID}
 }
 
 // Document policy defaults.
@@ -42,8 +62,10 @@ func DocumentItem(name string, part, parts int, text string) string {
 }
 
 // documents fits the documents into room tokens (already calibrated by cost):
-// each whole when all fit, else chunks ranked by relevance to the query, shown
-// in document order. It returns the items and the tokens they cost.
+// each whole when all fit, else the images that fit whole, in document order
+// (the query's first), then text chunks ranked by relevance to the query in
+// the room left, shown in document order. An image is never cut: one that
+// does not fit is left out. It returns the items and the tokens they cost.
 func (b *Builder) documents(docs []Document, query string, room int, cost func(int) int) ([]Item, int) {
 	if len(docs) == 0 || room <= 0 {
 		return nil, 0
@@ -51,6 +73,12 @@ func (b *Builder) documents(docs []Document, query string, room int, cost func(i
 	whole := make([]Item, 0, len(docs))
 	total := 0
 	for _, d := range docs {
+		if d.Image != nil {
+			it := imageItem(d)
+			whole = append(whole, it)
+			total += cost(it.Tokens)
+			continue
+		}
 		c := DocumentItem(d.Name, 1, 1, d.Text)
 		it := Item{Reason: ReasonDocument, Role: "user", Content: c, Tokens: Estimate(c) + MessageOverhead, Ref: d.ID}
 		whole = append(whole, it)
@@ -59,12 +87,26 @@ func (b *Builder) documents(docs []Document, query string, room int, cost func(i
 	if total <= room {
 		return whole, total
 	}
+	used := 0
+	images := map[int]Item{}
+	for i, d := range docs {
+		if d.Image == nil {
+			continue
+		}
+		if it := whole[i]; used+cost(it.Tokens) <= room {
+			used += cost(it.Tokens)
+			images[i] = it
+		}
+	}
 	size := b.ChunkTokens
 	if size <= 0 {
 		size = DefaultChunkTokens
 	}
 	var chunks []*chunk
 	for i, d := range docs {
+		if d.Image != nil {
+			continue
+		}
 		parts := Chunks(d.Text, size)
 		for j, p := range parts {
 			chunks = append(chunks, &chunk{doc: i, part: j + 1, parts: len(parts), text: p})
@@ -82,7 +124,6 @@ func (b *Builder) documents(docs []Document, query string, room int, cost func(i
 	}
 	ranked := append([]*chunk(nil), chunks...)
 	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].score > ranked[j].score })
-	used := 0
 	chosen := map[*chunk]bool{}
 	for _, c := range ranked {
 		content := DocumentItem(docs[c.doc].Name, c.part, c.parts, c.text)
@@ -94,9 +135,15 @@ func (b *Builder) documents(docs []Document, query string, room int, cost func(i
 		chosen[c] = true
 	}
 	var out []Item
-	for _, c := range chunks {
-		if chosen[c] {
-			out = append(out, Item{Reason: ReasonDocument, Role: "user", Content: c.text, Tokens: c.tokens, Ref: docs[c.doc].ID, Seq: c.part})
+	next := 0 // chunks are in document order
+	for i := range docs {
+		if it, ok := images[i]; ok {
+			out = append(out, it)
+		}
+		for ; next < len(chunks) && chunks[next].doc == i; next++ {
+			if c := chunks[next]; chosen[c] {
+				out = append(out, Item{Reason: ReasonDocument, Role: "user", Content: c.text, Tokens: c.tokens, Ref: docs[c.doc].ID, Seq: c.part})
+			}
 		}
 	}
 	return out, used

@@ -100,3 +100,73 @@ func itemsOf(c Context, r Reason) []Item {
 	}
 	return out
 }
+
+// An image is one item, whole: its bytes ride the item (not its text), its
+// tokens are the vision estimate for its size; when documents do not all fit,
+// the images that fit come whole (the query's first), an image that does not
+// is left out, and text is chunked into the room left.
+func TestImagesInPrompt(t *testing.T) {
+	photo := Document{ID: "i1", Name: "pump.jpg", Image: []byte("\xff\xd8\xffjpeg bytes"), Width: 1024, Height: 768}
+	older := Document{ID: "i2", Name: "old.png", Image: []byte("\x89PNG older"), Width: 1024, Height: 768}
+	var long strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&long, "Paragraph %d is about gardening and the weather in spring.\n\n", i)
+	}
+	long.WriteString("The pump's serial number is QX-5512.\n\n")
+	manual := Document{ID: "d1", Name: "manual.txt", Text: long.String()}
+	imageTokens := 37*28 + Estimate(ImageItem("pump.jpg", 1024, 768)) + MessageOverhead
+
+	t.Run("fits whole", func(t *testing.T) {
+		c := NewBuilder().Build(context.Background(), Input{System: "sys", Query: "what is broken here?", Documents: []Document{photo}, Budget: 4000})
+		docs := itemsOf(c, ReasonDocument)
+		if len(docs) != 1 {
+			t.Fatalf("items = %+v", docs)
+		}
+		it := docs[0]
+		if len(it.Images) != 1 || string(it.Images[0]) != string(photo.Image) || it.Ref != "i1" || it.Role != "user" {
+			t.Fatalf("image item = %+v", it)
+		}
+		if !strings.Contains(it.Content, `source="pump.jpg"`) || !strings.Contains(it.Content, "1024×768") || strings.Contains(it.Content, "jpeg bytes") {
+			t.Errorf("content = %q", it.Content)
+		}
+		if it.Tokens != imageTokens {
+			t.Errorf("tokens = %d, want %d", it.Tokens, imageTokens)
+		}
+		if !strings.Contains(c.Items[0].Content, FenceRule) {
+			t.Errorf("the system prompt lacks the fence rule")
+		}
+	})
+	t.Run("images whole first, then text chunks", func(t *testing.T) {
+		// Room for one image and some chunks, not for two images.
+		c := NewBuilder().Build(context.Background(), Input{System: "sys", Query: "what is the pump's serial number?",
+			Documents: []Document{photo, manual, older}, Budget: 3000})
+		docs := itemsOf(c, ReasonDocument)
+		var imgs []string
+		chunks := 0
+		for _, d := range docs {
+			if len(d.Images) > 0 {
+				imgs = append(imgs, d.Ref)
+			} else if d.Ref == "d1" {
+				chunks++
+				if !strings.Contains(d.Content, `part="`) {
+					t.Errorf("a whole manual in a prompt too small for it")
+				}
+			}
+		}
+		if len(imgs) != 1 || imgs[0] != "i1" || docs[0].Ref != "i1" {
+			t.Fatalf("images = %v, want the query's only, first", imgs)
+		}
+		if chunks == 0 || !strings.Contains(fmt.Sprint(docs), "QX-5512") {
+			t.Errorf("no relevant chunk in the room left: %d chunks", chunks)
+		}
+		if c.Tokens > c.Budget {
+			t.Errorf("tokens %d over budget %d", c.Tokens, c.Budget)
+		}
+	})
+	t.Run("an image that does not fit is left out, not cut", func(t *testing.T) {
+		c := NewBuilder().Build(context.Background(), Input{Query: "look", Documents: []Document{photo}, Budget: 900})
+		if docs := itemsOf(c, ReasonDocument); len(docs) != 0 {
+			t.Fatalf("items = %+v", docs)
+		}
+	})
+}

@@ -10,8 +10,10 @@ import (
 	"time"
 )
 
-// Document is a file's text attached to a user message. Until the message is
-// sent, MessageID is empty (pending).
+// Document is a file's text attached to a user message, or an image (kind
+// "image": no text; Data the downscaled image, Mime its media type,
+// Width×Height its size in pixels). Until the message is sent, MessageID is
+// empty (pending).
 type Document struct {
 	ID        string    `json:"id"`
 	MessageID string    `json:"message_id,omitempty"`
@@ -21,7 +23,17 @@ type Document struct {
 	Chars     int       `json:"chars"`
 	Tokens    int       `json:"tokens"`
 	CreatedAt time.Time `json:"created_at"`
+	Data      []byte    `json:"-"`
+	Mime      string    `json:"mime,omitempty"`
+	Width     int       `json:"width,omitempty"`
+	Height    int       `json:"height,omitempty"`
 }
+
+// KindImage is the kind of an image document.
+const KindImage = "image"
+
+// IsImage is whether the document is an image.
+func (d Document) IsImage() bool { return d.Kind == KindImage }
 
 // DocumentRef is a document as a message names it: after the typed text, one
 // line per document,
@@ -130,8 +142,9 @@ func (st *Store) AddDocument(ctx context.Context, d Document) (Document, error) 
 			ts(d.CreatedAt.Add(-PendingDocumentTTL))); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO documents(id, message_id, name, kind, content, chars, tokens, created_at)
-			VALUES (?, NULL, ?, ?, ?, ?, ?, ?)`, d.ID, d.Name, d.Kind, d.Text, d.Chars, d.Tokens, ts(d.CreatedAt))
+		_, err := tx.ExecContext(ctx, `INSERT INTO documents(id, message_id, name, kind, content, chars, tokens, created_at, data, mime, width, height)
+			VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, d.ID, d.Name, d.Kind, d.Text, d.Chars, d.Tokens, ts(d.CreatedAt),
+			d.Data, d.Mime, d.Width, d.Height)
 		return err
 	})
 	if err != nil {
@@ -184,8 +197,8 @@ func (st *Store) MessageDocuments(ctx context.Context, messageID string) ([]Docu
 }
 
 func (st *Store) queryDocuments(ctx context.Context, where string, args ...any) ([]Document, error) {
-	rows, err := st.db.QueryContext(ctx, `SELECT id, COALESCE(message_id, ''), name, kind, content, chars, tokens, created_at
-		FROM documents `+where, args...)
+	rows, err := st.db.QueryContext(ctx, `SELECT id, COALESCE(message_id, ''), name, kind, content, chars, tokens, created_at,
+		data, mime, width, height FROM documents `+where, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +207,8 @@ func (st *Store) queryDocuments(ctx context.Context, where string, args ...any) 
 	for rows.Next() {
 		var d Document
 		var at string
-		if err := rows.Scan(&d.ID, &d.MessageID, &d.Name, &d.Kind, &d.Text, &d.Chars, &d.Tokens, &at); err != nil {
+		if err := rows.Scan(&d.ID, &d.MessageID, &d.Name, &d.Kind, &d.Text, &d.Chars, &d.Tokens, &at,
+			&d.Data, &d.Mime, &d.Width, &d.Height); err != nil {
 			return nil, err
 		}
 		d.CreatedAt = parseTS(at)

@@ -195,6 +195,10 @@ type DeleteReceipt struct {
 	SessionID string    `json:"session_id"`
 	At        time.Time `json:"at"`
 	Messages  int       `json:"messages"`
+	// Documents are the files attached to its messages that were erased with
+	// them, Images how many of those were images.
+	Documents int `json:"documents"`
+	Images    int `json:"images"`
 	// LexicalMatches is what a search for the deleted messages' texts still
 	// finds of them afterwards: 0 when the erase is complete.
 	LexicalMatches int `json:"lexical_matches"`
@@ -206,7 +210,14 @@ type DeleteReceipt struct {
 
 // Summary says in one line what the receipt proves.
 func (r DeleteReceipt) Summary() string {
-	s := fmt.Sprintf("deleted %d messages (receipt %s): a new search finds %d of them", r.Messages, r.ID, r.LexicalMatches)
+	what := fmt.Sprintf("%d messages", r.Messages)
+	switch {
+	case r.Images > 0:
+		what += fmt.Sprintf(" with %d attached files (%d images)", r.Documents, r.Images)
+	case r.Documents > 0:
+		what += fmt.Sprintf(" with %d attached files", r.Documents)
+	}
+	s := fmt.Sprintf("deleted %s (receipt %s): a new search finds %d of them", what, r.ID, r.LexicalMatches)
 	if !r.Checkpointed {
 		s += "; waiting to scrub the file (another Hermes process is reading the database; it is retried in the background)"
 	}
@@ -250,9 +261,15 @@ func (st *Store) Delete(ctx context.Context, id string) (DeleteReceipt, error) {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM channel_summaries WHERE session_id = ?`, s.ID); err != nil {
 			return err
 		}
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(kind = 'image'), 0) FROM documents
+			WHERE message_id IN (SELECT id FROM messages WHERE session_id = ?)`, s.ID).Scan(&r.Documents, &r.Images); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM messages WHERE session_id = ?)`, s.ID); err != nil {
 			return err
 		}
+		// The documents go with their messages (ON DELETE CASCADE), an image's
+		// bytes with them: secure_delete zeroes the pages they held.
 		res, err := tx.ExecContext(ctx, `DELETE FROM messages WHERE session_id = ?`, s.ID)
 		if err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"hash"
@@ -455,13 +456,19 @@ type ExportMessage struct {
 	Documents []ExportDocument `json:"documents,omitempty"`
 }
 
-// ExportDocument is an attached document in an export.
+// ExportDocument is an attached document in an export: its text, or for an
+// image (kind "image") the image as stored (Data, base64 in JSON), its media
+// type and size in pixels.
 type ExportDocument struct {
 	Name   string `json:"name"`
 	Kind   string `json:"kind"`
 	Chars  int    `json:"chars"`
 	Tokens int    `json:"tokens"`
 	Text   string `json:"text"`
+	Data   []byte `json:"data,omitempty"`
+	Mime   string `json:"mime,omitempty"`
+	Width  int    `json:"width,omitempty"`
+	Height int    `json:"height,omitempty"`
 }
 
 // ExportJSON returns a session with its messages as shown (the chosen version of
@@ -487,7 +494,8 @@ func (st *Store) ExportJSON(ctx context.Context, id string) (Export, error) {
 				return Export{}, fmt.Errorf("export: %w", err)
 			}
 			for _, d := range docs {
-				em.Documents = append(em.Documents, ExportDocument{Name: d.Name, Kind: d.Kind, Chars: d.Chars, Tokens: d.Tokens, Text: d.Text})
+				em.Documents = append(em.Documents, ExportDocument{Name: d.Name, Kind: d.Kind, Chars: d.Chars, Tokens: d.Tokens, Text: d.Text,
+					Data: d.Data, Mime: d.Mime, Width: d.Width, Height: d.Height})
 			}
 		}
 		e.Messages = append(e.Messages, em)
@@ -515,6 +523,12 @@ func (st *Store) ExportMarkdown(ctx context.Context, id string) (string, error) 
 		}
 		fmt.Fprintf(&b, "%s\n", WithoutDocumentRefs(m.Content))
 		for _, d := range m.Documents {
+			if d.Kind == KindImage { // the image itself, inline; its alt text is its name, escaped
+				alt := strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`, "\n", " ").Replace(d.Name)
+				fmt.Fprintf(&b, "\n### Attached: %s (image, %d×%d, %d tokens)\n\n![%s](data:%s;base64,%s)\n",
+					d.Name, d.Width, d.Height, d.Tokens, alt, d.Mime, base64.StdEncoding.EncodeToString(d.Data))
+				continue
+			}
 			fence := "```"
 			for strings.Contains(d.Text, fence) {
 				fence += "`"

@@ -716,6 +716,9 @@ export interface DeleteReceipt {
   session_id: string;
   at: string;
   messages: number;
+  /** The attached documents and images erased with them (absent from older backends). */
+  documents?: number;
+  images?: number;
   /** What a search for the deleted texts still finds: 0 when the erase is complete. */
   lexical_matches: number;
   /**

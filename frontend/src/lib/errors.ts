@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   'doc_too_much_memory',
   'doc_too_slow',
   'doc_reader_failed',
+  'doc_not_image',
+  'doc_too_many_pixels',
   'not_gguf',
   'gguf_version',
   'gguf_damaged',

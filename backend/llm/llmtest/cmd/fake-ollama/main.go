@@ -27,6 +27,9 @@
 // temperature 0.3, num_ctx 4096]"; "-" for an option not sent), so browser tests can see
 // a chat's own settings reach the model.
 //
+// With --vision a vision model "gemma3" is installed; a request carrying images
+// is answered with each image's size, format and length as received.
+//
 // With --thinking N a thinking model "qwen3" is installed, and every reply to it
 // streams N words of reasoning (message.thinking) first, --think-delay apart,
 // unless the request says think false; --load-delay makes a model not yet
@@ -47,9 +50,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"image"
+	_ "image/jpeg" // the formats Hermes sends
+	_ "image/png"
 	"net"
 	"net/http"
 	"os"
@@ -82,6 +89,7 @@ func main() {
 	pullDelay := flag.Duration("pull-delay", 50*time.Millisecond, "delay before each progress line of a pull")
 	thinking := flag.Int("thinking", 0, `install a thinking model "qwen3" whose every reply streams this many reasoning words first (--think-delay apart)`)
 	thinkDelay := flag.Duration("think-delay", 0, "delay before each reasoning word (--thinking)")
+	vision := flag.Bool("vision", false, `install a vision model "gemma3"; a request carrying images is answered with each image's size and format as decoded`)
 	loadDelay := flag.Duration("load-delay", 0, "time a model not yet loaded takes to load at its first chat (then /api/ps lists it)")
 	flag.Parse()
 
@@ -143,6 +151,10 @@ func main() {
 		fake.Models = append(fake.Models, llmtest.Model{Name: "qwen3", ContextLength: 8192, Capabilities: []string{"completion", "tools", "thinking"}})
 		fake.Chat = reasoning(fake.Chat, *thinking, *thinkDelay)
 	}
+	if *vision {
+		fake.Models = append(fake.Models, llmtest.Model{Name: "gemma3", ContextLength: 8192, Capabilities: []string{"completion", "vision"}})
+		fake.Chat = seeing(fake.Chat, *delay)
+	}
 	fake.LoadDelay = *loadDelay
 
 	ln, err := net.Listen("tcp", *addr)
@@ -162,6 +174,28 @@ func main() {
 	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
 		fmt.Fprintln(os.Stderr, "fake-ollama:", err)
 		os.Exit(1)
+	}
+}
+
+// seeing answers a request that carries images with what it received: for
+// each, "Image N: WxH FORMAT, B bytes" as Go decodes its header.
+func seeing(next func(api.ChatRequest) llmtest.Reply, delay time.Duration) func(api.ChatRequest) llmtest.Reply {
+	return func(req api.ChatRequest) llmtest.Reply {
+		var seen []string
+		for _, m := range req.Messages {
+			for _, img := range m.Images {
+				cfg, format, err := image.DecodeConfig(bytes.NewReader(img))
+				if err != nil {
+					seen = append(seen, fmt.Sprintf("Image %d: unreadable (%v), %d bytes.", len(seen)+1, err, len(img)))
+					continue
+				}
+				seen = append(seen, fmt.Sprintf("Image %d: %dx%d %s, %d bytes.", len(seen)+1, cfg.Width, cfg.Height, format, len(img)))
+			}
+		}
+		if len(seen) == 0 {
+			return next(req)
+		}
+		return llmtest.Reply{Chunks: llmtest.Words(strings.Join(seen, " ")), Delay: delay}
 	}
 }
 
