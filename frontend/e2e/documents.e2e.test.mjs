@@ -51,7 +51,7 @@ describe('attached documents', { timeout: 240_000 }, () => {
     files = tempDir('hermes-e2e-docs-files-');
     writeFileSync(join(files, 'service-log.pdf'), minimalPDF([['Service log: the quartz boiler was serviced on 3 March by Ada.', 'Next visit in September.']]));
     writeFileSync(join(files, 'notes.md'), '# Notes\n\nBring the spare key.\n');
-    writeFileSync(join(files, 'photo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+    writeFileSync(join(files, 'data.bin'), Buffer.from([0, 1, 0x62, 0x69, 0x6e, 0, 0xff, 0xfe, 0, 0, 0, 13]));
     mkdirSync(join(artifacts, 'documents'), { recursive: true });
     app = await openApp(logs, problems, { prefix: 'documents', fakeArgs: ['--echo-documents'] });
   });
@@ -62,17 +62,17 @@ describe('attached documents', { timeout: 240_000 }, () => {
 
   it('refuses a binary file with a message naming the supported kinds', async () => {
     const { page } = app;
-    await page.getByTestId('document-input').setInputFiles(join(files, 'photo.png'));
+    await page.getByTestId('document-input').setInputFiles(join(files, 'data.bin'));
     const err = page.getByTestId('document-error');
     await err.waitFor();
-    assert.match(await err.textContent(), /photo\.png.*text, Markdown, code, CSV and PDF/);
+    assert.match(await err.textContent(), /data\.bin.*text, Markdown, code, CSV and PDF files .*and PNG, JPEG, WebP and GIF images/);
     // In Chinese the refusal is in Chinese: it comes with a code, the file's name a part of it.
     await setLanguage(page, 'zh');
     try {
       await page.getByTestId('document-input').setInputFiles([]);
-      await page.getByTestId('document-input').setInputFiles(join(files, 'photo.png'));
-      await page.waitForFunction(() => /不是文本文件/.test(document.querySelector('[data-testid="document-error"]')?.textContent ?? ''));
-      assert.match(await err.textContent(), /^“photo\.png”不是文本文件；/);
+      await page.getByTestId('document-input').setInputFiles(join(files, 'data.bin'));
+      await page.waitForFunction(() => /不是 Hermes 能读取的文本文件或图片/.test(document.querySelector('[data-testid="document-error"]')?.textContent ?? ''));
+      assert.match(await err.textContent(), /^“data\.bin”不是 Hermes 能读取的文本文件或图片；/);
     } finally {
       await setLanguage(page, 'en');
     }

@@ -283,6 +283,8 @@ export interface ContextItem {
   tokens: number;
   messageId?: string;
   shortened?: boolean;
+  /** The image the item carries (DocumentImage shows it); absent for text. */
+  imageId?: string;
 }
 
 /** The routing decision of a turn. */

@@ -118,8 +118,8 @@ describe('errorText', () => {
       code: 'doc_not_text',
       params: { name: 'photo.png' },
       message: '"photo.png" is not a text file.',
-      en: '“photo.png” is not a text file; Hermes can attach text, Markdown, code, CSV and PDF files (UTF-8 text).',
-      zh: '“photo.png”不是文本文件；Hermes 可以附加文本、Markdown、代码、CSV 和 PDF 文件（UTF-8 文本）。',
+      en: '“photo.png” is not a text file or an image Hermes reads; it can attach text, Markdown, code, CSV and PDF files (UTF-8 text), and PNG, JPEG, WebP and GIF images.',
+      zh: '“photo.png”不是 Hermes 能读取的文本文件或图片；可以附加文本、Markdown、代码、CSV 和 PDF 文件（UTF-8 文本），以及 PNG、JPEG、WebP 和 GIF 图片。',
     },
     {
       code: 'bad_setting',
@@ -153,7 +153,7 @@ describe('errorText', () => {
   it('has a message in both languages for every code, with no placeholder left', () => {
     for (const code of ERROR_CODES) {
       for (const lang of ['en', 'zh'] as const) {
-        const params = { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd', name: 'n', size: '1 KB', chars: '9', file: 'f', need: '5 GiB', free: '3 GiB', key: 'k', value: 'v', min: '1', max: '2', choices: 'a, b', binary: 'b', log: 'l', version: '0.4.7', dir: '/d', path: '/d/hermes.db' };
+        const params = { host: 'h', model: 'm', setting: 's', limit: '1s', wait: '1s', detail: 'd', name: 'n', size: '1 KB', chars: '9', file: 'f', need: '5 GiB', free: '3 GiB', key: 'k', value: 'v', min: '1', max: '2', choices: 'a, b', binary: 'b', log: 'l', version: '0.4.7', dir: '/d', path: '/d/hermes.db', pixels: '9000×9000', models: 'gemma3' };
         const text = errorText(code, params, 'msg', lang);
         expect(text, `${lang} ${code}`).not.toMatch(/\{\w+\}/);
         expect(text.length, `${lang} ${code}`).toBeGreaterThan(0);
