@@ -34,6 +34,10 @@ type (
 	MemoryUndoState = memory.UndoState
 )
 
+// TypicalConfidence is the confidence by which a category's "archived after" is
+// worked out (memory.TypicalConfidence).
+const TypicalConfidence = memory.TypicalConfidence
+
 // withMemory runs fn on long-term memory, opened on first use.
 func withMemory[T any](c *Core, op string, fn func(*memory.Store) (T, error)) (T, error) {
 	m, err := c.memoryStore()

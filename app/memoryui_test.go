@@ -32,7 +32,8 @@ func TestMemoryHalfLifeSettingDrivesDecay(t *testing.T) {
 		return d.Memory.Strength
 	}
 	before := strength()
-	if want := m.Confidence * math.Exp(-0.02*240); math.Abs(before-want) > 1e-3 {
+	// A health fact keeps for months by default (a 180-day half-life).
+	if want := m.Confidence * math.Exp(-math.Ln2/(180*24)*240); math.Abs(before-want) > 1e-3 {
 		t.Fatalf("default strength = %v, want %v", before, want)
 	}
 	hl, err := a.SetMemoryHalfLife(m.Category, "10d")

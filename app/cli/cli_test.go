@@ -947,7 +947,7 @@ func TestVersion(t *testing.T) {
 func TestMemoryDecayCommand(t *testing.T) {
 	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir()}
 	r := runCLI(t, env, "", "memory", "decay")
-	if r.code != 0 || !strings.Contains(r.stdout, "health") || !strings.Contains(r.stdout, "34h39m") || !strings.Contains(r.stdout, "never fade") {
+	if r.code != 0 || !strings.Contains(r.stdout, "health") || !regexp.MustCompile(`health\s+180d\s+\(default\)`).MatchString(r.stdout) || !strings.Contains(r.stdout, "never fade") {
 		t.Fatalf("list = %+v", r)
 	}
 	r = runCLI(t, env, "", "memory", "decay", "--category", "health", "--half-life", "90d")
@@ -971,7 +971,7 @@ func TestMemoryDecayCommand(t *testing.T) {
 		t.Errorf("settings set accepted a bad half-life: %+v", r)
 	}
 	r = runCLI(t, env, "", "memory", "decay", "--category", "health", "--half-life", "")
-	if r.code != 0 || !regexp.MustCompile(`health\s+34h39m\s+\(default\)`).MatchString(r.stdout) {
+	if r.code != 0 || !regexp.MustCompile(`health\s+180d\s+\(default\)`).MatchString(r.stdout) {
 		t.Fatalf("reset = %+v", r)
 	}
 }

@@ -42,15 +42,16 @@ func decayCmd(ctx context.Context, core *app.Core, g globals, args []string, env
 		return printJSON(env.Stdout, list)
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CATEGORY\tHALF-LIFE\t")
+	fmt.Fprintln(tw, "CATEGORY\tHALF-LIFE\t\tARCHIVED AFTER")
 	for _, h := range list {
 		note := "default"
 		if h.Custom {
 			note = "set"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t(%s)\n", h.Category, h.HalfLife, note)
+		fmt.Fprintf(tw, "%s\t%s\t(%s)\t%s\n", h.Category, h.HalfLife, note, h.ArchivedAfter)
 	}
-	fmt.Fprintln(tw, "profile facts (confirmed)\tnever fade\t")
+	fmt.Fprintln(tw, "profile facts (confirmed)\tnever fade\t\t")
+	fmt.Fprintf(tw, "(archived after: a fact stated with confidence %.1f and never restated)\n", app.TypicalConfidence)
 	return tw.Flush()
 }
 

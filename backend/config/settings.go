@@ -225,7 +225,7 @@ var specs = []spec{
 		apply: func(s *Settings, v string) { s.ManageOllama = v },
 	},
 	{
-		key: "memory_half_lives", description: "How fast remembered facts fade: a half-life per category, e.g. health=90d,preference=30d (others: " + decay.Format(decay.DefaultHalfLife()) + "; confirmed profile facts never fade)",
+		key: "memory_half_lives", description: "How fast remembered facts fade: a half-life per category, e.g. health=90d,preference=30d (defaults: " + decay.FormatHalfLives(decay.DefaultHalfLives()) + "; confirmed profile facts never fade)",
 		def: constant(""),
 		parse: func(v string) (string, error) {
 			m, err := decay.ParseHalfLives(v)

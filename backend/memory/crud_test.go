@@ -8,7 +8,7 @@ import (
 
 func TestAddListShowEdit(t *testing.T) {
 	ctx := context.Background()
-	e := newEnv(t, nil)
+	e := newEnv(t, fastDecay) // 50 hours must take strength below 0.5
 	a := e.add("I am vegan", func(in *AddInput) { in.Category = "preference" })
 	e.add("I work at Acme", func(in *AddInput) { in.Profile = "work"; in.Category = "work" })
 	e.add("My card is 4111 1111 1111 1111")

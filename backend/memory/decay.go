@@ -20,7 +20,8 @@ const reinforceStep = 0.1
 
 // lambda is the decay rate per hour of a category: the half-life the user set
 // for it (Config.HalfLives, read at each use so a changed setting applies at
-// once), else Config.Lambda's rate, else DefaultLambda.
+// once), else Config.Lambda's rate, else the category's default half-life
+// (decay.DefaultHalfLifeOf).
 func (s *Store) lambda(category string) float64 {
 	if s.cfg.HalfLives != nil {
 		if hl, ok := s.cfg.HalfLives()[category]; ok && hl > 0 {
@@ -30,8 +31,13 @@ func (s *Store) lambda(category string) float64 {
 	if l, ok := s.cfg.Lambda[category]; ok && l >= 0 {
 		return l
 	}
-	return DefaultLambda
+	return decay.Lambda(decay.DefaultHalfLifeOf(category))
 }
+
+// TypicalConfidence is the confidence of a fact the user stated plainly (the
+// extractor's usual figure), by which the Decay tab says when a category's
+// facts are archived.
+const TypicalConfidence = 0.9
 
 // HalfLife is one category's decay as the user sees it.
 type HalfLife struct {
@@ -40,6 +46,10 @@ type HalfLife struct {
 	// confirmed is half as strong ("30d", "34h39m").
 	HalfLife string  `json:"half_life"`
 	Hours    float64 `json:"hours"`
+	// ArchivedAfter is how long a fact of the category stated with typical
+	// confidence (TypicalConfidence) and never restated keeps before it is
+	// archived ("" for one that never fades).
+	ArchivedAfter string `json:"archived_after,omitempty"`
 	// Custom is true when the user set it; false is the default.
 	Custom bool `json:"custom"`
 }
@@ -58,7 +68,16 @@ func (s *Store) HalfLives() []HalfLife {
 			hours = 0 // a rate of 0 never decays
 		}
 		d := time.Duration(hours * float64(time.Hour))
-		out = append(out, HalfLife{Category: c, HalfLife: decay.Format(d), Hours: hours, Custom: custom && set[c] > 0})
+		h := HalfLife{Category: c, HalfLife: decay.Format(d), Hours: hours, Custom: custom && set[c] > 0}
+		if hours > 0 && TypicalConfidence > s.cfg.ArchiveBelow {
+			keep := hours * math.Log2(TypicalConfidence/s.cfg.ArchiveBelow)
+			d, unit := time.Duration(keep*float64(time.Hour)), time.Hour
+			if d >= 48*time.Hour {
+				unit = 24 * time.Hour // whole days: "190d", not "4565h"
+			}
+			h.ArchivedAfter = decay.Format(d.Round(unit))
+		}
+		out = append(out, h)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"encoding/json"
+	"hermes/backend/memory/decay"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -211,3 +212,12 @@ func texts(rs []Recalled) []string {
 }
 
 func (e *env) chatCalls() int { return len(e.fake.ChatRequests()) }
+
+// fastDecay makes every category fade with DefaultLambda (a half-life of about
+// 35 hours), for the tests of the decay mechanics that let hours pass, not months.
+func fastDecay(c *Config) {
+	c.Lambda = map[string]float64{}
+	for _, cat := range decay.Categories() {
+		c.Lambda[cat] = DefaultLambda
+	}
+}

@@ -81,9 +81,13 @@ func (s *Store) Recall(ctx context.Context, q Query) ([]Recalled, error) {
 	}
 	facts := 0
 	var drops []dropped
+	var decayed []candidate // active facts dropped only for their strength
 	for _, c := range cands {
 		why := ""
 		switch {
+		case c.Profile == q.Profile && c.Layer == LayerFact && c.Offerable(now) && s.strength(c.Memory, now) < s.cfg.ArchiveBelow:
+			why = "decayed below the archive threshold"
+			decayed = append(decayed, c)
 		case c.Profile != q.Profile || !s.offerable(c.Memory, q.SessionID, now):
 			why = "not offerable (another profile, not active, decayed or another session's)"
 		case s.stages.rerank && c.rr.Total < s.stages.threshold:
@@ -110,6 +114,13 @@ func (s *Store) Recall(ctx context.Context, q Query) ([]Recalled, error) {
 		r.Rerank, r.Reason = c.rr.Total, c.rr.why()
 		out = append(out, r)
 		facts++
+	}
+	if facts == 0 {
+		old, err := s.fromArchive(ctx, q, decayed, now)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, old...)
 	}
 	if q.MessageID != "" && (len(out) > 0 || len(drops) > 0) {
 		if err := s.logRecall(ctx, q, out, drops, now); err != nil {

@@ -15,9 +15,46 @@ import (
 	"time"
 )
 
-// DefaultLambda is the decay rate per hour of a category without a half-life of
-// its own: a half-life of about 35 hours.
+// DefaultLambda is the decay rate per hour of a category without a default
+// half-life of its own (none of Categories today): a half-life of about 35 hours.
 const DefaultLambda = 0.02
+
+const day = 24 * time.Hour
+
+// defaultHalfLives are the half-lives a person would expect when nothing is
+// set: what lasts (who someone is, their family, health, work and settled
+// likes) keeps for months, until changed; where they are and what they own for
+// weeks to months; plans and goals for weeks; appointments and passing states
+// fade in days. A fact stated with confidence 0.9 is archived after about 1.6
+// half-lives (0.9 → 0.3, the archive threshold): identity and relationships
+// after about 19 months, health and work after 9½, preferences after 6½, a
+// schedule item after about 3 days.
+var defaultHalfLives = map[string]time.Duration{
+	"identity":     365 * day,
+	"relationship": 365 * day,
+	"health":       180 * day,
+	"work":         180 * day,
+	"preference":   120 * day,
+	"possession":   90 * day,
+	"location":     60 * day,
+	"goal":         30 * day,
+	"other":        14 * day,
+	"schedule":     2 * day,
+}
+
+// DefaultHalfLifeOf is a category's half-life when the user set none (the
+// DefaultLambda one for a category without a default).
+func DefaultHalfLifeOf(category string) time.Duration {
+	if d, ok := defaultHalfLives[category]; ok {
+		return d
+	}
+	return DefaultHalfLife()
+}
+
+// DefaultHalfLives are every category's default half-life.
+func DefaultHalfLives() map[string]time.Duration {
+	return maps.Clone(defaultHalfLives)
+}
 
 // Shortest and Longest bound a half-life the user may set.
 const (

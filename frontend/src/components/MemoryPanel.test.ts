@@ -276,18 +276,20 @@ describe('MemoryPanel decay', () => {
   it('lists each category half-life, saves a change and returns one to the default', async () => {
     const api = fakeApi([]);
     const list = [
-      { category: 'health', half_life: '34h39m', hours: 34.66, custom: false },
-      { category: 'work', half_life: '34h39m', hours: 34.66, custom: false },
+      { category: 'health', half_life: '180d', hours: 4320, custom: false, archived_after: '285d' },
+      { category: 'schedule', half_life: '2d', hours: 48, custom: false, archived_after: '76h' },
     ];
     (api.MemoryHalfLives as ReturnType<typeof vi.fn>).mockResolvedValue(list);
     (api.SetMemoryHalfLife as ReturnType<typeof vi.fn>).mockImplementation(async (c: string, v: string) =>
-      list.map((h) => (h.category === c ? { ...h, half_life: v || '34h39m', custom: !!v } : h)),
+      list.map((h) => (h.category === c ? { ...h, half_life: v || '180d', custom: !!v } : h)),
     );
     const store = new MemoryStore(api);
     const { getByTestId, getAllByTestId } = render(MemoryPanel, { store, onclose: vi.fn(), onopensource: vi.fn(), onexport: vi.fn() });
     await fireEvent.click(getByTestId('memory-tab-decay'));
     await waitFor(() => expect(getAllByTestId('memory-decay-row')).toHaveLength(2));
     expect(getByTestId('memory-decay').textContent).toContain('never fade');
+    // When each category's facts are archived, said in days (or hours when short).
+    expect(getAllByTestId('memory-decay-archived').map((e) => e.textContent)).toEqual(['≈ 285 days', '≈ 76 hours']);
     const input = getAllByTestId('memory-decay-input')[0] as HTMLInputElement;
     expect(input.getAttribute('aria-label')).toBe('Half-life for health');
     const save = getAllByTestId('memory-decay-save')[0] as HTMLButtonElement;

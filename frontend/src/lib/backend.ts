@@ -778,6 +778,8 @@ export interface MemoryHalfLife {
   hours: number;
   /** Set by the user; false is the default. */
   custom: boolean;
+  /** How long a fact of the category stated plainly (confidence 0.9) and never restated keeps before it is archived. */
+  archived_after?: string;
 }
 
 /** Whether the chat notice's Undo can still work (MemoryUndoable). */
