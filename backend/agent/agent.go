@@ -284,6 +284,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(llm.Delta) erro
 	}
 	req.Think, res.Settings.Think = think, in.Think
 	var offered api.Tools
+	res.Plan = guardErase(res.Plan, in.Text)
 	if a.Tools != nil {
 		res.Plan = widenForNamedTool(res.Plan, a.Tools, in.Text)
 		if res.Plan.ToolGroup != ToolsNone {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -23,7 +24,34 @@ const (
 	// memory run only when Plan.MayWriteMemory is true; erasing tools run
 	// whenever the group is exposed.
 	ToolsMemory ToolGroup = "memory"
+	// ToolsMemoryKeep is the memory tools less those that erase: a memory
+	// turn whose message does not ask to delete anything (see EraseAsked).
+	ToolsMemoryKeep ToolGroup = "memory-keep"
 )
+
+// eraseWords are the words of an explicit request to delete, in English and
+// Chinese; keepWords are the phrasings that contain one and ask the opposite.
+var (
+	eraseWords = regexp.MustCompile(`(?i)\b(forget|forgets|delete|erase|remove|wipe|purge|unlearn|clear out|stop remembering)\b|忘记|忘掉|忘了吧|删除|删掉|删了|清除|清空|抹去|抹掉|移除|别再记|不要再记|别记|不要记`)
+	keepWords  = regexp.MustCompile(`(?i)\b(don't|do not|never|dont) forget\b|别忘|不要忘|千万别忘`)
+)
+
+// EraseAsked reports whether a message asks in so many words to delete
+// something ("forget that I …", "删掉我的地址"), not just to be reminded
+// ("don't forget …").
+func EraseAsked(text string) bool {
+	return eraseWords.MatchString(keepWords.ReplaceAllString(text, " "))
+}
+
+// guardErase keeps the erasing tools out of a turn that did not ask to delete:
+// a misrouted message ("please research what I said about peanuts" labelled
+// forget) must never widen what a turn may do.
+func guardErase(p Plan, text string) Plan {
+	if p.ToolGroup == ToolsMemory && !EraseAsked(text) {
+		p.ToolGroup = ToolsMemoryKeep
+	}
+	return p
+}
 
 // UnknownIntent is the label of a message the classifier is not sure about
 // (or could not classify); it gets the conservative plan.
@@ -58,7 +86,7 @@ type ToolNamer interface {
 // the plan would not offer (a memory turn keeps its own tools).
 func widenForNamedTool(p Plan, tools Tools, text string) Plan {
 	tn, ok := tools.(ToolNamer)
-	if !ok || p.ToolGroup == ToolsTask || p.ToolGroup == ToolsMemory || !tn.NamesTool(text) {
+	if !ok || p.ToolGroup == ToolsTask || p.ToolGroup == ToolsMemory || p.ToolGroup == ToolsMemoryKeep || !tn.NamesTool(text) {
 		return p
 	}
 	p.ToolGroup, p.NamedTool = ToolsTask, true

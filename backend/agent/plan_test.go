@@ -74,3 +74,31 @@ func TestPlanTableMarkdown(t *testing.T) {
 		}
 	}
 }
+
+func TestEraseAsked(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Forget that I'm allergic to peanuts":        true,
+		"please delete my address":                   true,
+		"Stop remembering where I work":              true,
+		"忘掉我对花生过敏这件事":                                true,
+		"删掉你记得的我的地址":                                 true,
+		"Don't forget that I'm allergic to peanuts":  false,
+		"do not forget my dentist appointment":       false,
+		"Please research what I said about peanuts":  false,
+		"What does the document say about the pump?": false,
+		"别忘了我对花生过敏":                                  false,
+		"请研究一下我说过的关于花生的事":                            false,
+		"I removed the cover of the pump":            false, // a past action, not a request
+	} {
+		if got := EraseAsked(text); got != want {
+			t.Errorf("EraseAsked(%q) = %v; want %v", text, got, want)
+		}
+	}
+	p := guardErase(PlanFor("forget", 0.9), "Please research what I said about peanuts")
+	if p.ToolGroup != ToolsMemoryKeep {
+		t.Errorf("a forget plan for a message that asks no deletion offers %s", p.ToolGroup)
+	}
+	if p := guardErase(PlanFor("forget", 0.9), "forget my address"); p.ToolGroup != ToolsMemory {
+		t.Errorf("an explicit forget offers %s", p.ToolGroup)
+	}
+}

@@ -306,7 +306,7 @@ func (r *Registry) InGroup(g string) func(Tool) bool {
 		r.mu.RLock()
 		defer r.mu.RUnlock()
 		e := r.entries[t.Name()]
-		return e != nil && inGroup(e.groups, g)
+		return e != nil && inGroup(e.groups, e.tool.Annotations(), g)
 	}
 }
 

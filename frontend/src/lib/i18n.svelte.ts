@@ -169,6 +169,7 @@ export const en = {
   'tools.read-only': 'read-only tools',
   'tools.task': 'task tools',
   'tools.memory': 'memory tools',
+  'tools.memory-keep': 'memory tools (none that erase)',
 
   'intentBanner.label': 'Intent classifier',
   'intentBanner.stillWorks': 'Chat still works; messages are marked “unknown”.',
@@ -1555,6 +1556,7 @@ export const zh: Record<MessageKey, string> = {
   'tools.read-only': '只读工具',
   'tools.task': '任务工具',
   'tools.memory': '记忆工具',
+  'tools.memory-keep': '记忆工具（不含删除）',
 
   'intentBanner.label': '意图分类器',
   'intentBanner.stillWorks': '聊天仍然可用；消息会标记为“未知”。',

@@ -23,7 +23,7 @@ export function confidencePercent(c: number | null | undefined): string {
   return `${Math.round(Math.min(1, c) * 100)}%`;
 }
 
-export const TOOL_GROUPS = ['none', 'read-only', 'task', 'memory'] as const;
+export const TOOL_GROUPS = ['none', 'read-only', 'task', 'memory', 'memory-keep'] as const;
 
 export function toolGroupKey(group: string | null | undefined): MessageKey | null {
   const g = (group ?? '').trim();
