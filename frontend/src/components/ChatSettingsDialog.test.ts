@@ -34,7 +34,7 @@ describe('ChatSettingsDialog', () => {
     await fireEvent.input(r.getByTestId('chat-settings-context'), { target: { value: '16384' } });
     await fireEvent.click(r.getByTestId('chat-settings-apply'));
     await waitFor(() => expect(onclose).toHaveBeenCalled());
-    expect(api.SetSessionSettings).toHaveBeenCalledWith('s1', { system: 'Be brief.', model: 'qwen2.5', temperature: 0.2, numCtx: 16384 });
+    expect(api.SetSessionSettings).toHaveBeenCalledWith('s1', { system: 'Be brief.', model: 'qwen2.5', temperature: 0.2, numCtx: 16384, think: '' });
     expect(onsaved).toHaveBeenCalled();
   });
 

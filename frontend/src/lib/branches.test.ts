@@ -279,6 +279,8 @@ describe('versions and figures from the backend', () => {
       tokensPerSecond: 0,
       firstTokenMs: 0,
       totalMs: 0,
+      thinkingMs: 0,
+      thinkingTokens: 0,
     });
   });
 });

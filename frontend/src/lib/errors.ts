@@ -91,5 +91,5 @@ export function errorText(
   const template = dict[key];
   if (!template) return message;
   const p: Record<string, string> = { detail: message, ...(params ?? {}), message };
-  return format(template, p);
+  return format(template, p, lang);
 }

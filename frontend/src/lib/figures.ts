@@ -35,7 +35,7 @@ export interface FiguresText {
 /** The line and tooltip of a reply's figures; model falls back to the reply's model. */
 export function figuresText(f: ReplyFigures | undefined, lang: Lang, fallbackModel = ''): FiguresText {
   const dict = dictionaries[lang];
-  const tr = (k: keyof typeof dict, p: Record<string, string | number>) => format(dict[k], p);
+  const tr = (k: keyof typeof dict, p: Record<string, string | number>) => format(dict[k], p, lang);
   const parts: string[] = [];
   const title: string[] = [];
   if (!f) return { parts, title: '' };

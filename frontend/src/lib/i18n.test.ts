@@ -5,7 +5,8 @@ import { REASONS } from './context.svelte';
 import { STOP_KINDS, TOOL_STATUSES } from './tools.svelte';
 
 function placeholders(s: string): string[] {
-  return [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  const plural = [...s.matchAll(/\{(\w+), plural, /g)].map((m) => m[1]);
+  return [...new Set([...plural, ...[...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1])])].sort();
 }
 
 describe('i18n', () => {
@@ -26,6 +27,18 @@ describe('i18n', () => {
       expect(d['status.unreachable']).toContain('`ollama serve`');
       expect(d['status.modelMissing']).toContain('`hermes model pull {model}`');
     }
+  });
+
+  it('words counts by the plural rules of the language', () => {
+    const tpl = 'Forget {n, plural, one {# memory} other {# memories}} for good?';
+    expect(format(tpl, { n: 1 }, 'en')).toBe('Forget 1 memory for good?');
+    expect(format(tpl, { n: 3 }, 'en')).toBe('Forget 3 memories for good?');
+    expect(format(tpl, { n: '1,204' }, 'en')).toBe('Forget 1,204 memories for good?');
+    expect(format(tpl, { n: 0 }, 'en')).toBe('Forget 0 memories for good?');
+    expect(format(en['search.count'], { n: 1 }, 'en')).toBe('1 result');
+    expect(format(en['search.count'], { n: 2 }, 'en')).toBe('2 results');
+    expect(format(en['memory.confirmForgetTitle'], { n: 1 }, 'en')).toBe('Forget 1 memory for good?');
+    expect(format(zh['memory.confirmForgetTitle'], { n: 1 }, 'zh')).toBe(format(zh['memory.confirmForgetTitle'], { n: 1 }));
   });
 
   it('formats placeholders', () => {
