@@ -6,18 +6,19 @@ import (
 	"fmt"
 	"sync"
 
-	"hermes/backend/vecindex"
+	"hermes/backend/vector"
 )
 
-// index is the in-memory vector index: one exact vecindex collection per profile,
-// holding the active memories that have a vector from one embedder and dimension.
-// It is never persisted; SQLite is the source of truth.
+// index is the in-memory vector index: one chromem-go collection per profile
+// (backend/vector, corpus "memories"), holding the active memories that have a
+// vector from one embedder and dimension. It is never persisted; SQLite is the
+// source of truth.
 type index struct {
 	embedder string
 
-	mu   sync.Mutex // guards dim and cols
+	mu   sync.Mutex // guards dim
 	dim  int        // 0 until the first vector (an Ollama model's size is learned)
-	cols map[string]*vecindex.Collection
+	vecs *vector.Index
 }
 
 // vecHit is one vector search result.
@@ -27,23 +28,21 @@ type vecHit struct {
 }
 
 func newIndex(embedder string, dim int) *index {
-	return &index{embedder: embedder, dim: dim, cols: map[string]*vecindex.Collection{}}
+	return &index{embedder: embedder, dim: dim, vecs: vector.New()}
 }
 
 // collection is a profile's collection; with create, made when missing (of the
 // index's dimension, which must be known by then).
-func (x *index) collection(profile string, create bool) (*vecindex.Collection, error) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if c, ok := x.cols[profile]; ok || !create {
-		return c, nil
+func (x *index) collection(profile string, create bool) (*vector.Collection, error) {
+	name := vector.Name(vector.Memories, profile)
+	if !create {
+		return x.vecs.Lookup(name), nil
 	}
-	if x.dim == 0 {
+	dim := x.dimension()
+	if dim == 0 {
 		return nil, fmt.Errorf("index profile %s: the dimension is not known yet", profile)
 	}
-	c := vecindex.New(x.dim)
-	x.cols[profile] = c
-	return c, nil
+	return x.vecs.Collection(name, dim)
 }
 
 // put adds or replaces the vector of a memory. A vector of another dimension is
@@ -56,7 +55,7 @@ func (x *index) put(ctx context.Context, profile, id string, vec []float32) erro
 	if err != nil {
 		return err
 	}
-	if err := c.Put(id, vec); err != nil {
+	if err := c.Put(ctx, id, vec); err != nil {
 		return fmt.Errorf("index memory %s: %w", id, err)
 	}
 	return nil
@@ -83,20 +82,21 @@ func (x *index) dimension() int {
 
 // putMany adds many vectors of one profile; those that do not fit are skipped.
 func (x *index) putMany(ctx context.Context, profile string, ids []string, vecs [][]float32) error {
-	var c *vecindex.Collection
+	keepIDs, keep := ids[:0:0], vecs[:0:0]
 	for i, id := range ids {
-		if !x.fits(vecs[i]) {
-			continue
+		if x.fits(vecs[i]) {
+			keepIDs, keep = append(keepIDs, id), append(keep, vecs[i])
 		}
-		if c == nil {
-			var err error
-			if c, err = x.collection(profile, true); err != nil {
-				return err
-			}
-		}
-		if err := c.Put(id, vecs[i]); err != nil {
-			return fmt.Errorf("index memory %s: %w", id, err)
-		}
+	}
+	if len(keepIDs) == 0 {
+		return nil
+	}
+	c, err := x.collection(profile, true)
+	if err != nil {
+		return err
+	}
+	if err := c.PutMany(ctx, keepIDs, keep); err != nil {
+		return fmt.Errorf("index memories: %w", err)
 	}
 	return nil
 }
@@ -110,14 +110,12 @@ func (x *index) remove(ctx context.Context, profile string, ids ...string) {
 	if c == nil {
 		return
 	}
-	c.Delete(ids...)
+	c.Delete(ctx, ids...)
 }
 
 // dropProfile forgets a whole profile's collection.
 func (x *index) dropProfile(profile string) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	delete(x.cols, profile)
+	x.vecs.Drop(vector.Name(vector.Memories, profile))
 }
 
 // count is how many vectors a profile's collection holds.
@@ -138,7 +136,7 @@ func (x *index) query(ctx context.Context, profile string, vec []float32, n int)
 	if c == nil {
 		return nil, nil
 	}
-	res, err := c.Query(vec, n)
+	res, err := c.Query(ctx, vec, n)
 	if err != nil {
 		return nil, fmt.Errorf("vector search: %w", err)
 	}

@@ -1,6 +1,6 @@
 // Package memory is Hermes' layered memory: a write gate and LLM extraction run as a
 // persisted job queue, deduplication and conflict supersession, decay with archive,
-// hybrid recall (FTS5 BM25 and vectors in backend/vecindex, fused by reciprocal rank),
+// hybrid recall (FTS5 BM25 and chromem-go vectors through backend/vector, fused by reciprocal rank),
 // erasure with receipts, and export/import.
 //
 // SQLite is the single source of truth; the vector index is rebuilt from it at Open
