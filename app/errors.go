@@ -23,7 +23,7 @@ import (
 // Error codes: the one vocabulary of failures the UI is told about. Every error a
 // bound method returns reaches the window and the web page with one of them
 // (ErrorBody), and the UI words its message by the code in the user's language
-// (frontend/src/lib/i18n.svelte.ts, keys "err.<code>", with the Params named
+// (frontend/src/lib/i18n/en.ts and zh.ts, keys "err.<code>", with the Params named
 // there), falling back to the English Message for a code it does not know.
 const (
 	CodeOllamaUnreachable = "ollama_unreachable" // params: host

@@ -110,10 +110,7 @@ func TestNoticeCodesAreWordedByTheUI(t *testing.T) {
 // each recommended model suits ("models.rec.<name>", both languages), and the English
 // there is the backend's own.
 func TestRecommendationsAreWordedByTheUI(t *testing.T) {
-	ui, err := os.ReadFile("../frontend/src/lib/i18n.svelte.ts")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ui := uiDictionaries(t)
 	for _, r := range recommendations {
 		key := "'models.rec." + r.Name + "': "
 		if n := strings.Count(string(ui), key); n != 2 {
@@ -190,10 +187,7 @@ func wordedByUI(t *testing.T, src, pattern, prefix string, atLeast int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ui, err := os.ReadFile("../frontend/src/lib/i18n.svelte.ts")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ui := uiDictionaries(t)
 	values := regexp.MustCompile(pattern).FindAllSubmatch(code, -1)
 	if len(values) < atLeast {
 		t.Fatalf("read %d values from %s", len(values), src)
@@ -220,4 +214,19 @@ func manyVerifiers(n int) string {
 func TestNetworkReasonsAreWordedByTheUI(t *testing.T) {
 	wordedByUI(t, "../backend/egress/refused.go", `(?m)^\s*Reason\w+\s*=\s*"([a-z_]+)"`, "network.reason.", 4)
 	wordedByUI(t, "../backend/egress/attempt.go", `(?m)^\s*Fail\w+\s*=\s*"([a-z_]+)"`, "network.reason.", 7)
+}
+
+// uiDictionaries is the UI's two dictionaries (frontend/src/lib/i18n), English
+// then Chinese, as one text.
+func uiDictionaries(t *testing.T) []byte {
+	t.Helper()
+	var out []byte
+	for _, f := range []string{"en.ts", "zh.ts"} {
+		b, err := os.ReadFile("../frontend/src/lib/i18n/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b...)
+	}
+	return out
 }

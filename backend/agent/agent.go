@@ -7,8 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/ollama/ollama/api"
 
@@ -192,279 +190,22 @@ type TurnSettings struct {
 // cancelled or failed. On failure both the Result (with what was stored) and the
 // error are returned; a cancellation returns the Result and a nil error.
 func (a *Agent) Turn(ctx context.Context, in Input, onDelta func(llm.Delta) error) (Result, error) {
-	var res Result
-	if a.Prompt == nil {
-		return res, errors.New("turn: the agent has no prompt builder")
+	if err := a.check(in); err != nil {
+		return Result{}, err
 	}
-	if in.Continue {
-		if in.SessionID == "" {
-			return res, fmt.Errorf("turn: %w: continue needs a session", session.ErrInvalid)
-		}
-	} else {
-		if strings.TrimSpace(in.Text) == "" {
-			return res, ErrEmptyMessage
-		}
-		if err := session.ValidateText(in.Text); err != nil {
-			return res, err
-		}
-	}
-	// Classification runs while the session and its history load.
-	var cls *classification
-	if !in.Continue {
-		cls = a.startClassification(ctx, in.Text)
-	}
-	// 1. the session, its history and the user's message.
-	sess, err := a.session(ctx, in.SessionID)
+	t := &turn{a: a, in: in, onDelta: onDelta, userStored: func() error { return nil }}
+	stop, err := t.open(ctx)
+	defer stop()
 	if err != nil {
-		return res, err
+		return t.res, err
 	}
-	history, err := a.Sessions.History(ctx, sess)
-	if err != nil {
-		return res, fmt.Errorf("turn: %w", err)
+	if err := t.buildPrompt(); err != nil {
+		return t.res, err
 	}
-	var user session.Message
-	userStored := func() error { return nil } // the user's message is in the database
-	if in.Continue {
-		if user, err = a.lastUser(ctx, sess.ID); err != nil {
-			return res, err
-		}
-		in.Text = user.Content
-		res.Plan = PlanFor(user.Intent, user.IntentConfidence)
-		for i := len(history) - 1; i >= 0; i-- { // the message being answered is the query, not history
-			if history[i].ID == user.ID {
-				history = append(history[:i:i], history[i+1:]...)
-				break
-			}
-		}
-	} else {
-		label, conf := cls.result()
-		res.Plan = PlanFor(label, conf)
-		user, err = a.Sessions.Prepare(session.Message{SessionID: sess.ID, Role: "user", Content: in.Text, Intent: label, IntentConfidence: conf})
-		if err != nil {
-			return res, fmt.Errorf("turn: %w", err)
-		}
-		// The message commits while the prompt is built and the request goes out; nothing
-		// of the reply is shown or stored before it has committed (userStored), and a
-		// failed commit cancels the request.
-		chatCtx, stopChat := context.WithCancelCause(ctx)
-		defer stopChat(nil)
-		pending := a.commitInBackground(context.WithoutCancel(ctx), user, stopChat)
-		userStored = func() error {
-			m, err := pending.wait()
-			if err != nil {
-				res.User = session.Message{}
-				return err
-			}
-			user, res.User = m, m
-			return nil
-		}
-		ctx = chatCtx
+	if err := t.stream(); err != nil {
+		return t.res, err
 	}
-	res.User = user
-
-	// 2. build the prompt: what fits the model's context window (the offered tools'
-	// schemas counted in it), and why.
-	req := llm.ChatRequest{Models: in.Models}
-	system := a.systemPrompt()
-	if strings.TrimSpace(in.System) != "" {
-		system = in.System
-		res.Settings.System = in.System
-	}
-	if in.Temperature != nil {
-		t := *in.Temperature
-		res.Settings.Temperature = &t
-		req.Options = map[string]any{"temperature": t}
-	}
-	if len(in.Models) > 0 {
-		res.Settings.Model = in.Models[0]
-	}
-	think, err := llm.ParseThink(in.Think)
-	if err != nil {
-		return res, fmt.Errorf("turn: %w", err)
-	}
-	req.Think, res.Settings.Think = think, in.Think
-	var offered api.Tools
-	res.Plan = guardErase(res.Plan, in.Text)
-	if a.Tools != nil {
-		res.Plan = widenForNamedTool(res.Plan, a.Tools, in.Text)
-		if res.Plan.ToolGroup != ToolsNone {
-			offered = a.Tools.Schemas(res.Plan.ToolGroup)
-		}
-	}
-	var recalledAt time.Time // when memories were recalled for this reply (the recall log's batch)
-	budget, numCtx, model, recent := 6144, 0, "", 0
-	switch {
-	case a.Budget != nil:
-		budget, numCtx, model, recent = a.Budget(ctx, in.Models, in.NumCtx)
-	case in.NumCtx > 0:
-		numCtx, budget = in.NumCtx, prompt.Budget(in.NumCtx, 1024)
-	}
-	res.Settings.NumCtx = numCtx
-	if res.Settings.Model == "" {
-		res.Settings.Model = model
-	}
-	pin := prompt.Input{System: system, Query: in.Text, History: history, Channel: "main",
-		Summary: sess.Summary, SummaryUpto: sess.SummaryUpto, Budget: budget, RecentTurns: recent}
-	if a.Memory != nil && res.Plan.Recall && !in.Incognito {
-		// Recall logs what it offers against the user's message: wait for it to exist.
-		if err := userStored(); err != nil {
-			return res, err
-		}
-		recalledAt = time.Now()
-		mems, err := a.Memory.Recall(ctx, MemoryQuery{Profile: sess.Profile, Text: in.Text, SessionID: sess.ID,
-			MessageID: user.ID, K: res.Plan.RecallK})
-		if err == nil {
-			res.Recalled, pin.Memories = mems, mems
-		}
-	}
-	if a.Calibration != nil && model != "" {
-		pin.Ratio = a.Calibration.Ratio(ctx, model)
-	}
-	docs, derr := a.documents(ctx, in, user.ID, history, userStored)
-	if derr != nil {
-		return res, derr
-	}
-	pin.Documents = docs
-	pin.ToolSchemas = SchemaTexts(offered)
-	res.Context = a.Prompt.Build(ctx, pin)
-	req.Messages = ChatMessages(res.Context)
-	if in.NoImages {
-		for i := range req.Messages {
-			req.Messages[i].Images = nil
-		}
-	}
-	offered = Fitted(offered, pin.ToolSchemas, res.Context)
-	if numCtx > 0 {
-		if req.Options == nil {
-			req.Options = map[string]any{}
-		}
-		req.Options["num_ctx"] = numCtx
-	}
-
-	// 3. stream the reply; run the tools it asks for and ask again, under the loop guard.
-	var toolTurn ToolTurn
-	if a.Tools != nil && res.Plan.ToolGroup != ToolsNone {
-		req.Tools = offered
-		rounds := 0
-		if in.Continue && !in.Regenerate {
-			rounds = 1
-		}
-		toolTurn = a.Tools.NewTurn(in.RequestID, sess.ID, res.Plan.ToolGroup, rounds)
-	}
-	mt := MemoryTurn{Profile: sess.Profile, SessionID: sess.ID, UserMessageID: user.ID, UserText: in.Text, Plan: res.Plan, Incognito: in.Incognito}
-	if in.Incognito {
-		mt.Plan.MayWriteMemory, mt.Plan.Recall = false, false
-	}
-	if a.Memory != nil {
-		ctx = a.Memory.Scope(ctx, mt)
-	}
-	var reply llm.Reply
-	var chatErr error
-	var text, thinking strings.Builder
-	clock := figures{start: time.Now()}
-	for {
-		reply, chatErr = a.LLM.Chat(ctx, req, func(d llm.Delta) error {
-			if err := userStored(); err != nil {
-				return err
-			}
-			if err := ctx.Err(); err != nil {
-				return err // stopped: a delta already on its way is neither shown nor kept
-			}
-			clock.delta(d)
-			text.WriteString(d.Content)
-			thinking.WriteString(d.Thinking)
-			if onDelta == nil {
-				return nil
-			}
-			return onDelta(d)
-		})
-		if err := userStored(); err != nil {
-			return res, err // nothing of the reply was shown; the caller keeps the text
-		}
-		clock.round(reply)
-		if chatErr != nil || len(reply.ToolCalls) == 0 || toolTurn == nil {
-			break
-		}
-		outs, stop := toolTurn.RunAll(ctx, reply.ToolCalls)
-		req.Messages = append(req.Messages, llm.Message{Role: "assistant", Content: reply.Content, ToolCalls: reply.ToolCalls})
-		for _, o := range outs {
-			res.Tools = append(res.Tools, o)
-			if in.OnTool != nil {
-				in.OnTool(o)
-			}
-			req.Messages = append(req.Messages, ToolResultMessage(o))
-			tm := ToolMessage(o, "")
-			tm.SessionID = sess.ID
-			if _, err := a.Sessions.Append(context.WithoutCancel(ctx), tm); err != nil {
-				return res, fmt.Errorf("turn: store tool result: %w", err)
-			}
-		}
-		if stop != nil {
-			res.Stop = stop
-			break
-		}
-		if ctx.Err() != nil {
-			chatErr = ctx.Err()
-			break
-		}
-	}
-	reply.Content = text.String()
-	if res.Stop != nil && strings.TrimSpace(reply.Content) == "" {
-		reply.Content = "_" + res.Stop.Message + "_"
-	}
-
-	// 4. persist the reply, even when the caller has gone away.
-	out := session.Message{SessionID: sess.ID, Role: "assistant", Content: reply.Content, Thinking: thinking.String(),
-		Model: reply.Model, Status: session.StatusOK}
-	var why *Failure // a failed reply's reason, as the UI words it
-	switch {
-	case chatErr != nil && ctx.Err() != nil:
-		out.Status = session.StatusCancelled
-	case chatErr != nil:
-		out.Status, out.Error = session.StatusFailed, chatErr.Error()
-		if a.ExplainError != nil { // stored in the user's words, with a code the UI translates
-			msg, code, params := a.ExplainError(context.WithoutCancel(ctx), chatErr)
-			out.Error, why = msg, &Failure{Code: code, Params: params}
-		}
-	}
-	if out.Status != session.StatusFailed {
-		var succeeded []string
-		if toolTurn != nil {
-			succeeded = toolTurn.Succeeded()
-		}
-		res.Unverified = tools.ClaimsUnexecutedAction(reply.Content, succeeded)
-	}
-	var figs *Figures
-	if out.Status == session.StatusOK {
-		figs = clock.done()
-	}
-	out.Details, out.Context = replyDetails(res, figs, why), contextRecipe(res, sess.SummaryUpto, recalledAt)
-	if prepared, err := a.Sessions.Prepare(out); err == nil {
-		out = prepared // its id and time now: a reply kept unsaved is stored as it was
-	}
-	stored, err := a.Sessions.Append(context.WithoutCancel(ctx), out)
-	if err != nil {
-		res.Assistant = out
-		return res, &UnsavedReplyError{Reply: out, Err: fmt.Errorf("turn: store reply: %w", errors.Join(err, chatErr))}
-	}
-	res.Assistant = stored
-	if res.Session, err = a.Sessions.Get(context.WithoutCancel(ctx), sess.ID); err != nil {
-		res.Session = sess
-	}
-	if out.Status == session.StatusFailed {
-		return res, fmt.Errorf("turn: %w", chatErr)
-	}
-	if a.Calibration != nil && reply.PromptTokens > 0 && res.Context.Estimated > 0 && len(res.Tools) == 0 {
-		_ = a.Calibration.Observe(context.WithoutCancel(ctx), reply.Model, res.Context.Estimated, reply.PromptTokens)
-	}
-	if a.Memory != nil && !in.Incognito && !in.Continue {
-		mt.AssistantMessageID, mt.AssistantText = stored.ID, stored.Content
-		_ = a.Memory.Observe(context.WithoutCancel(ctx), mt) // queued; a failure never fails the turn
-	}
-	if a.AfterTurn != nil && res.Context.Dropped > 0 { // a summary is needed only once history stops fitting
-		a.AfterTurn(sess.ID)
-	}
-	return res, nil
+	return t.persist()
 }
 
 // UnsavedReplyError is a reply that streamed but could not be stored (the disk
