@@ -2,10 +2,7 @@
 
 package mcp
 
-import (
-	"log/slog"
-	"syscall"
-)
+import "log/slog"
 
 // markerVar is the environment variable that marks a server's descendants
 // (used on Linux only).
@@ -14,8 +11,6 @@ const markerVar = "HERMES_MCP_RUN"
 // BecomeSubreaper makes this process a child subreaper on Linux; elsewhere it
 // does nothing.
 func BecomeSubreaper() error { return nil }
-
-func setParentDeath(*syscall.SysProcAttr) {}
 
 func newRun() string                     { return "" }
 func forgetRun(string)                   {}

@@ -1,18 +1,19 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"hermes/backend/proc"
 )
 
 // launch is how to start one server process.
@@ -66,8 +67,7 @@ func startProcess(l launch, stderr io.Writer) (*process, error) {
 		cmd.Env = []string{} // never the parent's environment
 	}
 	cmd.Dir = l.dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	setParentDeath(cmd.SysProcAttr)
+	proc.Prepare(cmd)
 
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -104,25 +104,25 @@ func startProcess(l launch, stderr io.Writer) (*process, error) {
 	return p, nil
 }
 
-// runAndReap starts the child and reaps it, on one locked OS thread. The
-// kernel's parent-death signal fires when the thread that forked the child
-// exits, not the process, and Go ends a thread whenever a goroutine that locked
-// it returns without unlocking (any code in the process may do that); holding
-// the forking thread until the child is reaped rules that out, and costs
-// nothing, since waiting for the child blocks a thread anyway.
+// runAndReap starts the child and reaps it, on one locked OS thread (see
+// proc.Run: the parent-death signal follows the thread that forked).
 func (p *process) runAndReap(started chan<- error, errR *os.File) {
-	runtime.LockOSThread()
-	if err := p.cmd.Start(); err != nil {
-		runtime.UnlockOSThread()
-		forgetRun(p.run)
-		started <- err
+	ran := false
+	err := proc.Run(p.cmd, func(err error) {
+		if err != nil {
+			forgetRun(p.run)
+			started <- err
+			return
+		}
+		ran = true
+		p.pid, p.started = p.cmd.Process.Pid, time.Now()
+		trackStart(p)
+		started <- nil
+	})
+	if !ran {
 		return
 	}
-	p.pid, p.started = p.cmd.Process.Pid, time.Now()
-	trackStart(p)
-	started <- nil
-	p.waitErr = p.cmd.Wait()
-	runtime.UnlockOSThread()
+	p.waitErr = err
 	p.reap(errR)
 }
 
@@ -137,7 +137,7 @@ func closeAll(fs ...*os.File) {
 // pipes drain for a moment and closes our ends, so no goroutine reading them
 // is left.
 func (p *process) reap(errR *os.File) {
-	_ = syscall.Kill(-p.pid, syscall.SIGKILL) // stragglers of the group; ESRCH when none
+	_ = proc.KillGroup(p.pid) // stragglers of the group; none is no error
 	trackEnd(p)
 	grace := time.NewTimer(pipeGrace)
 	defer grace.Stop()
@@ -197,12 +197,9 @@ func (p *process) stop(total time.Duration) error {
 	if p.wait(total / 4) {
 		return nil
 	}
-	_ = syscall.Kill(-p.pid, syscall.SIGTERM)
-	if p.wait(total / 3) {
-		return nil
-	}
-	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
-	if p.wait(time.Until(deadline)) {
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	if proc.Stop(ctx, p.pid, p.exited, total/3) == nil {
 		return nil
 	}
 	return fmt.Errorf("stop server (pid %d): it did not exit within %s, even after SIGKILL", p.pid, total)

@@ -16,10 +16,9 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
-	"hermes/backend/procid"
+	"hermes/backend/proc"
 )
 
 // States of the local server.
@@ -217,22 +216,16 @@ func (d *Daemon) start(bin string) error {
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+hostPort)
 	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	procid.DieWithParent(cmd.SysProcAttr)
+	proc.Prepare(cmd) // its own process group; SIGKILL when Hermes dies
 	fmt.Fprintf(log, "\n--- %s: Hermes starts %s serve on %s ---\n", time.Now().Format(time.RFC3339), bin, hostPort)
-	// The parent-death signal follows the forking thread: fork from a thread
-	// locked for as long as the child runs (it ends with the goroutine).
 	started, done := make(chan error, 1), make(chan struct{})
 	go func() {
-		runtime.LockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
+		ran := false
+		_ = proc.Run(cmd, func(err error) { ran = err == nil; started <- err })
+		if ran {
+			log.Close()
+			close(done)
 		}
-		started <- nil
-		_ = cmd.Wait()
-		log.Close()
-		close(done)
 	}()
 	if err := <-started; err != nil {
 		log.Close()
@@ -288,12 +281,8 @@ func (d *Daemon) Stop() error {
 	if cmd == nil {
 		return nil
 	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
-	}
-	return nil
+	return proc.Stop(context.Background(), cmd.Process.Pid, done, stopGrace)
 }
+
+// stopGrace is how long a started server has to exit after SIGTERM.
+const stopGrace = 5 * time.Second

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"hermes/backend/proc"
 )
 
 // commandExec runs a program with an argv built from the arguments: never a
@@ -51,8 +53,16 @@ func (c *commandExec) run(ctx context.Context, args map[string]json.RawMessage) 
 	stderr := &limitedBuffer{max: 16 << 10}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = 2 * time.Second
-	setProcessGroup(cmd)
-	err := runTied(cmd)
+	// Its own process group, killed whole when the call ends early, so no
+	// grandchild is left behind; SIGKILL if Hermes dies while it runs.
+	proc.Prepare(cmd)
+	cmd.Cancel = func() error {
+		if cmd.Process == nil {
+			return nil
+		}
+		return proc.KillGroup(cmd.Process.Pid)
+	}
+	err := proc.Run(cmd, nil)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
