@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"hermes/backend/config"
 	"hermes/backend/session"
 )
 
@@ -24,13 +25,17 @@ func (c *Core) Sweep(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	lc := &session.Lifecycle{Store: c.sessions, IdleAfter: s.IdleTimeout, ArchiveAfter: s.ArchiveAfter, Close: c.closeHook,
+	return c.lifecycle(s).Sweep(ctx, c.sessions.Now())
+}
+
+// lifecycle is the conversations' lifecycle under settings s.
+func (c *Core) lifecycle(s config.Settings) *session.Lifecycle {
+	return &session.Lifecycle{Store: c.sessions, IdleAfter: s.IdleTimeout, ArchiveAfter: s.ArchiveAfter, Close: c.closeHook,
 		Archived: func(ctx context.Context, id string) {
 			if m, err := c.memoryStore(); err == nil {
 				m.EndSession(ctx, id)
 			}
 		}}
-	return lc.Sweep(ctx, c.sessions.Now())
 }
 
 // sweepAtOpen applies the due lifecycle work whenever a data dir is opened,
@@ -47,7 +52,9 @@ func (c *Core) sweepAtOpen() {
 		if err != nil {
 			return
 		}
-		if !c.answers(s.OllamaHost)(ctx) {
+		// Ollama is looked for only when a conversation is due to close (a
+		// command that reads, on a data dir with nothing due, connects nowhere).
+		if due, err := c.lifecycle(s).Due(ctx, c.sessions.Now()); err != nil || !due || !c.answers(s.OllamaHost)(ctx) {
 			ctx = context.WithValue(ctx, noModelKey{}, true)
 		}
 		_, _ = c.Sweep(ctx)

@@ -34,6 +34,18 @@ type Lifecycle struct {
 }
 
 // Sweep applies the lifecycle at now and returns how many sessions changed state.
+// Due reports whether a conversation is due to close (the only sweep work that
+// may ask the model): a sweep without it needs no model, nor a look for one.
+func (l *Lifecycle) Due(ctx context.Context, now time.Time) (bool, error) {
+	var due bool
+	err := l.Store.db.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM sessions WHERE state = 'active' AND updated_at < ?)`,
+		ts(now.Add(-l.IdleAfter))).Scan(&due)
+	if err != nil {
+		return false, fmt.Errorf("sweep sessions: %w", err)
+	}
+	return due, nil
+}
+
 func (l *Lifecycle) Sweep(ctx context.Context, now time.Time) (int, error) {
 	changed := 0
 	rows, err := l.Store.db.QueryContext(ctx, `SELECT id FROM sessions WHERE state = 'active' AND updated_at < ?`, ts(now.Add(-l.IdleAfter)))
