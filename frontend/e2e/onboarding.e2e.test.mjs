@@ -336,8 +336,8 @@ describe('first run and models', { timeout: 240_000 }, () => {
       await page.getByTestId('setup-import-path').fill(file);
       await page.getByTestId('setup-import-modelfile').fill('PARAMETER temperature 0.2\nADAPTER ./lora.gguf');
       await refusedInBothLanguages(page, 'modelfile-refused', {
-        zh: 'Modelfile 第 2 行：导入时不能设置 ADAPTER（可以设置的有 FROM、TEMPLATE、SYSTEM、PARAMETER、LICENSE 和 MESSAGE）。',
-        en: 'Modelfile line 2: an import cannot set ADAPTER (it can set FROM, TEMPLATE, SYSTEM, PARAMETER, LICENSE and MESSAGE).',
+        zh: 'Modelfile 第 2 行：导入时不能设置 ADAPTER（可以设置的有 FROM、TEMPLATE、SYSTEM、PARAMETER、LICENSE、MESSAGE、RENDERER、PARSER 和 REQUIRES）。',
+        en: 'Modelfile line 2: an import cannot set ADAPTER (it can set FROM, TEMPLATE, SYSTEM, PARAMETER, LICENSE, MESSAGE, RENDERER, PARSER and REQUIRES).',
       });
       await page.getByTestId('setup-import-modelfile').fill('');
 
