@@ -183,7 +183,7 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
     await row.waitFor();
     // The default keeps a health fact for months: archived after about 285 days if never restated.
     assert.equal(await row.getByTestId('memory-decay-input').inputValue(), '180d');
-    assert.equal(await row.getByTestId('memory-decay-archived').textContent(), '≈ 285 days');
+    assert.equal(await row.getByTestId('memory-decay-archived').textContent(), 'kept ≈ 285 days');
     await row.getByTestId('memory-decay-input').fill('soon');
     await row.getByTestId('memory-decay-save').click();
     await page.getByTestId('memory-decay-error').waitFor();

@@ -289,7 +289,7 @@ describe('MemoryPanel decay', () => {
     await waitFor(() => expect(getAllByTestId('memory-decay-row')).toHaveLength(2));
     expect(getByTestId('memory-decay').textContent).toContain('never fade');
     // When each category's facts are archived, said in days (or hours when short).
-    expect(getAllByTestId('memory-decay-archived').map((e) => e.textContent)).toEqual(['≈ 285 days', '≈ 76 hours']);
+    expect(getAllByTestId('memory-decay-archived').map((e) => e.textContent)).toEqual(['kept ≈ 285 days', 'kept ≈ 76 hours']);
     const input = getAllByTestId('memory-decay-input')[0] as HTMLInputElement;
     expect(input.getAttribute('aria-label')).toBe('Half-life for health');
     const save = getAllByTestId('memory-decay-save')[0] as HTMLButtonElement;

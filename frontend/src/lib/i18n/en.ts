@@ -949,7 +949,7 @@ export const en = {
   'memory.decayIntro': 'A fact you do not restate or confirm fades: after one half-life it is half as strong, and below {n}% it is archived (still browsable). Facts you confirmed never fade.',
   'memory.decayCategory': 'Category',
   'memory.decayHalfLife': 'Half-life',
-  'memory.decayArchived': 'Archived after',
+  'memory.decayArchived': 'kept',
   'memory.decayArchivedHint': 'How long a fact you stated once and never restated keeps before it is archived',
   'memory.decayArchivedAfter': '≈ {d}',
   'memory.decayArchivedDays': '≈ {n, plural, one {# day} other {# days}}',

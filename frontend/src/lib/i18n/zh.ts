@@ -929,7 +929,7 @@ export const zh: Record<MessageKey, string> = {
   'memory.decayIntro': '你没有重申或确认的事实会逐渐淡化：每过一个半衰期强度减半，低于 {n}% 时归档（仍可浏览）。你确认过的事实永不淡化。',
   'memory.decayCategory': '类别',
   'memory.decayHalfLife': '半衰期',
-  'memory.decayArchived': '归档时间',
+  'memory.decayArchived': '保留',
   'memory.decayArchivedHint': '只说过一次、之后没有重申的事实，过多久会被归档',
   'memory.decayArchivedAfter': '约 {d}',
   'memory.decayArchivedDays': '约 {n} 天',
