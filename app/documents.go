@@ -102,28 +102,9 @@ func dataURL(mime string, b []byte) string {
 // ImagesOf counts the images among the documents a message's text names
 // (stored ones: a tag that names no stored image counts for nothing), for the
 // sender to check, before the turn, that the chat's model can see
-// (PromptImages counts those the whole prompt would carry).
+// (checkVision).
 func (c *Core) ImagesOf(ctx context.Context, text string) (int, error) {
 	return c.countImages(ctx, session.DocumentIDs(text))
-}
-
-// PromptImages counts the images a message sent in a conversation would carry
-// to the model: the message's own and those of the user messages shown before
-// it (agent.PromptDocuments takes the same), so that a chat whose model was
-// changed to one that cannot see is told before its older images are sent.
-// sessionID "" is a new conversation.
-func (c *Core) PromptImages(ctx context.Context, sessionID, text string) (int, error) {
-	var shown []session.Message
-	if sessionID != "" {
-		s, err := c.sessions.Get(ctx, sessionID)
-		if err != nil {
-			return 0, err
-		}
-		if shown, err = c.sessions.History(ctx, s); err != nil {
-			return 0, err
-		}
-	}
-	return c.countImages(ctx, session.ShownDocumentIDs(text, shown))
 }
 
 func (c *Core) countImages(ctx context.Context, ids []string) (int, error) {

@@ -67,6 +67,12 @@ func (c *Core) turnModel(ctx context.Context, in agent.Input) string {
 	if err != nil {
 		return ""
 	}
+	return c.firstModel(ctx, in)
+}
+
+// firstModel is the model of a turn whose chat settings are applied: the
+// turn's own (or the chat's), else chat_model.
+func (c *Core) firstModel(ctx context.Context, in agent.Input) string {
 	if len(in.Models) > 0 {
 		return in.Models[0]
 	}

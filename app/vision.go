@@ -9,7 +9,6 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/llm"
-	"hermes/backend/session"
 )
 
 // ErrCannotSee is a message with images for a model that cannot see them
@@ -31,19 +30,17 @@ func (e *CannotSeeError) Error() string {
 
 func (e *CannotSeeError) Is(target error) bool { return target == ErrCannotSee }
 
-// namesImages reports whether a message's text names an image it carries.
-func namesImages(text string) bool {
-	return slices.ContainsFunc(session.DocumentRefs(text), func(r session.DocumentRef) bool { return r.Kind == session.KindImage })
-}
-
 // checkVision refuses a turn whose message carries images when the model it
-// will ask cannot see (Ollama's capabilities from /api/show), naming the
+// will ask (its chat's settings applied) cannot see (Ollama's capabilities from /api/show), naming the
 // installed models that can. A model Ollama cannot describe now passes: the
 // turn itself then says what is wrong. A turn without images of its own to a
 // model that cannot see leaves the images of earlier messages out.
 func (c *Core) checkVision(ctx context.Context, in agent.Input) (agent.Input, error) {
-	own := namesImages(in.Text)
-	model := c.turnModel(ctx, in)
+	own, err := c.ImagesOf(ctx, in.Text) // stored images only: a forged tag counts for nothing
+	if err != nil {
+		return in, err
+	}
+	model := c.firstModel(ctx, in) // in has its chat's settings applied (Core.turn)
 	client, _, err := c.llmClient(ctx)
 	if model == "" || err != nil {
 		return in, nil
@@ -52,7 +49,7 @@ func (c *Core) checkVision(ctx context.Context, in agent.Input) (agent.Input, er
 	if err != nil || slices.Contains(caps, llm.CapVision) {
 		return in, nil
 	}
-	if !own {
+	if own == 0 {
 		in.NoImages = true
 		return in, nil
 	}
