@@ -25,12 +25,19 @@ type recorder struct {
 
 func (r *recorder) start(t *testing.T) string {
 	t.Helper()
+	return r.startWith(t, llmtest.Reply{Chunks: []string{"Noted."}})
+}
+
+// startWith serves reply to every chat, with models installed beside the fake's own.
+func (r *recorder) startWith(t *testing.T, reply llmtest.Reply, models ...llmtest.Model) string {
+	t.Helper()
 	fake := llmtest.New()
+	fake.Models = append(fake.Models, models...)
 	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
 		r.mu.Lock()
 		r.seen = append(r.seen, req)
 		r.mu.Unlock()
-		return llmtest.Reply{Chunks: []string{"Noted."}}
+		return reply
 	}
 	srv := fake.Start()
 	t.Cleanup(func() { fake.Close(); srv.Close() })

@@ -5,10 +5,7 @@ import (
 	"image"
 	_ "image/jpeg"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/ollama/ollama/api"
 
 	"hermes/backend/document/documenttest"
 	"hermes/backend/llm/llmtest"
@@ -18,27 +15,18 @@ import (
 // a model that can see; for one that cannot it exits 2, names the models that
 // can, and stores nothing.
 func TestChatAttachImage(t *testing.T) {
-	var mu sync.Mutex
-	var seen []api.ChatRequest
-	fake := llmtest.New()
-	fake.Models = append(fake.Models, llmtest.Model{Name: "gemma3", ContextLength: 8192, Capabilities: []string{"completion", "vision"}})
-	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
-		mu.Lock()
-		seen = append(seen, req)
-		mu.Unlock()
-		return llmtest.Reply{Chunks: []string{"A pump."}}
-	}
-	srv := fake.Start()
-	t.Cleanup(func() { fake.Close(); srv.Close() })
+	rec := &recorder{}
+	url := rec.startWith(t, llmtest.Reply{Chunks: []string{"A pump."}},
+		llmtest.Model{Name: "gemma3", ContextLength: 8192, Capabilities: []string{"completion", "vision"}})
 	dir := t.TempDir()
-	env := map[string]string{"OLLAMA_HOST": srv.URL, "HERMES_DATA_DIR": dir}
+	env := map[string]string{"OLLAMA_HOST": url, "HERMES_DATA_DIR": dir}
 	photo := writeFile(t, t.TempDir(), "pump.jpg", documenttest.JPEG(documenttest.Photo(4000, 3000), 90))
 
 	r := runCLI(t, env, "", "chat", "--attach", photo, "what is this?")
 	if r.code != 2 || !strings.Contains(r.stderr, "llama3.2 cannot see images; choose a model that can (gemma3)") {
 		t.Fatalf("an image for llama3.2: %+v", r)
 	}
-	if len(seen) != 0 {
+	if rec.count() != 0 {
 		t.Fatal("the refused message reached the model")
 	}
 	if _, linked, _ := documentRows(t, dir); linked != 0 {
@@ -49,10 +37,8 @@ func TestChatAttachImage(t *testing.T) {
 	if r.code != 0 || strings.TrimSpace(r.stdout) != "A pump." || !strings.Contains(r.stderr, "attached pump.jpg (image, ") {
 		t.Fatalf("an image for gemma3: %+v", r)
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	var imgs [][]byte
-	for _, m := range seen[len(seen)-1].Messages {
+	for _, m := range rec.last(t).Messages {
 		for _, b := range m.Images {
 			imgs = append(imgs, b)
 		}

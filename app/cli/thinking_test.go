@@ -2,10 +2,7 @@ package cli
 
 import (
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/ollama/ollama/api"
 
 	"hermes/backend/llm/llmtest"
 )
@@ -15,23 +12,12 @@ import (
 // --think is stored as the chat's setting and sent; a model that cannot think
 // asked to is refused in words, exit 1 (the request failed, not the input).
 func TestChatThinking(t *testing.T) {
-	var mu sync.Mutex
-	var seen []api.ChatRequest
-	fake := llmtest.New()
-	fake.Models = append(fake.Models, llmtest.Model{Name: "qwen3", ContextLength: 8192, Capabilities: []string{"completion", "thinking"}})
-	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
-		mu.Lock()
-		seen = append(seen, req)
-		mu.Unlock()
-		return llmtest.Reply{Thinking: []string{"Weighing", " the options."}, Chunks: []string{"Tea."}}
-	}
-	srv := fake.Start()
-	t.Cleanup(func() { fake.Close(); srv.Close() })
-	env := map[string]string{"OLLAMA_HOST": srv.URL, "HERMES_DATA_DIR": t.TempDir()}
+	rec := &recorder{}
+	url := rec.startWith(t, llmtest.Reply{Thinking: []string{"Weighing", " the options."}, Chunks: []string{"Tea."}},
+		llmtest.Model{Name: "qwen3", ContextLength: 8192, Capabilities: []string{"completion", "thinking"}})
+	env := map[string]string{"OLLAMA_HOST": url, "HERMES_DATA_DIR": t.TempDir()}
 	lastThink := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		if v := seen[len(seen)-1].Think; v != nil {
+		if v := rec.last(t).Think; v != nil {
 			return v.String()
 		}
 		return "<nil>"
