@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"image/jpeg"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -136,19 +135,9 @@ func TestAttachDocumentRefuses(t *testing.T) {
 // "vision" capability).
 func newVisionApp(t *testing.T, script func(api.ChatRequest) llmtest.Reply) (*App, *Core) {
 	t.Helper()
-	fake := llmtest.New()
+	a, core, fake, _ := newTestApp(t, script)
 	fake.Models[0].Capabilities = append(fake.Models[0].Capabilities, "vision")
-	fake.Chat = script
-	srv := fake.Start()
-	t.Cleanup(func() { fake.Close(); srv.Close() })
-	env := map[string]string{"OLLAMA_HOST": srv.URL}
-	core, err := Open(context.Background(), Options{DataDir: t.TempDir(), Getenv: func(k string) string { return env[k] },
-		IntentModel: os.DirFS("../models/intent")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { core.Close() })
-	return NewApp(core, (&events{}).emit), core
+	return a, core
 }
 
 // imageTraces are pieces of an image's bytes, raw and in base64, from its
