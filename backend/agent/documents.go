@@ -59,7 +59,7 @@ func PromptDocuments(ctx context.Context, store interface {
 	for _, d := range docs {
 		pd := prompt.Document{ID: d.ID, Name: d.Name, Text: d.Text}
 		if d.IsImage() {
-			pd.Image, pd.Width, pd.Height = d.Data, d.Width, d.Height
+			pd.Image, pd.Width, pd.Height, pd.ImageTokens = d.Data, d.Width, d.Height, d.Tokens
 		}
 		out = append(out, pd)
 	}

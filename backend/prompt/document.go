@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"hermes/backend/document"
 )
 
 // ReasonDocument is an attached document, whole or one of its chunks.
@@ -20,6 +18,9 @@ type Document struct {
 	Image  []byte
 	Width  int
 	Height int
+	// ImageTokens is what the image costs a vision model, as estimated when it
+	// was attached (document.ImageTokens).
+	ImageTokens int
 }
 
 // ImageItem is how an image is named to the model, in the message that
@@ -29,11 +30,11 @@ func ImageItem(name string, w, h int) string {
 }
 
 // imageItem is an image document as one item: never chunked, its tokens the
-// vision model's estimate for its size (document.ImageTokens) and its note's.
+// vision model's estimate for its size (Document.ImageTokens) and its note's.
 func imageItem(d Document) Item {
 	c := ImageItem(d.Name, d.Width, d.Height)
 	return Item{Reason: ReasonDocument, Role: "user", Content: c, Images: [][]byte{d.Image},
-		Tokens: document.ImageTokens(d.Width, d.Height) + Estimate(c) + MessageOverhead, Ref: d.ID}
+		Tokens: d.ImageTokens + Estimate(c) + MessageOverhead, Ref: d.ID}
 }
 
 // Document policy defaults.

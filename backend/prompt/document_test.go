@@ -106,8 +106,8 @@ func itemsOf(c Context, r Reason) []Item {
 // the images that fit come whole (the query's first), an image that does not
 // is left out, and text is chunked into the room left.
 func TestImagesInPrompt(t *testing.T) {
-	photo := Document{ID: "i1", Name: "pump.jpg", Image: []byte("\xff\xd8\xffjpeg bytes"), Width: 1024, Height: 768}
-	older := Document{ID: "i2", Name: "old.png", Image: []byte("\x89PNG older"), Width: 1024, Height: 768}
+	photo := Document{ID: "i1", Name: "pump.jpg", Image: []byte("\xff\xd8\xffjpeg bytes"), Width: 1024, Height: 768, ImageTokens: 37 * 28}
+	older := Document{ID: "i2", Name: "old.png", Image: []byte("\x89PNG older"), Width: 1024, Height: 768, ImageTokens: 37 * 28}
 	var long strings.Builder
 	for i := range 200 {
 		fmt.Fprintf(&long, "Paragraph %d is about gardening and the weather in spring.\n\n", i)
