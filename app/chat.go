@@ -25,7 +25,7 @@ const (
 type ChatInput struct {
 	SessionID string // the conversation to continue; "" starts one
 	Text      string
-	Think     string // this turn's Think choice (llm.ThinkChoices); "" keeps the chat's
+	Think     string // this turn's Think choice (session.ChatSettings.Think); "" keeps the chat's
 }
 
 // Chat runs one turn for the command line, streaming the reply's text to fn. The

@@ -146,7 +146,7 @@ type Input struct {
 	// NumCtx, when > 0, is the context size asked for instead of the Budget's
 	// (the budget shrinks or grows with it, keeping the same reply reserve).
 	NumCtx int
-	// Think is the chat's Think setting (llm.ThinkChoices; "": the model decides).
+	// Think is the chat's Think setting (see session.ChatSettings; "": the model decides), read by llm.ParseThink.
 	Think string
 	// NoImages leaves the images of earlier messages out of the request (the
 	// model cannot see them).

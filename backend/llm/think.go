@@ -13,11 +13,8 @@ import (
 // 400 "… does not support thinking").
 var ErrNoThinking = errors.New("the model cannot think")
 
-// ThinkChoices are the values of a chat's Think setting, in the order a picker
-// shows them: the model decides, on, off, and the levels some models take.
-var ThinkChoices = []string{"", "on", "off", "low", "medium", "high"}
-
-// ErrBadThink is a Think value that is none of ThinkChoices.
+// ErrBadThink is a Think value ParseThink does not read (a chat keeps one of
+// session's Think choices).
 var ErrBadThink = errors.New(`think must be one of default, on, off, low, medium, high`)
 
 // ParseThink turns a Think setting into what the request carries: nil for the

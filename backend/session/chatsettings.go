@@ -30,8 +30,9 @@ const (
 	MaxPresetName  = 60
 )
 
-// thinkChoices are the Think values a chat may keep (llm.ThinkChoices, which
-// this package cannot import).
+// thinkChoices are the Think values a chat may keep, in the order a picker
+// shows them: the model decides, on, off, and the levels some models take
+// (llm.ParseThink turns them into what a request carries).
 var thinkChoices = []string{"", "on", "off", "low", "medium", "high"}
 
 // Validate checks the settings' own bounds (whether the model is installed is the
