@@ -131,11 +131,17 @@ describe('thinking model', { timeout: 300_000 }, () => {
 
   it('Think = Off in the chat settings: no reasoning', async () => {
     const { page } = app;
-    await setLanguage(page, 'en');
-    await menuItem(page, 'chat-settings-button');
-    await page.getByTestId('chat-settings').waitFor();
-    await page.getByTestId('chat-settings-think').selectOption('off');
-    await themedShots(page, shotsDir, 'settings', 'en', { settle: 60 });
+    for (const lang of ['zh', 'en']) { // the dialog in Chinese (then cancelled), and in English
+      await setLanguage(page, lang);
+      await menuItem(page, 'chat-settings-button');
+      await page.getByTestId('chat-settings').waitFor();
+      await page.getByTestId('chat-settings-think').selectOption('off');
+      await themedShots(page, shotsDir, 'settings', lang, { settle: 60 });
+      if (lang === 'zh') {
+        await page.getByTestId('chat-settings-cancel').click();
+        await page.getByTestId('chat-settings').waitFor({ state: 'detached' });
+      }
+    }
     await page.getByTestId('chat-settings-apply').click();
     await page.getByTestId('chat-settings').waitFor({ state: 'detached' });
     const before = await page.locator('[data-testid="message"][data-role="assistant"]').count();
