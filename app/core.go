@@ -21,6 +21,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/egress"
 	"hermes/backend/intent/correct"
+	"hermes/backend/kb/kbtool"
 	"hermes/backend/llm"
 	"hermes/backend/mcp"
 	"hermes/backend/memory"
@@ -74,6 +75,7 @@ type Core struct {
 	approver approverSwitch
 	mcp      *mcp.Manager
 	memory   *memoryLoader
+	kb       *Knowledge      // the knowledge base service
 	resumed  []MemoryReceipt // erasures a crash interrupted that this open finished
 	self     procid.ID       // this process, the owner of its incognito chats
 
@@ -96,6 +98,9 @@ type Core struct {
 	clientKey string
 	client    *llm.Client
 }
+
+// Knowledge is the knowledge base service.
+func (c *Core) Knowledge() *Knowledge { return c.kb }
 
 // cageExe is the cage's program: the one named, else this executable.
 func cageExe(named string) string {
@@ -163,6 +168,11 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		return nil, err
 	}
 	c.memory = &memoryLoader{c: c}
+	c.kb = &Knowledge{c: c}
+	if err := kbtool.Register(c.tools.reg, c.kb, knowledgeExists(ctx, db)); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := memtool.Register(c.tools.reg, lazyMemoryTools{c}, memtool.Options{}); err != nil {
 		db.Close()
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"hermes/backend/config"
 	"hermes/backend/document"
 	"hermes/backend/egress"
+	"hermes/backend/kb"
 	"hermes/backend/llm"
 	"hermes/backend/memory"
 	"hermes/backend/ollamad"
@@ -36,6 +37,9 @@ const (
 	CodeDBNewer           = "db_newer"
 	CodeEmptyMessage      = "empty_message"
 	CodeNotFound          = "not_found"
+	CodeKBNotFound        = "kb_not_found"  // params: detail
+	CodeKBExists          = "kb_exists"     // params: detail
+	CodeKBNoFolder        = "kb_no_folder"  // params: detail
 	CodeInvalidInput      = "invalid_input" // params: detail (the backend's own words)
 	CodeConflict          = "conflict"
 	CodeUnavailable       = "unavailable"
@@ -131,6 +135,12 @@ func describe(err error, host, model string) (code string, params map[string]str
 	switch {
 	case errors.Is(err, agent.ErrEmptyMessage):
 		return CodeEmptyMessage, nil, "Type a message first."
+	case errors.Is(err, kb.ErrNotFound):
+		return CodeKBNotFound, map[string]string{"detail": err.Error()}, "That collection is not in the knowledge base any more."
+	case errors.Is(err, kb.ErrExists):
+		return CodeKBExists, map[string]string{"detail": err.Error()}, upperFirst(err.Error()) + ". Choose another name, or remove the other collection first."
+	case errors.Is(err, kb.ErrNoFolder):
+		return CodeKBNoFolder, map[string]string{"detail": err.Error()}, upperFirst(err.Error()) + ". Choose a folder (or a file) that exists on this computer."
 	case errors.Is(err, session.ErrNotFound):
 		return CodeNotFound, nil, "That conversation no longer exists. Start a new chat."
 	case errors.Is(err, session.ErrInvalid):
@@ -339,6 +349,15 @@ func IsNotFound(err error) bool {
 	return errors.Is(err, session.ErrNotFound) || errors.Is(err, memory.ErrNotFound)
 }
 
+// IsKBMissing reports whether err names a collection that does not exist.
+func IsKBMissing(err error) bool { return errors.Is(err, kb.ErrNotFound) }
+
+// IsKBBadInput reports whether err is a knowledge-base request refused: a
+// folder that is not there, a name or folder already added, an empty query.
+func IsKBBadInput(err error) bool {
+	return errors.Is(err, kb.ErrExists) || errors.Is(err, kb.ErrNoFolder) || errors.Is(err, kb.ErrEmptyQuery)
+}
+
 // IsMemoryBadInput reports whether err is a memory request being refused (text
 // that breaks a rule, an unknown profile, a bad import line): exit 2.
 func IsMemoryBadInput(err error) bool {
@@ -367,4 +386,12 @@ func describeDataDir(de *store.DataError) (string, map[string]string, string) {
 	}
 	return CodeDataDirGone, map[string]string{"path": de.Path},
 		fmt.Sprintf("Hermes's data folder was deleted or moved while it ran (%s is not there any more). Restart Hermes to start a new one there, or put the folder back from a backup.", de.Path)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	return strings.ToUpper(string(r[0])) + string(r[1:])
 }

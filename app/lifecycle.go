@@ -65,9 +65,10 @@ func (c *Core) sweepAtOpen() {
 type noModelKey struct{}
 
 // RunMaintenance sweeps now and then every interval until ctx ends (desktop and
-// web mode), and scrubs the file after erasures that could not be checkpointed
+// web mode), keeps the knowledge base current (Knowledge.Run), and scrubs the file after erasures that could not be checkpointed
 // at once (another process was reading): "scrub:done" tells the UI.
 func (c *Core) RunMaintenance(ctx context.Context, every time.Duration) {
+	go c.kb.Run(ctx)
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {

@@ -122,6 +122,9 @@ Usage:
   hermes memory profile list | create NAME | use NAME | rename OLD NEW | delete NAME
   hermes memory decay [--category C --half-life 30d]    (how fast facts fade; --half-life "" resets)
   hermes memory recall-log MESSAGE_ID                   (candidates kept and dropped, with scores and why)
+  hermes kb add DIR [--name N] [--background] | list | status [N] | reindex [N] | remove N
+  hermes kb search QUERY [--collection N]... [--k K] | search --batch FILE [--k K]
+                                           folders on this computer as a knowledge base the assistant cites
   hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME | accept NAME [TOOL]
   hermes model list | show NAME | pull NAME | import FILE.gguf --name NAME [--modelfile F]
   hermes model rm NAME... | use NAME [--embed]
@@ -208,8 +211,8 @@ func run(g globals, args []string, env Env) error {
 	if cmd == "mcp" && len(args) >= 1 && (args[0] == "import" || args[0] == "approve" || args[0] == "list") {
 		opts.MCPNoStart = true // read and edit the config only
 	}
-	if cmd == "activity" {
-		opts.MCPNoStart = true // a list of connections makes none
+	if cmd == "activity" || cmd == "kb" {
+		opts.MCPNoStart = true // a list of connections makes none; the knowledge base needs no MCP server
 	}
 	core, err := app.Open(context.Background(), opts)
 	if err != nil {
@@ -244,6 +247,8 @@ func run(g globals, args []string, env Env) error {
 		return toolsCmd(core, g, args, env)
 	case "mcp":
 		return mcpCmd(core, g, args, env)
+	case "kb":
+		return kbCmd(core, g, args, env)
 	case "memory":
 		return memoryCmd(core, g, args, env)
 	case "model":

@@ -59,3 +59,32 @@ func BenchmarkExtractImage(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkOCRPage is a scanned A4 page (200 dpi, 40 lines of 11-point
+// English) read for the knowledge base, in this process and in a cage child
+// (which adds the child's start): pages/min on one core.
+func BenchmarkOCRPage(b *testing.B) {
+	needOCR(b)
+	pdf := documenttest.ScannedPDF(200, a4(documenttest.Lines(40)...))
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := Reader{Exe: exe}
+	for _, c := range []struct {
+		name string
+		read func() (document.Doc, error)
+	}{
+		{"in=process", func() (document.Doc, error) { return document.ExtractText("page.pdf", pdf) }},
+		{"in=cage", func() (document.Doc, error) { return r.ExtractText(context.Background(), "page.pdf", pdf) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if d, err := c.read(); err != nil || !d.OCR {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)*60/b.Elapsed().Seconds(), "pages/min")
+		})
+	}
+}

@@ -37,7 +37,8 @@ func DefaultLimits() Limits {
 	return Limits{Memory: 512 << 20, CPU: 20 * time.Second, Wall: 20 * time.Second}
 }
 
-// Reader reads documents, PDFs in a child process, text in this one.
+// Reader reads documents: those that need a parser (document.NeedsParser) in
+// a child process, plain text in this one.
 type Reader struct {
 	Exe    string                       // the program run with Command (os.Executable())
 	Limits func(context.Context) Limits // read at each file; nil: DefaultLimits
@@ -51,35 +52,58 @@ type Reader struct {
 const maxOut = 16 << 20
 
 // Extract reads one file as document.Extract does, with its parser (PDF,
-// image decoders) in a child. A child that crosses a limit or dies is a
-// *document.Refusal (RefusedTooMuchMemory, RefusedTooSlow,
+// image decoders, DOCX, ODT, HTML) in a child. A child that crosses a limit
+// or dies is a *document.Refusal (RefusedTooMuchMemory, RefusedTooSlow,
 // RefusedReaderFailed); ctx cancels it.
 func (r Reader) Extract(ctx context.Context, name string, data []byte) (document.Doc, error) {
+	return r.extract(ctx, name, data, false)
+}
+
+// ExtractText reads one file for the knowledge base as document.ExtractText
+// does (images and scanned PDF pages by text recognition), in a child run in
+// text mode (--text) under the same limits, spent as follows. The programs
+// the child runs (pdftoppm and tesseract, once a page) inherit its limits:
+// the address-space limit as the figure the child set (what it had mapped at
+// start plus Memory), the CPU-time limit anew for each. The wall-clock limit
+// holds for each step: reading the file, then each page recognised (the
+// child says as each begins), so a scan takes as long as its pages need, up
+// to document.MaxOCRPages of them; ctx bounds the whole.
+func (r Reader) ExtractText(ctx context.Context, name string, data []byte) (document.Doc, error) {
+	return r.extract(ctx, name, data, true)
+}
+
+func (r Reader) extract(ctx context.Context, name string, data []byte, text bool) (document.Doc, error) {
 	name = document.Name(name)
 	if err := document.CheckFile(name, data); err != nil {
 		return document.Doc{}, err
 	}
 	if !document.NeedsParser(name, data) {
+		if text {
+			return document.ExtractText(name, data)
+		}
 		return document.Extract(name, data)
 	}
 	lim := DefaultLimits()
 	if r.Limits != nil {
 		lim = r.Limits(ctx)
 	}
-	return r.run(ctx, lim, name, data)
+	return r.run(ctx, lim, name, data, text)
 }
 
-func (r Reader) run(ctx context.Context, lim Limits, name string, data []byte) (document.Doc, error) {
-	wctx, cancel := context.WithTimeout(ctx, lim.Wall)
-	defer cancel()
-	cpu := max(1, int64(lim.CPU/time.Second))
-	cmd := exec.CommandContext(wctx, r.Exe, Command, "--memory", strconv.FormatInt(lim.Memory, 10),
-		"--cpu", strconv.FormatInt(cpu, 10), "--", name)
+// errWall is the wall-clock limit's cause of cancelling a child.
+var errWall = errors.New("wall-clock limit")
+
+func (r Reader) run(ctx context.Context, lim Limits, name string, data []byte, text bool) (document.Doc, error) {
+	wctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	clock := time.AfterFunc(lim.Wall, func() { cancel(errWall) })
+	defer clock.Stop()
+	cmd := exec.CommandContext(wctx, r.Exe, childArgs(lim, name, text)...)
 	cmd.Env = []string{"GOMAXPROCS=1", "GOTRACEBACK=none"} // a minimal environment: nothing of the user's
 	cmd.Stdin = bytes.NewReader(data)
-	var out, errb tail
-	out.max, errb.max = maxOut, 8<<10
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	out := &tail{max: maxOut}
+	errb := &steps{tail: tail{max: 8 << 10}, step: func() { clock.Reset(lim.Wall) }}
+	cmd.Stdout, cmd.Stderr = out, errb
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
 	procid.DieWithParent(cmd.SysProcAttr)
 	cmd.WaitDelay = time.Second
@@ -93,7 +117,16 @@ func (r Reader) run(ctx context.Context, lim Limits, name string, data []byte) (
 	if err == nil && !out.cut {
 		return decode(name, out.Bytes())
 	}
-	return document.Doc{}, verdict(name, lim, err, &out, errb.String(), wctx.Err() != nil)
+	return document.Doc{}, verdict(name, lim, err, out, errb.String(), errors.Is(context.Cause(wctx), errWall))
+}
+
+func childArgs(lim Limits, name string, text bool) []string {
+	cpu := max(1, int64(lim.CPU/time.Second))
+	args := []string{Command, "--memory", strconv.FormatInt(lim.Memory, 10), "--cpu", strconv.FormatInt(cpu, 10)}
+	if text {
+		args = append(args, "--text")
+	}
+	return append(args, "--", name)
 }
 
 // verdict is the refusal for a child that did not answer: over its memory
@@ -107,7 +140,7 @@ func verdict(name string, lim Limits, err error, out *tail, stderr string, wallH
 			signal = ws.Signal().String()
 		}
 	}
-	cpuHit := !wallHit && signal == syscall.SIGKILL.String()
+	cpuHit := !wallHit && (signal == syscall.SIGKILL.String() || signal == syscall.Signal(0x18).String()) // 0x18: SIGXCPU
 	switch {
 	case outOfMemory(stderr):
 		mb := strconv.FormatInt(lim.Memory>>20, 10)
@@ -180,19 +213,60 @@ func decode(name string, b []byte) (document.Doc, error) {
 }
 
 // tail keeps the first max bytes written to it and says whether more came.
+// Its buffer is not embedded: a bytes.Buffer's ReadFrom, which io.Copy (and
+// so exec.Cmd) prefers to Write, would take all there is.
 type tail struct {
-	bytes.Buffer
+	buf bytes.Buffer
 	max int
 	cut bool
 }
 
 func (t *tail) Write(p []byte) (int, error) {
-	if room := t.max - t.Len(); len(p) > room {
+	if room := t.max - t.buf.Len(); len(p) > room {
 		t.cut = true
-		t.Buffer.Write(p[:max(room, 0)])
+		t.buf.Write(p[:max(room, 0)])
 		return len(p), nil
 	}
-	return t.Buffer.Write(p)
+	return t.buf.Write(p)
 }
 
+func (t *tail) Bytes() []byte  { return t.buf.Bytes() }
+func (t *tail) String() string { return t.buf.String() }
+
 var _ io.Writer = (*tail)(nil)
+
+// progressPrefix begins the line a text-mode child writes to stderr as each
+// page's recognition begins ("cage: page 3 of 40").
+const progressPrefix = "cage: page "
+
+// steps passes a child's stderr to a tail, line by line, less its progress
+// lines, each of which calls step (which restarts the wall clock).
+type steps struct {
+	tail
+	line []byte
+	step func()
+}
+
+func (s *steps) Write(p []byte) (int, error) {
+	s.line = append(s.line, p...)
+	for {
+		i := bytes.IndexByte(s.line, '\n')
+		if i < 0 {
+			break
+		}
+		if bytes.HasPrefix(s.line, []byte(progressPrefix)) {
+			s.step()
+		} else {
+			s.tail.Write(s.line[:i+1])
+		}
+		s.line = s.line[i+1:]
+	}
+	if len(s.line) > 1<<10 { // no progress line is that long
+		s.tail.Write(s.line)
+		s.line = s.line[:0]
+	}
+	return len(p), nil
+}
+
+// String is what the child wrote, less its progress lines.
+func (s *steps) String() string { return s.tail.String() + string(s.line) }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"image/jpeg"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -210,5 +211,19 @@ func TestHostileImages(t *testing.T) {
 			}
 			t.Logf("%s in %v", ref.Reason, time.Since(start).Round(time.Millisecond))
 		})
+	}
+}
+
+// What a child writes is read up to maxOut and no further: a child that
+// writes without end is refused as too long, and its output is not held.
+func TestOutputCapped(t *testing.T) {
+	r := Reader{Exe: "/bin/sh", Extra: func(cmd *exec.Cmd) {
+		cmd.Args = []string{"sh", "-c", "head -c 40000000 /dev/zero"}
+		cmd.Env = append(cmd.Env, "PATH=/usr/bin:/bin")
+	}}
+	_, err := r.Extract(context.Background(), "big.pdf", documenttest.MinimalPDF([]string{"x"}))
+	var ref *document.Refusal
+	if !errors.As(err, &ref) || ref.Reason != document.RefusedTooLong {
+		t.Fatalf("err = %v, want too long", err)
 	}
 }

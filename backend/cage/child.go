@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"time"
 
 	"hermes/backend/document"
 )
@@ -24,16 +25,18 @@ func RunIfChild() {
 }
 
 // Child is the child's side: it limits itself (before it reads a byte of the
-// file), reads the file from stdin, and writes one answer to stdout. Exit 0
-// with an answer, 2 on a bad command line; a parser's death is the parent's
-// to word.
+// file), reads the file from stdin, and writes one answer to stdout. With
+// --text it reads as document.ExtractText and says on stderr as each page's
+// recognition begins (progressPrefix). Exit 0 with an answer, 2 on a bad
+// command line; a parser's death is the parent's to word.
 func Child(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(Command, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	memory := fs.Int64("memory", DefaultLimits().Memory, "bytes")
 	cpu := fs.Int64("cpu", int64(DefaultLimits().CPU.Seconds()), "seconds")
+	text := fs.Bool("text", false, "read for the knowledge base (document.ExtractText)")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: hermes "+Command+" --memory BYTES --cpu SECONDS -- NAME <FILE")
+		fmt.Fprintln(stderr, "usage: hermes "+Command+" --memory BYTES --cpu SECONDS [--text] -- NAME <FILE")
 		return 2
 	}
 	if err := limit(*memory, *cpu); err != nil {
@@ -47,7 +50,16 @@ func Child(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 3
 	}
 	var a answer
-	doc, err := document.Extract(fs.Arg(0), data)
+	var doc document.Doc
+	if *text {
+		doc, err = document.ExtractTextWith(fs.Arg(0), data, document.TextOptions{
+			Page:   func(n, of int) { fmt.Fprintf(stderr, "%s%d of %d\n", progressPrefix, n, of) },
+			CPU:    time.Duration(*cpu) * time.Second,
+			Memory: *memory,
+		})
+	} else {
+		doc, err = document.Extract(fs.Arg(0), data)
+	}
 	var r *document.Refusal
 	switch {
 	case err == nil:

@@ -1,8 +1,12 @@
-// Package document reads the files a user attaches to a message: plain text,
-// Markdown, source code and CSV as they are, PDF through its text layer, and
-// images (PNG, JPEG, WebP, GIF) downscaled for a vision model (image.go). It
-// only turns bytes into text or a smaller image; storing them with the message
-// (session) and fitting them into the prompt (prompt) happen elsewhere.
+// Package document reads the files a user attaches to a message or adds to the
+// knowledge base: plain text, Markdown, source code and CSV as they are, PDF
+// through its text layer (pdf.go), Word (DOCX) and OpenDocument (ODT) files
+// (office.go), web pages (HTML, html.go) as readable text, and images (PNG,
+// JPEG, WebP, GIF) downscaled for a vision model (image.go). ExtractText, the
+// knowledge base's entry, reads images (TIFF too) and scanned PDF pages by text
+// recognition instead (ocr.go). It only turns bytes into text or a smaller
+// image; storing them (session, the knowledge base) and fitting them into the
+// prompt (prompt) happen elsewhere.
 package document
 
 import (
@@ -12,9 +16,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
-
-	"github.com/ledongthuc/pdf"
 )
 
 // Kinds of document.
@@ -24,6 +27,9 @@ const (
 	KindCode     = "code"
 	KindCSV      = "csv"
 	KindPDF      = "pdf"
+	KindHTML     = "html" // a web page, read as text with its headings as Markdown
+	KindDOCX     = "docx" // a Word document (Office Open XML)
+	KindODT      = "odt"  // an OpenDocument text
 )
 
 // Limits: the file as attached, and the text taken from it.
@@ -33,7 +39,7 @@ const (
 )
 
 // Supported names the kinds in the words a user reads.
-const Supported = "text, Markdown, code, CSV and PDF files, and PNG, JPEG, WebP and GIF images"
+const Supported = "text, Markdown, code, CSV and PDF files, Word (DOCX) and OpenDocument (ODT) documents, web pages (HTML), and PNG, JPEG, WebP and GIF images"
 
 var (
 	// ErrUnsupported is a file that is not one of the supported kinds.
@@ -56,6 +62,14 @@ const (
 	RefusedTooMuchMemory = "too_much_memory" // params: limit
 	RefusedTooSlow       = "too_slow"        // params: limit
 	RefusedReaderFailed  = "reader_failed"   // params: detail
+	// A DOCX or ODT file that is not one (office.go).
+	RefusedNotDocument    = "not_document"     // params: format (DOCX, ODT), detail
+	RefusedUnpackedTooBig = "unpacked_too_big" // params: limit (of one part unpacked, "64 MB")
+	// Text recognition (ExtractText, ocr.go).
+	RefusedNoOCR            = "no_ocr"             // params: package (the Debian package to install)
+	RefusedOCRFailed        = "ocr_failed"         // params: page, detail
+	RefusedNoTextRecognised = "no_text_recognised" // no params
+	RefusedTooManyPages     = "too_many_pages"     // params: pages, limit
 )
 
 // Refusal is a file Extract refused: why (a Refused* reason), the file's name and
@@ -82,7 +96,24 @@ func NewRefusal(reason, name string, params map[string]string, kind error, msg s
 }
 
 func refuse(reason, name string, params map[string]string, kind error, format string, args ...any) error {
-	return NewRefusal(reason, name, params, kind, fmt.Sprintf(format, args...))
+	return NewRefusal(reason, name, params, kind, strings.Map(noControl, fmt.Sprintf(format, args...)))
+}
+
+// detail is a reader's error as a refusal quotes it: on one line and short,
+// since it may quote the file.
+func detail(err error) string {
+	s := strings.Map(noControl, strings.ToValidUTF8(err.Error(), "\uFFFD"))
+	if len(s) > 200 {
+		s = strings.ToValidUTF8(s[:200], "") + "…"
+	}
+	return s
+}
+
+func noControl(r rune) rune {
+	if unicode.IsControl(r) {
+		return ' '
+	}
+	return r
 }
 
 // Kinds names the refusal kinds for a wire format (package cage).
@@ -98,11 +129,20 @@ func (r *Refusal) KindName() string {
 	return "unsupported"
 }
 
-// Doc is an attached file's text, or (Kind KindImage) its image.
+// Doc is a file's text, or (Kind KindImage, from Extract) its image.
 type Doc struct {
 	Name string
 	Kind string
 	Text string
+	// Pages, for a paged file (a PDF; a TIFF read by ExtractText), is where
+	// each page begins in Text: Pages[i] is the offset in runes (characters,
+	// not bytes) where page i+1 begins, so Pages[0] is 0, and offset x is on
+	// page i+1 for the last i with Pages[i] <= x. A page with no text begins
+	// where the next one does; the blank line between two pages ends the
+	// first. Nil for kinds without pages.
+	Pages []int `json:"pages,omitempty"`
+	// OCR is whether some of Text was recognised in images (ExtractText).
+	OCR bool `json:"ocr,omitempty"`
 	// An image: Data is it downscaled and written again (JPEG, or PNG when it
 	// has transparency; Mime says which), Width×Height its size in pixels,
 	// and Thumb a preview of ThumbEdge pixels at most (ThumbMime).
@@ -121,13 +161,13 @@ var byExt = map[string]string{
 	".txt": KindText, ".text": KindText, ".log": KindText, ".rst": KindText, ".org": KindText, ".tex": KindText,
 	".md": KindMarkdown, ".markdown": KindMarkdown, ".mdx": KindMarkdown,
 	".csv": KindCSV, ".tsv": KindCSV,
-	".pdf": KindPDF,
+	".pdf": KindPDF, ".docx": KindDOCX, ".odt": KindODT, ".html": KindHTML, ".htm": KindHTML, ".xhtml": KindHTML,
 	".png": KindImage, ".jpg": KindImage, ".jpeg": KindImage, ".webp": KindImage, ".gif": KindImage,
 }
 
 var codeExt = strings.Fields(`.go .py .js .mjs .cjs .ts .tsx .jsx .svelte .vue .java .kt .kts .scala .c .h .cc .cpp .cxx
 	.hpp .cs .rs .rb .php .pl .lua .r .swift .m .sh .bash .zsh .fish .ps1 .bat .sql .json .jsonl .yaml .yml .toml .ini
-	.cfg .conf .xml .html .htm .css .scss .less .proto .graphql .dockerfile .mk .cmake .gradle .ipynb .env .diff .patch`)
+	.cfg .conf .xml .css .scss .less .proto .graphql .dockerfile .mk .cmake .gradle .ipynb .env .diff .patch`)
 
 func init() {
 	for _, e := range codeExt {
@@ -150,49 +190,90 @@ func KindOf(name string) string {
 // binary file, an oversized one and one with no text are refused with an
 // error that says what can be attached.
 //
-// Extract runs the format's parser in this process: a PDF or an image is given
-// to it only inside the cage (package cage), where a crash, a hang or a memory
-// bomb in the parser costs a child process; NeedsParser says which files those are.
+// Extract runs the format's parser in this process: a PDF, an image, a DOCX,
+// ODT or HTML file is given to it only inside the cage (package cage), where a
+// crash, a hang or a memory bomb in the parser costs a child process;
+// NeedsParser says which files those are.
 func Extract(name string, data []byte) (Doc, error) {
-	name = Name(name)
-	if IsImage(name, data) {
+	return extract(Name(name), data, nil)
+}
+
+// extract is Extract, or ExtractText when t is not nil.
+func extract(name string, data []byte, t *textRun) (Doc, error) {
+	kind := parserKind(name, data)
+	if t != nil && (kind == KindImage || kind == kindTIFF) {
+		return t.image(name, data, kind)
+	}
+	if kind == KindImage {
 		return extractImage(name, data)
 	}
 	if err := CheckSize(name, len(data)); err != nil {
 		return Doc{}, err
 	}
-	kind := KindOf(name)
-	var text string
-	if NeedsParser(name, data) {
-		kind = KindPDF
-		t, err := pdfText(data)
-		if err != nil {
-			return Doc{}, refuse(RefusedNotPDF, name, map[string]string{"detail": err.Error()},
-				ErrUnsupported, "%q could not be read as a PDF (%v); Hermes can attach %s", name, err, Supported)
-		}
-		text = t
-	} else {
-		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
-		if !isText(data) {
-			return Doc{}, refuse(RefusedNotText, name, nil, ErrUnsupported, "%q is not a text file; Hermes can attach %s (UTF-8 text)", name, Supported)
-		}
-		if kind == "" {
-			kind = KindText
-		}
-		text = string(data)
+	var c content
+	var err error
+	switch kind {
+	case KindPDF:
+		c, err = readPDF(name, data, t)
+	case KindDOCX:
+		c, err = readDOCX(name, data)
+	case KindODT:
+		c, err = readODT(name, data)
+	case KindHTML:
+		c, err = readHTML(data)
+	default:
+		kind, c, err = readPlain(name, data)
 	}
-	text = normalize(text)
-	if strings.TrimSpace(text) == "" {
-		if kind == KindPDF {
+	if err != nil {
+		return Doc{}, err
+	}
+	return finish(name, kind, c)
+}
+
+// content is a reader's text, with where its pages begin (paged kinds, whose
+// text the reader normalized page by page) and whether some was recognised.
+type content struct {
+	text  string
+	pages []int
+	ocr   bool
+}
+
+// readPlain reads UTF-8 text as it is: its kind is the name's, or text.
+func readPlain(name string, data []byte) (string, content, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
+	if !isText(data) {
+		return "", content{}, refuse(RefusedNotText, name, nil, ErrUnsupported, "%q is not a text file; Hermes can attach %s (UTF-8 text)", name, Supported)
+	}
+	kind := KindOf(name)
+	if kind == "" {
+		kind = KindText
+	}
+	return kind, content{text: string(data)}, nil
+}
+
+// finish is the document of a reader's text: refused when it has none or too much.
+func finish(name, kind string, c content) (Doc, error) {
+	if c.pages == nil {
+		c.text = normalize(c.text)
+	}
+	if strings.TrimSpace(c.text) == "" {
+		switch {
+		case c.ocr:
+			return Doc{}, refuse(RefusedNoTextRecognised, name, nil, ErrNoText, "no text was recognised in %q", name)
+		case kind == KindPDF:
 			return Doc{}, refuse(RefusedNoTextLayer, name, nil, ErrNoText, "%q has no text layer (a scanned PDF?); Hermes reads the text of PDFs, not images", name)
 		}
 		return Doc{}, refuse(RefusedEmpty, name, nil, ErrNoText, "%q is empty", name)
 	}
-	if n := utf8.RuneCountInString(text); n > MaxChars {
-		return Doc{}, refuse(RefusedTooLong, name, map[string]string{"chars": strconv.Itoa(n), "limit": strconv.Itoa(MaxChars)},
-			ErrTooLarge, "%q has %d characters of text; documents up to %d characters can be attached", name, n, MaxChars)
+	if n := utf8.RuneCountInString(c.text); n > MaxChars {
+		return Doc{}, tooLong(name, strconv.Itoa(n))
 	}
-	return Doc{Name: name, Kind: kind, Text: text}, nil
+	return Doc{Name: name, Kind: kind, Text: c.text, Pages: c.pages, OCR: c.ocr}, nil
+}
+
+func tooLong(name, chars string) error {
+	return refuse(RefusedTooLong, name, map[string]string{"chars": chars, "limit": strconv.Itoa(MaxChars)},
+		ErrTooLarge, "%q has %s characters of text; documents up to %d characters can be attached", name, chars, MaxChars)
 }
 
 // Name is the file name a document is shown and refused by.
@@ -215,10 +296,36 @@ func CheckSize(name string, n int) error {
 }
 
 // NeedsParser is whether reading the file runs a format parser over untrusted
-// structure (a PDF or an image, by its name or its header), which belongs in
-// the cage; the rest is read as UTF-8 text, which no file can make crash or hang.
-func NeedsParser(name string, data []byte) bool {
-	return KindOf(name) == KindPDF || bytes.HasPrefix(data, []byte("%PDF-")) || IsImage(name, data)
+// structure (a PDF, an image, a DOCX, ODT or HTML file, by its name or its
+// header), which belongs in the cage; the rest is read as UTF-8 text, which no
+// file can make crash or hang.
+func NeedsParser(name string, data []byte) bool { return parserKind(name, data) != "" }
+
+// kindTIFF is a TIFF image, which only ExtractText reads (by recognition).
+const kindTIFF = "tiff"
+
+// parserKind is the kind of a file read by a parser: by its header first (an
+// image, a TIFF, a PDF, a DOCX or ODT zip), then by its name; "" for text.
+func parserKind(name string, data []byte) string {
+	switch {
+	case imageFormat(data) != "":
+		return KindImage
+	case isTIFF(data):
+		return kindTIFF
+	case bytes.HasPrefix(data, []byte("%PDF-")):
+		return KindPDF
+	}
+	if k := zipKind(data); k != "" {
+		return k
+	}
+	switch k := KindOf(name); k {
+	case KindImage, KindPDF, KindDOCX, KindODT, KindHTML:
+		return k
+	}
+	if ext := strings.ToLower(filepath.Ext(name)); ext == ".tif" || ext == ".tiff" {
+		return kindTIFF
+	}
+	return ""
 }
 
 // isText: valid UTF-8 with no NUL bytes and few control characters.
@@ -245,39 +352,6 @@ func normalize(s string) string {
 		s = strings.TrimLeft(strings.TrimPrefix(s, " "), "\n")
 	}
 	return s
-}
-
-// pdfText is the text layer of a PDF, page by page. The reader is given
-// untrusted bytes: a panic in it is an unreadable file.
-func pdfText(data []byte) (text string, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			text, err = "", fmt.Errorf("malformed file")
-		}
-	}()
-	r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	for i := 1; i <= r.NumPage(); i++ {
-		p := r.Page(i)
-		if p.V.IsNull() {
-			continue
-		}
-		t, err := p.GetPlainText(nil)
-		if err != nil {
-			return "", err
-		}
-		b.WriteString(strings.TrimRight(t, " \n"))
-		if i < r.NumPage() {
-			b.WriteString("\n")
-		}
-		if b.Len() > MaxChars*4 {
-			break
-		}
-	}
-	return b.String(), nil
 }
 
 func size(n int) string {

@@ -12,6 +12,7 @@ import (
 	"math"
 	"strconv"
 
+	"golang.org/x/image/tiff"
 	"golang.org/x/image/webp"
 
 	"hermes/backend/document/internal/fastjpeg"
@@ -87,9 +88,9 @@ func IsImage(name string, data []byte) bool {
 }
 
 // CheckFile refuses a file over its kind's limit (MaxImageBytes for an
-// image, MaxBytes for the rest) before anything reads it.
+// image, a TIFF included, MaxBytes for the rest) before anything reads it.
 func CheckFile(name string, data []byte) error {
-	if IsImage(name, data) {
+	if k := parserKind(name, data); k == KindImage || k == kindTIFF {
 		return checkImageSize(name, len(data))
 	}
 	return CheckSize(name, len(data))
@@ -104,7 +105,7 @@ func checkImageSize(name string, n int) error {
 }
 
 func notImage(name string, err error) error {
-	detail := err.Error()
+	detail := detail(err)
 	return refuse(RefusedNotImage, name, map[string]string{"detail": detail},
 		ErrUnsupported, "%q could not be read as an image (%s); Hermes can attach %s", name, detail, Supported)
 }
@@ -130,22 +131,9 @@ func extractImage(name string, data []byte) (doc Doc, err error) {
 			doc, err = Doc{}, notImage(name, errors.New("malformed file"))
 		}
 	}()
-	cfg, err := decodeConfig(format, data)
+	src, err := decodeChecked(name, data, format, ImageEdge)
 	if err != nil {
-		return Doc{}, notImage(name, err)
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return Doc{}, notImage(name, errors.New("it has no pixels"))
-	}
-	if px := int64(cfg.Width) * int64(cfg.Height); px > MaxImagePixels {
-		mp := strconv.FormatInt((px+500_000)/1_000_000, 10)
-		limit := strconv.Itoa(MaxImagePixels/1_000_000) + " megapixels"
-		return Doc{}, refuse(RefusedTooManyPixels, name, map[string]string{"pixels": fmt.Sprintf("%d×%d", cfg.Width, cfg.Height), "limit": limit},
-			ErrTooLarge, "%q is %d×%d pixels (%s megapixels); images up to %s can be attached", name, cfg.Width, cfg.Height, mp, limit)
-	}
-	src, err := decodeImage(format, data, cfg)
-	if err != nil {
-		return Doc{}, notImage(name, err)
+		return Doc{}, err
 	}
 	m := shrink(src, ImageEdge)
 	transparent := !opaque(m) // averaged exactly: an opaque image stays opaque
@@ -164,6 +152,40 @@ func extractImage(name string, data []byte) (doc Doc, err error) {
 	return Doc{Name: name, Kind: KindImage, Data: enc, Mime: mime, Width: b.Dx(), Height: b.Dy(), Thumb: thumb, ThumbMime: thumbMime}, nil
 }
 
+// decodeChecked decodes an image of a known format once its header says it
+// has pixels, and at most MaxImagePixels: a small file that claims a huge
+// image (a decompression bomb) is refused before a pixel is decoded. A JPEG
+// at least twice edge may be decoded at a fraction of its size (never below
+// edge). Its errors are refusals; the caller recovers a decoder's panic.
+func decodeChecked(name string, data []byte, format string, edge int) (image.Image, error) {
+	cfg, err := decodeConfig(format, data)
+	if err != nil {
+		return nil, notImage(name, err)
+	}
+	if err := checkPixels(name, cfg); err != nil {
+		return nil, err
+	}
+	m, err := decodeImage(format, data, cfg, edge)
+	if err != nil {
+		return nil, notImage(name, err)
+	}
+	return m, nil
+}
+
+// checkPixels refuses an image of no pixels or more than MaxImagePixels.
+func checkPixels(name string, cfg image.Config) error {
+	if cfg.Width <= 0 || cfg.Height <= 0 {
+		return notImage(name, errors.New("it has no pixels"))
+	}
+	if px := int64(cfg.Width) * int64(cfg.Height); px > MaxImagePixels {
+		mp := strconv.FormatInt((px+500_000)/1_000_000, 10)
+		limit := strconv.Itoa(MaxImagePixels/1_000_000) + " megapixels"
+		return refuse(RefusedTooManyPixels, name, map[string]string{"pixels": fmt.Sprintf("%d×%d", cfg.Width, cfg.Height), "limit": limit},
+			ErrTooLarge, "%q is %d×%d pixels (%s megapixels); images up to %s can be attached", name, cfg.Width, cfg.Height, mp, limit)
+	}
+	return nil
+}
+
 func decodeConfig(format string, data []byte) (image.Config, error) {
 	r := bytes.NewReader(data)
 	switch format {
@@ -173,14 +195,16 @@ func decodeConfig(format string, data []byte) (image.Config, error) {
 		return jpeg.DecodeConfig(r)
 	case "gif":
 		return gif.DecodeConfig(r)
+	case "tiff":
+		return tiff.DecodeConfig(r)
 	}
 	return webp.DecodeConfig(r)
 }
 
-// decodeImage decodes the image (a GIF's first frame). A JPEG at least twice
-// ImageEdge is read at 1/2, 1/4 or 1/8 of its size (fastjpeg), never below
-// ImageEdge; what fastjpeg does not read, image/jpeg does.
-func decodeImage(format string, data []byte, cfg image.Config) (image.Image, error) {
+// decodeImage decodes the image (a GIF's first frame).
+// A JPEG at least twice edge is read at 1/2, 1/4 or 1/8 of its size
+// (fastjpeg), never below edge; what fastjpeg does not read, image/jpeg does.
+func decodeImage(format string, data []byte, cfg image.Config, edge int) (image.Image, error) {
 	r := bytes.NewReader(data)
 	switch format {
 	case "png":
@@ -190,7 +214,7 @@ func decodeImage(format string, data []byte, cfg image.Config) (image.Image, err
 	case "webp":
 		return webp.Decode(r)
 	}
-	if s := jpegScale(cfg.Width, cfg.Height); s > 1 {
+	if s := jpegScale(cfg.Width, cfg.Height, edge); s > 1 {
 		if m, err := fastjpeg.Decode(data, s); err == nil {
 			return m, nil
 		}
@@ -199,11 +223,11 @@ func decodeImage(format string, data []byte, cfg image.Config) (image.Image, err
 }
 
 // jpegScale is the largest of 8, 4 and 2 that leaves the long edge at least
-// ImageEdge (1 when none does).
-func jpegScale(w, h int) int {
+// edge (1 when none does).
+func jpegScale(w, h, edge int) int {
 	long := max(w, h)
 	for _, s := range []int{8, 4, 2} {
-		if (long+s-1)/s >= ImageEdge {
+		if (long+s-1)/s >= edge {
 			return s
 		}
 	}
@@ -421,6 +445,9 @@ func orient(m image.Image, o int) image.Image {
 	case *image.RGBA:
 		pix, ow, oh := turn(m.Pix, m.Stride, m.Rect.Dx(), m.Rect.Dy(), 4, o)
 		return &image.RGBA{Pix: pix, Stride: 4 * ow, Rect: image.Rect(0, 0, ow, oh)}
+	case *image.Gray:
+		pix, ow, oh := turn(m.Pix, m.Stride, m.Rect.Dx(), m.Rect.Dy(), 1, o)
+		return &image.Gray{Pix: pix, Stride: ow, Rect: image.Rect(0, 0, ow, oh)}
 	}
 	return m
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"hermes/backend/vector"
 )
 
 // AddInput is a memory the user adds directly (memory browser, `hermes memory add`).
@@ -234,7 +236,7 @@ func (s *Store) Edit(ctx context.Context, idOrRef string, e Edit) (Memory, error
 	}
 	emb, idx := s.current()
 	var vec []float32
-	if vecs, err := emb.Embed(ctx, []string{indexText(f.Text, f.Key)}); err == nil && usable(vecs[0]) {
+	if vecs, err := emb.Embed(ctx, []string{indexText(f.Text, f.Key)}); err == nil && vector.Usable(vecs[0]) {
 		vec = vecs[0]
 	}
 	now := s.now()

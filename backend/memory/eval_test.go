@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"hermes/backend/retrieval"
 )
 
 type fixture struct {
@@ -127,8 +129,8 @@ func TestRecallFixture(t *testing.T) {
 			}
 			return out
 		}},
-		{"bm25 (plain)", func(p, q string) []string { return lexicalIDs(p, plainTerms(q)) }},
-		{"hermes lexical only", func(p, q string) []string { return lexicalIDs(p, queryTerms(q)) }},
+		{"bm25 (plain)", func(p, q string) []string { return lexicalIDs(p, retrieval.PlainTerms(q)) }},
+		{"hermes lexical only", func(p, q string) []string { return lexicalIDs(p, retrieval.QueryTerms(q)) }},
 		{"hermes vector only", func(p, q string) []string {
 			var out []string
 			for _, h := range e.s.vectorSearch(ctx, p, q, 10) {

@@ -10,6 +10,7 @@ import (
 
 	"hermes/backend/store"
 	"hermes/backend/text"
+	"hermes/backend/vector"
 )
 
 // Erasure is a product promise. One transaction removes the memories, their
@@ -427,7 +428,7 @@ func (s *Store) collect(ctx context.Context, tx *sql.Tx, sc eraseScope) ([]erase
 		}
 		g.older = Status(status) == StatusSuperseded
 		if dim.Valid {
-			g.vec, _ = decodeVec(blob, int(dim.Int64))
+			g.vec, _ = vector.Decode(blob, int(dim.Int64))
 		}
 		out = append(out, g)
 	}

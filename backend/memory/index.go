@@ -63,7 +63,7 @@ func (x *index) put(ctx context.Context, profile, id string, vec []float32) erro
 
 // fits reports whether vec can join the index; the first vector fixes the dimension.
 func (x *index) fits(vec []float32) bool {
-	if !usable(vec) {
+	if !vector.Usable(vec) {
 		return false
 	}
 	x.mu.Lock()
@@ -129,7 +129,7 @@ func (x *index) count(profile string) int {
 
 // query returns up to n memories of profile most similar to vec, best first.
 func (x *index) query(ctx context.Context, profile string, vec []float32, n int) ([]vecHit, error) {
-	if len(vec) != x.dimension() || !usable(vec) || n <= 0 {
+	if len(vec) != x.dimension() || !vector.Usable(vec) || n <= 0 {
 		return nil, nil
 	}
 	c, _ := x.collection(profile, false)
@@ -175,10 +175,10 @@ func loadIndex(ctx context.Context, db *sql.DB, embedder string, dim int) (*inde
 		if err := rows.Scan(&p, &id, &blob); err != nil {
 			return nil, fmt.Errorf("load vector index: %w", err)
 		}
-		if err := decodeInto(v, blob); err != nil {
+		if err := vector.DecodeInto(v, blob); err != nil {
 			return nil, fmt.Errorf("load vector index: memory %s: %w", id, err)
 		}
-		if !usable(v) {
+		if !vector.Usable(v) {
 			continue
 		}
 		if err := x.put(ctx, p, id, v); err != nil {

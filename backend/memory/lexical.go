@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"hermes/backend/retrieval"
 	"hermes/backend/store"
 	"hermes/backend/text"
 )
@@ -39,90 +40,14 @@ func ftsDelete(ctx context.Context, tx *sql.Tx, rids ...int64) error {
 	return nil
 }
 
-// queryTerms turns a question into lexical terms: content words (function words
-// dropped) matched by the prefix their Porter stem shares with them, so "driving"
-// finds "drive" and "nurses" finds "nursing"; Chinese as the bigrams
-// text.Segment indexes (pairs straddling a particle dropped), or the character
-// of a one-character run.
-func queryTerms(q string) []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(t string) {
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	for _, tok := range text.Tokens(text.Fold(q)) {
-		r := []rune(tok)
-		if text.IsCJK(r[0]) {
-			if len(r) == 1 {
-				if !text.IsStopword(tok) {
-					add(`"` + tok + `"`)
-				}
-				continue
-			}
-			for _, g := range text.Bigrams(tok) {
-				if !text.IsStopword(g) && !text.ParticlePair(g) {
-					add(`"` + g + `"`)
-				}
-			}
-			continue
-		}
-		if text.IsStopword(tok) {
-			continue
-		}
-		add(ftsWord(tok))
-	}
-	return out
-}
-
-// ftsWord is the FTS5 term of an English word: the prefix its stem shares with it
-// (at least three letters) when the stem is shorter, else the word itself, as a
-// prefix from four letters ("peanut" finds "peanuts").
-func ftsWord(w string) string {
-	st := text.Stem(w)
-	p := 0
-	for p < len(st) && p < len(w) && st[p] == w[p] {
-		p++
-	}
-	switch {
-	case p >= 3 && p < len(w):
-		return `"` + w[:p] + `"*`
-	case len(w) >= 4:
-		return `"` + w + `"*`
-	}
-	return `"` + w + `"`
-}
-
-// plainTerms are the terms of a plain BM25 search: every word as it is, Chinese as
-// bigrams. It is the baseline Hermes' recall is measured against.
-func plainTerms(q string) []string {
-	var out []string
-	for _, tok := range text.Tokens(q) {
-		r := []rune(tok)
-		if text.IsCJK(r[0]) && len(r) > 1 {
-			for i := 0; i+1 < len(r); i++ {
-				out = append(out, `"`+string(r[i:i+2])+`"`)
-			}
-			continue
-		}
-		out = append(out, `"`+tok+`"`)
-	}
-	return out
-}
-
 // matchAny is an FTS5 query for rows whose body has any of terms; with profile set,
 // only rows of that profile.
 func matchAny(profile string, terms []string) string {
-	if len(terms) == 0 {
-		return ""
-	}
-	expr := `{body} : (` + strings.Join(terms, " OR ") + `)`
+	var scopes []string
 	if profile != "" {
-		expr += ` AND {scope} : "` + scopeToken(profile) + `"`
+		scopes = []string{scopeToken(profile)}
 	}
-	return expr
+	return retrieval.MatchAny(terms, scopes)
 }
 
 // lexHit is one lexical result: the memory's rowid and its BM25 score (higher is better).

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hermes/backend/retrieval"
 )
 
 // A LoCoMo-style evaluation the project builds itself (nothing is downloaded): long
@@ -342,7 +344,7 @@ func TestLocomoEval(t *testing.T) {
 			return out
 		}},
 		{"bm25", func(p, q string) []string {
-			hits, err := e.s.lexical(ctx, p, plainTerms(q), 10)
+			hits, err := e.s.lexical(ctx, p, retrieval.PlainTerms(q), 10)
 			if err != nil {
 				t.Fatal(err)
 			}

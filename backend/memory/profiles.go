@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"hermes/backend/store"
+	"hermes/backend/vector"
 )
 
 // ProfileInfo is a memory profile as the user sees it.
@@ -222,7 +223,7 @@ func (s *Store) reloadProfileIndex(ctx context.Context, old, name string) error 
 			return fmt.Errorf("rebuild vector index of %s: %w", name, err)
 		}
 		v := make([]float32, dim)
-		if err := decodeInto(v, blob); err != nil {
+		if err := vector.DecodeInto(v, blob); err != nil {
 			return fmt.Errorf("rebuild vector index of %s: memory %s: %w", name, id, err)
 		}
 		ids, vecs = append(ids, id), append(vecs, v)

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"hermes/backend/vector"
 )
 
 // queryer is a database or a transaction.
@@ -58,7 +60,7 @@ func (s *Store) vectorOf(ctx context.Context, q queryer, rid int64) []float32 {
 	if d := idx.dimension(); d != 0 && d != dim {
 		return nil
 	}
-	v, err := decodeVec(blob, dim)
+	v, err := vector.Decode(blob, dim)
 	if err != nil {
 		return nil
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hermes/backend/retrieval"
 )
 
 func TestDecayAndArchive(t *testing.T) {
@@ -247,7 +249,7 @@ func TestLexicalCommonTermsAddNewestRows(t *testing.T) {
 		}
 		return ms[0].rid
 	}
-	hits, err := e.s.lexical(ctx, "personal", queryTerms("my garden and the orchid"), 4)
+	hits, err := e.s.lexical(ctx, "personal", retrieval.QueryTerms("my garden and the orchid"), 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +263,7 @@ func TestLexicalCommonTermsAddNewestRows(t *testing.T) {
 		}
 	}
 	commonFloor = 100 // not common: garden rows are ranked too, the orchid's found all the same
-	hits, err = e.s.lexical(ctx, "personal", queryTerms("my garden and the orchid"), 10)
+	hits, err = e.s.lexical(ctx, "personal", retrieval.QueryTerms("my garden and the orchid"), 10)
 	if err != nil || len(hits) != 7 {
 		t.Fatalf("ranked: %d hits, %v", len(hits), err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"hermes/backend/vector"
 )
 
 // reindexBatch is how many memories are embedded per step of a reindex.
@@ -134,7 +136,7 @@ func (s *Store) storeVectors(ctx context.Context, emb Embedder, idx *index, batc
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
 		ch = indexChanges{}
 		for i, m := range batch {
-			if !usable(vecs[i]) || !idx.fits(vecs[i]) {
+			if !vector.Usable(vecs[i]) || !idx.fits(vecs[i]) {
 				continue
 			}
 			var status string

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"hermes/backend/retrieval"
 	"hermes/backend/text"
 )
 
@@ -113,7 +114,7 @@ func (s *Store) analyze(ctx context.Context, q string, now time.Time) analysis {
 	if s.stages.time {
 		a.spans, rest = text.When(q, now.In(s.cfg.Location))
 	}
-	a.fts = queryTerms(rest)
+	a.fts = retrieval.QueryTerms(rest)
 	seen := map[string]bool{}
 	for _, t := range text.Terms(rest) {
 		if !seen[t.Text] {
@@ -206,7 +207,7 @@ func (s *Store) idfs(ctx context.Context, terms []text.Term) map[string]float64 
 	for _, t := range terms {
 		key, q, args := t.Text, `SELECT COALESCE(SUM(doc), 0) FROM memories_fts_vocab WHERE term = ?`, []any{t.Text}
 		if !t.CJK {
-			p := strings.Trim(ftsWord(t.Text), `"*`)
+			p := strings.Trim(retrieval.FTSWord(t.Text), `"*`)
 			if len(p) > 3 && strings.HasSuffix(p, "i") {
 				p = p[:len(p)-1] // Porter's y -> i: "birthdai" prefixes no word, "birthda" does
 			}

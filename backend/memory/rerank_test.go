@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"hermes/backend/retrieval"
 	"hermes/backend/text"
 )
 
@@ -24,7 +25,7 @@ func TestRecallParaphraseByConcept(t *testing.T) {
 		e.add(fmt.Sprintf("Note %d: the %s is %s", i, []string{"weather", "garden", "film", "train", "book"}[i%5], []string{"grey", "green", "long", "late", "good", "new", "odd", "warm"}[i%8]))
 	}
 	// The question shares no word (nor stem) with the answer: plain lexical search misses it.
-	if hits, _ := e.s.lexical(ctx, "personal", queryTerms("What is my job?"), 10); len(hits) != 0 {
+	if hits, _ := e.s.lexical(ctx, "personal", retrieval.QueryTerms("What is my job?"), 10); len(hits) != 0 {
 		t.Fatalf("the paraphrase test is not one: lexical finds %v", hits)
 	}
 	for _, q := range []string{"What is my job?", "what's my occupation", "What do I do for a living?"} {

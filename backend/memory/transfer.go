@@ -15,6 +15,7 @@ import (
 	"hermes/backend/jsonl"
 	"hermes/backend/store"
 	"hermes/backend/text"
+	"hermes/backend/vector"
 )
 
 // ExportFormat names the export file format; ExportVersion is its version.
@@ -560,8 +561,8 @@ func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions
 					return err
 				}
 			}
-			if vecs[i] != nil && usable(vecs[i]) {
-				if _, err := vec.ExecContext(ctx, rid, emb.Name(), len(vecs[i]), encodeVec(vecs[i])); err != nil {
+			if vecs[i] != nil && vector.Usable(vecs[i]) {
+				if _, err := vec.ExecContext(ctx, rid, emb.Name(), len(vecs[i]), vector.Encode(vecs[i])); err != nil {
 					return err
 				}
 			}
@@ -569,7 +570,7 @@ func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions
 				if _, err := fts.ExecContext(ctx, rid, text.Segment(indexText(it.text, it.key)), scope); err != nil {
 					return err
 				}
-				if vecs[i] != nil && usable(vecs[i]) {
+				if vecs[i] != nil && vector.Usable(vecs[i]) {
 					ch.put(profile, id, vecs[i])
 				}
 			}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"hermes/backend/vector"
 )
 
 // MaxTextBytes is the longest memory text accepted.
@@ -143,7 +145,7 @@ func (s *Store) write(ctx context.Context, f fact, idem *idemKey) (written, erro
 	status, sensitive, note := s.decide(ctx, &f)
 	emb, idx := s.current()
 	var vec []float32
-	if vecs, err := emb.Embed(ctx, []string{indexText(f.Text, f.Key)}); err == nil && len(vecs) == 1 && usable(vecs[0]) {
+	if vecs, err := emb.Embed(ctx, []string{indexText(f.Text, f.Key)}); err == nil && len(vecs) == 1 && vector.Usable(vecs[0]) {
 		vec = vecs[0]
 	} else {
 		if ctx.Err() != nil {
@@ -354,6 +356,6 @@ func insertMemory(ctx context.Context, tx *sql.Tx, m Memory, normHash string) (i
 
 func putVector(ctx context.Context, tx *sql.Tx, rid int64, embedder string, vec []float32) error {
 	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO memory_embeddings(memory_rid, embedder, dim, vec) VALUES (?, ?, ?, ?)`,
-		rid, embedder, len(vec), encodeVec(vec))
+		rid, embedder, len(vec), vector.Encode(vec))
 	return err
 }

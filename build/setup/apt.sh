@@ -9,9 +9,13 @@ set -euo pipefail
 # chromium: browser end-to-end tests (driven by playwright-core; no browser download)
 # fonts-noto-cjk + fonts-noto-color-emoji: Chinese text and emoji render as glyphs, not
 # boxes, in the window, the browser tests and their screenshots
-packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth imagemagick chromium fonts-noto-cjk fonts-noto-color-emoji)
+# tesseract-ocr + tesseract-ocr-eng + tesseract-ocr-chi-sim + poppler-utils: text recognition
+# of scanned PDFs and images for the knowledge base (Tesseract with its English and simplified
+# Chinese data; pdftoppm renders a PDF's pages), run as child processes in the parser cage
+ocr=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim poppler-utils)
+packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth imagemagick chromium fonts-noto-cjk fonts-noto-color-emoji "${ocr[@]}")
 if [[ "${1:-}" == "--runtime" ]]; then
-  packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev fonts-noto-cjk fonts-noto-color-emoji)
+  packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev fonts-noto-cjk fonts-noto-color-emoji "${ocr[@]}")
 fi
 
 if ! command -v dpkg-query >/dev/null; then

@@ -1,0 +1,193 @@
+package app
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"hermes/backend/embed"
+	"hermes/backend/kb"
+	"hermes/backend/kb/kbtool"
+	"hermes/backend/store"
+)
+
+// The knowledge base's types, as the window, web mode and the CLI see them.
+type (
+	KBCollection = kb.Collection
+	KBFile       = kb.File
+	KBHit        = kb.Hit
+	KBProgress   = kb.Progress
+	KBReceipt    = kb.Receipt
+)
+
+// Knowledge is the knowledge base service: collections of the user's folders,
+// their indexing and search. Built once by Open; its store opens on first use.
+type Knowledge struct {
+	c    *Core
+	once sync.Once
+	s    *kb.Store
+
+	mu       sync.Mutex
+	run      context.Context // set by Run: a window or web mode keeps it current
+	watching bool
+}
+
+func (k *Knowledge) store() *kb.Store {
+	k.once.Do(func() {
+		c := k.c
+		e := k.embedder()
+		weight := 0.8 // a model's meaning beside the words
+		if e.Name() == embed.HashedName {
+			weight = 0
+		}
+		k.s = kb.New(c.db, kb.Config{
+			Reader:       c.docs,
+			Embedder:     e,
+			VectorWeight: weight,
+			OnProgress:   func(p kb.Progress) { c.emitEvent("kb:progress", p) },
+			OnChange:     func(name string) { c.emitEvent("kb:changed", name) },
+		})
+	})
+	return k.s
+}
+
+// embedder is the embedding model when Ollama has it, else the offline one (as
+// long-term memory chooses).
+func (k *Knowledge) embedder() embed.Embedder {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	var e embed.Embedder = embed.NewHashed(0)
+	if client, s, err := k.c.llmClient(ctx); err == nil && s.EmbedModel != "" {
+		e, _ = embed.Choose(ctx, embed.NewHashed(0), embed.NewOllama(client, s.EmbedModel))
+	}
+	return e
+}
+
+// Add makes a collection of a folder (or one file); Index reads its files.
+// In a window or web mode the files are indexed in the background at once.
+func (k *Knowledge) Add(ctx context.Context, root, name string) (KBCollection, error) {
+	c, err := k.store().Add(ctx, root, name)
+	if err == nil {
+		k.start()
+	}
+	return c, err
+}
+
+// List is every collection with its counts.
+func (k *Knowledge) List(ctx context.Context) ([]KBCollection, error) { return k.store().List(ctx) }
+
+// Get is one collection by name.
+func (k *Knowledge) Get(ctx context.Context, name string) (KBCollection, error) {
+	return k.store().Get(ctx, name)
+}
+
+// Files is a collection's files with their state and, when one failed, why.
+func (k *Knowledge) Files(ctx context.Context, name string) ([]KBFile, error) {
+	return k.store().Files(ctx, name)
+}
+
+// Index reads the waiting files of a collection ("" all) until none is left;
+// each (may be nil) hears the progress after every file.
+func (k *Knowledge) Index(ctx context.Context, name string, each func(KBProgress)) (KBProgress, error) {
+	return k.store().Index(ctx, name, each)
+}
+
+// Rescan looks at a collection's folder again: new, changed and gone files.
+func (k *Knowledge) Rescan(ctx context.Context, name string) (kb.ScanResult, error) {
+	s := k.store()
+	c, err := s.Get(ctx, name)
+	if err != nil {
+		return kb.ScanResult{}, err
+	}
+	return s.Scan(ctx, c.ID)
+}
+
+// Reindex reads every file of a collection again.
+func (k *Knowledge) Reindex(ctx context.Context, name string) (KBCollection, error) {
+	return k.store().Reindex(ctx, name)
+}
+
+// Remove erases a collection from the index (the files stay on disk).
+func (k *Knowledge) Remove(ctx context.Context, name string) (KBReceipt, error) {
+	return k.store().Remove(ctx, name)
+}
+
+// Search finds the passages that answer query in the named collections (none:
+// every collection).
+func (k *Knowledge) Search(ctx context.Context, query string, collections []string, n int) ([]KBHit, error) {
+	s := k.store()
+	var ids []int64
+	for _, name := range collections {
+		c, err := s.Get(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, c.ID)
+	}
+	return s.Search(ctx, kb.Query{Text: query, Collections: ids, K: n})
+}
+
+// Relevant is Search less the passages that do not pass the relevance rule:
+// what the model is offered (none rather than a guess).
+func (k *Knowledge) Relevant(ctx context.Context, query string, collections []string, n int) ([]KBHit, error) {
+	hits, err := k.Search(ctx, query, collections, n)
+	out := hits[:0]
+	for _, h := range hits {
+		if k.store().Relevant(h) {
+			out = append(out, h)
+		}
+	}
+	return out, err
+}
+
+// activate offers knowledge_search only while a collection exists.
+func (k *Knowledge) activate(ctx context.Context) {
+	cs, err := k.store().List(ctx)
+	if err == nil {
+		_ = k.c.tools.reg.Activate(kbtool.Name, len(cs) > 0)
+	}
+}
+
+// knowledgeExists is whether the data dir has a collection (one query: the
+// knowledge base itself opens on first use).
+func knowledgeExists(ctx context.Context, db *store.DB) bool {
+	var n int
+	return db.QueryRowContext(ctx, `SELECT COUNT(*) FROM kb_collections`).Scan(&n) == nil && n > 0
+}
+
+// Run keeps the knowledge base current while a window or web mode is open:
+// it finishes indexing a quit or crash left, then follows the folders (kb.Watch)
+// until ctx ends. With no collection yet it waits for the first Add.
+func (k *Knowledge) Run(ctx context.Context) {
+	k.mu.Lock()
+	k.run = ctx
+	k.mu.Unlock()
+	if knowledgeExists(ctx, k.c.db) {
+		k.start()
+	}
+}
+
+// start begins the watcher and an indexing pass, once per Run.
+func (k *Knowledge) start() {
+	k.mu.Lock()
+	ctx, started := k.run, k.watching
+	k.watching = k.watching || ctx != nil
+	k.mu.Unlock()
+	if ctx == nil {
+		return
+	}
+	if !started {
+		go func() { _ = k.store().Watch(ctx) }()
+	}
+	k.kick(ctx)
+}
+
+// kick indexes the waiting files in the background (a pass already running
+// picks them up: Index takes them in turns).
+func (k *Knowledge) kick(ctx context.Context) {
+	k.c.bg.Add(1)
+	go func() {
+		defer k.c.bg.Done()
+		_, _ = k.store().Index(ctx, "", nil)
+	}()
+}

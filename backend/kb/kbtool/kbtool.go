@@ -1,0 +1,102 @@
+// Package kbtool offers the knowledge base to the model as the read-only tool
+// knowledge_search: passages from the user's own documents, numbered so the
+// reply can cite them as [1], [2].
+package kbtool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"hermes/backend/kb"
+	"hermes/backend/tools"
+)
+
+// Name is the tool's name.
+const Name = "knowledge_search"
+
+// Searcher is what the tool uses; the app's knowledge service satisfies it.
+type Searcher interface {
+	// Relevant finds up to k passages for query that pass the relevance rule
+	// (none rather than a guess).
+	Relevant(ctx context.Context, query string, collections []string, k int) ([]kb.Hit, error)
+}
+
+// Source is one passage as the model reads it.
+type Source struct {
+	N          int    `json:"n"`
+	File       string `json:"file"`
+	Page       int    `json:"page,omitempty"`
+	Heading    string `json:"heading,omitempty"`
+	Collection string `json:"collection"`
+	Text       string `json:"text"`
+}
+
+// Result is the tool's answer.
+type Result struct {
+	Sources []Source `json:"sources"`
+	Note    string   `json:"note"`
+}
+
+const (
+	citeNote    = "Answer from these sources and cite each one you use as [n] (its number). Do not cite anything else."
+	nothingNote = "Nothing in the user's documents matches this. Say so; do not invent sources or citations."
+)
+
+// New is the knowledge_search tool over s.
+func New(s Searcher) tools.Tool {
+	return &tools.Func{
+		ToolName: Name,
+		ToolDescription: "Search the user's own documents (folders they added to the knowledge base) for passages that answer a question. " +
+			"Use it for questions about their manuals, notes, procedures or files. Results are numbered sources to cite as [n].",
+		Params: json.RawMessage(`{"type":"object","properties":{
+			"query":{"type":"string","minLength":1,"maxLength":500,"description":"the question or the words to look for"},
+			"collection":{"type":"string","maxLength":200,"description":"search only this collection (default: all)"},
+			"limit":{"type":"integer","minimum":1,"maximum":10,"description":"how many passages (default 5)"}},
+			"required":["query"],"additionalProperties":false}`),
+		Annots: tools.Annotations{ReadOnly: true},
+		Fn: func(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+			var in struct {
+				Query      string `json:"query"`
+				Collection string `json:"collection"`
+				Limit      int    `json:"limit"`
+			}
+			if err := tools.ReadArgs("search the knowledge base", args, &in); err != nil {
+				return nil, err
+			}
+			if in.Limit == 0 {
+				in.Limit = kb.DefaultK
+			}
+			var colls []string
+			if in.Collection != "" {
+				colls = []string{in.Collection}
+			}
+			hits, err := s.Relevant(ctx, in.Query, colls, in.Limit)
+			if err != nil {
+				return nil, fmt.Errorf("search the knowledge base: %w", err)
+			}
+			return tools.JSONResult("search the knowledge base", Sources(hits))
+		},
+	}
+}
+
+// Sources numbers hits as the model cites them.
+func Sources(hits []kb.Hit) Result {
+	r := Result{Sources: []Source{}, Note: nothingNote}
+	for i, h := range hits {
+		r.Sources = append(r.Sources, Source{N: i + 1, File: h.File, Page: h.Page, Heading: h.Heading, Collection: h.Collection, Text: h.Text})
+	}
+	if len(hits) > 0 {
+		r.Note = citeNote
+	}
+	return r
+}
+
+// Register adds the tool to reg in the read-only group (question and task
+// turns see it), switched off until a collection exists (Activate).
+func Register(reg *tools.Registry, s Searcher, active bool) error {
+	if err := reg.Register(New(s), tools.WithGroups(tools.GroupReadOnly)); err != nil {
+		return fmt.Errorf("register %s: %w", Name, err)
+	}
+	return reg.Activate(Name, active)
+}

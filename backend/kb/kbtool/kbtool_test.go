@@ -1,0 +1,44 @@
+package kbtool
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"hermes/backend/kb"
+	"hermes/backend/tools"
+)
+
+type fixed []kb.Hit
+
+func (f fixed) Relevant(context.Context, string, []string, int) ([]kb.Hit, error) { return f, nil }
+
+// Passages reach the model numbered, with their file and page, and a note to
+// cite them as [n]; with none, the note says to invent nothing. The tool is
+// offered only while a collection exists.
+func TestKnowledgeSearch(t *testing.T) {
+	tool := New(fixed{{File: "manual.pdf", Page: 3, Text: "Bleed the valve.", Collection: "field"}, {File: "a.md", Text: "x"}})
+	out, err := tool.(*tools.Func).Fn(context.Background(), json.RawMessage(`{"query":"valve"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Result
+	if json.Unmarshal(out, &r) != nil || len(r.Sources) != 2 || r.Sources[0].N != 1 || r.Sources[0].Page != 3 || r.Sources[1].N != 2 || !strings.Contains(r.Note, "[n]") {
+		t.Fatalf("result %s", out)
+	}
+	if none := Sources(nil); len(none.Sources) != 0 || !strings.Contains(none.Note, "do not invent") {
+		t.Fatalf("no sources: %+v", none)
+	}
+	reg := tools.NewRegistry()
+	if err := Register(reg, fixed{}, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := reg.Tools(reg.InGroup(tools.GroupReadOnly)); len(got) != 0 {
+		t.Fatalf("offered without a collection: %v", got)
+	}
+	reg.Activate(Name, true)
+	if got := reg.Tools(reg.InGroup(tools.GroupReadOnly)); len(got) != 1 {
+		t.Fatalf("not offered with a collection: %v", got)
+	}
+}

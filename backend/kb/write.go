@@ -1,0 +1,142 @@
+package kb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path"
+	"strings"
+
+	"hermes/backend/chunk"
+	"hermes/backend/document"
+	"hermes/backend/text"
+	"hermes/backend/vector"
+)
+
+// replace swaps a file's chunks for new ones in one transaction, then the
+// vector index (when loaded) follows.
+func (s *Store) replace(ctx context.Context, f pendingFile, doc document.Doc, h string, chunks []chunk.Chunk, vecs [][]float32, embedder string) error {
+	var old, ids []int64
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if old, err = s.eraseFileChunks(ctx, tx, f.id); err != nil {
+			return err
+		}
+		if ids, err = insertChunks(ctx, tx, f, chunks, vecs, embedder); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE kb_files SET state = 'indexed', hash = ?, kind = ?, reason = '', detail = '',
+			pages = ?, chunks = ?, chars = ?, indexed_at = ? WHERE id = ?`,
+			h, doc.Kind, len(doc.Pages), len(chunks), doc.Chars(), s.now(), f.id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("index %s: %w", f.rel, err)
+	}
+	s.syncVectors(ctx, f.collection, old, ids, vecs, embedder)
+	return nil
+}
+
+func insertChunks(ctx context.Context, tx *sql.Tx, f pendingFile, chunks []chunk.Chunk, vecs [][]float32, embedder string) ([]int64, error) {
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO kb_chunks(file_id, seq, page, heading, start_at, end_at, text, embedder, embedding)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return nil, err
+	}
+	defer ins.Close()
+	fts, err := tx.PrepareContext(ctx, `INSERT INTO kb_fts(rowid, body, scope) VALUES (?, ?, ?)`)
+	if err != nil {
+		return nil, err
+	}
+	defer fts.Close()
+	title := Title(f.rel)
+	ids := make([]int64, len(chunks))
+	for i, c := range chunks {
+		var blob []byte
+		if vecs != nil {
+			blob = vector.Encode(vecs[i])
+		}
+		res, err := ins.ExecContext(ctx, f.id, c.Seq, c.Page, c.Heading, c.Start, c.End, c.Text, embedder, blob)
+		if err != nil {
+			return nil, err
+		}
+		ids[i], _ = res.LastInsertId()
+		body := text.Segment(title + "\n" + c.Heading + "\n" + c.Text)
+		if _, err := fts.ExecContext(ctx, ids[i], body, scope(f.collection)); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+// Title is a file's title as the index knows it: its name without folder and
+// extension, with _ and - as spaces.
+func Title(rel string) string {
+	base := path.Base(rel)
+	base = strings.TrimSuffix(base, path.Ext(base))
+	return strings.NewReplacer("_", " ", "-", " ").Replace(base)
+}
+
+// eraseFileChunks deletes a file's chunks and their index entries; it returns
+// their ids (for the vector index).
+func (s *Store) eraseFileChunks(ctx context.Context, tx *sql.Tx, fileID int64) ([]int64, error) {
+	ids, err := chunkIDs(ctx, tx, `SELECT id FROM kb_chunks WHERE file_id = ?`, fileID)
+	if err != nil {
+		return nil, err
+	}
+	return ids, eraseChunks(ctx, tx, ids)
+}
+
+func chunkIDs(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+func eraseChunks(ctx context.Context, tx *sql.Tx, ids []int64) error {
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM kb_fts WHERE rowid = ?`, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM kb_chunks WHERE id = ?`, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeFile erases a file that is gone from disk (or from the collection).
+func (s *Store) removeFile(ctx context.Context, collection int64, rel string) error {
+	var gone []int64
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		var fileID int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM kb_files WHERE collection_id = ? AND path_hash = ?`, collection, hash(rel)).Scan(&fileID)
+		if err == sql.ErrNoRows {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if gone, err = s.eraseFileChunks(ctx, tx, fileID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM kb_files WHERE id = ?`, fileID)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("remove %s from the index: %w", rel, err)
+	}
+	s.syncVectors(ctx, collection, gone, nil, nil, "")
+	return nil
+}
