@@ -34,6 +34,10 @@ type App struct {
 	// (desktop only); nil elsewhere.
 	saveDialog func(defaultName string) (string, error)
 	openDialog func(title, pattern string) (string, error)
+	// folderDialog asks for a folder, openPath hands a file to the desktop
+	// (the window sets them; web mode has neither)
+	folderDialog func(title string) (string, error)
+	openPath     func(path string)
 
 	mu        sync.Mutex
 	incognito bool

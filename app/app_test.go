@@ -65,6 +65,9 @@ func TestSendMessageStreamsDeltasAndPersists(t *testing.T) {
 	var text strings.Builder
 	for _, e := range ev.got {
 		name, payload, _ := strings.Cut(e, " ")
+		if name == "chat:status:r1" {
+			continue // a slow first token (a loaded machine) is told as loading
+		}
 		if name != "chat:delta:r1" {
 			t.Fatalf("unexpected event %q", name)
 		}

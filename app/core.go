@@ -169,7 +169,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	}
 	c.memory = &memoryLoader{c: c}
 	c.kb = &Knowledge{c: c}
-	if err := kbtool.Register(c.tools.reg, c.kb, knowledgeExists(ctx, db)); err != nil {
+	if err := kbtool.Register(c.tools.reg, c.kb, knowledgeExists(ctx, db), c.kb.userSwitch); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	}
 	c.agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.sessions, Classifier: intentClassifier{c.intent},
 		Prompt: c.prompt, Budget: c.budget, Calibration: c.calib, AfterTurn: c.afterTurn, Tools: c.tools,
-		Memory: agentMemory{c}, ExplainError: c.explainError, Documents: c.sessions}
+		Memory: agentMemory{c}, ExplainError: c.explainError, Documents: c.sessions, Knowledge: c.kb}
 	c.replay = agent.Replay{Sessions: c.sessions, Recalls: recallLog{c}, System: c.agent.SystemPrompt}
 	// Every door finishes what a dead or busy process left: an import it never
 	// published is rolled back, an erasure a reader held up is scrubbed, a bulk

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	goruntime "runtime"
 	"time"
 
@@ -73,6 +74,10 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 			app.saveDialog = func(name string) (string, error) {
 				return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{DefaultFilename: name, Title: "Export conversation"})
 			}
+			app.folderDialog = func(title string) (string, error) {
+				return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{Title: title})
+			}
+			app.openPath = func(path string) { runtime.BrowserOpenURL(ctx, (&url.URL{Scheme: "file", Path: path}).String()) }
 			app.openDialog = func(title, pattern string) (string, error) {
 				return runtime.OpenFileDialog(ctx, runtime.OpenDialogOptions{Title: title,
 					Filters: []runtime.FileFilter{{DisplayName: "GGUF model files (" + pattern + ")", Pattern: pattern}}})

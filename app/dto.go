@@ -45,6 +45,10 @@ type Message struct {
 	// Stop and Unverified are a reply's loop-guard stop and unverified-claim flag.
 	Stop       *GuardStop `json:"stop,omitempty"`
 	Unverified bool       `json:"unverified,omitempty"`
+	// Sources are the passages of the user's documents a reply was offered,
+	// numbered as it cites them; BadCitations the numbers it cites that none has.
+	Sources      []agent.Source `json:"sources,omitempty"`
+	BadCitations []int          `json:"badCitations,omitempty"`
 	// Channel is a sub-agent's channel ("" for the conversation's own).
 	Channel string `json:"channel,omitempty"`
 	// Thread is a delegation's sub-agent messages (on an agent__ tool message).
@@ -151,6 +155,7 @@ func toMessage(m session.Message) Message {
 		out.Stop = guardStop(d.Stop)
 		out.Unverified = d.Unverified
 		out.Figures = d.Figures
+		out.Sources, out.BadCitations = d.Sources, d.BadCitations
 		if d.Failure != nil {
 			out.ErrorCode, out.ErrorParams = d.Failure.Code, d.Failure.Params
 		}

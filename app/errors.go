@@ -37,9 +37,11 @@ const (
 	CodeDBNewer           = "db_newer"
 	CodeEmptyMessage      = "empty_message"
 	CodeNotFound          = "not_found"
-	CodeKBNotFound        = "kb_not_found"  // params: detail
-	CodeKBExists          = "kb_exists"     // params: detail
-	CodeKBNoFolder        = "kb_no_folder"  // params: detail
+	CodeKBNotFound        = "kb_not_found" // params: detail
+	CodeKBExists          = "kb_exists"    // params: detail
+	CodeKBNoFolder        = "kb_no_folder" // params: detail
+	CodeKBNoPassage       = "kb_no_passage"
+	CodeNeedsDesktop      = "needs_desktop"
 	CodeInvalidInput      = "invalid_input" // params: detail (the backend's own words)
 	CodeConflict          = "conflict"
 	CodeUnavailable       = "unavailable"
@@ -137,6 +139,10 @@ func describe(err error, host, model string) (code string, params map[string]str
 		return CodeEmptyMessage, nil, "Type a message first."
 	case errors.Is(err, kb.ErrNotFound):
 		return CodeKBNotFound, map[string]string{"detail": err.Error()}, "That collection is not in the knowledge base any more."
+	case errors.Is(err, kb.ErrNoPassage):
+		return CodeKBNoPassage, nil, "That passage is no longer in the knowledge base (its file was changed or removed). Ask again to get fresh sources."
+	case errors.Is(err, ErrNoDesktop):
+		return CodeNeedsDesktop, nil, "Only the desktop window can do this. In the browser, type the folder's path instead."
 	case errors.Is(err, kb.ErrExists):
 		return CodeKBExists, map[string]string{"detail": err.Error()}, upperFirst(err.Error()) + ". Choose another name, or remove the other collection first."
 	case errors.Is(err, kb.ErrNoFolder):

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"hermes/backend/embed"
@@ -30,6 +31,8 @@ type Knowledge struct {
 	mu       sync.Mutex
 	run      context.Context // set by Run: a window or web mode keeps it current
 	watching bool
+	stop     context.CancelFunc // the indexing pass under way in the background
+	userOff  atomic.Bool        // the user switched knowledge_search off
 }
 
 func (k *Knowledge) store() *kb.Store {
@@ -45,7 +48,10 @@ func (k *Knowledge) store() *kb.Store {
 			Embedder:     e,
 			VectorWeight: weight,
 			OnProgress:   func(p kb.Progress) { c.emitEvent("kb:progress", p) },
-			OnChange:     func(name string) { c.emitEvent("kb:changed", name) },
+			OnChange: func(name string) {
+				c.emitEvent("kb:changed", name)
+				k.activate(context.Background())
+			},
 		})
 	})
 	return k.s
@@ -140,12 +146,18 @@ func (k *Knowledge) Relevant(ctx context.Context, query string, collections []st
 	return out, err
 }
 
-// activate offers knowledge_search only while a collection exists.
+// activate offers knowledge_search only while a collection exists and the
+// user has not switched it off.
 func (k *Knowledge) activate(ctx context.Context) {
-	cs, err := k.store().List(ctx)
-	if err == nil {
-		_ = k.c.tools.reg.Activate(kbtool.Name, len(cs) > 0)
-	}
+	_ = k.c.tools.reg.Activate(kbtool.Name, !k.userOff.Load() && knowledgeExists(ctx, k.c.db))
+}
+
+// userSwitch is the user's on/off switch of knowledge_search (kept while
+// Hermes runs).
+func (k *Knowledge) userSwitch(_ string, on bool) error {
+	k.userOff.Store(!on)
+	k.activate(context.Background())
+	return nil
 }
 
 // knowledgeExists is whether the data dir has a collection (one query: the
@@ -185,9 +197,29 @@ func (k *Knowledge) start() {
 // kick indexes the waiting files in the background (a pass already running
 // picks them up: Index takes them in turns).
 func (k *Knowledge) kick(ctx context.Context) {
+	pass, stop := context.WithCancel(ctx)
+	k.mu.Lock()
+	k.stop = stop
+	k.mu.Unlock()
 	k.c.bg.Add(1)
 	go func() {
 		defer k.c.bg.Done()
-		_, _ = k.store().Index(ctx, "", nil)
+		defer stop()
+		_, _ = k.store().Index(pass, "", nil)
 	}()
+}
+
+// cancel stops the background indexing pass; the files not read yet wait.
+func (k *Knowledge) cancel() {
+	k.mu.Lock()
+	stop := k.stop
+	k.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+// Passage is a cited passage in its page or file.
+func (k *Knowledge) Passage(ctx context.Context, chunk int64) (KBPassage, error) {
+	return k.store().PassageOf(ctx, chunk)
 }

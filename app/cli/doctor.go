@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -107,6 +109,8 @@ func doctor(ctx context.Context, g globals, dir string, args []string, env Env) 
 			add(Check{"warning", "warn", w.Text, ""})
 		}
 	}
+
+	add(tesseractCheck(ctx))
 
 	failed := 0
 	for _, c := range checks {
@@ -215,4 +219,49 @@ func mcpCheck(core *app.Core) Check {
 		return Check{"mcp", "warn", probs[0].Error(), fmt.Sprintf("Fix %s; %d problem(s) in all, each entry with a problem is disabled.", path, len(probs))}
 	}
 	return Check{"mcp", "ok", fmt.Sprintf("%d server(s) configured, %d awaiting approval (%s)", len(servers), waiting, path), ""}
+}
+
+// tesseractCheck says whether the knowledge base can read scanned PDFs and
+// images: Tesseract's version and installed languages (as the parser cage
+// runs it: no environment of the user's), and pdftoppm. Missing, it is a
+// warning, not a failure: everything else works without it.
+func tesseractCheck(ctx context.Context) Check {
+	const all = "sudo apt-get install tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim poppler-utils"
+	path, err := exec.LookPath("tesseract")
+	if err != nil {
+		return Check{"tesseract", "warn", "not installed: scanned PDFs and images cannot be read into the knowledge base", "Install it with its English and Chinese data: " + all}
+	}
+	run := func(arg string) ([]string, error) {
+		cmd := exec.CommandContext(ctx, path, arg)
+		cmd.Env = []string{"OMP_THREAD_LIMIT=1"}
+		out, err := cmd.CombinedOutput() // Tesseract 4 writes these on stderr
+		return strings.Split(strings.TrimSpace(string(out)), "\n"), err
+	}
+	version, err := run("--version")
+	if err != nil {
+		return Check{"tesseract", "warn", fmt.Sprintf("%s does not run: %v", path, err), "Reinstall it: " + all}
+	}
+	lines, err := run("--list-langs")
+	if err != nil || len(lines) < 1 {
+		return Check{"tesseract", "warn", fmt.Sprintf("%s --list-langs: %v", path, err), "Reinstall it: " + all}
+	}
+	var langs []string // after "List of available languages in …"
+	for _, l := range lines[1:] {
+		langs = append(langs, strings.TrimSpace(l))
+	}
+	detail := fmt.Sprintf("%s, languages: %s", strings.TrimSpace(version[0]), strings.Join(langs, ", "))
+	var missing []string
+	for lang, pkg := range map[string]string{"eng": "tesseract-ocr-eng", "chi_sim": "tesseract-ocr-chi-sim"} {
+		if !slices.Contains(langs, lang) {
+			missing = append(missing, pkg)
+		}
+	}
+	slices.Sort(missing)
+	if len(missing) > 0 {
+		return Check{"tesseract", "warn", detail + "; English or Chinese is missing", "sudo apt-get install " + strings.Join(missing, " ")}
+	}
+	if _, err := exec.LookPath("pdftoppm"); err != nil {
+		return Check{"tesseract", "warn", detail + "; pdftoppm is missing: scanned PDFs cannot be read", "sudo apt-get install poppler-utils"}
+	}
+	return Check{"tesseract", "ok", detail, ""}
 }

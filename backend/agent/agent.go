@@ -112,6 +112,8 @@ type Agent struct {
 	ExplainError func(ctx context.Context, err error) (message, code string, params map[string]string)
 	// Documents holds the files attached to messages; nil leaves them out of the prompt.
 	Documents Documents
+	// Knowledge is the user's documents to cite; nil: none.
+	Knowledge Knowledge
 	// System is the system prompt; empty uses DefaultSystemPrompt.
 	System string
 }
@@ -167,6 +169,10 @@ type Result struct {
 	Stop *tools.StopReason
 	// Unverified is set when the reply claims an action no tool call performed.
 	Unverified bool
+	// Sources are the passages of the user's documents offered (numbered as
+	// cited); BadCitations the numbers the reply cites that none of them has.
+	Sources      []Source
+	BadCitations []int
 	// Recalled are the memories offered to the model.
 	Recalled []string
 	// Settings are the chat settings the turn ran with.

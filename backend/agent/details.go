@@ -29,6 +29,10 @@ type ReplyDetails struct {
 	Unverified bool              `json:"unverified,omitempty"`
 	Figures    *Figures          `json:"figures,omitempty"`
 	Failure    *Failure          `json:"failure,omitempty"`
+	// Sources are the passages of the user's documents the turn offered;
+	// BadCitations the numbers the reply cites that none of them has.
+	Sources      []Source `json:"sources,omitempty"`
+	BadCitations []int    `json:"badCitations,omitempty"`
 }
 
 // Failure is why a reply failed, as the UI words it in the user's language: a
@@ -218,10 +222,11 @@ func toolDetails(o tools.Outcome, delegation string) string {
 }
 
 func replyDetails(res Result, f *Figures, why *Failure) string {
-	if res.Stop == nil && !res.Unverified && f == nil && why == nil {
+	if res.Stop == nil && !res.Unverified && f == nil && why == nil && len(res.Sources) == 0 && len(res.BadCitations) == 0 {
 		return ""
 	}
-	return encodeDetails(ReplyDetails{Stop: res.Stop, Unverified: res.Unverified, Figures: f, Failure: why})
+	return encodeDetails(ReplyDetails{Stop: res.Stop, Unverified: res.Unverified, Figures: f, Failure: why,
+		Sources: res.Sources, BadCitations: res.BadCitations})
 }
 
 // contextRecipe is what session.Message.Context stores for a reply ("" without a prompt).

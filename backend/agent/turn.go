@@ -34,6 +34,7 @@ type turn struct {
 
 	req        llm.ChatRequest
 	offered    api.Tools
+	sources    Sources // the passages of the user's documents offered (nil: no knowledge base)
 	toolTurn   ToolTurn
 	mt         MemoryTurn
 	model      string
@@ -177,6 +178,12 @@ func (t *turn) buildPrompt() error {
 		Summary: t.sess.Summary, SummaryUpto: t.sess.SummaryUpto, Budget: budget, RecentTurns: recent}
 	if err := t.recall(&pin); err != nil {
 		return err
+	}
+	if a.Knowledge != nil {
+		t.ctx, t.sources = a.Knowledge.Open(t.ctx, t.sess.ID, in.Text, autoKnowledge(t.res.Plan))
+		if t.sources != nil {
+			pin.Knowledge = t.sources.Items()
+		}
 	}
 	if a.Calibration != nil && t.model != "" {
 		pin.Ratio = a.Calibration.Ratio(ctx, t.model)
@@ -366,6 +373,10 @@ func (t *turn) replyMessage() session.Message {
 			succeeded = t.toolTurn.Succeeded()
 		}
 		t.res.Unverified = tools.ClaimsUnexecutedAction(content, succeeded)
+	}
+	if t.sources != nil {
+		t.res.Sources = t.sources.List()
+		t.res.BadCitations = BadCitations(content, t.res.Sources)
 	}
 	var figs *Figures
 	if out.Status == session.StatusOK {

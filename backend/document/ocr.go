@@ -134,10 +134,11 @@ func (t *textRun) start(pdf bool) error {
 		if path == "" {
 			return t.noOCR(ocrPackages, "Tesseract is not installed")
 		}
-		dir, err := os.MkdirTemp("", "hermes-ocr-")
+		dir, err := os.MkdirTemp("", ocrDirPrefix)
 		if err != nil {
 			return fmt.Errorf("ocr: make a private directory: %w", err)
 		}
+		sweepStale(dir)
 		t.tesseract, t.dir = path, dir
 		langs, err := t.languages()
 		if err != nil {
@@ -154,6 +155,20 @@ func (t *textRun) start(pdf bool) error {
 		}
 	}
 	return nil
+}
+
+const ocrDirPrefix = "hermes-ocr-"
+
+// sweepStale removes the private directories that runs killed on the way
+// left (empty: the file in one never has a name for long), once a day old,
+// longer than any run lasts.
+func sweepStale(keep string) {
+	dirs, _ := filepath.Glob(filepath.Join(filepath.Dir(keep), ocrDirPrefix+"*"))
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err == nil && d != keep && fi.IsDir() && time.Since(fi.ModTime()) > 24*time.Hour {
+			os.Remove(d) // only an empty one goes
+		}
+	}
 }
 
 func (t *textRun) noOCR(pkg, why string) error {

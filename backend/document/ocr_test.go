@@ -8,8 +8,10 @@ import (
 	"image/color"
 	"image/gif"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/image/font/opentype"
 
@@ -235,6 +237,20 @@ func TestOCRNothingAndTidy(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("left behind in the temporary directory: %v", left)
+	}
+	// What a killed run left (an empty directory) goes once a day old.
+	stale, fresh := filepath.Join(tmp, ocrDirPrefix+"1"), filepath.Join(tmp, ocrDirPrefix+"2")
+	os.Mkdir(stale, 0o700)
+	os.Mkdir(fresh, 0o700)
+	os.Chtimes(stale, time.Now().Add(-25*time.Hour), time.Now().Add(-25*time.Hour))
+	if _, err := ExtractText("scan.png", documenttest.PNG(documenttest.Printed(800, 200, 32, "some text"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("a day-old directory stays: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a fresh directory went: %v", err)
 	}
 	// Not an image, or lying about its size: refused before recognition.
 	if _, err := ExtractText("x.png", []byte("not a picture")); !errors.As(err, &ref) || ref.Reason != RefusedNotImage {

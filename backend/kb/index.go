@@ -3,12 +3,13 @@ package kb
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"time"
 
 	"hermes/backend/chunk"
@@ -28,6 +29,7 @@ type Progress struct {
 	MBps       float64 `json:"mbps"`
 	ETASeconds float64 `json:"eta_seconds"`
 	Finished   bool    `json:"finished"`
+	Stopped    bool    `json:"stopped"` // cancelled (a quit, Cancel): the rest waits
 }
 
 // pendingFile is a file waiting to be indexed.
@@ -64,30 +66,79 @@ func (s *Store) Index(ctx context.Context, name string, each func(Progress)) (Pr
 		return p, fmt.Errorf("index: %w", err)
 	}
 	start := time.Now()
-	for {
-		batch, err := s.pending(ctx, id, 32)
-		if err != nil || len(batch) == 0 {
-			p.Finished, p.Current = err == nil, ""
+	ready := s.prepareAhead(ctx, id)
+	for b := range ready {
+		err := b.err
+		if err == nil {
+			err = s.commit(ctx, b.outs)
+		}
+		if err != nil {
+			cancelAhead(ready)
+			p.Stopped, p.Current = ctx.Err() != nil, ""
 			s.progress(p, each)
 			return p, err
 		}
-		for _, f := range batch {
-			p.Current = f.rel
-			failed, err := s.indexFile(ctx, f)
-			if err != nil {
-				return p, err
-			}
+		for _, o := range b.outs {
 			p.Done++
-			if failed {
+			if o.failed {
 				p.Failed++
 			}
-			p.DoneBytes += f.size
+			p.DoneBytes += o.f.size
+			p.Current = o.f.rel
 			p.rate(time.Since(start))
 			s.progress(p, each)
-			s.changed(f.name)
 		}
+		s.changed(b.outs[0].f.name)
 	}
+	p.Finished, p.Current = true, ""
+	s.progress(p, each)
+	return p, nil
 }
+
+// prepared is a batch of files read and cut, or why the reading stopped.
+type prepared struct {
+	outs []outcome
+	err  error
+}
+
+// prepareAhead reads the waiting files batch by batch while the caller writes
+// the one before (a channel of one: reading stays at most a batch ahead).
+func (s *Store) prepareAhead(ctx context.Context, id int64) chan prepared {
+	ready := make(chan prepared, 1)
+	go func() {
+		defer close(ready)
+		var after int64
+		for {
+			batch, err := s.pending(ctx, id, after, batchFiles)
+			if err != nil {
+				ready <- prepared{err: err}
+				return
+			}
+			if len(batch) == 0 {
+				return
+			}
+			after = batch[len(batch)-1].id
+			outs, err := s.prepareAll(ctx, batch)
+			ready <- prepared{outs: outs, err: err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return ready
+}
+
+// cancelAhead drains what the reader still sends after the writer stopped.
+func cancelAhead(ready chan prepared) {
+	go func() {
+		for range ready {
+		}
+	}()
+}
+
+// batchFiles is how many files one transaction writes: fewer commits, and
+// still a file is written whole or not at all.
+const batchFiles = 8
 
 func (p *Progress) rate(elapsed time.Duration) {
 	if sec := elapsed.Seconds(); sec > 0 {
@@ -107,10 +158,12 @@ func (s *Store) progress(p Progress, each func(Progress)) {
 	}
 }
 
-func (s *Store) pending(ctx context.Context, id int64, n int) ([]pendingFile, error) {
+// pending lists up to n waiting files of collection id (0: all) after the
+// file id after.
+func (s *Store) pending(ctx context.Context, id, after int64, n int) ([]pendingFile, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT f.id, f.collection_id, c.name, c.root, c.single, f.path, f.hash, f.size
 		FROM kb_files f JOIN kb_collections c ON c.id = f.collection_id
-		WHERE f.state = 'pending' AND (? = 0 OR f.collection_id = ?) ORDER BY f.id LIMIT ?`, id, id, n)
+		WHERE f.state = 'pending' AND (? = 0 OR f.collection_id = ?) AND f.id > ? ORDER BY f.id LIMIT ?`, id, id, after, n)
 	if err != nil {
 		return nil, fmt.Errorf("index: list waiting files: %w", err)
 	}
@@ -134,36 +187,79 @@ func (f pendingFile) path() string {
 	return filepath.Join(f.root, filepath.FromSlash(f.rel))
 }
 
-// indexFile reads one file and replaces its chunks; failed says it could not
-// be read (recorded on its row). Only a database error or ctx stops the pass.
-func (s *Store) indexFile(ctx context.Context, f pendingFile) (failed bool, err error) {
-	data, err := readFile(f.path())
-	if errors.Is(err, os.ErrNotExist) {
-		return false, s.removeFile(ctx, f.collection, f.rel)
+// outcome is one file read and cut, ready to be written: gone from disk,
+// unchanged (same content hash), failed (with the reason), or its chunks.
+type outcome struct {
+	f              pendingFile
+	gone, same     bool
+	failed         bool
+	reason, detail string
+	doc            document.Doc
+	hash           string
+	chunks         []chunk.Chunk
+	vecs           [][]float32
+	embedder       string
+}
+
+// prepareAll reads and cuts a batch of files, readerWorkers at a time.
+func (s *Store) prepareAll(ctx context.Context, batch []pendingFile) ([]outcome, error) {
+	outs := make([]outcome, len(batch))
+	errs := make([]error, len(batch))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(readerWorkers(), len(batch)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				outs[i], errs[i] = s.prepare(ctx, batch[i])
+			}
+		}()
 	}
-	if err != nil {
-		return true, s.fail(ctx, f, "unreadable", err.Error())
+	for i := range batch {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return outs, errors.Join(errs...)
+}
+
+// readerWorkers is how many files are read at once: one per core.
+func readerWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }
+
+// prepare reads one file (no database write); only ctx stops it.
+func (s *Store) prepare(ctx context.Context, f pendingFile) (outcome, error) {
+	o := outcome{f: f}
+	data, err := readFile(f.path())
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		o.gone = true
+		return o, nil
+	case err != nil:
+		o.failed, o.reason, o.detail = true, "unreadable", err.Error()
+		return o, nil
 	}
 	sum := sha256.Sum256(data)
-	h := hex.EncodeToString(sum[:])
-	if h == f.hash {
-		_, err := s.db.ExecContext(ctx, `UPDATE kb_files SET state = 'indexed' WHERE id = ?`, f.id)
-		return false, err
+	o.hash = hex.EncodeToString(sum[:])
+	if o.same = o.hash == f.hash; o.same {
+		return o, nil
 	}
 	doc, err := s.cfg.Reader.ExtractText(ctx, filepath.Base(f.rel), data)
 	if ctx.Err() != nil {
-		return false, ctx.Err()
+		return o, ctx.Err()
 	}
 	var r *document.Refusal
-	if errors.As(err, &r) {
-		return true, s.fail(ctx, f, r.Reason, r.Message())
+	switch {
+	case errors.As(err, &r):
+		o.failed, o.reason, o.detail = true, r.Reason, r.Message()
+	case err != nil:
+		o.failed, o.reason, o.detail = true, document.RefusedReaderFailed, err.Error()
+	default:
+		o.doc = doc
+		o.chunks = chunk.Split(doc.Text, doc.Pages, doc.Kind != document.KindCode && doc.Kind != document.KindCSV)
+		o.vecs, o.embedder = s.embed(ctx, o.chunks)
 	}
-	if err != nil {
-		return true, s.fail(ctx, f, document.RefusedReaderFailed, err.Error())
-	}
-	chunks := chunk.Split(doc.Text, doc.Pages, doc.Kind != document.KindCode && doc.Kind != document.KindCSV)
-	vecs, embedder := s.embed(ctx, chunks)
-	return false, s.replace(ctx, f, doc, h, chunks, vecs, embedder)
+	return o, nil
 }
 
 func readFile(p string) ([]byte, error) {
@@ -175,18 +271,6 @@ func readFile(p string) ([]byte, error) {
 		return nil, fmt.Errorf("the file is %d MB; files up to %d MB are read", fi.Size()>>20, maxRead>>20)
 	}
 	return os.ReadFile(p)
-}
-
-// fail records why a file could not be read, and erases what it had indexed.
-func (s *Store) fail(ctx context.Context, f pendingFile, reason, detail string) error {
-	return s.db.Tx(ctx, func(tx *sql.Tx) error {
-		if _, err := s.eraseFileChunks(ctx, tx, f.id); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `UPDATE kb_files SET state = 'failed', reason = ?, detail = ?, hash = '', chunks = 0,
-			indexed_at = ? WHERE id = ?`, reason, detail, s.now(), f.id)
-		return err
-	})
 }
 
 // embed is the chunks' vectors and the embedder's name; none when the

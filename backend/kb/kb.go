@@ -67,6 +67,8 @@ type Store struct {
 	vecs   *vector.Index // loaded on the first search or write
 	loaded bool
 	watch  *watcher // the running Watch, if any
+
+	terms termCounts // passages per full-text term, for the common-term rule
 }
 
 // New is the knowledge base over db.
@@ -74,7 +76,7 @@ func New(db *store.DB, cfg Config) *Store {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Store{db: db, cfg: cfg, vecs: vector.New()}
+	return &Store{db: db, cfg: cfg, vecs: vector.New(), terms: termCounts{rows: -1}}
 }
 
 func (s *Store) now() string { return s.cfg.Now().UTC().Format(time.RFC3339Nano) }

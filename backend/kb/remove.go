@@ -25,6 +25,7 @@ func (s *Store) Remove(ctx context.Context, name string) (Receipt, error) {
 		return Receipt{}, err
 	}
 	r := Receipt{Collection: c.Name, Files: c.Files}
+	defer s.terms.reset()
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		ids, err := chunkIDs(ctx, tx, `SELECT k.id FROM kb_chunks k JOIN kb_files f ON f.id = k.file_id WHERE f.collection_id = ?`, c.ID)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"hermes/backend/retrieval"
@@ -54,10 +55,7 @@ func (s *Store) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if err != nil || len(colls) == 0 {
 		return nil, err
 	}
-	vecIDs := make(chan []int64, 1)
-	go func() { vecIDs <- s.nearest(ctx, colls, q.Text, n) }()
-	lex, err := s.lexical(ctx, q.Text, q.Collections, n)
-	near := <-vecIDs
+	lex, near, err := s.candidates(ctx, q.Text, q.Collections, colls, k, n)
 	if err != nil {
 		return nil, fmt.Errorf("search the knowledge base: %w", err)
 	}
@@ -70,6 +68,22 @@ func (s *Store) Search(ctx context.Context, q Query) ([]Hit, error) {
 		return nil, fmt.Errorf("search the knowledge base: %w", err)
 	}
 	return hits, nil
+}
+
+// candidates are the passages the words find and those nearest in meaning, n
+// of each. Fused (VectorWeight > 0), both searches run side by side; else the
+// vectors are asked only when the words find fewer than k.
+func (s *Store) candidates(ctx context.Context, text string, filter, colls []int64, k, n int) (lex, near []int64, err error) {
+	if s.cfg.VectorWeight <= 0 {
+		if lex, err = s.lexical(ctx, text, filter, n); err != nil || len(lex) >= k {
+			return lex, nil, err
+		}
+		return lex, s.nearest(ctx, colls, text, n), nil
+	}
+	vecIDs := make(chan []int64, 1)
+	go func() { vecIDs <- s.nearest(ctx, colls, text, n) }()
+	lex, err = s.lexical(ctx, text, filter, n)
+	return lex, <-vecIDs, err
 }
 
 // Relevant is whether a hit passes the relevance rule: found by its words, or
@@ -119,7 +133,12 @@ func (s *Store) lexical(ctx context.Context, q string, colls []int64, n int) ([]
 	for _, id := range colls {
 		scopes = append(scopes, scope(id))
 	}
-	expr := retrieval.MatchAny(retrieval.QueryTerms(q), scopes)
+	rare, common := s.split(ctx, retrieval.QueryTerms(q))
+	if len(rare) == 0 { // only common words: rank by the rarest of them
+		slices.SortStableFunc(common, func(a, b string) int { return s.termRows(ctx, a) - s.termRows(ctx, b) })
+		rare = common[:min(2, len(common))]
+	}
+	expr := retrieval.MatchAny(rare, scopes)
 	if expr == "" {
 		return nil, nil
 	}

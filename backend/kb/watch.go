@@ -27,6 +27,11 @@ func (s *Store) Watch(ctx context.Context) error {
 	}
 	defer w.Close()
 	wt := &watcher{s: s, w: w, due: map[int64]*time.Timer{}, roots: map[int64]string{}}
+	if err := wt.followAll(ctx); err != nil {
+		return err
+	}
+	// Known from now on (Add follows a new collection itself); a collection
+	// added while the first list was walked is followed by the second.
 	s.setWatcher(wt)
 	defer s.setWatcher(nil)
 	if err := wt.followAll(ctx); err != nil {

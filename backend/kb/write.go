@@ -8,33 +8,60 @@ import (
 	"strings"
 
 	"hermes/backend/chunk"
-	"hermes/backend/document"
 	"hermes/backend/text"
 	"hermes/backend/vector"
 )
 
-// replace swaps a file's chunks for new ones in one transaction, then the
-// vector index (when loaded) follows.
-func (s *Store) replace(ctx context.Context, f pendingFile, doc document.Doc, h string, chunks []chunk.Chunk, vecs [][]float32, embedder string) error {
-	var old, ids []int64
+// commit writes a batch of read files in one transaction (each file whole),
+// then the vector index (when loaded) follows.
+func (s *Store) commit(ctx context.Context, outs []outcome) error {
+	olds := make([][]int64, len(outs))
+	ids := make([][]int64, len(outs))
+	defer s.terms.reset()
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		if old, err = s.eraseFileChunks(ctx, tx, f.id); err != nil {
-			return err
+		for i, o := range outs {
+			var err error
+			if olds[i], ids[i], err = s.write(ctx, tx, o); err != nil {
+				return fmt.Errorf("%s: %w", o.f.rel, err)
+			}
 		}
-		if ids, err = insertChunks(ctx, tx, f, chunks, vecs, embedder); err != nil {
-			return err
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	for i, o := range outs {
+		if len(olds[i]) > 0 || len(ids[i]) > 0 {
+			s.syncVectors(ctx, o.f.collection, olds[i], ids[i], o.vecs, o.embedder)
+		}
+	}
+	return nil
+}
+
+// write applies one outcome: the old chunks it replaces and the new ones' ids.
+func (s *Store) write(ctx context.Context, tx *sql.Tx, o outcome) (old, ids []int64, err error) {
+	if o.same {
+		_, err = tx.ExecContext(ctx, `UPDATE kb_files SET state = 'indexed' WHERE id = ?`, o.f.id)
+		return nil, nil, err
+	}
+	if old, err = s.eraseFileChunks(ctx, tx, o.f.id); err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case o.gone:
+		_, err = tx.ExecContext(ctx, `DELETE FROM kb_files WHERE id = ?`, o.f.id)
+	case o.failed:
+		_, err = tx.ExecContext(ctx, `UPDATE kb_files SET state = 'failed', reason = ?, detail = ?, hash = '', chunks = 0,
+			indexed_at = ? WHERE id = ?`, o.reason, o.detail, s.now(), o.f.id)
+	default:
+		if ids, err = insertChunks(ctx, tx, o.f, o.chunks, o.vecs, o.embedder); err != nil {
+			return nil, nil, err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE kb_files SET state = 'indexed', hash = ?, kind = ?, reason = '', detail = '',
 			pages = ?, chunks = ?, chars = ?, indexed_at = ? WHERE id = ?`,
-			h, doc.Kind, len(doc.Pages), len(chunks), doc.Chars(), s.now(), f.id)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("index %s: %w", f.rel, err)
+			o.hash, o.doc.Kind, len(o.doc.Pages), len(o.chunks), o.doc.Chars(), s.now(), o.f.id)
 	}
-	s.syncVectors(ctx, f.collection, old, ids, vecs, embedder)
-	return nil
+	return old, ids, err
 }
 
 func insertChunks(ctx context.Context, tx *sql.Tx, f pendingFile, chunks []chunk.Chunk, vecs [][]float32, embedder string) ([]int64, error) {
@@ -119,6 +146,7 @@ func eraseChunks(ctx context.Context, tx *sql.Tx, ids []int64) error {
 // removeFile erases a file that is gone from disk (or from the collection).
 func (s *Store) removeFile(ctx context.Context, collection int64, rel string) error {
 	var gone []int64
+	defer s.terms.reset()
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
 		var fileID int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM kb_files WHERE collection_id = ? AND path_hash = ?`, collection, hash(rel)).Scan(&fileID)

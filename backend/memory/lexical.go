@@ -58,22 +58,14 @@ type lexHit struct {
 }
 
 // lexical ranks the active memories of profile matching any term by BM25. A
-// term in more than commonShare of the memories costs a BM25 score for each of
+// term in more than retrieval.CommonShare of the memories costs a BM25 score for each of
 // them (tens of milliseconds at 100,000) and tells little: such terms only add
 // their newest rows after the ranked ones (the reranker weighs them all again).
 func (s *Store) lexical(ctx context.Context, profile string, terms []string, n int) ([]lexHit, error) {
 	if len(terms) == 0 || n <= 0 {
 		return nil, nil
 	}
-	var rare, common []string
-	limit := s.commonFrom(ctx)
-	for _, t := range terms {
-		if s.termRows(ctx, t) > limit {
-			common = append(common, t)
-		} else {
-			rare = append(rare, t)
-		}
-	}
+	rare, common := retrieval.SplitCommon(terms, func(t string) int { return s.termRows(ctx, t) }, s.commonFrom(ctx))
 	hits, err := s.ranked(ctx, profile, rare, n)
 	if err != nil || len(common) == 0 || len(hits) == n {
 		return hits, err
@@ -95,14 +87,12 @@ func (s *Store) lexical(ctx context.Context, profile string, terms []string, n i
 	return hits, nil
 }
 
-// commonShare is the share of the memories from which a term is common; below
-// commonFloor memories no term is (the evaluations' stores stay below it).
-const commonShare = 0.02
-
-var commonFloor = 5000 // a variable for the tests
+// commonFloor is retrieval.CommonFloor, lowered by the tests; below it no term
+// is common (the evaluations' stores stay below it).
+var commonFloor = retrieval.CommonFloor // a variable for the tests
 
 func (s *Store) commonFrom(ctx context.Context) int {
-	return max(commonFloor, int(commonShare*float64(s.docCount(ctx))))
+	return max(commonFloor, int(retrieval.CommonShare*float64(s.docCount(ctx))))
 }
 
 // termRows is how many rows an FTS term (a word, a "prefix"*, a "bigram")
@@ -116,19 +106,9 @@ func (s *Store) termRows(ctx context.Context, term string) int {
 	if ok {
 		return n
 	}
-	w := strings.Trim(term, `"*`)
-	var err error
-	switch {
-	case strings.HasSuffix(term, "*"):
-		err = s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(doc), 0) FROM memories_fts_vocab WHERE term >= ? AND term < ?`, w, w+"\uffff").Scan(&n)
-	case strings.Contains(w, " "): // a phrase matches no more rows than its first word
-		err = s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(doc), 0) FROM memories_fts_vocab WHERE term = ?`, strings.Fields(w)[0]).Scan(&n)
-	default:
-		err = s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(doc), 0) FROM memories_fts_vocab WHERE term = ?`, w).Scan(&n)
-	}
-	if err != nil {
-		return 0 // unknown: ranked like any term
-	}
+	n = retrieval.TermRows(ctx, func(ctx context.Context, q string, args ...any) retrieval.Row {
+		return s.db.QueryRowContext(ctx, q, args...)
+	}, "memories_fts_vocab", term)
 	s.nmu.Lock() // emptied by every change to the memories (Store.emit)
 	if s.dfs == nil {
 		s.dfs = map[string]int{}

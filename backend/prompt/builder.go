@@ -16,16 +16,18 @@ type Reason string
 
 // Reasons, in the order the builder considers them.
 const (
-	ReasonSystem   Reason = "system"
-	ReasonQuery    Reason = "query"
-	ReasonSummary  Reason = "summary"
-	ReasonMemory   Reason = "memory"
-	ReasonTool     Reason = "tool_schema"
-	ReasonPinned   Reason = "pinned"
-	ReasonRecent   Reason = "recent"
-	ReasonRelevant Reason = "relevant"
-	ReasonAnchor   Reason = "anchor"
-	ReasonFill     Reason = "newest"
+	ReasonSystem  Reason = "system"
+	ReasonQuery   Reason = "query"
+	ReasonSummary Reason = "summary"
+	ReasonMemory  Reason = "memory"
+	// ReasonKnowledge is a passage of the user's documents offered for the question.
+	ReasonKnowledge Reason = "knowledge"
+	ReasonTool      Reason = "tool_schema"
+	ReasonPinned    Reason = "pinned"
+	ReasonRecent    Reason = "recent"
+	ReasonRelevant  Reason = "relevant"
+	ReasonAnchor    Reason = "anchor"
+	ReasonFill      Reason = "newest"
 )
 
 // Item is one thing the model sees.
@@ -84,6 +86,9 @@ type Input struct {
 	Summary     string
 	SummaryUpto int
 	Memories    []string // already formatted, with sources
+	// Knowledge are passages of the user's documents, fenced and numbered
+	// (KnowledgeItem), best first: those that fit go in.
+	Knowledge   []string
 	ToolSchemas []string // JSON of each tool offered, for accounting
 	// Documents are the files attached to the query and to earlier messages (the
 	// query's first): whole when they fit, else their chunks most relevant to the query.
@@ -192,7 +197,7 @@ func SummaryItem(summary string) string {
 // mayFence is whether the input could put fenced data in the context (the
 // system prompt then reserves room for the fence rule; see settleRule).
 func mayFence(in Input) bool {
-	if len(in.Memories) > 0 || len(in.Documents) > 0 || len(in.ToolSchemas) > 0 || in.Summary != "" {
+	if len(in.Memories) > 0 || len(in.Documents) > 0 || len(in.ToolSchemas) > 0 || in.Summary != "" || len(in.Knowledge) > 0 {
 		return true
 	}
 	for _, m := range in.History {
@@ -236,6 +241,9 @@ func (b *Builder) Build(_ context.Context, in Input) Context {
 	fits := func(t int) bool { return used+cost(t) <= in.Budget }
 
 	system := SystemText(in.System, mayFence(in))
+	if len(in.Knowledge) > 0 {
+		system += "\n\n" + CiteRule
+	}
 	sysItem := Item{Reason: ReasonSystem, Role: "system", Content: system, Tokens: Estimate(system) + MessageOverhead}
 	if system == "" {
 		sysItem = Item{}
@@ -270,6 +278,14 @@ func (b *Builder) Build(_ context.Context, in Input) Context {
 	for _, mem := range in.Memories {
 		c := MemoryItem(mem)
 		it := Item{Reason: ReasonMemory, Role: "user", Content: c, Tokens: Estimate(c) + MessageOverhead}
+		if fits(it.Tokens) {
+			used += cost(it.Tokens)
+			head = append(head, it)
+		}
+	}
+
+	for _, k := range in.Knowledge {
+		it := Item{Reason: ReasonKnowledge, Role: "user", Content: k, Tokens: Estimate(k) + MessageOverhead}
 		if fits(it.Tokens) {
 			used += cost(it.Tokens)
 			head = append(head, it)

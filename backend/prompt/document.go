@@ -216,3 +216,20 @@ func relevance(sets []map[string]bool, qterms []string) []float64 {
 	}
 	return scores
 }
+
+// KnowledgeItem is a passage of the user's documents as the model reads it:
+// fenced data named by its file, with the number the reply cites it by ([n]),
+// its page and heading when it has them.
+func KnowledgeItem(n int, file string, page int, heading, text string) string {
+	attrs := []string{"n", fmt.Sprint(n)}
+	if page > 0 {
+		attrs = append(attrs, "page", fmt.Sprint(page))
+	}
+	if heading != "" {
+		attrs = append(attrs, "heading", heading)
+	}
+	return Fence(KindKnowledge, file, text, attrs...)
+}
+
+// CiteRule is what the system prompt says when passages are offered.
+const CiteRule = "Passages of the user's documents come as <data kind=\"knowledge\" n=\"N\" …>: answer from them and cite each one you use as [N]. Cite nothing else."

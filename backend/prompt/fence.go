@@ -12,6 +12,8 @@ const (
 	KindMemory   = "memory"
 	KindSummary  = "summary"
 	KindTool     = "tool_result"
+	// KindKnowledge is a passage of the user's documents (the knowledge base).
+	KindKnowledge = "knowledge"
 )
 
 // FenceRule is what the system prompt says about fenced data whenever the
@@ -55,7 +57,7 @@ func Fence(kind, source, text string, attrs ...string) string {
 // for a tool schema, lets fenced tool results in).
 func Fenced(reason Reason, role string) bool {
 	switch reason {
-	case ReasonMemory, ReasonDocument, ReasonSummary, ReasonTool:
+	case ReasonMemory, ReasonDocument, ReasonSummary, ReasonTool, ReasonKnowledge:
 		return true
 	}
 	return role == "tool"

@@ -53,6 +53,9 @@ func Tokens(s string) []string {
 
 // IsCJK reports whether r is written without spaces between words (Han, Kana, Hangul).
 func IsCJK(r rune) bool {
+	if r < 0x1100 { // below Hangul Jamo: Latin, Greek, Cyrillic, … (the common case, kept fast)
+		return false
+	}
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }
 

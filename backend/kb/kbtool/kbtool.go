@@ -25,6 +25,7 @@ type Searcher interface {
 // Source is one passage as the model reads it.
 type Source struct {
 	N          int    `json:"n"`
+	Chunk      int64  `json:"-"`
 	File       string `json:"file"`
 	Page       int    `json:"page,omitempty"`
 	Heading    string `json:"heading,omitempty"`
@@ -75,27 +76,30 @@ func New(s Searcher) tools.Tool {
 			if err != nil {
 				return nil, fmt.Errorf("search the knowledge base: %w", err)
 			}
-			return tools.JSONResult("search the knowledge base", Sources(hits))
+			book := BookFrom(ctx)
+			if book == nil {
+				book = NewBook()
+			}
+			return tools.JSONResult("search the knowledge base", result(book.Add(hits)))
 		},
 	}
 }
 
-// Sources numbers hits as the model cites them.
-func Sources(hits []kb.Hit) Result {
-	r := Result{Sources: []Source{}, Note: nothingNote}
-	for i, h := range hits {
-		r.Sources = append(r.Sources, Source{N: i + 1, File: h.File, Page: h.Page, Heading: h.Heading, Collection: h.Collection, Text: h.Text})
-	}
-	if len(hits) > 0 {
+// result is the tool's answer for numbered sources.
+func result(sources []Source) Result {
+	r := Result{Sources: append([]Source{}, sources...), Note: nothingNote}
+	if len(sources) > 0 {
 		r.Note = citeNote
 	}
 	return r
 }
 
 // Register adds the tool to reg in the read-only group (question and task
-// turns see it), switched off until a collection exists (Activate).
-func Register(reg *tools.Registry, s Searcher, active bool) error {
-	if err := reg.Register(New(s), tools.WithGroups(tools.GroupReadOnly)); err != nil {
+// turns see it), on as active says; the user's switch goes to onSwitch, which
+// applies it with reg.Activate (the owner offers the tool only while a
+// collection exists and the user has not switched it off).
+func Register(reg *tools.Registry, s Searcher, active bool, onSwitch func(name string, on bool) error) error {
+	if err := reg.Register(New(s), tools.WithGroups(tools.GroupReadOnly), tools.WithSwitch(onSwitch)); err != nil {
 		return fmt.Errorf("register %s: %w", Name, err)
 	}
 	return reg.Activate(Name, active)

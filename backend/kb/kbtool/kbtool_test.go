@@ -18,7 +18,7 @@ func (f fixed) Relevant(context.Context, string, []string, int) ([]kb.Hit, error
 // cite them as [n]; with none, the note says to invent nothing. The tool is
 // offered only while a collection exists.
 func TestKnowledgeSearch(t *testing.T) {
-	tool := New(fixed{{File: "manual.pdf", Page: 3, Text: "Bleed the valve.", Collection: "field"}, {File: "a.md", Text: "x"}})
+	tool := New(fixed{{Chunk: 1, File: "manual.pdf", Page: 3, Text: "Bleed the valve.", Collection: "field"}, {Chunk: 2, File: "a.md", Text: "x"}})
 	out, err := tool.(*tools.Func).Fn(context.Background(), json.RawMessage(`{"query":"valve"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -27,11 +27,22 @@ func TestKnowledgeSearch(t *testing.T) {
 	if json.Unmarshal(out, &r) != nil || len(r.Sources) != 2 || r.Sources[0].N != 1 || r.Sources[0].Page != 3 || r.Sources[1].N != 2 || !strings.Contains(r.Note, "[n]") {
 		t.Fatalf("result %s", out)
 	}
-	if none := Sources(nil); len(none.Sources) != 0 || !strings.Contains(none.Note, "do not invent") {
+	if none := result(nil); len(none.Sources) != 0 || !strings.Contains(none.Note, "do not invent") {
 		t.Fatalf("no sources: %+v", none)
 	}
+	// In a turn, the tool's passages continue the numbers of those offered at
+	// once, and one offered again keeps its number.
+	book := NewBook()
+	book.Add([]kb.Hit{{Chunk: 7, File: "auto.md"}})
+	out, _ = tool.(*tools.Func).Fn(WithBook(context.Background(), book), json.RawMessage(`{"query":"valve"}`))
+	if json.Unmarshal(out, &r) != nil || r.Sources[0].N != 2 || r.Sources[1].N != 3 || len(book.All()) != 3 {
+		t.Fatalf("numbering in a turn: %s", out)
+	}
+	if again := book.Add([]kb.Hit{{Chunk: 7}}); again[0].N != 1 {
+		t.Fatalf("a passage offered twice got number %d", again[0].N)
+	}
 	reg := tools.NewRegistry()
-	if err := Register(reg, fixed{}, false); err != nil {
+	if err := Register(reg, fixed{}, false, func(string, bool) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if got := reg.Tools(reg.InGroup(tools.GroupReadOnly)); len(got) != 0 {

@@ -90,6 +90,7 @@ func main() {
 	thinking := flag.Int("thinking", 0, `install a thinking model "qwen3" whose every reply streams this many reasoning words first (--think-delay apart)`)
 	thinkDelay := flag.Duration("think-delay", 0, "delay before each reasoning word (--thinking)")
 	vision := flag.Bool("vision", false, `install a vision model "gemma3"; a request carrying images is answered with each image's size and format as decoded`)
+	cite := flag.Bool("cite", false, `answer a request carrying passages of the user's documents with "According to [1], " and passage 1's first sentence ("[9]" added when the message says "cite nine")`)
 	loadDelay := flag.Duration("load-delay", 0, "time a model not yet loaded takes to load at its first chat (then /api/ps lists it)")
 	flag.Parse()
 
@@ -154,6 +155,9 @@ func main() {
 	if *vision {
 		fake.Models = append(fake.Models, llmtest.Model{Name: "gemma3", ContextLength: 8192, Capabilities: []string{"completion", "vision"}})
 		fake.Chat = seeing(fake.Chat, *delay)
+	}
+	if *cite {
+		fake.Chat = citing(fake.Chat, *delay)
 	}
 	fake.LoadDelay = *loadDelay
 
@@ -447,4 +451,44 @@ func extraction(next func(api.ChatRequest) llmtest.Reply) func(api.ChatRequest) 
 		}{facts})
 		return llmtest.Reply{Chunks: []string{string(b)}}
 	}
+}
+
+// citing answers a request that carries passages of the user's documents
+// (<data kind="knowledge" … n="1" …>) with "According to [1], " and the first
+// sentence of passage 1, and adds "[9]" (a citation of no passage) when the
+// message says "cite nine".
+func citing(next func(api.ChatRequest) llmtest.Reply, delay time.Duration) func(api.ChatRequest) llmtest.Reply {
+	return func(req api.ChatRequest) llmtest.Reply {
+		first := ""
+		for _, m := range req.Messages {
+			if m.Role == "user" && strings.HasPrefix(m.Content, `<data kind="knowledge"`) && strings.Contains(m.Content, ` n="1"`) {
+				_, body, _ := strings.Cut(strings.TrimSuffix(m.Content, "</data>"), "\n")
+				first = firstSentence(body)
+				break
+			}
+		}
+		if first == "" {
+			return next(req)
+		}
+		text := "According to [1], " + first
+		if user, _, _ := round(req.Messages); strings.Contains(strings.ToLower(user), "cite nine") {
+			text += " See also [9]."
+		}
+		return llmtest.Reply{Chunks: llmtest.Words(text), Delay: delay}
+	}
+}
+
+// firstSentence is a passage's first sentence (its heading lines skipped).
+func firstSentence(body string) string {
+	for _, line := range strings.Split(body, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if i := strings.IndexAny(line, ".。!?"); i >= 0 {
+			return line[:i+len(string([]rune(line[i:])[0]))]
+		}
+		return line
+	}
+	return ""
 }
