@@ -13,13 +13,15 @@ import (
 // ChatSettings are one conversation's own settings; an empty field (null
 // temperature, 0 context) means the global setting. Defaults says what those are.
 type ChatSettings struct {
-	SessionID   string       `json:"sessionId"`
-	System      string       `json:"system"`
-	Model       string       `json:"model"`
-	Temperature *float64     `json:"temperature"`
-	NumCtx      int          `json:"numCtx"`
-	Think       string       `json:"think"`
-	Defaults    ChatDefaults `json:"defaults"`
+	SessionID   string   `json:"sessionId"`
+	System      string   `json:"system"`
+	Model       string   `json:"model"`
+	Temperature *float64 `json:"temperature"`
+	NumCtx      int      `json:"numCtx"`
+	Think       string   `json:"think"`
+	// Knowledge are the collections the chat may cite: null every one, [] none.
+	Knowledge []string     `json:"knowledge"`
+	Defaults  ChatDefaults `json:"defaults"`
 }
 
 // ChatDefaults are the global settings a chat uses where it has none of its own.
@@ -38,6 +40,9 @@ type ChatSettingsInput struct {
 	Temperature *float64 `json:"temperature"`
 	NumCtx      int      `json:"numCtx"`
 	Think       string   `json:"think"`
+	// Knowledge names the collections the chat may cite: absent or null every
+	// one, [] none.
+	Knowledge []string `json:"knowledge"`
 }
 
 // SystemPreset is a saved system prompt.
@@ -63,7 +68,7 @@ func (c *Core) ChatSettings(ctx context.Context, sessionID string) (ChatSettings
 func (c *Core) chatSettingsDTO(ctx context.Context, id string, cs session.ChatSettings) ChatSettings {
 	st, _ := c.settings.Load(ctx)
 	return ChatSettings{SessionID: id, System: cs.System, Model: cs.Model, Temperature: cs.Temperature, NumCtx: cs.NumCtx,
-		Think: cs.Think, Defaults: ChatDefaults{System: c.agent.SystemPrompt(), Model: st.ChatModel, NumCtx: st.ContextWindow}}
+		Think: cs.Think, Knowledge: c.kb.names(ctx, cs.Knowledge), Defaults: ChatDefaults{System: c.agent.SystemPrompt(), Model: st.ChatModel, NumCtx: st.ContextWindow}}
 }
 
 // SetChatSettings replaces a conversation's own settings. A model must be an
@@ -95,6 +100,10 @@ func (c *Core) CheckChatSettings(ctx context.Context, in ChatSettingsInput) erro
 func (c *Core) chatSettings(ctx context.Context, in ChatSettingsInput) (session.ChatSettings, error) {
 	cs := session.ChatSettings{System: strings.TrimSpace(in.System), Model: strings.TrimSpace(in.Model), Temperature: in.Temperature, NumCtx: in.NumCtx,
 		Think: in.Think}
+	var err error
+	if cs.Knowledge, err = c.kb.ids(ctx, in.Knowledge); err != nil {
+		return cs, err
+	}
 	if in.Preset != "" {
 		p, err := c.sessions.Preset(ctx, in.Preset)
 		if err != nil {

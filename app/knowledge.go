@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,8 +33,9 @@ type Knowledge struct {
 	mu       sync.Mutex
 	run      context.Context // set by Run: a window or web mode keeps it current
 	watching bool
-	stop     context.CancelFunc // the indexing pass under way in the background
-	userOff  atomic.Bool        // the user switched knowledge_search off
+	passes   map[int]context.CancelFunc // the indexing passes under way in the background
+	passN    int
+	userOff  atomic.Bool // the user switched knowledge_search off
 }
 
 func (k *Knowledge) store() *kb.Store {
@@ -74,7 +77,7 @@ func (k *Knowledge) embedder() embed.Embedder {
 func (k *Knowledge) Add(ctx context.Context, root, name string) (KBCollection, error) {
 	c, err := k.store().Add(ctx, root, name)
 	if err == nil {
-		k.start()
+		k.resume() // adding a folder asks for it to be read, after a Cancel too
 	}
 	return c, err
 }
@@ -133,17 +136,22 @@ func (k *Knowledge) Search(ctx context.Context, query string, collections []stri
 	return s.Search(ctx, kb.Query{Text: query, Collections: ids, K: n})
 }
 
-// Relevant is Search less the passages that do not pass the relevance rule:
-// what the model is offered (none rather than a guess).
-func (k *Knowledge) Relevant(ctx context.Context, query string, collections []string, n int) ([]KBHit, error) {
-	hits, err := k.Search(ctx, query, collections, n)
+// RelevantIn is Search over collections by id (nil: every one) less the
+// passages that do not pass the relevance rule: what the model is offered
+// (none rather than a guess).
+func (k *Knowledge) RelevantIn(ctx context.Context, query string, ids []int64, n int) ([]KBHit, error) {
+	hits, err := k.store().Search(ctx, kb.Query{Text: query, Collections: ids, K: n})
+	return k.relevant(hits), err
+}
+
+func (k *Knowledge) relevant(hits []KBHit) []KBHit {
 	out := hits[:0]
 	for _, h := range hits {
 		if k.store().Relevant(h) {
 			out = append(out, h)
 		}
 	}
-	return out, err
+	return out
 }
 
 // activate offers knowledge_search only while a collection exists and the
@@ -199,27 +207,93 @@ func (k *Knowledge) start() {
 func (k *Knowledge) kick(ctx context.Context) {
 	pass, stop := context.WithCancel(ctx)
 	k.mu.Lock()
-	k.stop = stop
+	k.passN++
+	n := k.passN
+	if k.passes == nil {
+		k.passes = map[int]context.CancelFunc{}
+	}
+	k.passes[n] = stop
 	k.mu.Unlock()
 	k.c.bg.Add(1)
 	go func() {
 		defer k.c.bg.Done()
-		defer stop()
+		defer func() {
+			stop()
+			k.mu.Lock()
+			delete(k.passes, n)
+			k.mu.Unlock()
+		}()
 		_, _ = k.store().Index(pass, "", nil)
 	}()
 }
 
-// cancel stops the background indexing pass; the files not read yet wait.
+// cancel pauses indexing: the passes under way stop (the watcher's too) and
+// the files not read yet wait until resume.
 func (k *Knowledge) cancel() {
+	k.store().Pause()
 	k.mu.Lock()
-	stop := k.stop
-	k.mu.Unlock()
-	if stop != nil {
+	for _, stop := range k.passes {
 		stop()
 	}
+	k.mu.Unlock()
+}
+
+// resume lets indexing run again and reads the waiting files.
+func (k *Knowledge) resume() {
+	k.store().Resume()
+	k.start()
 }
 
 // Passage is a cited passage in its page or file.
 func (k *Knowledge) Passage(ctx context.Context, chunk int64) (KBPassage, error) {
 	return k.store().PassageOf(ctx, chunk)
+}
+
+// ids is how a chat stores the collections it may cite: "" for every one
+// (names nil), else their ids as JSON ("[]" for none). A name that is not a
+// collection is an error.
+func (k *Knowledge) ids(ctx context.Context, names []string) (string, error) {
+	if names == nil {
+		return "", nil
+	}
+	ids := []int64{}
+	for _, n := range names {
+		c, err := k.store().Get(ctx, n)
+		if err != nil {
+			return "", err
+		}
+		ids = append(ids, c.ID)
+	}
+	b, err := json.Marshal(ids)
+	return string(b), err
+}
+
+// names are the collections a chat's stored list names (nil: every one);
+// collections removed since are left out.
+func (k *Knowledge) names(ctx context.Context, stored string) []string {
+	ids, all := parseIDs(stored)
+	if all {
+		return nil
+	}
+	out := []string{}
+	for _, id := range ids {
+		if c, err := k.store().Get(ctx, strconv.FormatInt(id, 10)); err == nil {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// parseIDs reads a chat's stored list: all when it limits nothing.
+func parseIDs(stored string) (ids []int64, all bool) {
+	if stored == "" || json.Unmarshal([]byte(stored), &ids) != nil {
+		return nil, true
+	}
+	return ids, false
+}
+
+// CollectionID is the id of the collection named name.
+func (k *Knowledge) CollectionID(ctx context.Context, name string) (int64, error) {
+	c, err := k.store().Get(ctx, name)
+	return c.ID, err
 }

@@ -70,3 +70,36 @@ func TestQuestionIsAnsweredFromTheKnowledgeBase(t *testing.T) {
 		t.Fatal("knowledge_search is not offered once a collection exists")
 	}
 }
+
+// A chat limited to no collection is offered no passage and keeps no sources.
+func TestChatWithoutKnowledgeCitesNothing(t *testing.T) {
+	var offered bool
+	a, core, _, _ := newTestApp(t, func(req api.ChatRequest) llmtest.Reply {
+		for _, m := range req.Messages {
+			offered = offered || strings.HasPrefix(m.Content, `<data kind="knowledge"`)
+		}
+		return llmtest.Reply{Chunks: llmtest.Words("No idea.")}
+	})
+	docs := t.TempDir()
+	os.WriteFile(filepath.Join(docs, "pump.md"), []byte("# Pump\n\nIf the pump hums, the capacitor has failed."), 0o644)
+	if _, err := a.KBAdd(docs, "manuals"); err != nil {
+		t.Fatal(err)
+	}
+	core.Knowledge().Index(context.Background(), "manuals", nil)
+	first, err := a.SendMessage("r1", "", "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.SetChatSettings(context.Background(), first.Session.ID, ChatSettingsInput{Knowledge: []string{}}); err != nil {
+		t.Fatal(err)
+	}
+	offered = false
+	res, err := a.SendMessage("r2", first.Session.ID, "Why does my pump hum?")
+	if err != nil || offered || len(res.Assistant.Sources) != 0 {
+		t.Fatalf("a chat without knowledge: offered %v, sources %v, %v", offered, res.Assistant.Sources, err)
+	}
+	cs, _ := core.ChatSettings(context.Background(), first.Session.ID)
+	if cs.Knowledge == nil || len(cs.Knowledge) != 0 {
+		t.Fatalf("stored knowledge %v, want []", cs.Knowledge)
+	}
+}

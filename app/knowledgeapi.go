@@ -57,7 +57,7 @@ func (a *App) KBReindex(name string) (KBCollection, error) {
 	ctx := context.Background()
 	c, err := a.core.kb.Reindex(ctx, name)
 	if err == nil {
-		a.core.kb.start()
+		a.core.kb.resume()
 	}
 	return c, a.mapErr(ctx, err)
 }
@@ -72,7 +72,7 @@ func (a *App) KBCancel() error {
 
 // KBResume reads the waiting files in the background (nil error: see KBCancel).
 func (a *App) KBResume() error {
-	a.core.kb.start()
+	a.core.kb.resume()
 	return nil
 }
 

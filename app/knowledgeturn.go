@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"hermes/backend/agent"
+	"hermes/backend/kb"
 	"hermes/backend/kb/kbtool"
 	"hermes/backend/prompt"
 )
@@ -19,13 +20,18 @@ func (k *Knowledge) Open(ctx context.Context, sessionID, text string, auto bool)
 	if !knowledgeExists(ctx, k.c.db) {
 		return ctx, nil
 	}
+	cs, _ := k.c.sessions.ChatSettings(ctx, sessionID)
+	ids, all := parseIDs(cs.Knowledge)
+	if !all && len(ids) == 0 {
+		return ctx, nil // this chat cites no collection
+	}
 	ts := &turnSources{book: kbtool.NewBook()}
 	if auto {
-		if hits, err := k.Relevant(ctx, text, nil, autoPassages); err == nil {
-			ts.auto = ts.book.Add(hits)
+		if hits, err := k.store().Search(ctx, kb.Query{Text: text, Collections: ids, K: autoPassages}); err == nil {
+			ts.auto = ts.book.Add(k.relevant(hits))
 		}
 	}
-	return kbtool.WithBook(ctx, ts.book), ts
+	return kbtool.WithBook(kbtool.WithCollections(ctx, ids), ts.book), ts
 }
 
 // turnSources are one turn's passages.

@@ -56,16 +56,18 @@ func sessionSettingsCmd(core *app.Core, g globals, args []string, env Env) error
 type settingsFlags struct {
 	fs                                         *flag.FlagSet
 	system, preset, model, temp, numCtx, think *string
+	knowledge                                  *string
 }
 
 func addSettingsFlags(fs *flag.FlagSet) *settingsFlags {
 	f := &settingsFlags{fs: fs,
-		system: fs.String("system", "", "the chat's system prompt (\"default\" or \"\": the global one)"),
-		preset: fs.String("preset", "", "use a saved system prompt by name (see `hermes preset list`)"),
-		model:  fs.String("model", "", "the chat's model (\"default\": chat_model)"),
-		temp:   fs.String("temperature", "", "0 to 2 (\"default\": the model's own)"),
-		numCtx: fs.String("num-ctx", "", "context size in tokens, 512 to 1048576 (\"default\" or 0: context_window)"),
-		think:  fs.String("think", "", "a thinking model thinks: default (the model decides), on, off, or low, medium, high (models with levels)"),
+		system:    fs.String("system", "", "the chat's system prompt (\"default\" or \"\": the global one)"),
+		preset:    fs.String("preset", "", "use a saved system prompt by name (see `hermes preset list`)"),
+		model:     fs.String("model", "", "the chat's model (\"default\": chat_model)"),
+		temp:      fs.String("temperature", "", "0 to 2 (\"default\": the model's own)"),
+		numCtx:    fs.String("num-ctx", "", "context size in tokens, 512 to 1048576 (\"default\" or 0: context_window)"),
+		think:     fs.String("think", "", "a thinking model thinks: default (the model decides), on, off, or low, medium, high (models with levels)"),
+		knowledge: fs.String("knowledge", "", "the knowledge-base collections the chat may cite: all (default), none, or names separated by commas"),
 	}
 	fs.Var(stringFlag{f.numCtx}, "context", "the same as --num-ctx")
 	return f
@@ -97,7 +99,7 @@ func (f *settingsFlags) set() map[string]bool {
 // given reports whether any setting's flag was given.
 func (f *settingsFlags) given() bool {
 	set := f.set()
-	return set["system"] || set["preset"] || set["model"] || set["temperature"] || set["num-ctx"] || set["think"]
+	return set["system"] || set["preset"] || set["model"] || set["temperature"] || set["num-ctx"] || set["think"] || set["knowledge"]
 }
 
 // input is cur changed by the flags given; a value that is not a number is
@@ -107,7 +109,8 @@ func (f *settingsFlags) input(cmd string, cur app.ChatSettings) (app.ChatSetting
 	if set["system"] && set["preset"] {
 		return app.ChatSettingsInput{}, usagef("%s: give --system or --preset, not both", cmd)
 	}
-	in := app.ChatSettingsInput{System: cur.System, Model: cur.Model, Temperature: cur.Temperature, NumCtx: cur.NumCtx, Think: cur.Think}
+	in := app.ChatSettingsInput{System: cur.System, Model: cur.Model, Temperature: cur.Temperature, NumCtx: cur.NumCtx, Think: cur.Think,
+		Knowledge: cur.Knowledge}
 	if set["system"] {
 		in.System = clearable(*f.system)
 	}
@@ -143,7 +146,27 @@ func (f *settingsFlags) input(cmd string, cur app.ChatSettings) (app.ChatSetting
 	if set["think"] {
 		in.Think = clearable(*f.think)
 	}
+	if set["knowledge"] {
+		in.Knowledge = collections(*f.knowledge)
+	}
 	return in, nil
+}
+
+// collections reads --knowledge: all (or default) is nil, none is empty.
+func collections(v string) []string {
+	switch v = strings.TrimSpace(v); strings.ToLower(v) {
+	case "", "all", "default":
+		return nil
+	case "none":
+		return []string{}
+	}
+	out := []string{}
+	for _, n := range strings.Split(v, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // clearable is a flag's value, with "default" meaning empty (the global setting).
@@ -180,7 +203,15 @@ func printChatSettings(env Env, g globals, s app.ChatSettings) error {
 	if s.NumCtx > 0 {
 		numCtx = strconv.Itoa(s.NumCtx)
 	}
-	fmt.Fprintf(env.Stdout, "session:     %s\nmodel:       %s\ntemperature: %s\ncontext:     %s tokens\nthink:       %s\nsystem:\n%s\n",
-		s.SessionID, or(s.Model, s.Defaults.Model), temp, numCtx, or(s.Think, "the model decides"), or(s.System, s.Defaults.System))
+	knowledge := "every collection (default)"
+	switch {
+	case s.Knowledge == nil:
+	case len(s.Knowledge) == 0:
+		knowledge = "none"
+	default:
+		knowledge = strings.Join(s.Knowledge, ", ")
+	}
+	fmt.Fprintf(env.Stdout, "session:     %s\nmodel:       %s\ntemperature: %s\ncontext:     %s tokens\nthink:       %s\nknowledge:   %s\nsystem:\n%s\n",
+		s.SessionID, or(s.Model, s.Defaults.Model), temp, numCtx, or(s.Think, "the model decides"), knowledge, or(s.System, s.Defaults.System))
 	return nil
 }

@@ -111,6 +111,7 @@ Usage:
   hermes session rename ID TITLE | pin ID | unpin ID | archive ID | delete ID...
   hermes session import --jsonl FILE
   hermes session settings ID|--session ID [--system TEXT|--preset NAME] [--model M] [--temperature T] [--num-ctx N] [--think T]
+                                           [--knowledge all|none|NAME,NAME]
                                            a chat's own settings ("default" clears one); without flags: show them
   hermes session context --session S --query Q --budget N | --batch FILE | --reply MESSAGE_ID | --session S --channel NAME
   hermes intent classify TEXT | --batch FILE
@@ -122,7 +123,7 @@ Usage:
   hermes memory profile list | create NAME | use NAME | rename OLD NEW | delete NAME
   hermes memory decay [--category C --half-life 30d]    (how fast facts fade; --half-life "" resets)
   hermes memory recall-log MESSAGE_ID                   (candidates kept and dropped, with scores and why)
-  hermes kb add DIR [--name N] [--background] | list | status [N] | reindex [N] | remove N
+  hermes kb add DIR [--name N] [--background] | list | status [N] | index [N] | reindex [N] | remove N
   hermes kb search QUERY [--collection N]... [--k K] | search --batch FILE [--k K]
                                            folders on this computer as a knowledge base the assistant cites
   hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME | accept NAME [TOOL]

@@ -11,11 +11,11 @@ import (
 	"hermes/app"
 )
 
-// kbCmd: hermes kb add DIR [--name N] [--background] | list | status [N] | reindex [N] |
+// kbCmd: hermes kb add DIR [--name N] [--background] | list | status [N] | index [N] | reindex [N] |
 // remove N [--yes] | search QUERY [--collection N]... [--k K] | search --batch FILE
 func kbCmd(core *app.Core, g globals, args []string, env Env) error {
 	if len(args) == 0 {
-		return usagef("kb: use add, list, status, reindex, remove or search")
+		return usagef("kb: use add, list, status, index, reindex, remove or search")
 	}
 	ctx := context.Background()
 	k := core.Knowledge()
@@ -30,6 +30,8 @@ func kbCmd(core *app.Core, g globals, args []string, env Env) error {
 		err = kbStatus(ctx, k, g, args, env)
 	case "reindex":
 		err = kbReindex(ctx, k, g, args, env)
+	case "index":
+		err = kbResume(ctx, k, g, args, env)
 	case "remove":
 		err = kbRemove(ctx, k, g, args, env)
 	case "search":
@@ -101,7 +103,7 @@ func pct(done, total int64) float64 {
 func kbSummary(env Env, c app.KBCollection) {
 	fmt.Fprintf(env.Stdout, "%s: %d files indexed, %d passages", c.Name, c.Indexed, c.Chunks)
 	if c.Pending > 0 {
-		fmt.Fprintf(env.Stdout, ", %d waiting", c.Pending)
+		fmt.Fprintf(env.Stdout, ", %d waiting (`hermes kb index %s` reads them)", c.Pending, c.Name)
 	}
 	fmt.Fprintln(env.Stdout)
 	if c.Failed > 0 {
@@ -170,16 +172,9 @@ func kbReindex(ctx context.Context, k *app.Knowledge, g globals, args []string, 
 	if err != nil {
 		return err
 	}
-	names := []string{strings.Join(args, " ")}
-	if len(args) == 0 {
-		cs, err := k.List(ctx)
-		if err != nil {
-			return err
-		}
-		names = names[:0]
-		for _, c := range cs {
-			names = append(names, c.Name)
-		}
+	names, err := kbNames(ctx, k, args)
+	if err != nil {
+		return err
 	}
 	for _, n := range names {
 		c, err := k.Reindex(ctx, n)
@@ -197,6 +192,44 @@ func kbReindex(ctx context.Context, k *app.Knowledge, g globals, args []string, 
 		}
 	}
 	return nil
+}
+
+// kbResume reads the files left waiting (by a quit, a crash or --background).
+func kbResume(ctx context.Context, k *app.Knowledge, g globals, args []string, env Env) error {
+	args, err := positional("kb index", args)
+	if err != nil {
+		return err
+	}
+	names, err := kbNames(ctx, k, args)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if err := kbIndex(ctx, k, n, env); err != nil {
+			return err
+		}
+		c, err := k.Get(ctx, n)
+		if err != nil {
+			return err
+		}
+		if !g.json {
+			kbSummary(env, c)
+		}
+	}
+	return nil
+}
+
+// kbNames is the collection args names, or every collection.
+func kbNames(ctx context.Context, k *app.Knowledge, args []string) ([]string, error) {
+	if len(args) > 0 {
+		return []string{strings.Join(args, " ")}, nil
+	}
+	cs, err := k.List(ctx)
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Name
+	}
+	return names, err
 }
 
 func kbRemove(ctx context.Context, k *app.Knowledge, g globals, args []string, env Env) error {

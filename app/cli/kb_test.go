@@ -57,3 +57,29 @@ func TestKBCommands(t *testing.T) {
 		t.Fatalf("list after remove: %+v", r)
 	}
 }
+
+// A chat may be limited to some collections (or none); a name that is not a
+// collection exits 2.
+func TestChatKnowledgeSetting(t *testing.T) {
+	dir, docs := t.TempDir(), t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+	os.WriteFile(filepath.Join(docs, "a.md"), []byte("# A\n\nAlpha."), 0o644)
+	if r := runCLI(t, env, "", "kb", "add", docs, "--name", "manuals"); r.code != 0 {
+		t.Fatalf("kb add: %+v", r)
+	}
+	r := runCLI(t, env, "", "--json", "chat", "hello")
+	var turn struct{ Session struct{ ID string } }
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &turn) != nil || turn.Session.ID == "" {
+		t.Fatalf("chat --json: %+v", r)
+	}
+	id := turn.Session.ID
+	if r = runCLI(t, env, "", "session", "settings", id, "--knowledge", "manuals"); r.code != 0 || !strings.Contains(r.stdout, "knowledge:   manuals") {
+		t.Fatalf("--knowledge manuals: %+v", r)
+	}
+	if r = runCLI(t, env, "", "session", "settings", id, "--knowledge", "none"); r.code != 0 || !strings.Contains(r.stdout, "knowledge:   none") {
+		t.Fatalf("--knowledge none: %+v", r)
+	}
+	if r = runCLI(t, env, "", "session", "settings", id, "--knowledge", "nope"); r.code != 2 || !strings.Contains(r.stderr, "kb list") {
+		t.Fatalf("--knowledge nope: %+v", r)
+	}
+}

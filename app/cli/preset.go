@@ -78,6 +78,9 @@ func presetCmd(core *app.Core, g globals, args []string, env Env) error {
 
 // inputErr is refused input (exit 2) in the user's words, or err as it is.
 func inputErr(cmd string, err error) error {
+	if app.IsKBMissing(err) {
+		return usagef("%s: %v; see `hermes kb list`", cmd, err)
+	}
 	if !app.IsBadInput(err) {
 		return err
 	}

@@ -68,7 +68,9 @@ type chunker struct {
 
 func (c *chunker) add(b block) {
 	if b.heading > 0 {
-		c.flush(false)
+		if !c.bare { // headings in a row stay with the text that follows them
+			c.flush(false)
+		}
 		c.setHeading(b.heading, strings.TrimSpace(strings.TrimLeft(string(c.rs[b.start:b.end]), "#")))
 	}
 	if c.start != c.end && b.page != c.page {

@@ -25,6 +25,11 @@ func TestSplitFollowsStructure(t *testing.T) {
 			t.Errorf("chunk %d: offsets or seq do not match", i)
 		}
 	}
+	// A heading with no text of its own opens the chunk of the one below it.
+	stacked := Split("# Pump manual\n\n## Faults\n\nIf it hums, replace the capacitor.", nil, true)
+	if len(stacked) != 1 || stacked[0].Heading != "Pump manual › Faults" || !strings.HasPrefix(stacked[0].Text, "# Pump manual") {
+		t.Fatalf("stacked headings: %+v", stacked)
+	}
 	paged := Split("page one text\fpage two text", []int{0, 14}, false)
 	if len(paged) != 2 || paged[0].Page != 1 || paged[1].Page != 2 || paged[1].Text != "page two text" {
 		t.Fatalf("pages: %+v", paged)

@@ -52,6 +52,9 @@ const maxRead = 64 << 20
 func (s *Store) Index(ctx context.Context, name string, each func(Progress)) (Progress, error) {
 	s.work.Lock()
 	defer s.work.Unlock()
+	if s.paused.Load() {
+		return Progress{Collection: name, Stopped: true}, ErrPaused
+	}
 	var id int64
 	if name != "" {
 		c, err := s.Get(ctx, name)
@@ -69,12 +72,15 @@ func (s *Store) Index(ctx context.Context, name string, each func(Progress)) (Pr
 	ready := s.prepareAhead(ctx, id)
 	for b := range ready {
 		err := b.err
+		if err == nil && s.paused.Load() {
+			err = ErrPaused
+		}
 		if err == nil {
 			err = s.commit(ctx, b.outs)
 		}
 		if err != nil {
 			cancelAhead(ready)
-			p.Stopped, p.Current = ctx.Err() != nil, ""
+			p.Stopped, p.Current = ctx.Err() != nil || errors.Is(err, ErrPaused), ""
 			s.progress(p, each)
 			return p, err
 		}

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"hermes/backend/document"
@@ -38,6 +39,8 @@ var (
 	ErrExists     = errors.New("collection already exists")
 	ErrNoFolder   = errors.New("folder not found")
 	ErrEmptyQuery = errors.New("empty query")
+	// ErrPaused is an indexing pass that Pause stopped or did not let start.
+	ErrPaused = errors.New("indexing is paused")
 )
 
 // Config wires a Store.
@@ -61,7 +64,8 @@ type Store struct {
 	db  *store.DB
 	cfg Config
 
-	work sync.Mutex // one indexing pass at a time
+	work   sync.Mutex  // one indexing pass at a time
+	paused atomic.Bool // Pause: passes stop at the next batch until Resume
 
 	vmu    sync.Mutex
 	vecs   *vector.Index // loaded on the first search or write
@@ -78,6 +82,16 @@ func New(db *store.DB, cfg Config) *Store {
 	}
 	return &Store{db: db, cfg: cfg, vecs: vector.New(), terms: termCounts{rows: -1}}
 }
+
+// Pause stops indexing (the pass under way at its next batch, the watcher's
+// too) until Resume; the files not read wait.
+func (s *Store) Pause() { s.paused.Store(true) }
+
+// Resume lets indexing run again (Index then reads the waiting files).
+func (s *Store) Resume() { s.paused.Store(false) }
+
+// Paused is whether indexing is paused.
+func (s *Store) Paused() bool { return s.paused.Load() }
 
 func (s *Store) now() string { return s.cfg.Now().UTC().Format(time.RFC3339Nano) }
 

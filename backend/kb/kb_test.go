@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -239,5 +240,28 @@ func TestIndexResumes(t *testing.T) {
 	e.db.QueryRow(`SELECT COUNT(*) FROM kb_chunks k JOIN kb_files f ON f.id = k.file_id WHERE f.collection_id = ?`, c.ID).Scan(&chunks)
 	if chunks != end.Chunks || chunks != 40*len(chunk.Split(manual, nil, true)) {
 		t.Fatalf("%d chunk rows, %d counted: a file indexed twice?", chunks, end.Chunks)
+	}
+}
+
+// Pause stops indexing and keeps the files waiting; Resume reads them.
+func TestPauseKeepsFilesWaiting(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	e.write(t, "a.md", manual)
+	c, err := e.s.Add(ctx, e.docs, "paused")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.s.Pause()
+	p, err := e.s.Index(ctx, c.Name, nil)
+	if !errors.Is(err, ErrPaused) || !p.Stopped {
+		t.Fatalf("a paused pass: %+v %v", p, err)
+	}
+	if got, _ := e.s.Get(ctx, c.Name); got.Pending != 1 {
+		t.Fatalf("after the pause: %+v", got)
+	}
+	e.s.Resume()
+	if p, err = e.s.Index(ctx, c.Name, nil); err != nil || !p.Finished || p.Done != 1 {
+		t.Fatalf("after resume: %+v %v", p, err)
 	}
 }

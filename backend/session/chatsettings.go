@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -19,6 +20,9 @@ type ChatSettings struct {
 	Temperature *float64 // 0..2; nil leaves it to the model
 	NumCtx      int      // context size asked for; 0 uses context_window
 	Think       string   // "" (the model decides), on, off, low, medium, high
+	// Knowledge limits the knowledge base the chat may cite: "" every
+	// collection, "[]" none, "[1,3]" those collections (their ids, JSON).
+	Knowledge string
 }
 
 // Limits of ChatSettings.
@@ -47,6 +51,8 @@ func (c ChatSettings) Validate() error {
 		return fmt.Errorf("%w: model: %q is not a model name (no spaces), e.g. llama3.2 or qwen2.5:7b", ErrInvalid, c.Model)
 	case c.Temperature != nil && (math.IsNaN(*c.Temperature) || *c.Temperature < 0 || *c.Temperature > MaxTemperature):
 		return fmt.Errorf("%w: temperature: %v is out of range; use a number between 0 and 2 (e.g. 0.7)", ErrInvalid, *c.Temperature)
+	case c.Knowledge != "" && !validIDList(c.Knowledge):
+		return fmt.Errorf("%w: knowledge: %q is not a list of collection ids", ErrInvalid, c.Knowledge)
 	case !slices.Contains(thinkChoices, c.Think):
 		return fmt.Errorf("%w: think: %q is not a choice; use default, on, off, low, medium or high", ErrInvalid, c.Think)
 	case c.NumCtx != 0 && (c.NumCtx < MinNumCtx || c.NumCtx > MaxNumCtx):
@@ -59,8 +65,8 @@ func (c ChatSettings) Validate() error {
 func (st *Store) ChatSettings(ctx context.Context, sessionID string) (ChatSettings, error) {
 	var c ChatSettings
 	var temp sql.NullFloat64
-	err := st.db.QueryRowContext(ctx, `SELECT system, model, temperature, num_ctx, think FROM session_settings WHERE session_id = ?`, sessionID).
-		Scan(&c.System, &c.Model, &temp, &c.NumCtx, &c.Think)
+	err := st.db.QueryRowContext(ctx, `SELECT system, model, temperature, num_ctx, think, knowledge FROM session_settings WHERE session_id = ?`, sessionID).
+		Scan(&c.System, &c.Model, &temp, &c.NumCtx, &c.Think, &c.Knowledge)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ChatSettings{}, nil
 	}
@@ -95,11 +101,12 @@ func (st *Store) SetChatSettings(ctx context.Context, sessionID string, c ChatSe
 		if c.Temperature != nil {
 			temp = *c.Temperature
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO session_settings(session_id, system, model, temperature, num_ctx, think, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)
+		_, err := tx.ExecContext(ctx, `INSERT INTO session_settings(session_id, system, model, temperature, num_ctx, think, knowledge, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT(session_id) DO UPDATE SET system = excluded.system, model = excluded.model,
-				temperature = excluded.temperature, num_ctx = excluded.num_ctx, think = excluded.think, updated_at = excluded.updated_at`,
-			s.ID, c.System, c.Model, temp, c.NumCtx, c.Think, ts(st.Now()))
+				temperature = excluded.temperature, num_ctx = excluded.num_ctx, think = excluded.think,
+				knowledge = excluded.knowledge, updated_at = excluded.updated_at`,
+			s.ID, c.System, c.Model, temp, c.NumCtx, c.Think, c.Knowledge, ts(st.Now()))
 		return err
 	})
 }
@@ -189,4 +196,18 @@ func (st *Store) DeletePreset(ctx context.Context, name string) error {
 		return fmt.Errorf("%w: preset %q: no such preset", ErrInvalid, name)
 	}
 	return nil
+}
+
+// validIDList is whether s is a JSON list of positive integers ("[]" too).
+func validIDList(s string) bool {
+	var ids []int64
+	if json.Unmarshal([]byte(s), &ids) != nil || ids == nil {
+		return false
+	}
+	for _, id := range ids {
+		if id <= 0 {
+			return false
+		}
+	}
+	return true
 }

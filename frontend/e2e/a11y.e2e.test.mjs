@@ -100,6 +100,11 @@ describe('accessibility', { timeout: 300_000 }, () => {
         await check('mcp');
         await togglePanel(page, 'mcp-toggle', '#mcp-panel', false);
 
+        await togglePanel(page, 'knowledge-toggle', '#knowledge-panel', true);
+        await page.getByTestId('kb-empty').waitFor();
+        await check('knowledge');
+        await togglePanel(page, 'knowledge-toggle', '#knowledge-panel', false);
+
         assert.deepEqual(found, [], `axe found:\n${found.join('\n')}`);
       });
     }

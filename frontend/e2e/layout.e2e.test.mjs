@@ -60,6 +60,7 @@ const PANELS = [
   { toggle: 'mcp-toggle', panel: '#mcp-panel' },
   { toggle: 'memory-toggle', panel: '#memory-panel' },
   { toggle: 'models-toggle', panel: '#models-panel' },
+  { toggle: 'knowledge-toggle', panel: '#knowledge-panel' },
 ];
 
 /** The header's geometry: one row means every item sits on the first row's line. */
@@ -235,8 +236,8 @@ describe('layout: header, sidebar, drawer, starters, shortcuts', { timeout: 600_
 
   it('names every header button and gives it a tooltip, in English and Chinese; icons are SVG', async () => {
     const want = {
-      en: { 'context-toggle': 'Context', 'memory-toggle': 'Memory', 'models-toggle': 'Models', 'incognito-toggle': 'Incognito', 'header-menu': 'More' },
-      zh: { 'context-toggle': '上下文', 'memory-toggle': '记忆', 'models-toggle': '模型', 'incognito-toggle': '无痕', 'header-menu': '更多' },
+      en: { 'context-toggle': 'Context', 'memory-toggle': 'Memory', 'models-toggle': 'Models', 'knowledge-toggle': 'Knowledge', 'incognito-toggle': 'Incognito', 'header-menu': 'More' },
+      zh: { 'context-toggle': '上下文', 'memory-toggle': '记忆', 'models-toggle': '模型', 'knowledge-toggle': '知识库', 'incognito-toggle': '无痕', 'header-menu': '更多' },
     };
     for (const l of ['en', 'zh']) {
       await setLanguage(page, l);

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"hermes/backend/kb"
 	"hermes/backend/tools"
@@ -17,9 +18,11 @@ const Name = "knowledge_search"
 
 // Searcher is what the tool uses; the app's knowledge service satisfies it.
 type Searcher interface {
-	// Relevant finds up to k passages for query that pass the relevance rule
-	// (none rather than a guess).
-	Relevant(ctx context.Context, query string, collections []string, k int) ([]kb.Hit, error)
+	// RelevantIn finds up to k passages for query in the collections ids (nil:
+	// every one) that pass the relevance rule (none rather than a guess).
+	RelevantIn(ctx context.Context, query string, ids []int64, k int) ([]kb.Hit, error)
+	// CollectionID is the id of the collection named name.
+	CollectionID(ctx context.Context, name string) (int64, error)
 }
 
 // Source is one passage as the model reads it.
@@ -68,13 +71,15 @@ func New(s Searcher) tools.Tool {
 			if in.Limit == 0 {
 				in.Limit = kb.DefaultK
 			}
-			var colls []string
-			if in.Collection != "" {
-				colls = []string{in.Collection}
-			}
-			hits, err := s.Relevant(ctx, in.Query, colls, in.Limit)
+			ids, err := scope(ctx, s, in.Collection)
 			if err != nil {
-				return nil, fmt.Errorf("search the knowledge base: %w", err)
+				return nil, err
+			}
+			var hits []kb.Hit
+			if ids == nil || len(ids) > 0 {
+				if hits, err = s.RelevantIn(ctx, in.Query, ids, in.Limit); err != nil {
+					return nil, fmt.Errorf("search the knowledge base: %w", err)
+				}
 			}
 			book := BookFrom(ctx)
 			if book == nil {
@@ -83,6 +88,37 @@ func New(s Searcher) tools.Tool {
 			return tools.JSONResult("search the knowledge base", result(book.Add(hits)))
 		},
 	}
+}
+
+// scope is the collections a call may search: the chat's limit (nil: every
+// collection), narrowed to the one the model named.
+func scope(ctx context.Context, s Searcher, name string) ([]int64, error) {
+	limit := CollectionsFrom(ctx)
+	if name == "" {
+		return limit, nil
+	}
+	id, err := s.CollectionID(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("search the knowledge base: %w", err)
+	}
+	if limit != nil && !slices.Contains(limit, id) {
+		return []int64{}, nil // this chat may not cite it: nothing found
+	}
+	return []int64{id}, nil
+}
+
+type collectionsKey struct{}
+
+// WithCollections returns ctx carrying a chat's limit on the collections it
+// may cite (nil: every one).
+func WithCollections(ctx context.Context, ids []int64) context.Context {
+	return context.WithValue(ctx, collectionsKey{}, ids)
+}
+
+// CollectionsFrom is the limit WithCollections put in ctx (nil: none).
+func CollectionsFrom(ctx context.Context) []int64 {
+	ids, _ := ctx.Value(collectionsKey{}).([]int64)
+	return ids
 }
 
 // result is the tool's answer for numbered sources.

@@ -12,7 +12,8 @@ import (
 
 type fixed []kb.Hit
 
-func (f fixed) Relevant(context.Context, string, []string, int) ([]kb.Hit, error) { return f, nil }
+func (f fixed) RelevantIn(context.Context, string, []int64, int) ([]kb.Hit, error) { return f, nil }
+func (f fixed) CollectionID(context.Context, string) (int64, error)                { return 2, nil }
 
 // Passages reach the model numbered, with their file and page, and a note to
 // cite them as [n]; with none, the note says to invent nothing. The tool is
@@ -40,6 +41,11 @@ func TestKnowledgeSearch(t *testing.T) {
 	}
 	if again := book.Add([]kb.Hit{{Chunk: 7}}); again[0].N != 1 {
 		t.Fatalf("a passage offered twice got number %d", again[0].N)
+	}
+	// A chat limited to other collections finds nothing in the one named.
+	out, _ = tool.(*tools.Func).Fn(WithCollections(context.Background(), []int64{1}), json.RawMessage(`{"query":"valve","collection":"field"}`))
+	if json.Unmarshal(out, &r) != nil || len(r.Sources) != 0 {
+		t.Fatalf("outside the chat's collections: %s", out)
 	}
 	reg := tools.NewRegistry()
 	if err := Register(reg, fixed{}, false, func(string, bool) error { return nil }); err != nil {

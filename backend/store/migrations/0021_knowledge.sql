@@ -35,7 +35,7 @@ CREATE UNIQUE INDEX kb_files_by_path ON kb_files(collection_id, path_hash);
 CREATE INDEX kb_files_pending ON kb_files(collection_id) WHERE state = 'pending';
 
 CREATE TABLE kb_chunks (
-    id        INTEGER PRIMARY KEY,          -- the FTS rowid
+    id        INTEGER PRIMARY KEY AUTOINCREMENT, -- the FTS rowid; never reused, so a cited id never names other text
     file_id   INTEGER NOT NULL REFERENCES kb_files(id) ON DELETE CASCADE,
     seq       INTEGER NOT NULL,
     page      INTEGER NOT NULL DEFAULT 0,   -- 1-based; 0 for a file without pages

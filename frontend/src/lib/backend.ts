@@ -69,6 +69,22 @@ export interface Message {
   versions?: MessageVersions | null;
   /** A reply's figures from the model's counters (absent on old replies). */
   figures?: ReplyFigures | null;
+  /** The knowledge-base passages a reply was offered, by the number it cites them with ([n]). */
+  sources?: CitedSource[] | null;
+  /** Numbers the reply cites ([n]) that point at no passage it was offered. */
+  badCitations?: number[] | null;
+}
+
+/** A passage offered to a reply, numbered as the reply cites it ([n]). */
+export interface CitedSource {
+  n: number;
+  /** The passage's id: KBPassage and KBOpenFile take it. */
+  chunk: string;
+  collection: string;
+  /** The file, relative to the collection's folder. */
+  file: string;
+  page?: number;
+  heading?: string;
 }
 
 /** The versions of a message: the one shown (0-based) and every version's id, oldest first. */
@@ -806,6 +822,108 @@ export interface MemoryProgress {
   job: string;
   done: number;
   total: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Knowledge base (app/knowledgeapi.go)
+
+/** A folder (or one file) added to the knowledge base, with its counts. */
+export interface KBCollection {
+  id: number;
+  name: string;
+  /** The folder (or the file) on disk. */
+  root: string;
+  /** The collection is one file, not a folder. */
+  single: boolean;
+  /** The folder's files are all listed. */
+  scanned: boolean;
+  files: number;
+  indexed: number;
+  pending: number;
+  failed: number;
+  /** Passages. */
+  chunks: number;
+  bytes: number;
+  created: string;
+}
+
+export type KBFileState = 'pending' | 'indexed' | 'failed';
+
+/** One file of a collection (failed files come first). */
+export interface KBFile {
+  /** Relative to the collection's folder. */
+  path: string;
+  size: number;
+  state: KBFileState | string;
+  kind?: string;
+  /** Why it failed: a document refusal reason (too_big, not_text, …) or "unreadable". */
+  reason?: string;
+  /** The backend's English words for it. */
+  detail?: string;
+  pages?: number;
+  chunks: number;
+  indexed?: string;
+}
+
+/** What removing a collection erased. */
+export interface KBReceipt {
+  collection: string;
+  files: number;
+  chunks: number;
+  vectors: number;
+  /** The database file was scrubbed (its write-ahead log emptied). */
+  scrubbed: boolean;
+}
+
+/** A passage found by KBSearch. */
+export interface KBHit {
+  chunk: number;
+  collection: string;
+  file: string;
+  path: string;
+  page?: number;
+  heading?: string;
+  text: string;
+  start: number;
+  end: number;
+  score: number;
+  words: boolean;
+  meaning: boolean;
+}
+
+/**
+ * A cited passage in its page (PDF) or file: [start, end) are code point offsets in text. changed:
+ * the file changed since it was read, and text is the passage alone.
+ */
+export interface KBPassage {
+  chunk: number;
+  collection: string;
+  file: string;
+  path: string;
+  kind: string;
+  page?: number;
+  pages?: number;
+  heading?: string;
+  text: string;
+  start: number;
+  end: number;
+  changed?: boolean;
+}
+
+/** Payload of kb:progress: the background pass reading files ("" collection: every one). */
+export interface KBProgress {
+  collection: string;
+  files: number;
+  done: number;
+  failed: number;
+  bytes: number;
+  done_bytes: number;
+  current: string;
+  mbps: number;
+  eta_seconds: number;
+  finished: boolean;
+  /** Cancelled: the files not read yet wait for Resume. */
+  stopped: boolean;
 }
 
 export type ImportKind = 'export' | 'jsonl';
@@ -1632,6 +1750,26 @@ export function createApi(t: Transport) {
     SetAgentEnabled: (name: string, on: boolean) => call<void>('SetAgentEnabled', name, on ? 'true' : 'false'),
     /** The path of agents.yaml. */
     AgentFile: () => call<string>('AgentFile'),
+    /** The knowledge base's collections with their counts. */
+    KBList: () => call<KBCollection[] | null>('KBList').then((l) => l ?? []),
+    /** Adds a folder (or one file) as a collection (name "": the folder's name); its files are read in the background. */
+    KBAdd: (root: string, name: string) => call<KBCollection>('KBAdd', root, name),
+    /** A collection's files with their state, failed first. */
+    KBFiles: (name: string) => call<KBFile[] | null>('KBFiles', name).then((l) => l ?? []),
+    /** Erases a collection from the index (the files on disk stay). */
+    KBRemove: (name: string) => call<KBReceipt>('KBRemove', name),
+    /** Reads every file of a collection again, in the background. */
+    KBReindex: (name: string) => call<KBCollection>('KBReindex', name),
+    /** Stops the reading under way; the files not read yet wait until KBResume. */
+    KBCancel: () => call<void>('KBCancel'),
+    KBResume: () => call<void>('KBResume'),
+    KBSearch: (query: string) => call<KBHit[] | null>('KBSearch', query).then((l) => l ?? []),
+    /** A cited passage (by its chunk id) in its page or file. */
+    KBPassage: (chunk: string) => call<KBPassage>('KBPassage', chunk),
+    /** The desktop's folder dialog ("" when cancelled); web mode rejects with needs_desktop. */
+    KBPickFolder: () => call<string>('KBPickFolder'),
+    /** Opens a cited passage's file with the desktop's program; web mode rejects with needs_desktop. */
+    KBOpenFile: (chunk: string) => call<void>('KBOpenFile', chunk),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   errorMessage,
   scrubbedIds,
   type Api,
+  type CitedSource,
   type DeleteReceipt,
   type ExportFormat,
   type GuardStop,
@@ -55,6 +56,10 @@ export interface UIMessage {
   versions?: MessageVersions;
   /** A reply's figures (model, tokens, speed); absent on old replies. */
   figures?: ReplyFigures;
+  /** The knowledge-base passages the reply was offered, by the number it cites them with. */
+  sources?: CitedSource[];
+  /** Numbers the reply cites that point at no passage it was offered. */
+  badCitations?: number[];
 }
 
 /**
@@ -133,7 +138,35 @@ export function toUIMessage(m: Message): UIMessage {
     unverified: m.unverified === true || undefined,
     versions: toVersions(m.versions),
     figures: toFigures(m.figures),
+    sources: toSources(m.sources),
+    badCitations: toBadCitations(m.badCitations),
   };
+}
+
+/** A reply's cited sources, each well formed (chunk as text), in number order; none when there are none. */
+export function toSources(v: unknown): CitedSource[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out: CitedSource[] = [];
+  for (const x of v) {
+    if (!x || typeof x !== 'object') continue;
+    const o = x as Record<string, unknown>;
+    const n = Number(o.n);
+    const chunk = typeof o.chunk === 'number' || typeof o.chunk === 'string' ? String(o.chunk) : '';
+    if (!Number.isInteger(n) || n <= 0 || !chunk) continue;
+    const s: CitedSource = { n, chunk, collection: String(o.collection ?? ''), file: String(o.file ?? '') };
+    if (typeof o.page === 'number' && o.page > 0) s.page = o.page;
+    if (typeof o.heading === 'string' && o.heading) s.heading = o.heading;
+    out.push(s);
+  }
+  out.sort((a, b) => a.n - b.n);
+  return out.length > 0 ? out : undefined;
+}
+
+/** The numbers a reply cites that point at no offered source; none when there are none. */
+export function toBadCitations(v: unknown): number[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out = v.filter((n): n is number => typeof n === 'number' && Number.isInteger(n) && n > 0);
+  return out.length > 0 ? out : undefined;
 }
 
 /** A message's versions as the switcher uses them; none when there is only one or they do not add up. */

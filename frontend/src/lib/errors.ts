@@ -53,6 +53,11 @@ export const ERROR_CODES = [
   'ollama_too_old',
   'bad_modelfile',
   'bad_setting',
+  'kb_not_found',
+  'kb_exists',
+  'kb_no_folder',
+  'kb_no_passage',
+  'needs_desktop',
   'backend_unreachable',
 ] as const;
 
