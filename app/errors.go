@@ -361,7 +361,8 @@ func IsKBMissing(err error) bool { return errors.Is(err, kb.ErrNotFound) }
 // IsKBBadInput reports whether err is a knowledge-base request refused: a
 // folder that is not there, a name or folder already added, an empty query.
 func IsKBBadInput(err error) bool {
-	return errors.Is(err, kb.ErrExists) || errors.Is(err, kb.ErrNoFolder) || errors.Is(err, kb.ErrEmptyQuery)
+	return errors.Is(err, kb.ErrExists) || errors.Is(err, kb.ErrNoFolder) || errors.Is(err, kb.ErrEmptyQuery) ||
+		errors.Is(err, kb.ErrBadExport)
 }
 
 // IsMemoryBadInput reports whether err is a memory request being refused (text

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -21,6 +22,7 @@ type (
 	KBHit        = kb.Hit
 	KBProgress   = kb.Progress
 	KBReceipt    = kb.Receipt
+	KBSkipped    = kb.Skipped
 )
 
 // Knowledge is the knowledge base service: collections of the user's folders,
@@ -223,7 +225,9 @@ func (k *Knowledge) kick(ctx context.Context) {
 			delete(k.passes, n)
 			k.mu.Unlock()
 		}()
-		_, _ = k.store().Index(pass, "", nil)
+		if _, err := k.store().Index(pass, "", nil); err == nil {
+			_, _ = k.store().Reembed(pass) // passages of an earlier embedding model
+		}
 	}()
 }
 
@@ -296,4 +300,17 @@ func parseIDs(stored string) (ids []int64, all bool) {
 func (k *Knowledge) CollectionID(ctx context.Context, name string) (int64, error) {
 	c, err := k.store().Get(ctx, name)
 	return c.ID, err
+}
+
+// Export writes every collection as references to the user's files (paths,
+// sizes, hashes), never their text.
+func (k *Knowledge) Export(ctx context.Context, w io.Writer) error { return k.store().Export(ctx, w) }
+
+// Import adds the collections of an export whose folders are on this computer.
+func (k *Knowledge) Import(ctx context.Context, r io.Reader) ([]KBCollection, []KBSkipped, error) {
+	added, skipped, err := k.store().Import(ctx, r)
+	if len(added) > 0 {
+		k.resume()
+	}
+	return added, skipped, err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"hermes/backend/kb"
 	"hermes/backend/memory"
 	"hermes/backend/session"
 	"hermes/backend/store"
@@ -57,6 +58,9 @@ func RecoverDatabase(ctx context.Context, file string) (store.RecoverReport, err
 		return rep, fmt.Errorf("recover: %w", err)
 	}
 	if err := memory.RebuildLexical(ctx, db); err != nil {
+		return rep, fmt.Errorf("recover: %w", err)
+	}
+	if err := kb.RebuildIndex(ctx, db); err != nil {
 		return rep, fmt.Errorf("recover: %w", err)
 	}
 	return rep, nil

@@ -124,7 +124,7 @@ Usage:
   hermes memory decay [--category C --half-life 30d]    (how fast facts fade; --half-life "" resets)
   hermes memory recall-log MESSAGE_ID                   (candidates kept and dropped, with scores and why)
   hermes kb add DIR [--name N] [--background] | list | status [N] | index [N] | reindex [N] | remove N
-  hermes kb search QUERY [--collection N]... [--k K] | search --batch FILE [--k K]
+  hermes kb search QUERY [--collection N]... [--k K] | search --batch FILE [--k K] | export [--out FILE] | import FILE
                                            folders on this computer as a knowledge base the assistant cites
   hermes mcp list | tools [SERVER] | call SERVER TOOL [ARGS_JSON] | import [FILE] | approve NAME | accept NAME [TOOL]
   hermes model list | show NAME | pull NAME | import FILE.gguf --name NAME [--modelfile F]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -12,10 +13,11 @@ import (
 )
 
 // kbCmd: hermes kb add DIR [--name N] [--background] | list | status [N] | index [N] | reindex [N] |
-// remove N [--yes] | search QUERY [--collection N]... [--k K] | search --batch FILE
+// remove N [--yes] | search QUERY [--collection N]... [--k K] | search --batch FILE |
+// export [--out FILE] | import FILE
 func kbCmd(core *app.Core, g globals, args []string, env Env) error {
 	if len(args) == 0 {
-		return usagef("kb: use add, list, status, index, reindex, remove or search")
+		return usagef("kb: use add, list, status, index, reindex, remove, search, export or import")
 	}
 	ctx := context.Background()
 	k := core.Knowledge()
@@ -32,6 +34,10 @@ func kbCmd(core *app.Core, g globals, args []string, env Env) error {
 		err = kbReindex(ctx, k, g, args, env)
 	case "index":
 		err = kbResume(ctx, k, g, args, env)
+	case "export":
+		err = kbExport(ctx, k, args, env)
+	case "import":
+		err = kbImport(ctx, k, g, args, env)
 	case "remove":
 		err = kbRemove(ctx, k, g, args, env)
 	case "search":
@@ -333,4 +339,63 @@ func kbBatch(ctx context.Context, k *app.Knowledge, file string, colls []string,
 			Results []app.KBHit     `json:"results"`
 		}{l.ID, hits})
 	})
+}
+
+// kbExport writes the collections as references (no text) to stdout or --out.
+func kbExport(ctx context.Context, k *app.Knowledge, args []string, env Env) error {
+	fs := newFlags("kb export")
+	out := fs.String("out", "", "write to this file instead of stdout")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := noArgs("kb export", fs.Args()); err != nil {
+		return err
+	}
+	if *out == "" {
+		return k.Export(ctx, env.Stdout)
+	}
+	f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return usagef("kb export: %v", err)
+	}
+	defer f.Close()
+	return k.Export(ctx, f)
+}
+
+// kbImport adds the collections of an export whose folders are here.
+func kbImport(ctx context.Context, k *app.Knowledge, g globals, args []string, env Env) error {
+	args, err := positional("kb import", args)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return usagef("kb import: give the export file: hermes kb import FILE")
+	}
+	f, err := os.Open(args[0])
+	if err != nil {
+		return usagef("kb import: %v", err)
+	}
+	defer f.Close()
+	added, skipped, err := k.Import(ctx, f)
+	if err != nil {
+		return err
+	}
+	for _, c := range added {
+		if err := kbIndex(ctx, k, c.Name, env); err != nil {
+			return err
+		}
+	}
+	if g.json {
+		return printJSON(env.Stdout, struct {
+			Added   []app.KBCollection `json:"added"`
+			Skipped []app.KBSkipped    `json:"skipped"`
+		}{added, skipped})
+	}
+	for _, c := range added {
+		fmt.Fprintf(env.Stdout, "added %s (%s)\n", c.Name, c.Root)
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(env.Stdout, "skipped %s: %s\n", s.Name, s.Reason)
+	}
+	return nil
 }

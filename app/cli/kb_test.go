@@ -47,6 +47,20 @@ func TestKBCommands(t *testing.T) {
 	if r = runCLI(t, env, "", "kb", "add", docs); r.code != 2 || !strings.Contains(r.stderr, "already") {
 		t.Fatalf("the same folder twice: %+v", r)
 	}
+	exported := filepath.Join(t.TempDir(), "kb.json")
+	if r = runCLI(t, env, "", "kb", "export", "--out", exported); r.code != 0 {
+		t.Fatalf("kb export: %+v", r)
+	}
+	if b, _ := os.ReadFile(exported); !strings.Contains(string(b), `"path": "guides/pump.md"`) || strings.Contains(string(b), "capacitor") {
+		t.Fatalf("the export holds %s", b)
+	}
+	other := map[string]string{"OLLAMA_HOST": env["OLLAMA_HOST"], "HERMES_DATA_DIR": t.TempDir()}
+	if r = runCLI(t, other, "", "kb", "import", exported); r.code != 0 || !strings.Contains(r.stdout, "added field") {
+		t.Fatalf("kb import: %+v", r)
+	}
+	if r = runCLI(t, other, "", "kb", "import", batch); r.code != 2 || !strings.Contains(r.stderr, "not a knowledge-base export") {
+		t.Fatalf("kb import of a bad file: %+v", r)
+	}
 	if r = runCLI(t, env, "", "kb", "remove", "field"); r.code != 2 || !strings.Contains(r.stderr, "--yes") {
 		t.Fatalf("remove without --yes: %+v", r)
 	}

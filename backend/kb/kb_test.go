@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -263,5 +264,85 @@ func TestPauseKeepsFilesWaiting(t *testing.T) {
 	e.s.Resume()
 	if p, err = e.s.Index(ctx, c.Name, nil); err != nil || !p.Finished || p.Done != 1 {
 		t.Fatalf("after resume: %+v %v", p, err)
+	}
+}
+
+// renamed is the offline embedder under another name: another model.
+type renamed struct{ *embed.Hashed }
+
+func (renamed) Name() string { return "ollama:other-model" }
+
+// After the embedding model changes, Reembed gives every passage a vector of
+// the new one; search works before, during and after.
+func TestReembedAfterModelChange(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	e.write(t, "pump.md", manual)
+	e.add(t, "docs")
+	exe, _ := os.Executable()
+	other := New(e.db, Config{Reader: cage.Reader{Exe: exe}, Embedder: renamed{embed.NewHashed(0)}, VectorWeight: 0.8})
+	if hits, err := other.Search(ctx, Query{Text: "capacitor"}); err != nil || len(hits) == 0 {
+		t.Fatalf("search before re-embedding: %v %v", hits, err)
+	}
+	n, err := other.Reembed(ctx)
+	if err != nil || n < 2 {
+		t.Fatalf("re-embedded %d: %v", n, err)
+	}
+	var left int
+	e.db.QueryRow(`SELECT COUNT(*) FROM kb_chunks WHERE embedder <> 'ollama:other-model'`).Scan(&left)
+	if left != 0 {
+		t.Fatalf("%d passages keep the old vectors", left)
+	}
+	hits, err := other.Search(ctx, Query{Text: "what to do when it hums but does not turn"})
+	if err != nil || len(hits) == 0 || !hits[0].Meaning {
+		t.Fatalf("search after: %+v %v", hits, err)
+	}
+}
+
+// After a recovery (which copies the passages, not their index) the index is
+// written again from them.
+func TestRebuildIndex(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, "pump.md", manual)
+	e.add(t, "docs")
+	if _, err := e.db.Exec(`DELETE FROM kb_fts`); err != nil {
+		t.Fatal(err)
+	}
+	if hits, _ := e.s.Search(context.Background(), Query{Text: "capacitor"}); len(hits) != 0 && hits[0].Words {
+		t.Fatal("found by words without an index")
+	}
+	if err := RebuildIndex(context.Background(), e.db); err != nil {
+		t.Fatal(err)
+	}
+	if h := e.top(t, "capacitor"); !h.Words || h.File != "pump.md" {
+		t.Fatalf("after the rebuild: %+v", h)
+	}
+}
+
+// An export holds references (paths, sizes, hashes), never the text; an
+// import adds the collections whose folders are here and skips the rest.
+func TestExportImportReferences(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	e.write(t, "pump.md", manual)
+	e.add(t, "docs")
+	var b strings.Builder
+	if err := e.s.Export(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "capacitor") || !strings.Contains(b.String(), `"path": "pump.md"`) || !strings.Contains(b.String(), `"sha256"`) {
+		t.Fatalf("export:\n%s", b.String())
+	}
+	other := newEnv(t)
+	var ex Exported
+	json.Unmarshal([]byte(b.String()), &ex)
+	ex.Collections = append(ex.Collections, ExportedCollection{Name: "gone", Root: "/nonexistent/folder"})
+	gone, _ := json.Marshal(ex)
+	added, skipped, err := other.s.Import(ctx, strings.NewReader(string(gone)))
+	if err != nil || len(added) != 1 || len(skipped) != 1 || skipped[0].Name != "gone" {
+		t.Fatalf("import: %+v %+v %v", added, skipped, err)
+	}
+	if _, _, err := other.s.Import(ctx, strings.NewReader(`{"version":7}`)); !errors.Is(err, ErrBadExport) {
+		t.Fatalf("a bad export: %v", err)
 	}
 }

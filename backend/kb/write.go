@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"hermes/backend/chunk"
+	"hermes/backend/store"
 	"hermes/backend/text"
 	"hermes/backend/vector"
 )
@@ -76,7 +77,6 @@ func insertChunks(ctx context.Context, tx *sql.Tx, f pendingFile, chunks []chunk
 		return nil, err
 	}
 	defer fts.Close()
-	title := Title(f.rel)
 	ids := make([]int64, len(chunks))
 	for i, c := range chunks {
 		var blob []byte
@@ -88,8 +88,7 @@ func insertChunks(ctx context.Context, tx *sql.Tx, f pendingFile, chunks []chunk
 			return nil, err
 		}
 		ids[i], _ = res.LastInsertId()
-		body := text.Segment(title + "\n" + c.Heading + "\n" + c.Text)
-		if _, err := fts.ExecContext(ctx, ids[i], body, scope(f.collection)); err != nil {
+		if _, err := fts.ExecContext(ctx, ids[i], ftsBody(f.rel, c.Heading, c.Text), scope(f.collection)); err != nil {
 			return nil, err
 		}
 	}
@@ -167,4 +166,45 @@ func (s *Store) removeFile(ctx context.Context, collection int64, rel string) er
 	}
 	s.syncVectors(ctx, collection, gone, nil, nil, "")
 	return nil
+}
+
+// RebuildIndex writes the full-text index of every passage again (after a
+// recovery, which copies the passages but not their index).
+func RebuildIndex(ctx context.Context, db *store.DB) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM kb_fts`); err != nil {
+			return fmt.Errorf("rebuild the knowledge index: %w", err)
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT k.id, f.collection_id, f.path, k.heading, k.text FROM kb_chunks k JOIN kb_files f ON f.id = k.file_id`)
+		if err != nil {
+			return fmt.Errorf("rebuild the knowledge index: %w", err)
+		}
+		type row struct {
+			id, coll           int64
+			rel, heading, text string
+		}
+		var all []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.id, &r.coll, &r.rel, &r.heading, &r.text); err != nil {
+				rows.Close()
+				return fmt.Errorf("rebuild the knowledge index: %w", err)
+			}
+			all = append(all, r)
+		}
+		rows.Close()
+		for _, r := range all {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO kb_fts(rowid, body, scope) VALUES (?, ?, ?)`,
+				r.id, ftsBody(r.rel, r.heading, r.text), scope(r.coll)); err != nil {
+				return fmt.Errorf("rebuild the knowledge index: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// ftsBody is what the full-text index holds of a passage: its file's title,
+// heading path and text, segmented for CJK.
+func ftsBody(rel, heading, txt string) string {
+	return text.Segment(Title(rel) + "\n" + heading + "\n" + txt)
 }

@@ -28,7 +28,7 @@ type TableReport struct {
 // table by table, row by row, keeping each table's rows until the first
 // unreadable page. Search indexes are not copied; the packages that own them
 // rebuild them in the new file (session.Store.RebuildSearch,
-// memory.RebuildLexical).
+// memory.RebuildLexical, kb.RebuildIndex).
 func Recover(ctx context.Context, src, dst string) (RecoverReport, error) {
 	rep := RecoverReport{Into: dst}
 	if _, err := os.Stat(dst); err == nil {

@@ -8,6 +8,7 @@ export const REASONS = [
   'query',
   'summary',
   'memory',
+  'knowledge',
   'tool_schema',
   'document',
   'pinned',
