@@ -22,6 +22,9 @@ const (
 	// MaxBlockTokens: a paragraph up to this size stays whole in one chunk, so
 	// an answer is not cut across two (measured on kb-dev: see the README).
 	MaxBlockTokens = 3 * TargetTokens
+	// MinTokens: a chunk that holds this much ends with its paragraph; shorter
+	// paragraphs join the next (measured on kb-dev: see the README).
+	MinTokens = 60
 )
 
 // Chunk is one piece of a document's text, as indexed and cited.
@@ -37,8 +40,9 @@ type Chunk struct {
 // block is a paragraph, a heading line or the part of one on one page.
 type block struct {
 	start, end int
-	heading    int // a heading's level (1–6); 0 for a paragraph
+	heading    int  // a heading's level (1–6); 0 for a paragraph
 	page       int
+	sentence   bool // a piece after the first of a paragraph too long to keep whole
 }
 
 // Split cuts a document's text into chunks that follow its structure: pages
@@ -85,8 +89,12 @@ func (c *chunker) add(b block) {
 			return
 		}
 	}
-	if c.start != c.end && c.tokens+n > TargetTokens && !c.bare {
+	switch {
+	case c.start == c.end || c.bare:
+	case c.tokens+n > TargetTokens:
 		c.flush(true)
+	case c.tokens >= MinTokens && b.heading == 0 && !b.sentence:
+		c.flush(false) // a paragraph is a unit: the next one starts a chunk
 	}
 	if c.start == c.end {
 		c.start, c.page, c.tokens, c.bare = b.start, b.page, 0, true
@@ -136,7 +144,7 @@ func (c *chunker) sentences(b block) []block {
 		tok += runeCost(c.rs[i])
 		end := i+1 == b.end || sentenceEnd(c.rs, i)
 		if (end && tok >= quarters/3) || tok >= 4*quarters/5 || i+1 == b.end {
-			out = append(out, block{start: from, end: i + 1, page: b.page})
+			out = append(out, block{start: from, end: i + 1, page: b.page, sentence: len(out) > 0})
 			from, tok = i+1, 0
 		}
 	}
