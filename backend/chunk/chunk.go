@@ -40,7 +40,7 @@ type Chunk struct {
 // block is a paragraph, a heading line or the part of one on one page.
 type block struct {
 	start, end int
-	heading    int  // a heading's level (1–6); 0 for a paragraph
+	heading    int // a heading's level (1–6); 0 for a paragraph
 	page       int
 	sentence   bool // a piece after the first of a paragraph too long to keep whole
 }

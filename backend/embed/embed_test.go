@@ -2,7 +2,11 @@ package embed
 
 import (
 	"context"
+	"hash/fnv"
+	"strings"
+
 	"errors"
+	"golang.org/x/text/unicode/norm"
 	"math"
 	"testing"
 	"time"
@@ -167,5 +171,62 @@ func TestChoose(t *testing.T) {
 				t.Fatalf("chose %s (skipped %v); want %s with %d skipped", got.Name(), skipped, tc.want, tc.nSkipped)
 			}
 		})
+	}
+}
+
+// The offline embedder's vectors are those of hermes-hash-v1 as first
+// written (oldFeatures is its feature code as it was): FNV-1a of each "kind:feature" string through hash/fnv (vectors
+// stored in a data dir must not change without a new version).
+func TestHashedVectorsUnchanged(t *testing.T) {
+	h := NewHashed(0)
+	for _, text := range []string{"I am allergic to peanuts, and driving annoys me.", "我昨天在北京买了耳机。", "Ünïcödé façade — naïve résumé", "a", "", "Normans 10th and 11th centuries: Rollo's Vikings"} {
+		want := make([]float32, h.dim)
+		oldFeatures(text, func(feature string, weight float32) {
+			f := fnv.New64a()
+			f.Write([]byte(feature))
+			sum := f.Sum64()
+			if sum>>63 == 1 {
+				weight = -weight
+			}
+			want[int(sum%uint64(h.dim))] += weight
+		})
+		want = Normalize(want)
+		got, _ := h.Embed(context.Background(), []string{text})
+		for i := range want {
+			if got[0][i] != want[i] {
+				t.Fatalf("%q: dimension %d is %v, was %v", text, i, got[0][i], want[i])
+			}
+		}
+	}
+}
+func oldFeatures(text string, fn func(feature string, weight float32)) {
+	text = strings.ToLower(norm.NFKC.String(text))
+	for _, tok := range Tokens(text) {
+		r := []rune(tok)
+		if IsCJK(r[0]) {
+			for i := 0; i+1 < len(r); i++ {
+				fn("p:"+string(r[i:i+2]), wCJKPair)
+			}
+			for _, c := range r {
+				w := float32(wCJKChar)
+				if IsStopword(string(c)) {
+					w = wStopword
+				}
+				fn("c:"+string(c), w)
+			}
+			continue
+		}
+		if IsStopword(tok) {
+			fn("w:"+tok, wStopword)
+			continue
+		}
+		fn("w:"+tok, wWord)
+		fn("s:"+Stem(tok), wStem) // also for a word that is its own stem: "drive" meets "driving"
+		if len(r) >= 4 {
+			padded := append(append([]rune{'<'}, r...), '>')
+			for i := 0; i+3 <= len(padded); i++ {
+				fn("t:"+string(padded[i:i+3]), wTrigram)
+			}
+		}
 	}
 }

@@ -3,8 +3,8 @@ package embed
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -58,10 +58,8 @@ func (h *Hashed) Embed(ctx context.Context, texts []string) ([][]float32, error)
 
 func (h *Hashed) vector(text string) []float32 {
 	v := make([]float32, h.dim)
-	Features(text, func(feature string, weight float32) {
-		f := fnv.New64a()
-		f.Write([]byte(feature))
-		sum := f.Sum64()
+	features(text, func(kind byte, feature string, weight float32) {
+		sum := fnvFeature(kind, feature)
 		i := int(sum % uint64(h.dim))
 		if sum>>63 == 1 {
 			weight = -weight
@@ -69,6 +67,19 @@ func (h *Hashed) vector(text string) []float32 {
 		v[i] += weight
 	})
 	return Normalize(v)
+}
+
+// fnvFeature is FNV-1a (64 bits) of the feature "K:feature" (kind K), as
+// hash/fnv computes it, without building the string.
+func fnvFeature(kind byte, feature string) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	h = (h ^ uint64(kind)) * prime
+	h = (h ^ uint64(':')) * prime
+	for i := 0; i < len(feature); i++ {
+		h = (h ^ uint64(feature[i])) * prime
+	}
+	return h
 }
 
 // Feature weights: whole words and CJK bigrams carry the meaning; stems, trigrams
@@ -82,37 +93,65 @@ const (
 	wCJKChar  = 0.35
 )
 
-// Features calls fn for every feature of text with its weight. The memory package
-// relies on the same word and stem rules for its lexical queries.
+// Features calls fn for every feature of text with its weight ("w:word",
+// "s:stem", "t:tri", "p:对子", "c:字").
 func Features(text string, fn func(feature string, weight float32)) {
+	features(text, func(kind byte, feature string, weight float32) { fn(string(kind)+":"+feature, weight) })
+}
+
+// features is Features with each feature's kind apart from its text (the
+// vector hashes them without joining them).
+func features(text string, fn func(kind byte, feature string, weight float32)) {
 	text = strings.ToLower(norm.NFKC.String(text))
 	for _, tok := range Tokens(text) {
 		r := []rune(tok)
 		if IsCJK(r[0]) {
-			for i := 0; i+1 < len(r); i++ {
-				fn("p:"+string(r[i:i+2]), wCJKPair)
-			}
-			for _, c := range r {
-				w := float32(wCJKChar)
-				if IsStopword(string(c)) {
-					w = wStopword
-				}
-				fn("c:"+string(c), w)
-			}
+			cjkFeatures(tok, r, fn)
 			continue
 		}
 		if IsStopword(tok) {
-			fn("w:"+tok, wStopword)
+			fn('w', tok, wStopword)
 			continue
 		}
-		fn("w:"+tok, wWord)
-		fn("s:"+Stem(tok), wStem) // also for a word that is its own stem: "drive" meets "driving"
+		fn('w', tok, wWord)
+		fn('s', Stem(tok), wStem) // also for a word that is its own stem: "drive" meets "driving"
 		if len(r) >= 4 {
-			padded := append(append([]rune{'<'}, r...), '>')
-			for i := 0; i+3 <= len(padded); i++ {
-				fn("t:"+string(padded[i:i+3]), wTrigram)
+			padded := "<" + tok + ">"
+			for i, j := 0, 0; j < len(padded); i = j {
+				// the three runes from byte i
+				k := i
+				for n := 0; n < 3 && k < len(padded); n++ {
+					_, size := utf8.DecodeRuneInString(padded[k:])
+					k += size
+				}
+				if utf8.RuneCountInString(padded[i:k]) < 3 {
+					break
+				}
+				fn('t', padded[i:k], wTrigram)
+				_, size := utf8.DecodeRuneInString(padded[i:])
+				j = i + size
 			}
 		}
+	}
+}
+
+// cjkFeatures are a CJK run's bigrams and characters.
+func cjkFeatures(tok string, r []rune, fn func(kind byte, feature string, weight float32)) {
+	offs := make([]int, 0, len(r)+1)
+	for i := range tok {
+		offs = append(offs, i)
+	}
+	offs = append(offs, len(tok))
+	for i := 0; i+1 < len(r); i++ {
+		fn('p', tok[offs[i]:offs[i+2]], wCJKPair)
+	}
+	for i := range r {
+		c := tok[offs[i]:offs[i+1]]
+		w := float32(wCJKChar)
+		if IsStopword(c) {
+			w = wStopword
+		}
+		fn('c', c, w)
 	}
 }
 
@@ -128,7 +167,7 @@ func IsCJK(r rune) bool { return textpkg.IsCJK(r) }
 // (changing it changes every stored vector); search uses text.Stem (Porter).
 func Stem(w string) string {
 	for _, suf := range []string{"ations", "ation", "ingly", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "ly", "s", "e", "y"} {
-		if strings.HasSuffix(w, suf) && len([]rune(w))-len([]rune(suf)) >= 4 {
+		if strings.HasSuffix(w, suf) && utf8.RuneCountInString(w)-len(suf) >= 4 {
 			return strings.TrimSuffix(w, suf)
 		}
 	}

@@ -123,6 +123,7 @@ func (s *Store) prepareAhead(ctx context.Context, id int64) chan prepared {
 			if len(batch) == 0 {
 				return
 			}
+			batch = cut(batch)
 			after = batch[len(batch)-1].id
 			outs, err := s.prepareAll(ctx, batch)
 			ready <- prepared{outs: outs, err: err}
@@ -142,9 +143,24 @@ func cancelAhead(ready chan prepared) {
 	}()
 }
 
-// batchFiles is how many files one transaction writes: fewer commits, and
-// still a file is written whole or not at all.
-const batchFiles = 8
+// A batch is the files one transaction writes (fewer commits; a file is still
+// written whole or not at all): up to batchFiles files and batchBytes bytes
+// (at least one file), so a batch of big files (scans) still reports often.
+const (
+	batchFiles = 32
+	batchBytes = 2 << 20
+)
+
+// cut is the batch's first files within batchBytes (at least one).
+func cut(batch []pendingFile) []pendingFile {
+	var size int64
+	for i, f := range batch {
+		if size += f.size; i > 0 && size > batchBytes {
+			return batch[:i]
+		}
+	}
+	return batch
+}
 
 func (p *Progress) rate(elapsed time.Duration) {
 	if sec := elapsed.Seconds(); sec > 0 {
