@@ -306,3 +306,13 @@ func BenchmarkOCRPage(b *testing.B) {
 		})
 	}
 }
+
+// Tesseract's ASCII marks beside Chinese become the full-width ones Chinese
+// text uses; marks in English stay as they are.
+func TestFullWidthMarks(t *testing.T) {
+	got := fullWidth("常规赛成绩较优的波士顿凯尔特人 (66-16) 将获得 , 系列赛 ; 好 ? It is (fine), ok?")
+	want := "常规赛成绩较优的波士顿凯尔特人（66-16）将获得，系列赛；好？It is (fine), ok?"
+	if got != want {
+		t.Fatalf("fullWidth = %q, want %q", got, want)
+	}
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Make a scanned copy of part of kb-dev: each chosen article's text is rendered
-to page images (ImageMagick, Noto Sans CJK, 200 dpi) and wrapped as a PDF with
+to page images (ImageMagick, Noto Sans CJK at about 10.5 pt, 300 dpi: a
+scanner's usual setting) and wrapped as a PDF with
 no text layer (one JPEG per page), so only text recognition can read it; the
 questions of those articles are written with the PDF's name.
 
@@ -42,19 +43,19 @@ def wrap(text, width=46):
 def jpeg(text, path):
     # one label a line, stacked: ImageMagick refuses a many-line label of CJK text
     labels = ['label:' + l.replace('%', '%%').replace('\\', '\\\\') for l in wrap(text).split('\n') if l.strip()]
-    subprocess.run(['convert', '-background', 'white', '-fill', 'black', '-font', 'Noto-Sans-CJK-SC', '-pointsize', '30']
-                   + labels + ['-append', '-bordercolor', 'white', '-border', '100', '-quality', '85', path], check=True)
+    subprocess.run(['convert', '-background', 'white', '-fill', 'black', '-font', 'Noto-Sans-CJK-SC', '-pointsize', '44']
+                   + labels + ['-append', '-bordercolor', 'white', '-border', '150', '-quality', '85', path], check=True)
     size = subprocess.run(['identify', '-format', '%w %h', path], check=True, capture_output=True, text=True).stdout.split()
     return int(size[0]), int(size[1])
 
 def pdf(images, path):
-    """A PDF whose pages are the JPEG images (DCTDecode), at 200 dpi."""
+    """A PDF whose pages are the JPEG images (DCTDecode), at 300 dpi."""
     objs = [b'<< /Type /Catalog /Pages 2 0 R >>', None]
     kids = []
     for i, (img, w, h) in enumerate(images):
         data = open(img, 'rb').read()
         n = len(objs) + 1
-        pw, ph = w * 72 / 200, h * 72 / 200
+        pw, ph = w * 72 / 300, h * 72 / 300
         objs.append(b'<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length %d >>\nstream\n' % (w, h, len(data)) + data + b'\nendstream')
         content = b'q %.2f 0 0 %.2f 0 0 cm /Im0 Do Q' % (pw, ph)
         objs.append(b'<< /Length %d >>\nstream\n' % len(content) + content + b'\nendstream')

@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { axeViolations, formatViolations } from './axe.mjs';
-import { artifacts, closeApp, lastAssistant, openApp, sendAndWait, setLanguage, sleep, tempDir, themedShots } from './harness.mjs';
+import { artifacts, closeApp, lastAssistant, menuItem, openApp, sendAndWait, setLanguage, sleep, tempDir, themedShots } from './harness.mjs';
 
 const logs = {};
 const PREFIX = 'knowledge-';
@@ -359,6 +359,33 @@ describe('knowledge base', { timeout: 600_000 }, () => {
           await checkLayout(p);
         },
       });
+    }
+    await setLanguage(page, 'en');
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('limits a chat to some collections in its settings', async () => {
+    const { page } = app;
+    for (const lang of ['en', 'zh']) {
+      await setLanguage(page, lang);
+      await menuItem(page, 'chat-settings-button');
+      await page.getByTestId('chat-settings').waitFor();
+      const pick = page.getByTestId('chat-settings-knowledge');
+      await pick.waitFor();
+      await pick.selectOption('some');
+      await page.getByTestId('chat-settings-collections').waitFor();
+      await themedShots(page, dir, 'chatsettings-knowledge', lang);
+      if (lang === 'en') {
+        await page.getByTestId('chat-settings-apply').click();
+        await page.getByTestId('chat-settings').waitFor({ state: 'detached' });
+        const sid = await page.evaluate(() => document.querySelector('[data-testid="session-item"][aria-current="true"]')?.getAttribute('data-session-id') ?? '');
+        assert.ok(sid, 'a chat is open');
+        const cs = await call(page, 'SessionSettings', sid);
+        assert.deepEqual(cs.knowledge, ['manuals']);
+      } else {
+        await page.keyboard.press('Escape');
+        await page.getByTestId('chat-settings').waitFor({ state: 'detached' });
+      }
     }
     await setLanguage(page, 'en');
     await page.emulateMedia({ colorScheme: 'light' });

@@ -34,7 +34,7 @@ describe('ChatSettingsDialog', () => {
     await fireEvent.input(r.getByTestId('chat-settings-context'), { target: { value: '16384' } });
     await fireEvent.click(r.getByTestId('chat-settings-apply'));
     await waitFor(() => expect(onclose).toHaveBeenCalled());
-    expect(api.SetSessionSettings).toHaveBeenCalledWith('s1', { system: 'Be brief.', model: 'qwen2.5', temperature: 0.2, numCtx: 16384, think: '' });
+    expect(api.SetSessionSettings).toHaveBeenCalledWith('s1', { system: 'Be brief.', model: 'qwen2.5', temperature: 0.2, numCtx: 16384, think: '', knowledge: null });
     expect(onsaved).toHaveBeenCalled();
   });
 
@@ -85,5 +85,24 @@ describe('ChatSettingsDialog', () => {
     expect(text).toContain('对话设置');
     expect(text).toContain('系统提示词');
     expect(text).toContain('高级');
+  });
+
+  it('limits the chat to some knowledge-base collections, or none', async () => {
+    const api = fakeApi({ KBList: vi.fn(async () => [{ name: 'manuals' }, { name: 'forms' }] as never) });
+    const { r } = await open(api);
+    const pick = r.getByTestId('chat-settings-knowledge') as HTMLSelectElement;
+    expect(pick.value).toBe('all');
+    await fireEvent.change(pick, { target: { value: 'some' } });
+    const boxes = r.getByTestId('chat-settings-collections').querySelectorAll('input[type=checkbox]');
+    expect(boxes.length).toBe(2);
+    await fireEvent.click(boxes[1]); // forms off
+    await fireEvent.click(r.getByTestId('chat-settings-apply'));
+    await waitFor(() => expect(api.SetSessionSettings).toHaveBeenCalled());
+    expect(vi.mocked(api.SetSessionSettings).mock.calls[0][1].knowledge).toEqual(['manuals']);
+  });
+
+  it('hides the knowledge choice when there is no collection', async () => {
+    const { r } = await open();
+    expect(r.queryByTestId('chat-settings-knowledge')).toBeNull();
   });
 });

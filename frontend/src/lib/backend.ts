@@ -357,6 +357,8 @@ export interface ChatSettings {
   numCtx: number;
   /** '' (the model decides), 'on', 'off', 'low', 'medium', 'high'. */
   think: ThinkChoice;
+  /** The knowledge-base collections the chat may cite: null every one, [] none. */
+  knowledge?: string[] | null;
   defaults: { system: string; model: string; numCtx: number };
 }
 
@@ -368,6 +370,8 @@ export interface ChatSettingsInput {
   temperature: number | null;
   numCtx: number;
   think: ThinkChoice;
+  /** The collections the chat may cite: null every one, [] none. */
+  knowledge?: string[] | null;
 }
 
 /** A chat's Think setting: '' lets the model decide; low, medium and high are for models with levels (gpt-oss). */

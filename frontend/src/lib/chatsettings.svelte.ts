@@ -7,7 +7,7 @@ export type ChatSettingsApi = Pick<
   Api,
   'SessionSettings' | 'SetSessionSettings' | 'SystemPresets' | 'SaveSystemPreset' | 'DeleteSystemPreset'
 > &
-  Partial<Pick<Api, 'ListModelDetails'>>;
+  Partial<Pick<Api, 'ListModelDetails' | 'KBList'>>;
 
 /** What the dialog edits: text fields as typed (empty: the global setting). */
 export interface ChatSettingsDraft {
@@ -16,6 +16,8 @@ export interface ChatSettingsDraft {
   temperature: string;
   numCtx: string;
   think: ThinkChoice;
+  /** The collections the chat may cite: null every one, [] none. */
+  knowledge: string[] | null;
 }
 
 export const MIN_CTX = 512;
@@ -29,6 +31,7 @@ export function toDraft(s: ChatSettings): ChatSettingsDraft {
     temperature: s.temperature === null || s.temperature === undefined ? '' : String(s.temperature),
     numCtx: s.numCtx > 0 ? String(s.numCtx) : '',
     think: s.think ?? '',
+    knowledge: s.knowledge ?? null,
   };
 }
 
@@ -57,6 +60,7 @@ export function fromDraft(d: ChatSettingsDraft): ChatSettingsInput {
     temperature: temp === '' ? null : Number(temp),
     numCtx: ctx === '' ? 0 : Number(ctx),
     think: d.think,
+    knowledge: d.knowledge,
   };
 }
 
@@ -75,6 +79,8 @@ export class ChatSettingsStore {
   settings = $state<ChatSettings | null>(null);
   presets = $state<SystemPreset[]>([]);
   models = $state<string[]>([]);
+  /** The knowledge-base collections there are (their names). */
+  collections = $state<string[]>([]);
   loading = $state(false);
   saving = $state(false);
   error = $state('');
@@ -106,6 +112,11 @@ export class ChatSettingsStore {
       this.models = chatModels((await this.#api.ListModelDetails?.()) ?? []);
     } catch {
       this.models = []; // Ollama away: the model field still takes a name
+    }
+    try {
+      this.collections = ((await this.#api.KBList?.()) ?? []).map((c) => c.name);
+    } catch {
+      this.collections = [];
     }
   }
 
