@@ -1,7 +1,9 @@
-// Package chunk cuts a document's text into pieces that follow its structure
-// (pages, Markdown headings, paragraphs, then sentences), about TargetTokens
-// each with a little overlap, each knowing its heading path, page and rune
-// offsets. The knowledge base indexes them; see docs/architecture.md.
+// Package chunk cuts a document's text into pieces that follow its structure:
+// pages, Markdown headings, then paragraphs (a paragraph is a unit: a piece
+// ends with its paragraph once it holds MinTokens), and a paragraph longer than
+// MaxBlockTokens at sentence ends into pieces of about TargetTokens that
+// overlap a little. Each piece knows its heading path, page and rune offsets.
+// The knowledge base indexes them; see docs/architecture.md.
 package chunk
 
 import (
@@ -12,10 +14,11 @@ import (
 	"hermes/backend/text"
 )
 
-// Chunk sizes, in the prompt builder's token estimate: a chunk closes near
-// TargetTokens, at a block (paragraph) when it can; a block longer than that is
-// cut at sentence ends; a chunk cut for size repeats about OverlapTokens of the
-// one before, so a sentence on the cut is whole in one of them.
+// Chunk sizes, in the prompt builder's token estimate: a chunk closes at a
+// paragraph's end once it holds MinTokens, and before it would pass
+// TargetTokens; a paragraph over MaxBlockTokens is cut at sentence ends; a
+// chunk cut for size repeats about OverlapTokens of the one before, so a
+// sentence on the cut is whole in one of them.
 const (
 	TargetTokens  = 300
 	OverlapTokens = 40
