@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"hermes/backend/embed"
 	"hermes/backend/kb"
@@ -43,7 +42,7 @@ type Knowledge struct {
 func (k *Knowledge) store() *kb.Store {
 	k.once.Do(func() {
 		c := k.c
-		e := k.embedder()
+		e := c.embedder()
 		weight := 0.8 // a model's meaning beside the words
 		if e.Name() == embed.HashedName {
 			weight = 0
@@ -60,18 +59,6 @@ func (k *Knowledge) store() *kb.Store {
 		})
 	})
 	return k.s
-}
-
-// embedder is the embedding model when Ollama has it, else the offline one (as
-// long-term memory chooses).
-func (k *Knowledge) embedder() embed.Embedder {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	var e embed.Embedder = embed.NewHashed(0)
-	if client, s, err := k.c.llmClient(ctx); err == nil && s.EmbedModel != "" {
-		e, _ = embed.Choose(ctx, embed.NewHashed(0), embed.NewOllama(client, s.EmbedModel))
-	}
-	return e
 }
 
 // Add makes a collection of a folder (or one file); Index reads its files.

@@ -23,15 +23,8 @@ type memoryLoader struct {
 func (l *memoryLoader) get() (*memory.Store, error) {
 	l.once.Do(func() {
 		c := l.c
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		var embedder memory.Embedder = embed.NewHashed(0)
-		if client, s, err := c.llmClient(ctx); err == nil && s.EmbedModel != "" {
-			// The embedding model when Ollama has it; the offline embedder otherwise.
-			embedder, _ = embed.Choose(ctx, embed.NewHashed(0), embed.NewOllama(client, s.EmbedModel))
-		}
 		l.m, l.err = memory.Open(context.Background(), c.db, memory.Config{
-			Embedder: embedder,
+			Embedder: c.embedder(),
 			LLM:      settingsLLM{c},
 			Models: func() []string {
 				s, _ := c.settings.Load(context.Background())
@@ -48,6 +41,18 @@ func (l *memoryLoader) get() (*memory.Store, error) {
 		})
 	})
 	return l.m, l.err
+}
+
+// embedder is the embedding model when Ollama has it (embed_model), else the
+// offline one: what long-term memory and the knowledge base embed with.
+func (c *Core) embedder() embed.Embedder {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	var e embed.Embedder = embed.NewHashed(0)
+	if client, s, err := c.llmClient(ctx); err == nil && s.EmbedModel != "" {
+		e, _ = embed.Choose(ctx, embed.NewHashed(0), embed.NewOllama(client, s.EmbedModel))
+	}
+	return e
 }
 
 // memoryStore is long-term memory, opened on first use.

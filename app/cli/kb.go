@@ -174,35 +174,21 @@ func kbStatus(ctx context.Context, k *app.Knowledge, g globals, args []string, e
 }
 
 func kbReindex(ctx context.Context, k *app.Knowledge, g globals, args []string, env Env) error {
-	args, err := positional("kb reindex", args)
-	if err != nil {
+	return kbEach(ctx, k, g, "kb reindex", args, env, func(n string) error {
+		_, err := k.Reindex(ctx, n)
 		return err
-	}
-	names, err := kbNames(ctx, k, args)
-	if err != nil {
-		return err
-	}
-	for _, n := range names {
-		c, err := k.Reindex(ctx, n)
-		if err != nil {
-			return err
-		}
-		if err := kbIndex(ctx, k, c.Name, env); err != nil {
-			return err
-		}
-		if c, err = k.Get(ctx, c.Name); err != nil {
-			return err
-		}
-		if !g.json {
-			kbSummary(env, c)
-		}
-	}
-	return nil
+	})
 }
 
 // kbResume reads the files left waiting (by a quit, a crash or --background).
 func kbResume(ctx context.Context, k *app.Knowledge, g globals, args []string, env Env) error {
-	args, err := positional("kb index", args)
+	return kbEach(ctx, k, g, "kb index", args, env, func(string) error { return nil })
+}
+
+// kbEach runs first on the collection args names (every collection without
+// any), then indexes its waiting files with a bar and sums it up.
+func kbEach(ctx context.Context, k *app.Knowledge, g globals, cmd string, args []string, env Env, first func(name string) error) error {
+	args, err := positional(cmd, args)
 	if err != nil {
 		return err
 	}
@@ -211,6 +197,9 @@ func kbResume(ctx context.Context, k *app.Knowledge, g globals, args []string, e
 		return err
 	}
 	for _, n := range names {
+		if err := first(n); err != nil {
+			return err
+		}
 		if err := kbIndex(ctx, k, n, env); err != nil {
 			return err
 		}

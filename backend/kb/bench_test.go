@@ -103,7 +103,7 @@ func searchStore(b *testing.B, n int) *Store {
 	for f := 0; f < n/100; f++ {
 		var outs []outcome
 		o := outcome{f: pendingFile{collection: c.ID, name: c.Name, rel: fmt.Sprintf("f%05d.md", f)}, hash: fmt.Sprint(f)}
-		res, err := s.db.ExecContext(ctx, `INSERT INTO kb_files(collection_id, path, path_hash, state) VALUES (?, ?, ?, 'pending')`, c.ID, o.f.rel, hash(o.f.rel))
+		res, err := s.db.ExecContext(ctx, `INSERT INTO kb_files(collection_id, path, path_hash, state) VALUES (?, ?, ?, 'pending')`, c.ID, o.f.rel, store.Digest(o.f.rel))
 		if err != nil {
 			b.Fatal(err)
 		}

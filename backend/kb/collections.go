@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"hermes/backend/store"
 )
 
 // Collection is a folder (or one file) added to the knowledge base, with
@@ -47,7 +49,7 @@ func (s *Store) Add(ctx context.Context, root, name string) (Collection, error) 
 	var id int64
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO kb_collections(name, name_hash, root, single, state, created_at)
-			VALUES (?, ?, ?, ?, 'scanning', ?) ON CONFLICT(name_hash) DO NOTHING`, name, hash(name), abs, single, s.now())
+			VALUES (?, ?, ?, ?, 'scanning', ?) ON CONFLICT(name_hash) DO NOTHING`, name, store.Digest(name), abs, single, s.now())
 		if err != nil {
 			return err
 		}
@@ -114,7 +116,7 @@ func (s *Store) List(ctx context.Context) ([]Collection, error) {
 
 // Get is the collection named name (or, when name is a number, of that id).
 func (s *Store) Get(ctx context.Context, name string) (Collection, error) {
-	row := s.db.QueryRowContext(ctx, collectionSelect+` WHERE c.name_hash = ? OR c.id = ? GROUP BY c.id`, hash(name), name)
+	row := s.db.QueryRowContext(ctx, collectionSelect+` WHERE c.name_hash = ? OR c.id = ? GROUP BY c.id`, store.Digest(name), name)
 	c, err := scanCollection(row)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && c.ID == 0) {
 		return Collection{}, fmt.Errorf("%w: %q", ErrNotFound, name)

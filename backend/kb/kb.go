@@ -9,8 +9,6 @@ package kb
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -70,9 +68,9 @@ type Store struct {
 	vmu    sync.Mutex
 	vecs   *vector.Index // loaded on the first search or write
 	loaded bool
-	watch  *watcher // the running Watch, if any
 
-	terms termCounts // passages per full-text term, for the common-term rule
+	terms termCounts              // passages per full-text term, for the common-term rule
+	watch atomic.Pointer[watcher] // the running Watch, if any
 }
 
 // New is the knowledge base over db.
@@ -99,11 +97,6 @@ func (s *Store) changed(collection string) {
 	if s.cfg.OnChange != nil {
 		s.cfg.OnChange(collection)
 	}
-}
-
-func hash(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:16])
 }
 
 // scope is a collection's token in the full-text index's scope column.

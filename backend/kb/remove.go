@@ -49,9 +49,8 @@ func (s *Store) Remove(ctx context.Context, name string) (Receipt, error) {
 		r.Vectors = v.Count()
 	}
 	s.vecs.Drop(vectorName(c.ID))
-	w := s.watch
 	s.vmu.Unlock()
-	if w != nil {
+	if w := s.watcher(); w != nil {
 		w.forget(c.ID)
 	}
 	r.Scrubbed, err = s.db.Scrub(ctx, "kb-"+itoa(c.ID), "knowledge")

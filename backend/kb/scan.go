@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"hermes/backend/document"
+	"hermes/backend/store"
 )
 
 // seen is a file found on disk.
@@ -75,7 +76,7 @@ func upsertFile(ctx context.Context, tx *sql.Tx, id int64, f seen) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO kb_files(collection_id, path, path_hash, size, mtime, state)
 		VALUES (?, ?, ?, ?, ?, 'pending')
 		ON CONFLICT(collection_id, path_hash) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, state = 'pending'`,
-		id, f.rel, hash(f.rel), f.size, f.mtime)
+		id, f.rel, store.Digest(f.rel), f.size, f.mtime)
 	return err
 }
 

@@ -1,7 +1,9 @@
 package kb
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strconv"
 
 	"hermes/backend/vector"
@@ -113,7 +115,7 @@ func (s *Store) queryVectors(ctx context.Context, collections []int64, vec []flo
 			all = append(all, hit{id, float64(h.Sim)})
 		}
 	}
-	sortHits(all, func(a, b hit) bool { return a.sim > b.sim })
+	slices.SortStableFunc(all, func(a, b hit) int { return cmp.Compare(b.sim, a.sim) })
 	out := make([]int64, 0, min(n, len(all)))
 	for i := 0; i < len(all) && i < n; i++ {
 		out = append(out, all[i].id)

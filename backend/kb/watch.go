@@ -64,17 +64,9 @@ type watcher struct {
 	onSynced func(id int64)
 }
 
-func (s *Store) setWatcher(w *watcher) {
-	s.vmu.Lock()
-	s.watch = w
-	s.vmu.Unlock()
-}
+func (s *Store) setWatcher(w *watcher) { s.watch.Store(w) }
 
-func (s *Store) watcher() *watcher {
-	s.vmu.Lock()
-	defer s.vmu.Unlock()
-	return s.watch
-}
+func (s *Store) watcher() *watcher { return s.watch.Load() }
 
 func (wt *watcher) followAll(ctx context.Context) error {
 	cs, err := wt.s.List(ctx)

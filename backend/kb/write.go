@@ -148,7 +148,7 @@ func (s *Store) removeFile(ctx context.Context, collection int64, rel string) er
 	defer s.terms.reset()
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
 		var fileID int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM kb_files WHERE collection_id = ? AND path_hash = ?`, collection, hash(rel)).Scan(&fileID)
+		err := tx.QueryRowContext(ctx, `SELECT id FROM kb_files WHERE collection_id = ? AND path_hash = ?`, collection, store.Digest(rel)).Scan(&fileID)
 		if err == sql.ErrNoRows {
 			return nil
 		}

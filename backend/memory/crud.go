@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"hermes/backend/store"
 	"hermes/backend/vector"
 )
 
@@ -254,7 +255,7 @@ func (s *Store) Edit(ctx context.Context, idOrRef string, e Edit) (Memory, error
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE memories SET text = ?, norm_hash = ?, key = ?, key_hash = ?, value = ?, category = ?, sensitive = ?,
 			asserted_by = 'user', confidence = 1, last_confirmed_at = ?, updated_at = ? WHERE rid = ?`,
-			f.Text, digest(normalize(f.Text)), f.Key, keyHash(m.Profile, f.Key), f.Value, f.Category, sensitive, ts(now), ts(now), m.rid); err != nil {
+			f.Text, store.Digest(normalize(f.Text)), f.Key, keyHash(m.Profile, f.Key), f.Value, f.Category, sensitive, ts(now), ts(now), m.rid); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM memory_embeddings WHERE memory_rid = ?`, m.rid); err != nil {

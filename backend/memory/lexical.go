@@ -15,7 +15,7 @@ import (
 // segmented for CJK by text.Segment, scope one token naming the profile.
 
 // scopeToken is the FTS token of a profile.
-func scopeToken(profile string) string { return "p" + digest("profile\x00" + profile)[:20] }
+func scopeToken(profile string) string { return "p" + store.Digest("profile\x00" + profile)[:20] }
 
 func ftsInsert(ctx context.Context, tx *sql.Tx, rid int64, profile, body, key string) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO memories_fts(rowid, body, scope) VALUES (?, ?, ?)`, rid, text.Segment(indexText(body, key)), scopeToken(profile))

@@ -1,14 +1,13 @@
 package memory
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
+	"hermes/backend/store"
 	"hermes/backend/text"
 )
 
@@ -18,12 +17,6 @@ func normalize(text string) string {
 	t := strings.ToLower(norm.NFKC.String(text))
 	t = strings.Join(strings.Fields(t), " ")
 	return strings.TrimFunc(t, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
-}
-
-// digest is a short content-free handle for a text (for indexes that must not hold text).
-func digest(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:16])
 }
 
 // normKey folds a fact key: lower case, words joined by '_'.
@@ -36,7 +29,7 @@ func keyHash(profile, key string) string {
 	if key == "" {
 		return ""
 	}
-	return digest(profile + "\x00" + key)
+	return store.Digest(profile + "\x00" + key)
 }
 
 // saysValue reports whether text states value: as whole words ("ny" is not said by

@@ -549,7 +549,7 @@ func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions
 				updated = now
 			}
 			r, err := ins.ExecContext(ctx, id, it.ref, profile, it.layer, it.status, it.key, keyHash(profile, it.key), it.value, it.text,
-				digest(normalize(it.text)), it.category, it.confidence, it.asserted, it.origin, it.sensitive, jsonList(it.sources),
+				store.Digest(normalize(it.text)), it.category, it.confidence, it.asserted, it.origin, it.sensitive, jsonList(it.sources),
 				ts(it.created), ts(updated), nullTS(it.validUntil), ts(it.confirmed))
 			if err != nil {
 				return fmt.Errorf("memory %q: %w", it.ref, err)
@@ -605,7 +605,7 @@ func (s *Store) mergeImported(ctx context.Context, tx *sql.Tx, old Memory, it it
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE memories SET text = ?, norm_hash = ?, confidence = ?, last_confirmed_at = ?, updated_at = ? WHERE rid = ?`,
-		it.text, digest(normalize(it.text)), reinforced(old.Confidence), ts(now), ts(now), old.rid); err != nil {
+		it.text, store.Digest(normalize(it.text)), reinforced(old.Confidence), ts(now), ts(now), old.rid); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM memory_embeddings WHERE memory_rid = ?`, old.rid); err != nil {

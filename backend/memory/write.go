@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"hermes/backend/store"
 	"hermes/backend/vector"
 )
 
@@ -155,7 +156,7 @@ func (s *Store) write(ctx context.Context, f fact, idem *idemKey) (written, erro
 		_ = s.enqueueReindex(ctx)
 	}
 	now := s.now()
-	normHash := digest(normalize(f.Text))
+	normHash := store.Digest(normalize(f.Text))
 
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
