@@ -66,11 +66,15 @@ func benchStore(tb testing.TB) *Store {
 
 // BenchmarkIndexText: adding and indexing a folder of Markdown files of 10 KB
 // with the offline embedder, 2 MB (HERMES_KB_BENCH_MB sets another size: the
-// README's 200 MB figure); reports MB/s.
+// README's 200 MB figure; HERMES_KB_BENCH_DIR indexes that folder instead);
+// reports MB/s.
 func BenchmarkIndexText(b *testing.B) {
 	docs := b.TempDir()
 	mb, _ := strconv.Atoi(os.Getenv("HERMES_KB_BENCH_MB"))
 	total := writeFolder(b, docs, max(2, mb)*100, 10<<10, 1)
+	if dir := os.Getenv("HERMES_KB_BENCH_DIR"); dir != "" { // a real folder: the README's kb-dev figure
+		docs, total = dir, folderBytes(b, dir)
+	}
 	ctx := context.Background()
 	var elapsed time.Duration
 	for i := 0; i < b.N; i++ {
@@ -205,4 +209,22 @@ func BenchmarkChangedFileSearchable(b *testing.B) {
 		}
 		b.ReportMetric(float64(time.Since(start).Milliseconds()), "ms-to-searchable")
 	}
+}
+
+// folderBytes is the size of the files under dir.
+func folderBytes(b *testing.B, dir string) int64 {
+	b.Helper()
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
 }
