@@ -1,13 +1,11 @@
+//go:build desktop
+
 package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"net/url"
-	goruntime "runtime"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -16,35 +14,14 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// DesktopOptions configure the window.
-type DesktopOptions struct {
-	Assets fs.FS
-	// Smoke makes the app print "HERMES_UI_READY ms=N" to Log once the UI has
-	// loaded and called the backend, then quit after SmokeHold. Used by the
-	// desktop smoke test.
-	Smoke     bool
-	SmokeHold time.Duration
-	Started   time.Time
-	Log       io.Writer
-	// Getenv reads the environment (the display the window opens on).
-	Getenv func(string) string
-}
-
-// ErrNoDisplay is a window asked for where there is no display to show it on.
-var ErrNoDisplay = errors.New("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set): " +
-	"use `hermes serve` to open Hermes in a browser, or the command line (`hermes help`)")
-
-// hasDisplay is whether a graphical session is there to open a window on.
-func hasDisplay(getenv func(string) string) bool {
-	if goruntime.GOOS != "linux" || getenv == nil {
-		return true
-	}
-	return getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != ""
-}
+// DesktopLinked: this executable holds the window (built with the desktop
+// tag). The command line, hermes, is built without it and starts the window's
+// executable instead (docs/architecture.md, "Executables").
+const DesktopLinked = true
 
 // RunDesktop opens the Wails window and blocks until it is closed.
 func RunDesktop(app *App, opts DesktopOptions) error {
-	if !hasDisplay(opts.Getenv) {
+	if !HasDisplay(opts.Getenv) {
 		return ErrNoDisplay
 	}
 	var wailsCtx context.Context

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 
 	"hermes/app"
 )
@@ -45,7 +44,7 @@ func printNetwork(env Env, act app.NetworkActivity) error {
 		fmt.Fprintln(env.Stdout, state)
 		return nil
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "LAST (UTC)\tPART\tHOST\tPORT\tADDRESS\tOUTCOME\tCOUNT\tFIRST (UTC)")
 	for _, e := range act.Entries {
 		out := e.Outcome

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"hermes/app"
 )
@@ -49,7 +48,7 @@ func agentList(core *app.Core, g globals, env Env) error {
 		fmt.Fprintf(env.Stdout, "no sub-agents; declare them in %s\n", core.AgentFile())
 		return nil
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "NAME\tSTATE\tMEMORY\tTOOLS\tDESCRIPTION")
 	for _, a := range list {
 		state := "on"

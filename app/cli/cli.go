@@ -198,6 +198,9 @@ func run(g globals, args []string, env Env) error {
 	if cmd != "" && !slices.Contains(commands, cmd) {
 		return usagef("unknown command %q", cmd)
 	}
+	if cmd == "" && !app.DesktopLinked {
+		return openWindow(env)
+	}
 	opts := app.Options{DataDir: dir, Getenv: env.Getenv, IntentModel: env.IntentModel}
 	if cmd != "" && cmd != "serve" { // the window and web mode show it in the status bar
 		opts.OnDBWait = func(waiting bool) {

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"hermes/app"
@@ -141,7 +140,7 @@ func settingsCmd(core *app.Core, g globals, args []string, env Env) error {
 		if g.json {
 			return printJSON(env.Stdout, items)
 		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		tw := newTable(env.Stdout)
 		for _, it := range items {
 			fmt.Fprintf(tw, "%s\t%s\t# %s\n", it.Key, it.Value, it.Description)
 		}

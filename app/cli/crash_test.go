@@ -37,8 +37,9 @@ var (
 	hermesBinErr  error
 )
 
-// builtHermes builds the hermes binary once per test run (the CLI's own main).
-func builtHermes(t *testing.T) string {
+// builtHermes builds the hermes binary once per test run (the CLI's own main),
+// as `go tool task build` builds it.
+func builtHermes(t testing.TB) string {
 	t.Helper()
 	hermesBinOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "hermes-bin-")
@@ -47,7 +48,7 @@ func builtHermes(t *testing.T) string {
 			return
 		}
 		hermesBin = filepath.Join(dir, "hermes")
-		cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", hermesBin, "hermes")
+		cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-buildmode=pie", "-ldflags=-s -w", "-o", hermesBin, "hermes")
 		cmd.Stderr = os.Stderr
 		hermesBinErr = cmd.Run()
 	})

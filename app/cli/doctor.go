@@ -111,6 +111,7 @@ func doctor(ctx context.Context, g globals, dir string, args []string, env Env) 
 	}
 
 	add(tesseractCheck(ctx))
+	add(windowCheck())
 
 	failed := 0
 	for _, c := range checks {
@@ -264,4 +265,21 @@ func tesseractCheck(ctx context.Context) Check {
 		return Check{"tesseract", "warn", detail + "; pdftoppm is missing: scanned PDFs cannot be read", "sudo apt-get install poppler-utils"}
 	}
 	return Check{"tesseract", "ok", detail, ""}
+}
+
+// windowCheck reports the two executables: this one (with or without the
+// window linked in) and the window's.
+func windowCheck() Check {
+	self, err := os.Executable()
+	if err != nil {
+		return Check{"window", "warn", err.Error(), ""}
+	}
+	if app.DesktopLinked {
+		return Check{"window", "ok", self + " (the window is part of this executable)", ""}
+	}
+	exe, err := app.WindowExecutable(self)
+	if err != nil {
+		return Check{"window", "warn", err.Error(), "The command line and `hermes serve` work without it."}
+	}
+	return Check{"window", "ok", fmt.Sprintf("%s opens it (%s is the command line, without the desktop libraries)", exe, self), ""}
 }

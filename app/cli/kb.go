@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"hermes/app"
@@ -132,7 +131,7 @@ func kbList(ctx context.Context, k *app.Knowledge, g globals, args []string, env
 		fmt.Fprintln(env.Stdout, "no collections yet: add a folder with `hermes kb add DIR`")
 		return nil
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "NAME\tFILES\tINDEXED\tWAITING\tFAILED\tPASSAGES\tFOLDER")
 	for _, c := range cs {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", c.Name, c.Files, c.Indexed, c.Pending, c.Failed, c.Chunks, c.Root)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"hermes/app"
@@ -130,7 +129,7 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 		if g.json {
 			return printJSON(env.Stdout, list)
 		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		tw := newTable(env.Stdout)
 		fmt.Fprintln(tw, "SERVER\tSTATE\tLAST SEEN\tTRANSPORT\tCOMMAND OR URL\tERROR")
 		for _, s := range list {
 			seen, errText := "-", s.Error
@@ -161,7 +160,7 @@ func mcpCmd(core *app.Core, g globals, args []string, env Env) error {
 		if g.json {
 			return printJSON(env.Stdout, list)
 		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		tw := newTable(env.Stdout)
 		fmt.Fprintln(tw, "TOOL\tSERVER\tENABLED\tASKS\tDESCRIPTION")
 		for _, s := range list {
 			for _, t := range s.Tools {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	"hermes/app"
 )
@@ -72,7 +71,7 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 			}
 			return printJSON(env.Stdout, list)
 		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		tw := newTable(env.Stdout)
 		fmt.Fprintln(tw, "ID\tLAYER\tSTATUS\tSTRENGTH\tTEXT")
 		for _, mm := range list {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\n", mm.ID, mm.Layer, mm.Status, mm.Strength, mm.Text)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"text/tabwriter"
 
 	"hermes/app"
 )
@@ -41,7 +40,7 @@ func decayCmd(ctx context.Context, core *app.Core, g globals, args []string, env
 	if g.json {
 		return printJSON(env.Stdout, list)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "CATEGORY\tHALF-LIFE\t\tARCHIVED AFTER")
 	for _, h := range list {
 		note := "default"
@@ -79,7 +78,7 @@ func recallLogCmd(ctx context.Context, core *app.Core, g globals, args []string,
 		fmt.Fprintf(env.Stderr, "no recall was logged for message %s (recall did not run for it, it ran in incognito, or its memories were forgotten since)\n", args[0])
 		return nil
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "\tRANK\tRERANK\tSCORE\tLEX\tVEC\tSIM\tMEMORY\tWHY")
 	for _, c := range list {
 		mark := "kept"

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"hermes/app"
@@ -41,7 +40,7 @@ func modelCmd(core *app.Core, g globals, args []string, env Env) error {
 		if g.json {
 			return printJSON(env.Stdout, models)
 		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		tw := newTable(env.Stdout)
 		fmt.Fprintln(tw, "NAME\tROLE\tPARAMS\tQUANT\tCONTEXT\tSIZE\tCAN\tLOADED")
 		for _, m := range models {
 			role := ""

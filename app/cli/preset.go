@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"hermes/app"
 )
@@ -35,7 +34,7 @@ func presetCmd(core *app.Core, g globals, args []string, env Env) error {
 		if g.json {
 			return printJSON(env.Stdout, ps)
 		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		tw := newTable(env.Stdout)
 		fmt.Fprintln(tw, "NAME\tKIND\tSYSTEM PROMPT")
 		for _, p := range ps {
 			kind := "saved"

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	"hermes/app"
 )
@@ -45,7 +44,7 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		if g.json {
 			return printJSON(env.Stdout, list)
 		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		tw := newTable(env.Stdout)
 		fmt.Fprintln(tw, "ID\tUPDATED\tSTATE\tMESSAGES\tTITLE")
 		for _, s := range list {
 			pin := ""

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"text/tabwriter"
 
 	"hermes/app"
 )
@@ -74,7 +73,7 @@ func toolsCmd(core *app.Core, g globals, args []string, env Env) error {
 		if g.json {
 			return printJSON(env.Stdout, list)
 		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		tw := newTable(env.Stdout)
 		fmt.Fprintln(tw, "TOOL\tGROUPS\tAPPROVAL\tBREAKER\tDESCRIPTION")
 		for _, t := range list {
 			ask := "no"
@@ -110,7 +109,7 @@ func toolsCmd(core *app.Core, g globals, args []string, env Env) error {
 		if g.json {
 			return printJSON(env.Stdout, rows)
 		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		tw := newTable(env.Stdout)
 		fmt.Fprintln(tw, "TIME\tTOOL\tSTATUS\tMS\tBREAKER\tARGUMENTS")
 		for _, r := range rows {
 			st := r.Status

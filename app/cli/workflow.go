@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"hermes/app"
 )
@@ -113,7 +112,7 @@ func workflowList(core *app.Core, g globals, env Env) error {
 	if len(list) == 0 && len(errs) == 0 {
 		fmt.Fprintf(env.Stderr, "no workflows in %s; declare them there (see README, Workflows)\n", core.WorkflowFile())
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "WORKFLOW\tPHASES\tDESCRIPTION")
 	for _, w := range list {
 		var phases []string

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"hermes/app"
@@ -46,7 +45,7 @@ func printRuns(runs []app.WorkflowRun, g globals, env Env) error {
 		}
 		return printJSON(env.Stdout, out)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "RUN\tWORKFLOW\tSTATUS\tSTEPS\tSTARTED\tERROR")
 	resumable := 0
 	for _, r := range runs {
@@ -80,7 +79,7 @@ func printRun(w io.Writer, r app.WorkflowRun) {
 	if r.Error != "" {
 		fmt.Fprintf(w, "  %s\n", oneLine(errors.New(r.Error)))
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "  PHASE\tSTEP\tTOOL\tSTATUS\tTRIES\tRESULT OR ERROR")
 	for _, st := range r.Steps {
 		out := st.Error

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Builds build/bin/hermes_VERSION_ARCH.deb from build/bin/hermes (see nfpm.yaml).
+# Builds build/bin/hermes_VERSION_ARCH.deb from build/bin/hermes and build/bin/hermes-desktop (see nfpm.yaml).
 # Run by `go tool task package` after `task build` and `task setup:ort`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 bin=build/bin/hermes
-[[ -x $bin ]] || { echo "package: $bin is missing; run go tool task build" >&2; exit 1; }
+window=build/bin/hermes-desktop
+for b in "$bin" "$window"; do
+	[[ -x $b ]] || { echo "package: $b is missing; run go tool task build" >&2; exit 1; }
+done
 
 # The ONNX Runtime library that setup:ort installed (or HERMES_ORT_LIB).
 ort="${HERMES_ORT_LIB:-${XDG_DATA_HOME:-$HOME/.local/share}/hermes/lib/libonnxruntime.so.1}"
@@ -34,7 +37,7 @@ if command -v dpkg-shlibdeps >/dev/null 2>&1; then
 	trap 'rm -rf "$tmp"' EXIT
 	mkdir -p "$tmp/debian"
 	printf 'Source: hermes\n\nPackage: hermes\nArchitecture: any\n' >"$tmp/debian/control"
-	shlibs="$(cd "$tmp" && dpkg-shlibdeps -O "$OLDPWD/$bin" "$ort" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')"
+	shlibs="$(cd "$tmp" && dpkg-shlibdeps -O "$OLDPWD/$bin" "$OLDPWD/$window" "$ort" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')"
 fi
 if [[ -z $shlibs ]]; then # no dpkg-dev: what Debian 12 gives
 	shlibs="libc6 (>= 2.34), libgcc-s1 (>= 4.0), libgdk-pixbuf-2.0-0 (>= 2.22.0), libglib2.0-0 (>= 2.16.0), libgtk-3-0 (>= 3.21.4), libjavascriptcoregtk-4.0-18, libstdc++6 (>= 10.2), libwebkit2gtk-4.0-37 (>= 2.21.1)"

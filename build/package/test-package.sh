@@ -37,7 +37,7 @@ version="$(dpkg-deb -f "$deb" Version)"
 
 # 2. Contents.
 dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' >"$work/contents"
-for f in /usr/bin/hermes /usr/lib/hermes/libonnxruntime.so.1 \
+for f in /usr/bin/hermes /usr/lib/hermes/hermes-desktop /usr/lib/hermes/libonnxruntime.so.1 \
 	/usr/share/applications/hermes.desktop /usr/share/metainfo/hermes.metainfo.xml \
 	/usr/share/icons/hicolor/scalable/apps/hermes.svg /usr/share/icons/hicolor/256x256/apps/hermes.png \
 	/usr/share/man/man1/hermes.1.gz /usr/share/bash-completion/completions/hermes \
@@ -72,6 +72,9 @@ if [[ $version =~ \+git[0-9]+\.([0-9a-f]+) ]]; then # the commit of the package 
 	grep -q "${BASH_REMATCH[1]}" <<<"$out" || fail "--version ($out) does not name the commit of $version"
 fi
 echo "test:package: /usr/bin/hermes --version: $out"
+# The command line loads no desktop library; the window's executable does.
+! ldd /usr/bin/hermes | grep -Eq 'libgtk|libwebkit' || fail "/usr/bin/hermes links the desktop libraries: $(ldd /usr/bin/hermes | grep -E 'gtk|webkit')"
+ldd /usr/lib/hermes/hermes-desktop | grep -q libwebkit2gtk || fail "/usr/lib/hermes/hermes-desktop does not link WebKitGTK"
 
 # doctor with a data dir and HOME of its own: the ONNX Runtime can only come from /usr/lib/hermes.
 home="$work/home"; mkdir -p "$home"

@@ -6,6 +6,7 @@ set -euo pipefail
 # libgtk-3-dev + libwebkit2gtk-4.0-dev: the Wails desktop window (WebKitGTK 4.0)
 # pkg-config + gcc: cgo (SQLite, WebKit, ONNX Runtime)
 # xvfb + xauth + imagemagick: the desktop smoke test (virtual display, screenshot)
+# time: GNU time, the peak memory of whole processes in the start-up benchmarks
 # chromium: browser end-to-end tests (driven by playwright-core; no browser download)
 # fonts-noto-cjk + fonts-noto-color-emoji: Chinese text and emoji render as glyphs, not
 # boxes, in the window, the browser tests and their screenshots
@@ -13,7 +14,7 @@ set -euo pipefail
 # of scanned PDFs and images for the knowledge base (Tesseract with its English and simplified
 # Chinese data; pdftoppm renders a PDF's pages), run as child processes in the parser cage
 ocr=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim poppler-utils)
-packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth imagemagick chromium fonts-noto-cjk fonts-noto-color-emoji "${ocr[@]}")
+packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth imagemagick time chromium fonts-noto-cjk fonts-noto-color-emoji "${ocr[@]}")
 if [[ "${1:-}" == "--runtime" ]]; then
   packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev fonts-noto-cjk fonts-noto-color-emoji "${ocr[@]}")
 fi

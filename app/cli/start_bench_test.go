@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"hermes/backend/llm/llmtest/realollama"
+)
+
+// BenchmarkVersionProcess: the whole `hermes --version` process (the command
+// line as built, without the desktop libraries) against the official
+// `ollama --version`, in turn, each run; reports the medians (wall ms, peak
+// RSS MB) and the wall ratio. Each runs under GNU time (about 1 ms for each
+// alike). HERMES_BENCH_BASELINE names another hermes
+// executable (the build before) to run in the same rounds.
+func BenchmarkVersionProcess(b *testing.B) {
+	wd, _ := os.Getwd()
+	ollama, err := realollama.FindBinary(wd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	progs := map[string]string{"hermes": builtHermes(b), "ollama": ollama}
+	if base := os.Getenv("HERMES_BENCH_BASELINE"); base != "" {
+		progs["baseline"] = base
+	}
+	walls, peaks := map[string][]float64{}, map[string][]float64{}
+	for i := 0; i < b.N; i++ {
+		for _, name := range []string{"hermes", "ollama", "baseline"} {
+			if progs[name] == "" {
+				continue
+			}
+			wall, peak := runVersion(b, progs[name])
+			walls[name] = append(walls[name], wall)
+			peaks[name] = append(peaks[name], peak)
+		}
+	}
+	for name := range progs {
+		b.ReportMetric(median(walls[name]), name+"-ms")
+		b.ReportMetric(median(peaks[name]), name+"-peak-MB")
+	}
+	b.ReportMetric(median(walls["hermes"])/median(walls["ollama"]), "hermes/ollama")
+}
+
+// BenchmarkSessionListProcess: the whole `hermes session list` process on a
+// data dir with 1,000 conversations of 4 messages; reports the median wall ms
+// and peak RSS MB (and the baseline's, as above).
+func BenchmarkSessionListProcess(b *testing.B) {
+	dir := b.TempDir()
+	var lines strings.Builder
+	for s := range 1000 {
+		for m, role := range []string{"user", "assistant", "user", "assistant"} {
+			fmt.Fprintf(&lines, `{"session":"s%04d","id":"m%04d-%d","role":%q,"content":"message %d of conversation %d about the garden","created_at":"2026-01-%02dT10:%02d:00Z"}`+"\n",
+				s, s, m, role, m, s, 1+s%28, m)
+		}
+	}
+	file := filepath.Join(dir, "sessions.jsonl")
+	if err := os.WriteFile(file, []byte(lines.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	if r := runCLI(&testing.T{}, map[string]string{"HERMES_DATA_DIR": data}, "", "session", "import", "--jsonl", file); r.code != 0 {
+		b.Fatalf("import: %+v", r)
+	}
+	progs := map[string]string{"hermes": builtHermes(b)}
+	if base := os.Getenv("HERMES_BENCH_BASELINE"); base != "" {
+		progs["baseline"] = base
+	}
+	walls, peaks := map[string][]float64{}, map[string][]float64{}
+	for i := 0; i < b.N; i++ {
+		for name, prog := range progs {
+			wall, peak := runProcess(b, prog, "--data-dir", data, "session", "list")
+			walls[name] = append(walls[name], wall)
+			peaks[name] = append(peaks[name], peak)
+		}
+	}
+	for name := range progs {
+		b.ReportMetric(median(walls[name]), name+"-ms")
+		b.ReportMetric(median(peaks[name]), name+"-peak-MB")
+	}
+}
+
+// runVersion runs prog --version under GNU time (setup installs it), whose
+// child starts from a fork of that small program: a child of this process
+// (started by vfork) would report this process's peak as its own.
+func runVersion(b *testing.B, prog string) (wallMS, peakMB float64) {
+	return runProcess(b, prog, "--version")
+}
+
+// runProcess runs prog with args under GNU time: wall ms and peak RSS MB.
+func runProcess(b *testing.B, prog string, args ...string) (wallMS, peakMB float64) {
+	report := filepath.Join(b.TempDir(), "time")
+	cmd := exec.Command("/usr/bin/time", append([]string{"-o", report, "-f", "%M", prog}, args...)...)
+	cmd.Env = []string{"OLLAMA_HOST=127.0.0.1:9", "HOME=" + b.TempDir(), "PATH=/usr/bin:/bin"}
+	start := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%s %v: %v: %s (setup installs /usr/bin/time: go tool task setup:apt)", prog, args, err, out)
+	}
+	wallMS = float64(time.Since(start).Microseconds()) / 1000
+	data, err := os.ReadFile(report)
+	kb, perr := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || perr != nil {
+		b.Fatalf("time's report %q: %v %v", data, err, perr)
+	}
+	return wallMS, float64(kb) / 1024
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
+}

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"hermes/app"
+	"hermes/backend/intent"
+)
+
+// hermes with no command puts the window's executable next to it in its place:
+// the same process, arguments and environment; without one it says what to
+// use instead.
+func TestWindowIsItsOwnExecutable(t *testing.T) {
+	if app.DesktopLinked {
+		t.Fatal("the tests are built without the desktop tag")
+	}
+	r := runCLI(t, map[string]string{"HERMES_DATA_DIR": t.TempDir(), "DISPLAY": ":99"}, "")
+	if r.code != 1 || !strings.Contains(r.stderr, "the window is not installed") || !strings.Contains(r.stderr, "hermes serve") {
+		t.Fatalf("no window executable: %+v", r)
+	}
+
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "hermes")
+	data, err := os.ReadFile(builtHermes(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The stand-in window prints its pid, arguments and one variable.
+	window := "#!/bin/sh\necho \"pid=$$ args=$* data=$HERMES_DATA_DIR\"\n"
+	if err := os.WriteFile(filepath.Join(dir, app.WindowName), []byte(window), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "--data-dir", dir)
+	cmd.Env = []string{"DISPLAY=:99", "HERMES_DATA_DIR=" + dir, "PATH=/usr/bin:/bin"}
+	out, err := cmd.Output()
+	want := "pid=" + strconv.Itoa(cmd.Process.Pid) + " args=--data-dir " + dir + " data=" + dir
+	if err != nil || strings.TrimSpace(string(out)) != want {
+		t.Fatalf("hermes started %q, %v; want %q", out, err, want)
+	}
+}
+
+// WindowExecutable finds an executable file only.
+func TestWindowExecutable(t *testing.T) {
+	dir := t.TempDir()
+	self := filepath.Join(dir, "hermes")
+	if p, err := app.WindowExecutable(self); err != app.ErrNoWindow && filepath.Dir(p) != intent.SystemDir {
+		t.Fatalf("empty folder: %q, %v", p, err) // only an installed package's window may be found
+	}
+	p := filepath.Join(dir, app.WindowName)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := app.WindowExecutable(self); got == p {
+		t.Fatal("a file that is not executable was taken for the window")
+	}
+	if err := os.Chmod(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustWindow(t, self); got != p {
+		t.Fatalf("found %q, want %q", got, p)
+	}
+}
+
+func mustWindow(t *testing.T, self string) string {
+	t.Helper()
+	p, err := app.WindowExecutable(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

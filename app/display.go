@@ -1,0 +1,62 @@
+package app
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"time"
+
+	"hermes/backend/intent"
+)
+
+// DesktopOptions configure the window.
+type DesktopOptions struct {
+	Assets fs.FS
+	// Smoke makes the app print "HERMES_UI_READY ms=N" to Log once the UI has
+	// loaded and called the backend, then quit after SmokeHold. Used by the
+	// desktop smoke test.
+	Smoke     bool
+	SmokeHold time.Duration
+	Started   time.Time
+	Log       io.Writer
+	// Getenv reads the environment (the display the window opens on).
+	Getenv func(string) string
+}
+
+// ErrNoDisplay is a window asked for where there is no display to show it on.
+var ErrNoDisplay = errors.New("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not set): " +
+	"use `hermes serve` to open Hermes in a browser, or the command line (`hermes help`)")
+
+// HasDisplay is whether a graphical session is there to open a window on.
+func HasDisplay(getenv func(string) string) bool {
+	if goruntime.GOOS != "linux" || getenv == nil {
+		return true
+	}
+	return getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != ""
+}
+
+// WindowName is the window's executable: hermes, the command line, links no
+// desktop stack and starts it for the window (docs/architecture.md,
+// "Executables").
+const WindowName = "hermes-desktop"
+
+// ErrNoWindow is the window asked of a hermes whose window executable is not
+// installed beside it.
+var ErrNoWindow = errors.New("the window is not installed (" + WindowName + ", next to hermes or in " + intent.SystemDir + "): " +
+	"reinstall Hermes, or use `hermes serve` to open it in a browser")
+
+// WindowExecutable finds the window's executable for the hermes at self: in
+// the same folder (a build, the offline bundle), else in the package's lib
+// directory.
+func WindowExecutable(self string) (string, error) {
+	for _, dir := range []string{filepath.Dir(self), intent.SystemDir} {
+		p := filepath.Join(dir, WindowName)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", ErrNoWindow
+}
