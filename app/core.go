@@ -55,6 +55,24 @@ type Options struct {
 	// CageExe is the program that reads untrusted files in a child (run with
 	// cage.Command); "" is this executable (docs/architecture.md, "The parser cage").
 	CageExe string
+	// OnStage hears each stage of Open and how long it took (HERMES_START_TRACE
+	// on the command line, and the start-up benchmark).
+	OnStage func(stage string, took time.Duration)
+}
+
+// stageClock times Open's stages for Options.OnStage.
+type stageClock struct {
+	last   time.Time
+	report func(string, time.Duration)
+}
+
+func (s *stageClock) done(stage string) {
+	if s.report == nil {
+		return
+	}
+	now := time.Now()
+	s.report(stage, now.Sub(s.last))
+	s.last = now
 }
 
 // Core is everything wired together: the composition root.
@@ -129,14 +147,17 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	clock := &stageClock{last: time.Now(), report: opts.OnStage}
 	file, err := config.EnsureDataDir(opts.DataDir)
 	if err != nil {
 		return nil, err
 	}
+	clock.done("data dir")
 	db, err := store.Open(ctx, file)
 	if err != nil {
 		return nil, err
 	}
+	clock.done("database (open, migrations, check)")
 	c := &Core{
 		dataDir:  opts.DataDir,
 		db:       db,
@@ -163,6 +184,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	c.prompt = prompt.NewBuilder()
 	c.calib = tokencal.New(db.DB)
 	c.summary = &summary.Summarizer{LLM: settingsLLM{c}, Store: c.sessions, KeepTurns: 6, MinMessages: 8}
+	clock.done("services")
 	if err := c.openTools(getenv); err != nil {
 		db.Close()
 		return nil, err
@@ -177,11 +199,14 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		db.Close()
 		return nil, err
 	}
+	clock.done("tools (built-in, tools.yaml, knowledge, memory)")
 	if err := c.openMCP(os.Environ, opts.MCPOnly, opts.MCPNoStart); err != nil {
 		db.Close()
 		return nil, err
 	}
+	clock.done("MCP servers")
 	c.openAgents()
+	clock.done("sub-agents")
 	if err := c.openWorkflows(ctx); err != nil {
 		c.closeAgents()
 		db.Close()
@@ -197,6 +222,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		Prompt: c.prompt, Budget: c.budget, Calibration: c.calib, AfterTurn: c.afterTurn, Tools: c.tools,
 		Memory: agentMemory{c}, ExplainError: c.explainError, Documents: c.sessions, Knowledge: c.kb}
 	c.replay = agent.Replay{Sessions: c.sessions, Recalls: recallLog{c}, System: c.agent.SystemPrompt}
+	clock.done("workflows and the plan tool")
 	// Every door finishes what a dead or busy process left: an import it never
 	// published is rolled back, an erasure a reader held up is scrubbed, a bulk
 	// erasure it did not finish is finished.
@@ -206,15 +232,19 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		db.Close()
 		return nil, err
 	}
+	clock.done("unpublished imports")
 	c.retryScrubs(ctx)
 	c.finishErasures(ctx)
+	clock.done("interrupted erasures")
 	if c.erasedIncognito, err = c.eraseIncognito(ctx, false); err != nil {
 		c.closeAgents()
 		c.closeWorkflows()
 		db.Close()
 		return nil, err
 	}
+	clock.done("incognito chats left")
 	c.sweepAtOpen()
+	clock.done("sweep")
 	return c, nil
 }
 

@@ -15,8 +15,8 @@ import (
 
 // intentLoader opens the classifier on first use; chat works without it (intent "unknown").
 type intentLoader struct {
-	model   fs.FS  // embedded model files, may be nil
-	dir     string // where the model files are read from
+	model   fs.FS  // the model files built into the binary, read where they are; nil: dir's
+	dir     string // where the model files are read from without model; the user's model is under it
 	libPath string // explicit library path, "" to look it up
 	// corrections are the user's corrections; a corrected text keeps its label.
 	corrections *correct.Store
@@ -31,12 +31,6 @@ type intentLoader struct {
 // get returns the classifier or the reason it is unavailable, with what to do.
 func (l *intentLoader) get() (*intent.Classifier, error) {
 	l.once.Do(func() {
-		if l.model != nil {
-			if err := intent.Install(l.model, l.dir); err != nil {
-				l.err = err
-				return
-			}
-		}
 		lib := l.libPath
 		if lib == "" {
 			if lib, l.err = intent.LocateLibrary(); l.err != nil {
@@ -53,6 +47,10 @@ func (l *intentLoader) get() (*intent.Classifier, error) {
 					return
 				}
 			}
+		}
+		if l.model != nil {
+			l.cls, l.err = intent.Open(intent.Config{Runtime: l.rt, Model: l.model, ModelDir: "(built in)"})
+			return
 		}
 		l.cls, l.err = intent.Open(intent.Config{Runtime: l.rt, ModelDir: l.dir})
 	})

@@ -218,17 +218,20 @@ func run(g globals, args []string, env Env) error {
 	if cmd == "activity" || cmd == "kb" {
 		opts.MCPNoStart = true // a list of connections makes none; the knowledge base needs no MCP server
 	}
+	trace := newStartTrace(env)
+	opts.OnStage = trace.stage
 	core, err := app.Open(context.Background(), opts)
 	if err != nil {
 		return err
 	}
-	defer core.Close()
+	defer trace.closing(core.Close)
 	for _, r := range core.ResumedErasures() {
 		fmt.Fprintf(env.Stderr, "finished an erasure that was interrupted: %s\n", r.Summary())
 	}
 	for _, r := range core.ErasedIncognito() {
 		fmt.Fprintf(env.Stderr, "erased an incognito chat left by a Hermes that stopped: %d messages (receipt %s)\n", r.Messages, r.ID)
 	}
+	defer trace.stage(cmp.Or(cmd, "window"), 0)
 	switch cmd {
 	case "":
 		return app.RunDesktop(app.NewApp(core, nil), app.DesktopOptions{

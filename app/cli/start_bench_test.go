@@ -3,13 +3,10 @@ package cli
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"hermes/backend/llm/llmtest/realollama"
 )
@@ -93,22 +90,12 @@ func runVersion(b *testing.B, prog string) (wallMS, peakMB float64) {
 	return runProcess(b, prog, "--version")
 }
 
-// runProcess runs prog with args under GNU time: wall ms and peak RSS MB.
+// runProcess runs prog with args under GNU time (timed), with an environment
+// of its own: wall ms and peak RSS MB.
 func runProcess(b *testing.B, prog string, args ...string) (wallMS, peakMB float64) {
-	report := filepath.Join(b.TempDir(), "time")
-	cmd := exec.Command("/usr/bin/time", append([]string{"-o", report, "-f", "%M", prog}, args...)...)
-	cmd.Env = []string{"OLLAMA_HOST=127.0.0.1:9", "HOME=" + b.TempDir(), "PATH=/usr/bin:/bin"}
-	start := time.Now()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("%s %v: %v: %s (setup installs /usr/bin/time: go tool task setup:apt)", prog, args, err, out)
-	}
-	wallMS = float64(time.Since(start).Microseconds()) / 1000
-	data, err := os.ReadFile(report)
-	kb, perr := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil || perr != nil {
-		b.Fatalf("time's report %q: %v %v", data, err, perr)
-	}
-	return wallMS, float64(kb) / 1024
+	env := []string{"OLLAMA_HOST=127.0.0.1:9", "HOME=" + b.TempDir(), "PATH=/usr/bin:/bin"}
+	wallMS, _, peakMB = timed(b, filepath.Base(prog), append([]string{prog}, args...), env)
+	return wallMS, peakMB
 }
 
 func median(xs []float64) float64 {

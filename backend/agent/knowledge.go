@@ -2,7 +2,7 @@ package agent
 
 import (
 	"context"
-	"regexp"
+	"hermes/backend/lazyre"
 	"slices"
 	"strconv"
 )
@@ -37,7 +37,10 @@ type Source struct {
 func autoKnowledge(p Plan) bool { return p.Intent == "question" }
 
 // citation finds "[3]" and "[1, 2]" in a reply.
-var citation = regexp.MustCompile(`\[(\d{1,3}(?:\s*[,，]\s*\d{1,3})*)\]`)
+var citation = lazyre.New(`\[(\d{1,3}(?:\s*[,，]\s*\d{1,3})*)\]`)
+
+// citedNumber is one number of a citation.
+var citedNumber = lazyre.New(`\d+`)
 
 // BadCitations are the numbers a reply cites that no offered source has, in
 // the order written, each once.
@@ -48,7 +51,7 @@ func BadCitations(reply string, offered []Source) []int {
 	}
 	var bad []int
 	for _, m := range citation.FindAllStringSubmatch(reply, -1) {
-		for _, part := range regexp.MustCompile(`\d+`).FindAllString(m[1], -1) {
+		for _, part := range citedNumber.FindAllString(m[1], -1) {
 			n, _ := strconv.Atoi(part)
 			if !have[n] && !slices.Contains(bad, n) {
 				bad = append(bad, n)

@@ -2,7 +2,7 @@ package agent
 
 import (
 	"fmt"
-	"regexp"
+	"hermes/backend/lazyre"
 	"strings"
 )
 
@@ -32,8 +32,8 @@ const (
 // eraseWords are the words of an explicit request to delete, in English and
 // Chinese; keepWords are the phrasings that contain one and ask the opposite.
 var (
-	eraseWords = regexp.MustCompile(`(?i)\b(forget|forgets|delete|erase|remove|wipe|purge|unlearn|clear out|stop remembering)\b|忘记|忘掉|忘了吧|删除|删掉|删了|清除|清空|抹去|抹掉|移除|别再记|不要再记|别记|不要记`)
-	keepWords  = regexp.MustCompile(`(?i)\b(don't|do not|never|dont) forget\b|别忘|不要忘|千万别忘`)
+	eraseWords = lazyre.New(`(?i)\b(forget|forgets|delete|erase|remove|wipe|purge|unlearn|clear out|stop remembering)\b|忘记|忘掉|忘了吧|删除|删掉|删了|清除|清空|抹去|抹掉|移除|别再记|不要再记|别记|不要记`)
+	keepWords  = lazyre.New(`(?i)\b(don't|do not|never|dont) forget\b|别忘|不要忘|千万别忘`)
 )
 
 // EraseAsked reports whether a message asks in so many words to delete

@@ -7,9 +7,9 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"hermes/backend/lazyre"
 	"io"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -174,7 +174,7 @@ func docxMain(zr *zip.Reader) string {
 
 // headingID is Word's own id of a built-in heading style ("Heading1"), in
 // case styles.xml does not say.
-var headingID = regexp.MustCompile(`^(?i:heading)([1-9])$`)
+var headingID = lazyre.New(`^(?i:heading)([1-9])$`)
 
 // docxHeadings maps paragraph style ids to heading levels: the built-in
 // styles by their names ("heading 1" to "heading 9", "Title" as 1), whatever

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,15 +28,15 @@ type modelFiles struct {
 	labels []string
 }
 
-// readModelDir reads intent.onnx, featurizer.json and labels.json from dir
-// and checks that they belong together: the graph takes the sparse features
+// readModel reads intent.onnx, featurizer.json and labels.json from files
+// (named under dir in messages) and checks that they belong together: the graph takes the sparse features
 // ("indices" int64 and "values" float32, [N, K]) into a feature table of
 // dims rows and gives "probabilities" [N, len(labels)], and the digest and labels the
 // trainer recorded in the model match the two JSON files.
-func readModelDir(dir string) (*modelFiles, error) {
+func readModel(files fs.FS, dir string) (*modelFiles, error) {
 	read := func(name string) ([]byte, string, error) {
 		p := filepath.Join(dir, name)
-		b, err := os.ReadFile(p)
+		b, err := fs.ReadFile(files, name)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, p, fmt.Errorf("load intent model: %w: %s is missing; %s", ErrNoModel, p, ModelHint)
 		}

@@ -2,7 +2,7 @@ package mcp
 
 import (
 	"fmt"
-	"regexp"
+	"hermes/backend/lazyre"
 	"sort"
 	"strings"
 )
@@ -10,7 +10,7 @@ import (
 // inherited are the only variables a server gets from Hermes's own environment.
 var inherited = []string{"PATH", "HOME", "LANG", "TMPDIR"}
 
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var envRef = lazyre.New(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // childEnv builds a server's environment: PATH, HOME, LANG and TMPDIR from
 // parent (when set) and the entry's declared variables, whose ${VAR} references

@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hermes/backend/lazyre"
 	"io"
-	"regexp"
 	"sync"
 )
 
@@ -135,9 +135,9 @@ func (f *framer) check(line []byte) []byte {
 
 var (
 	// headID finds the id of a message that starts {"jsonrpc":"2.0","id":... (Go and most encoders).
-	headID = regexp.MustCompile(`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?[0-9]+|"[^"\\]{0,100}")`)
+	headID = lazyre.New(`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?[0-9]+|"[^"\\]{0,100}")`)
 	// tailID finds the id of a message that ends ..."id":5} (the TypeScript SDK).
-	tailID = regexp.MustCompile(`[,{]\s*"id"\s*:\s*(-?[0-9]+|"[^"\\]{0,100}")\s*\}\s*$`)
+	tailID = lazyre.New(`[,{]\s*"id"\s*:\s*(-?[0-9]+|"[^"\\]{0,100}")\s*\}\s*$`)
 )
 
 // oversize records a message over the cap and returns the error response that

@@ -6,13 +6,13 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"hermes/backend/lazyre"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -38,7 +38,7 @@ type remote struct {
 }
 
 // headerRef is a ${VAR} (or VS Code's ${env:VAR}) reference in a header value.
-var headerRef = regexp.MustCompile(`\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}`)
+var headerRef = lazyre.New(`\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // needsUser is a failure that no retry can mend (an unset variable, an
 // unreadable CA file): the server waits for the user instead of backing off.

@@ -3,14 +3,14 @@ package mcp
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
+	"hermes/backend/lazyre"
 	"strconv"
 )
 
 // maxToolName is the longest tool name a model accepts (tools.ValidName).
 const maxToolName = 64
 
-var invalidNameRun = regexp.MustCompile(`[^a-zA-Z0-9_-]+`)
+var invalidNameRun = lazyre.New(`[^a-zA-Z0-9_-]+`)
 
 // sanitizeName makes s usable in a tool name: every run of other characters
 // becomes one '_'.

@@ -1,7 +1,7 @@
 package memory
 
 import (
-	"regexp"
+	"hermes/backend/lazyre"
 	"strings"
 )
 
@@ -15,25 +15,25 @@ const (
 )
 
 var (
-	reEmail = regexp.MustCompile(`(?i)[a-z0-9._%+\-]+@[a-z0-9.\-]+\.[a-z]{2,}`)
+	reEmail = lazyre.New(`(?i)[a-z0-9._%+\-]+@[a-z0-9.\-]+\.[a-z]{2,}`)
 	// 13 to 19 digits, optionally grouped by spaces or dashes: checked with Luhn.
-	reCard = regexp.MustCompile(`\b\d(?:[ \-]?\d){12,18}\b`)
+	reCard = lazyre.New(`\b\d(?:[ \-]?\d){12,18}\b`)
 	// Chinese resident ID (18 characters) and US SSN.
-	reIDNumber = regexp.MustCompile(`\b\d{17}[\dXx]\b|\b\d{3}-\d{2}-\d{4}\b`)
+	reIDNumber = lazyre.New(`\b\d{17}[\dXx]\b|\b\d{3}-\d{2}-\d{4}\b`)
 	// A number shortly after an ID word: "passport number is X12345678", "护照号E1234567".
-	reIDAfterWord = regexp.MustCompile(`(?i)(?:passport|id card|identity card|id number|driver'?s licen[cs]e|licen[cs]e number|ssn|social security|身份证|护照|驾照|证件)[^\d\n]{0,24}?\b([A-Z]{0,2}\d[\dA-Z\-]{4,})`)
+	reIDAfterWord = lazyre.New(`(?i)(?:passport|id card|identity card|id number|driver'?s licen[cs]e|licen[cs]e number|ssn|social security|身份证|护照|驾照|证件)[^\d\n]{0,24}?\b([A-Z]{0,2}\d[\dA-Z\-]{4,})`)
 	// International or grouped phone numbers (8+ digits), and Chinese mobiles.
-	rePhone = regexp.MustCompile(`(?:\+\d{1,3}[ \-.]?)?(?:\(\d{1,4}\)[ \-.]?)?\d{2,4}(?:[ \-.]\d{2,4}){2,4}\b|\b1[3-9]\d{9}\b|\+\d{8,15}\b`)
+	rePhone = lazyre.New(`(?:\+\d{1,3}[ \-.]?)?(?:\(\d{1,4}\)[ \-.]?)?\d{2,4}(?:[ \-.]\d{2,4}){2,4}\b|\b1[3-9]\d{9}\b|\+\d{8,15}\b`)
 	// Street addresses: "12 Baker Street", "221B Baker St."; "中山路123号", "朝阳区建国路8号".
-	reAddressEN = regexp.MustCompile(`\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Square|Sq|Parkway|Highway|Strasse|Straße|Str)\b\.?`)
-	reAddressZH = regexp.MustCompile(`[\p{Han}]{1,12}(?:路|街|大道|道|巷|弄|胡同)[\p{Han}\d]{0,6}?\d+\s*号(?:[\p{Han}\d]{0,8}(?:室|楼|栋|单元))?`)
+	reAddressEN = lazyre.New(`\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Terrace|Square|Sq|Parkway|Highway|Strasse|Straße|Str)\b\.?`)
+	reAddressZH = lazyre.New(`[\p{Han}]{1,12}(?:路|街|大道|道|巷|弄|胡同)[\p{Han}\d]{0,6}?\d+\s*号(?:[\p{Han}\d]{0,8}(?:室|楼|栋|单元))?`)
 )
 
 // Mask replaces sensitive data in text (phone numbers, emails, ID, passport and
 // card numbers, street addresses) and reports whether it found any.
 func Mask(text string) (string, bool) {
 	found := false
-	repl := func(re *regexp.Regexp, mask string, ok func(string) bool) {
+	repl := func(re *lazyre.Regexp, mask string, ok func(string) bool) {
 		text = re.ReplaceAllStringFunc(text, func(m string) string {
 			if ok != nil && !ok(m) {
 				return m

@@ -1,14 +1,14 @@
 package memory
 
 import (
-	"regexp"
+	"hermes/backend/lazyre"
 	"slices"
 	"strings"
 )
 
 // valueToken is a value a statement can carry: a number, with its decimal or
 // thousands marks, a time (7:30) or a date (2026-05-01, 5/1).
-var valueToken = regexp.MustCompile(`\d+(?:[.,:/\-]\d+)*`)
+var valueToken = lazyre.New(`\d+(?:[.,:/\-]\d+)*`)
 
 // skeleton is a text with its values taken out ("my locker code is #"), and
 // the values in order. Two statements with one skeleton and other values say

@@ -1,7 +1,7 @@
 package prompt
 
 import (
-	"regexp"
+	"hermes/backend/lazyre"
 	"strings"
 	"unicode"
 
@@ -85,14 +85,14 @@ func Terms(s string) []string {
 
 // anchorPatterns find turns that later messages tend to point back to: time
 // expressions, numbers and amounts, demonstratives and negations, in English and Chinese.
-var anchorPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(yesterday|today|tonight|tomorrow|last (week|month|year|night|time)|next (week|month|year)|ago|earlier|on (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (january|february|march|april|may|june|july|august|september|october|november|december))\b`),
-	regexp.MustCompile(`\d`),
-	regexp.MustCompile(`(?i)\b(that one|this one|the one|those ones|these ones|the same one)\b`),
-	regexp.MustCompile(`(?i)\b(not|never|don't|doesn't|didn't|won't|can't|no longer|instead)\b`),
-	regexp.MustCompile(`昨天|今天|明天|前天|后天|上周|下周|上个月|下个月|去年|今年|明年|刚才|之前|以后|[一二三四五六七八九十百千万两]+(个|块|元|天|次|年|月|号|点)`),
-	regexp.MustCompile(`这个|那个|这些|那些|这款|那款|它`),
-	regexp.MustCompile(`不要|不是|没有|别|不想|不喜欢|不能|从不`),
+var anchorPatterns = []*lazyre.Regexp{
+	lazyre.New(`(?i)\b(yesterday|today|tonight|tomorrow|last (week|month|year|night|time)|next (week|month|year)|ago|earlier|on (monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (january|february|march|april|may|june|july|august|september|october|november|december))\b`),
+	lazyre.New(`\d`),
+	lazyre.New(`(?i)\b(that one|this one|the one|those ones|these ones|the same one)\b`),
+	lazyre.New(`(?i)\b(not|never|don't|doesn't|didn't|won't|can't|no longer|instead)\b`),
+	lazyre.New(`昨天|今天|明天|前天|后天|上周|下周|上个月|下个月|去年|今年|明年|刚才|之前|以后|[一二三四五六七八九十百千万两]+(个|块|元|天|次|年|月|号|点)`),
+	lazyre.New(`这个|那个|这些|那些|这款|那款|它`),
+	lazyre.New(`不要|不是|没有|别|不想|不喜欢|不能|从不`),
 }
 
 // IsAnchor reports whether a text holds a time expression, a number, a demonstrative

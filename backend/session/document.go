@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"regexp"
+	"hermes/backend/lazyre"
 	"strconv"
 	"strings"
 	"time"
@@ -50,8 +50,8 @@ type DocumentRef struct {
 }
 
 var (
-	docRefRE  = regexp.MustCompile(`<document((?:\s+[a-z_]+="[^"]*")*)\s*/>`)
-	docAttrRE = regexp.MustCompile(`([a-z_]+)="([^"]*)"`)
+	docRefRE  = lazyre.New(`<document((?:\s+[a-z_]+="[^"]*")*)\s*/>`)
+	docAttrRE = lazyre.New(`([a-z_]+)="([^"]*)"`)
 	unescAttr = strings.NewReplacer("&quot;", `"`, "&lt;", "<", "&gt;", ">", "&amp;", "&")
 	escAttr   = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;")
 )

@@ -2,9 +2,9 @@ package subagent
 
 import (
 	"fmt"
+	"hermes/backend/lazyre"
 	"os"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -33,7 +33,7 @@ func (e *Error) Error() string {
 }
 
 // agentName is the rule for a sub-agent's name (the model sees agent__<name>).
-var agentName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
+var agentName = lazyre.New(`^[a-z][a-z0-9_]{0,39}$`)
 
 // entryFields are the keys an entry of the agents list may have.
 var entryFields = []string{"name", "description", "system", "model", "tools", "memory", "max_rounds", "disabled"}

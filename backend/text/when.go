@@ -1,7 +1,7 @@
 package text
 
 import (
-	"regexp"
+	"hermes/backend/lazyre"
 	"strconv"
 	"strings"
 	"time"
@@ -26,14 +26,14 @@ var monthNames = map[string]time.Month{
 var cnMonths = map[string]time.Month{"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "十一": 11, "十二": 12}
 
 var (
-	reEnMonth  = regexp.MustCompile(`\b(in|last|this|during|since|early|late|mid|of|next)\s+(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b(?:\s+(\d{4}))?`)
-	reEnMonthY = regexp.MustCompile(`\b(january|february|march|april|may|june|july|august|september|october|november|december)\s+(\d{4})\b`)
-	reEnRel    = regexp.MustCompile(`\b(yesterday|today|tonight|last night|this morning|last week|this week|last weekend|this weekend|last month|this month|last year|this year|the year before last|last (?:summer|winter|spring|autumn|fall)|this (?:summer|winter|spring|autumn|fall))\b`)
-	reEnAgo    = regexp.MustCompile(`\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|\d+)\s+(day|week|month|year)s?\s+ago\b`)
-	reEnYear   = regexp.MustCompile(`\b(?:in|during|since)\s+((?:19|20)\d{2})\b`)
-	reZhMonth  = regexp.MustCompile(`(去年|今年|前年)?((?:十[一二]?|[一二三四五六七八九])|(?:1[0-2]|[1-9]))月(份)?`)
-	reZhRel    = regexp.MustCompile(`(昨天|今天|前天|上周末|上周|上星期|上个星期|这周|本周|上个月|上月|这个月|本月|去年|今年|前年)`)
-	reZhYear   = regexp.MustCompile(`((?:19|20)\d{2})年`)
+	reEnMonth  = lazyre.New(`\b(in|last|this|during|since|early|late|mid|of|next)\s+(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b(?:\s+(\d{4}))?`)
+	reEnMonthY = lazyre.New(`\b(january|february|march|april|may|june|july|august|september|october|november|december)\s+(\d{4})\b`)
+	reEnRel    = lazyre.New(`\b(yesterday|today|tonight|last night|this morning|last week|this week|last weekend|this weekend|last month|this month|last year|this year|the year before last|last (?:summer|winter|spring|autumn|fall)|this (?:summer|winter|spring|autumn|fall))\b`)
+	reEnAgo    = lazyre.New(`\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|\d+)\s+(day|week|month|year)s?\s+ago\b`)
+	reEnYear   = lazyre.New(`\b(?:in|during|since)\s+((?:19|20)\d{2})\b`)
+	reZhMonth  = lazyre.New(`(去年|今年|前年)?((?:十[一二]?|[一二三四五六七八九])|(?:1[0-2]|[1-9]))月(份)?`)
+	reZhRel    = lazyre.New(`(昨天|今天|前天|上周末|上周|上星期|上个星期|这周|本周|上个月|上月|这个月|本月|去年|今年|前年)`)
+	reZhYear   = lazyre.New(`((?:19|20)\d{2})年`)
 )
 
 var numWords = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,

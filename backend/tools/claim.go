@@ -1,17 +1,17 @@
 package tools
 
 import (
-	"regexp"
+	"hermes/backend/lazyre"
 	"strings"
 )
 
 // claimMatcher finds claims of done actions; it is only read after construction.
 type claimMatcher struct {
-	english []*regexp.Regexp
-	chinese *regexp.Regexp
-	hedges  *regexp.Regexp
+	english []*lazyre.Regexp
+	chinese *lazyre.Regexp
+	hedges  *lazyre.Regexp
 	// chineseHedges in the few characters before a Chinese claim undo it
-	chineseHedges *regexp.Regexp
+	chineseHedges *lazyre.Regexp
 }
 
 // claim is compiled once; it is never changed.
@@ -22,19 +22,19 @@ const actionVerbs = `saved|created|sent|deleted|removed|erased|added|updated|sch
 
 func newClaimMatcher() *claimMatcher {
 	return &claimMatcher{
-		english: []*regexp.Regexp{
+		english: []*lazyre.Regexp{
 			// "I've saved", "I have just created", "We sent", "I successfully deleted"
-			regexp.MustCompile(`(?i)\b(?:i|we)(?:\s*['’]ve|\s+have)?\s+(?:(?:just|now|already|successfully|also)\s+)*(?:` + actionVerbs + `)\b`),
+			lazyre.New(`(?i)\b(?:i|we)(?:\s*['’]ve|\s+have)?\s+(?:(?:just|now|already|successfully|also)\s+)*(?:` + actionVerbs + `)\b`),
 			// "has been saved", "was created", "were sent successfully" (not "is stored": that describes, it does not claim)
-			regexp.MustCompile(`(?i)\b(?:has|have|was|were)\s+(?:(?:now|just|already|successfully)\s+)*(?:been\s+)?(?:(?:now|just|already|successfully)\s+)*(?:` + actionVerbs + `)\b`),
+			lazyre.New(`(?i)\b(?:has|have|was|were)\s+(?:(?:now|just|already|successfully)\s+)*(?:been\s+)?(?:(?:now|just|already|successfully)\s+)*(?:` + actionVerbs + `)\b`),
 			// "Saved!", "Done — created the file", "Created: notes.txt" at the start of a sentence
-			regexp.MustCompile(`(?i)^\s*(?:(?:done|ok|okay|all set)[,.!:—–-]*\s*)?(?:` + actionVerbs + `)\b`),
+			lazyre.New(`(?i)^\s*(?:(?:done|ok|okay|all set)[,.!:—–-]*\s*)?(?:` + actionVerbs + `)\b`),
 		},
-		chinese: regexp.MustCompile(`(?:已经?|已为您|已帮您|我已经?|成功)(?:保存|创建|发送|删除|添加|更新|记住|记下|安排|预订|移除|写入|上传|取消)|` +
+		chinese: lazyre.New(`(?:已经?|已为您|已帮您|我已经?|成功)(?:保存|创建|发送|删除|添加|更新|记住|记下|安排|预订|移除|写入|上传|取消)|` +
 			`(?:保存|创建|发送|删除|添加|更新|上传)(?:成功|完成|好了)`),
 		// a claim in a conditional or a negation is not a claim
-		hedges:        regexp.MustCompile(`(?i)\b(?:if|once|when|after|before|until|unless|would|could|should|can|will|not|never)\b|n['’]t\b`),
-		chineseHedges: regexp.MustCompile(`如果|若|没|未|不|是否|等`),
+		hedges:        lazyre.New(`(?i)\b(?:if|once|when|after|before|until|unless|would|could|should|can|will|not|never)\b|n['’]t\b`),
+		chineseHedges: lazyre.New(`如果|若|没|未|不|是否|等`),
 	}
 }
 

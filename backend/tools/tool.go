@@ -8,7 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"hermes/backend/lazyre"
 )
 
 // Tool is something the model may call. Parameters is a JSON Schema (draft
@@ -69,7 +69,7 @@ func (a Annotations) NeedsApproval() bool {
 }
 
 // validName is the model's rule for tool names.
-var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var validName = lazyre.New(`^[a-zA-Z0-9_-]{1,64}$`)
 
 // ValidName reports whether name is acceptable as a tool name for the model.
 func ValidName(name string) bool { return validName.MatchString(name) }

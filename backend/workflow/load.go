@@ -3,8 +3,8 @@ package workflow
 import (
 	"encoding/json"
 	"fmt"
+	"hermes/backend/lazyre"
 	"os"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -159,7 +159,7 @@ func (p *loader) duration(n *yaml.Node, at where, field string, max time.Duratio
 	return Duration(d), true
 }
 
-var workflowName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,54}$`)
+var workflowName = lazyre.New(`^[a-zA-Z0-9_-]{1,54}$`)
 
 // step is a step being checked, with its place for the order of placeholders.
 type stepInfo struct {

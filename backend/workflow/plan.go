@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"hermes/backend/lazyre"
 	"strings"
 
 	"hermes/backend/tools"
@@ -61,7 +61,7 @@ var PlanParams = json.RawMessage(`{"type":"object","properties":{` +
 	`"revises":{"type":"string","description":"Only to go on after a plan run failed: its run_id. Its done steps that you give again with the same id, tool and args are kept, not run again."}},` +
 	`"required":["goal","steps"],"additionalProperties":false}`)
 
-var planStepID = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+var planStepID = lazyre.New(`^[a-z][a-z0-9_]{0,63}$`)
 
 // FromPlan checks a plan and turns it into a workflow (named plan_<hash>) whose
 // phases are the plan's dependency levels. known reports whether a step may

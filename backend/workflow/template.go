@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"hermes/backend/lazyre"
 	"strconv"
 	"strings"
 
@@ -49,7 +49,7 @@ func (t tmpl) refs() []*ref {
 	return out
 }
 
-var stepIDPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`)
+var stepIDPattern = lazyre.New(`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`)
 
 // parseTmpl splits s into literals and placeholders.
 func parseTmpl(s string) (tmpl, error) {

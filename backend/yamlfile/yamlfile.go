@@ -7,8 +7,8 @@ package yamlfile
 import (
 	"errors"
 	"fmt"
+	"hermes/backend/lazyre"
 	"os"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,7 +36,7 @@ func Read(path string) ([]byte, bool, error) {
 	return data, true, nil
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+): `)
+var yamlLine = lazyre.New(`line (\d+): `)
 
 // Parse parses data into a document node; a syntax error comes back as the
 // line it is on and a message without yaml's own line prefix.
@@ -142,7 +142,7 @@ func OneLine(err error) string {
 	return flatten(err.Error())
 }
 
-var lineBreaks = regexp.MustCompile(`[ \t]*[\r\n]+\s*`)
+var lineBreaks = lazyre.New(`[ \t]*[\r\n]+\s*`)
 
 // flatten puts s on one line, its line breaks (and the indentation after
 // them) turned into "; ".

@@ -12,8 +12,8 @@ package datagen
 
 import (
 	"fmt"
+	"hermes/backend/lazyre"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -241,10 +241,10 @@ func Key(text string) string {
 }
 
 var (
-	slotRE = regexp.MustCompile(`\{([a-z]+[0-9]*)\}`)
+	slotRE = lazyre.New(`\{([a-z]+[0-9]*)\}`)
 	// weightRE matches a template's optional weight prefix "N* ": the
 	// template yields N times PerTemplate expansions.
-	weightRE = regexp.MustCompile(`^([2-9])\* `)
+	weightRE = lazyre.New(`^([2-9])\* `)
 )
 
 // expandFamily turns one template into up to n distinct base messages (a

@@ -1,7 +1,7 @@
 package toolfile
 
 import (
-	"regexp"
+	"hermes/backend/lazyre"
 	"strings"
 )
 
@@ -33,7 +33,7 @@ var interpreters = map[string]interpreter{
 }
 
 // versioned are names such as python3.12 or lua5.4, read as their family.
-var versioned = regexp.MustCompile(`^(python|pypy|lua|ruby|perl|php)[0-9.]*$`)
+var versioned = lazyre.New(`^(python|pypy|lua|ruby|perl|php)[0-9.]*$`)
 
 func interpreterNamed(s string) (string, interpreter, bool) {
 	name := programName(s)

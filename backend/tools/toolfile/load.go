@@ -9,13 +9,13 @@ package toolfile
 import (
 	"encoding/json"
 	"fmt"
+	"hermes/backend/lazyre"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -311,8 +311,8 @@ func compileSchema(field string, b []byte) error {
 	return err
 }
 
-var envRef = regexp.MustCompile(`\$\{([^}]*)\}`)
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envRef = lazyre.New(`\$\{([^}]*)\}`)
+var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // expandEnv fills ${VAR} from the environment; a missing or malformed name is an error.
 func (p *loader) expandEnv(n *yaml.Node, tool, field, s string) (string, bool) {
