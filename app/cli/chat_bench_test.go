@@ -45,7 +45,9 @@ func BenchmarkOneShotChat(b *testing.B) {
 		"ollama": {[]string{srv.Binary, "run", "tiny", "hello", "there"}, ollamaEnv},
 	}
 	if base := os.Getenv("HERMES_BENCH_BASELINE"); base != "" {
-		progs["baseline"] = prog{[]string{base, "chat", "--model", "tiny", "hello", "there"}, hermesEnv}
+		// The build before may know an older schema: it gets a data dir of its own.
+		baseEnv := append(os.Environ(), "OLLAMA_HOST="+srv.URL, "HERMES_DATA_DIR="+filepath.Join(dir, "baseline"))
+		progs["baseline"] = prog{[]string{base, "chat", "--model", "tiny", "hello", "there"}, baseEnv}
 	}
 	for name, p := range progs { // the first run loads the model into the server
 		timed(b, name, p.argv, p.env)

@@ -236,7 +236,7 @@ func run(g globals, args []string, env Env) error {
 	case "":
 		return app.RunDesktop(app.NewApp(core, nil), app.DesktopOptions{
 			Assets: env.Assets, Smoke: env.Getenv("HERMES_SMOKE") == "1", SmokeHold: smokeHold(env.Getenv),
-			Started: env.Started, Log: env.Stdout, Getenv: env.Getenv,
+			Started: started(env), Log: env.Stdout, Getenv: env.Getenv,
 		})
 	case "serve":
 		return serve(core, args, env)

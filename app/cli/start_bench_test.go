@@ -66,13 +66,16 @@ func BenchmarkSessionListProcess(b *testing.B) {
 		b.Fatalf("import: %+v", r)
 	}
 	progs := map[string]string{"hermes": builtHermes(b)}
+	dirs := map[string]string{"hermes": data}
 	if base := os.Getenv("HERMES_BENCH_BASELINE"); base != "" {
-		progs["baseline"] = base
+		// The build before may know an older schema: it gets a data dir of its own.
+		progs["baseline"], dirs["baseline"] = base, filepath.Join(dir, "baseline")
+		runProcess(b, base, "--data-dir", dirs["baseline"], "session", "import", "--jsonl", file)
 	}
 	walls, peaks := map[string][]float64{}, map[string][]float64{}
 	for i := 0; i < b.N; i++ {
 		for name, prog := range progs {
-			wall, peak := runProcess(b, prog, "--data-dir", data, "session", "list")
+			wall, peak := runProcess(b, prog, "--data-dir", dirs[name], "session", "list")
 			walls[name] = append(walls[name], wall)
 			peaks[name] = append(peaks[name], peak)
 		}

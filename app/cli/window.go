@@ -3,7 +3,9 @@ package cli
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
+	"time"
 
 	"hermes/app"
 )
@@ -24,5 +26,20 @@ func openWindow(env Env) error {
 		return err
 	}
 	argv := append([]string{exe}, env.Args...)
-	return fmt.Errorf("open the window: %s: %w", exe, syscall.Exec(exe, argv, os.Environ()))
+	environ := append(os.Environ(), launchedAt+"="+strconv.FormatInt(env.Started.UnixNano(), 10))
+	return fmt.Errorf("open the window: %s: %w", exe, syscall.Exec(exe, argv, environ))
+}
+
+// launchedAt carries when hermes started into the window's executable, so
+// that the window's start-up (HERMES_SMOKE's UI-ready time) counts from the
+// command the user ran.
+const launchedAt = "HERMES_LAUNCHED_AT"
+
+// started is when the user's command started: the launching hermes's time
+// when it handed over to this executable, else this process's.
+func started(env Env) time.Time {
+	if ns, err := strconv.ParseInt(env.Getenv(launchedAt), 10, 64); err == nil && ns > 0 && ns <= env.Started.UnixNano() {
+		return time.Unix(0, ns)
+	}
+	return env.Started
 }

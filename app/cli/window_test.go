@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"hermes/app"
 	"hermes/backend/intent"
@@ -34,16 +35,31 @@ func TestWindowIsItsOwnExecutable(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The stand-in window prints its pid, arguments and one variable.
-	window := "#!/bin/sh\necho \"pid=$$ args=$* data=$HERMES_DATA_DIR\"\n"
+	window := "#!/bin/sh\necho \"pid=$$ args=$* data=$HERMES_DATA_DIR\"\necho \"$HERMES_LAUNCHED_AT\"\n"
 	if err := os.WriteFile(filepath.Join(dir, app.WindowName), []byte(window), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "--data-dir", dir)
 	cmd.Env = []string{"DISPLAY=:99", "HERMES_DATA_DIR=" + dir, "PATH=/usr/bin:/bin"}
+	before := time.Now()
 	out, err := cmd.Output()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	want := "pid=" + strconv.Itoa(cmd.Process.Pid) + " args=--data-dir " + dir + " data=" + dir
-	if err != nil || strings.TrimSpace(string(out)) != want {
+	if err != nil || len(lines) != 2 || lines[0] != want {
 		t.Fatalf("hermes started %q, %v; want %q", out, err, want)
+	}
+	// The window counts its start-up from the command the user ran.
+	ns, _ := strconv.ParseInt(lines[1], 10, 64)
+	if at := time.Unix(0, ns); at.Before(before) || at.After(time.Now()) {
+		t.Errorf("launched at %q, not during the run", lines[1])
+	}
+	env := Env{Started: time.Now(), Getenv: func(k string) string { return map[string]string{"HERMES_LAUNCHED_AT": lines[1]}[k] }}
+	if got := started(env); !got.Equal(time.Unix(0, ns)) {
+		t.Errorf("started %v, want the launch time", got)
+	}
+	env.Getenv = func(string) string { return "soon" }
+	if got := started(env); !got.Equal(env.Started) {
+		t.Errorf("started %v with no launch time, want the process's own", got)
 	}
 }
 
