@@ -128,6 +128,7 @@ tools:
 		t.Fatalf("tools.yaml: %v", errs)
 	}
 	prompts := make(chan ApprovalPrompt, 4)
+	const userTakes = 800 * time.Millisecond
 	a := NewApp(core, func(name string, data any) {
 		if p, ok := data.(ApprovalPrompt); ok && name == "approval:needed" {
 			prompts <- p
@@ -151,6 +152,7 @@ tools:
 					if p.Tool != "shout" || args["text"] != "; rm -rf /tmp/x" {
 						t.Errorf("prompt = %+v", p)
 					}
+					time.Sleep(userTakes) // the user reads the arguments
 					a.ResolveApproval(p.ID, tc.allow, "once")
 				case <-time.After(5 * time.Second):
 					t.Error("no approval prompt")
@@ -162,6 +164,10 @@ tools:
 			}
 			if !strings.Contains(res.Assistant.Content, tc.want) {
 				t.Fatalf("reply = %q; want it to contain %q", res.Assistant.Content, tc.want)
+			}
+			// The reply's times are Hermes's and the model's: the user's reading is left out.
+			if f := res.Assistant.Figures; f == nil || f.FirstTokenMs >= userTakes.Milliseconds() || f.TotalMs >= userTakes.Milliseconds() {
+				t.Errorf("figures %+v count the %v the user took to approve", f, userTakes)
 			}
 		})
 	}

@@ -44,7 +44,9 @@ type Failure struct {
 
 // Figures are a reply's numbers, from the server's counters and the turn's clock:
 // the model, tokens in (the last request's prompt) and out (every round's),
-// generation speed, time to the first token and to the end.
+// generation speed, time to the first token and to the end. The times leave
+// out the time the user took to approve tool calls: they measure Hermes and
+// the model, not the user.
 type Figures struct {
 	Model            string  `json:"model"`
 	PromptTokens     int     `json:"promptTokens"`
@@ -63,6 +65,8 @@ type Figures struct {
 // figures measures the rounds of one reply.
 type figures struct {
 	start, first time.Time
+	paused       time.Duration // waiting for the user's approvals
+	pausedFirst  time.Duration // of it, before the first token
 	f            Figures
 	eval         time.Duration
 	thinkFrom    time.Time // the open thinking stretch of this round (zero: none)
@@ -106,12 +110,20 @@ func (m *figures) round(r llm.Reply) {
 	m.eval += r.EvalDuration
 }
 
+// pause notes d spent waiting for the user (a tool call's approval).
+func (m *figures) pause(d time.Duration) {
+	m.paused += d
+	if m.first.IsZero() {
+		m.pausedFirst += d
+	}
+}
+
 func (m *figures) done() *Figures {
 	f := m.f
-	f.TotalMs = time.Since(m.start).Milliseconds()
+	f.TotalMs = (time.Since(m.start) - m.paused).Milliseconds()
 	f.ThinkingMs = m.thought.Milliseconds()
 	if !m.first.IsZero() {
-		f.FirstTokenMs = m.first.Sub(m.start).Milliseconds()
+		f.FirstTokenMs = (m.first.Sub(m.start) - m.pausedFirst).Milliseconds()
 	}
 	if m.eval > 0 {
 		f.TokensPerSecond = float64(f.CompletionTokens) / m.eval.Seconds()

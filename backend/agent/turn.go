@@ -289,6 +289,7 @@ func (t *turn) runTools() (done bool, err error) {
 	outs, stop := t.toolTurn.RunAll(t.ctx, t.reply.ToolCalls)
 	t.req.Messages = append(t.req.Messages, llm.Message{Role: "assistant", Content: t.reply.Content, ToolCalls: t.reply.ToolCalls})
 	for _, o := range outs {
+		t.clock.pause(o.Waited)
 		t.res.Tools = append(t.res.Tools, o)
 		if t.in.OnTool != nil {
 			t.in.OnTool(o)

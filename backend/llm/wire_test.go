@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -226,7 +227,7 @@ func wireExpectations() []wireCheck {
 		{"a pull that cannot be had: the error in the stream, nothing listed", checkFailedPull},
 		{"create from a blob that is not there: the error in the stream", checkCreateNoBlob},
 		{"blobs: unknown is 404, a wrong digest 400", checkBlobs},
-		{"import with a Modelfile: show gives both stops and the typed parameters", checkImportParameters},
+		{"import with a Modelfile: show gives both stops and the typed parameters, tags its size", checkImportParameters},
 		{"copy and delete", checkCopyDelete},
 	}
 }
@@ -526,6 +527,18 @@ func checkImportParameters(t *testing.T, w wireTarget) {
 	}
 	if !slices.Equal(got, want) || show.System != "Be terse." {
 		t.Errorf("parameters %q, system %q", show.Parameters, show.System)
+	}
+	// Listed with the size of what it was made from: the file, and the few bytes of its
+	// parameters and system prompt (the model picker shows it: a tiny file is KB, not "0 MB").
+	var tags api.ListResponse
+	w.call(t, http.MethodGet, "/api/tags", nil).decode(t, &tags)
+	file, err := os.Stat(w.gguf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(tags.Models, func(m api.ListModelResponse) bool { return m.Name == "tiny-stops:latest" })
+	if i < 0 || tags.Models[i].Size < file.Size() || tags.Models[i].Size > file.Size()+4096 {
+		t.Errorf("listed %+v; the file has %d bytes", tags.Models, file.Size())
 	}
 }
 

@@ -312,10 +312,15 @@ func (st *Store) DeleteTurn(ctx context.Context, sessionID, userID string) (int,
 				return err
 			}
 		}
-		leaf := leafAfter(t, gone, next, t.parent[u.ID], pick)
+		a, shown := after(t, gone, next, t.parent[u.ID], pick)
 		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET leaf_id = ?, summary = CASE WHEN summary_upto >= ? THEN '' ELSE summary END,
-			summary_upto = CASE WHEN summary_upto >= ? THEN 0 ELSE summary_upto END WHERE id = ?`, leaf, u.Seq, u.Seq, s.ID); err != nil {
+			summary_upto = CASE WHEN summary_upto >= ? THEN 0 ELSE summary_upto END WHERE id = ?`, leafAfter(a, shown), u.Seq, u.Seq, s.ID); err != nil {
 			return err
+		}
+		if title, changed := titleAfter(firstShownUser(t, t.visible()), firstShownUser(a, shown)); changed {
+			if _, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE id = ? AND title_auto = 1`, title, s.ID); err != nil {
+				return err
+			}
 		}
 		return store.PurgeTerms(ctx, tx, "messages_fts", texts)
 	})
@@ -394,9 +399,9 @@ func (st *Store) reshape(ctx context.Context, tx *sql.Tx, parent, next, pick str
 	return nil
 }
 
-// leafAfter is the end of the shown path once gone is deleted, next (when
-// given) follows parent and pick (when given) is shown.
-func leafAfter(t *tree, gone map[string]bool, next, parent, pick string) string {
+// after is the main channel once gone is deleted, next (when given) follows
+// parent and pick (when given) is shown; and which of it is shown.
+func after(t *tree, gone map[string]bool, next, parent, pick string) (*tree, map[string]bool) {
 	msgs := make([]Message, 0, len(t.msgs))
 	for _, m := range t.msgs {
 		if gone[m.ID] {
@@ -411,12 +416,40 @@ func leafAfter(t *tree, gone map[string]bool, next, parent, pick string) string 
 		}
 		msgs = append(msgs, m)
 	}
-	after := newTree(msgs)
-	shown, leaf := after.visible(), ""
-	for _, m := range after.msgs {
+	a := newTree(msgs)
+	return a, a.visible()
+}
+
+// leafAfter is the end of the shown path of a (after), "" when nothing is shown.
+func leafAfter(a *tree, shown map[string]bool) string {
+	leaf := ""
+	for _, m := range a.msgs {
 		if shown[m.ID] {
 			leaf = m.ID
 		}
 	}
 	return leaf
+}
+
+// firstShownUser is the first user message on the shown path, or nil.
+func firstShownUser(t *tree, shown map[string]bool) *Message {
+	for i, m := range t.msgs {
+		if shown[m.ID] && m.Role == "user" {
+			return &t.msgs[i]
+		}
+	}
+	return nil
+}
+
+// titleAfter is the automatic title once the shown conversation starts with
+// a different user message: made from the new first one ("" when none is
+// left), and changed only where the title is automatic.
+func titleAfter(before, now *Message) (title string, changed bool) {
+	switch {
+	case now == nil:
+		return "", before != nil
+	case before == nil || before.ID != now.ID:
+		return TitleFrom(now.Content), true
+	}
+	return "", false
 }

@@ -342,3 +342,53 @@ func TestDeleteOneVersionShowsTheOther(t *testing.T) {
 		t.Errorf("the deleted version is still found: %+v", hits)
 	}
 }
+
+// Deleting the first turn of a chat titled from it gives the chat the title of
+// the turn that now comes first (none when no turn is left); a title the user
+// chose stays.
+func TestDeleteFirstTurnRetitles(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	add := func(id, role, text string) Message {
+		m, err := st.Append(ctx, Message{SessionID: id, Role: role, Content: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	title := func(id string) string {
+		s, err := st.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Title
+	}
+	s, _ := st.Create(ctx, "")
+	first := add(s.ID, "user", "Where is the boiler manual?")
+	add(s.ID, "assistant", "In the red binder.")
+	second := add(s.ID, "user", "When was the pump serviced?")
+	add(s.ID, "assistant", "In March.")
+	if got := title(s.ID); got != "Where is the boiler manual?" {
+		t.Fatalf("title %q", got)
+	}
+	if _, err := st.DeleteTurn(ctx, s.ID, second.ID); err != nil || title(s.ID) != "Where is the boiler manual?" {
+		t.Fatalf("deleting a later turn retitled the chat: %q, %v", title(s.ID), err)
+	}
+	third := add(s.ID, "user", "When was the pump serviced?")
+	if _, err := st.DeleteTurn(ctx, s.ID, first.ID); err != nil || title(s.ID) != "When was the pump serviced?" {
+		t.Fatalf("after deleting the first turn: %q, %v", title(s.ID), err)
+	}
+	if _, err := st.DeleteTurn(ctx, s.ID, third.ID); err != nil || title(s.ID) != "" {
+		t.Fatalf("with no turn left: %q, %v", title(s.ID), err)
+	}
+
+	named, _ := st.Create(ctx, "")
+	m := add(named.ID, "user", "Where is the boiler manual?")
+	add(named.ID, "user", "And the pump?")
+	if err := st.Rename(ctx, named.ID, "Boiler room"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.DeleteTurn(ctx, named.ID, m.ID); err != nil || title(named.ID) != "Boiler room" {
+		t.Fatalf("the user's title changed: %q, %v", title(named.ID), err)
+	}
+}

@@ -89,6 +89,21 @@ func TestApprovals(t *testing.T) {
 			t.Fatalf("request = %+v", req)
 		}
 	})
+	t.Run("the outcome keeps how long the user took to answer", func(t *testing.T) {
+		h := newHarness(t, Config{}, newTool("delete_file", Annotations{Destructive: true}))
+		h.exec.Approver = ApproverFunc(func(context.Context, ApprovalRequest) (Decision, error) {
+			time.Sleep(150 * time.Millisecond) // the user reads the arguments
+			return yesOnce, nil
+		})
+		o, _ := h.exec.NewTurn(TurnInfo{}).Run(ctx, call("delete_file", args))
+		if !o.OK() || o.Waited < 150*time.Millisecond || o.Waited > 5*time.Second {
+			t.Fatalf("outcome %s, waited %v", o.Status, o.Waited)
+		}
+		h.exec.Approver = nil
+		if o, _ := h.exec.NewTurn(TurnInfo{}).Run(ctx, call("delete_file", args)); o.Waited != 0 {
+			t.Fatalf("waited %v without being asked", o.Waited)
+		}
+	})
 	t.Run("denial is a result for the model, not an error", func(t *testing.T) {
 		ap := &scriptedApprover{answers: []Decision{{Allow: false}}}
 		var ran bool

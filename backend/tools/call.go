@@ -214,10 +214,12 @@ func (t *Turn) approve(ctx context.Context, o *Outcome, ent *entry, args json.Ra
 		o.fail(StatusError, KindApprovalFailed, fmt.Sprintf("%s needs the user's approval, and there is no one to ask here.", o.Tool), nil)
 		return false
 	}
+	asked := time.Now()
 	d, err := ap.Approve(ctx, ApprovalRequest{
 		RequestID: t.info.RequestID, SessionID: sid, CallID: o.CallID, Tool: o.Tool, Description: ent.tool.Description(),
 		Args: args, Annotations: ent.tool.Annotations(), DefinitionHash: ent.hash,
 	})
+	o.Waited = time.Since(asked) // approvals are asked one at a time: the waits add up
 	switch {
 	case err != nil && ctx.Err() != nil:
 		o.fail(StatusCancelled, KindCancelled, "The user cancelled the turn.", nil)

@@ -56,7 +56,8 @@ type Outcome struct {
 	Content                                string
 	Result                                 json.RawMessage
 	Latency                                time.Duration
-	Breaker                                string // the tool's breaker state after the call ("" when it never reached one)
+	Waited                                 time.Duration // spent waiting for the user's approval (0: not asked)
+	Breaker                                string        // the tool's breaker state after the call ("" when it never reached one)
 	RequestID                              string
 	SessionID                              string
 }

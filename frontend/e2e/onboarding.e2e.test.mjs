@@ -262,6 +262,15 @@ describe('first run and models', { timeout: 240_000 }, () => {
       // loaded machine showed the list from before for a moment).
       await page.waitForFunction(() => document.querySelector('[data-testid="model-picker"]')?.value === 'managed-q4', null, { timeout: 15_000 }).catch(() => {});
       assert.equal(await page.getByTestId('model-picker').inputValue(), 'managed-q4');
+      // The picker gives its size as setup and the Models panel do: a tiny file is KB, not "0 MB".
+      const label = await page.locator('[data-testid="model-picker"] option[value="managed-q4"]').textContent();
+      assert.match(label, /^managed-q4( · [\d.]+B)? · [\d.]+ (B|KB)$/, label);
+      for (const lang of ['en', 'zh']) {
+        await setLanguage(page, lang);
+        await themedShots(page, join(artifacts, 'onboarding'), 'picker-size', lang);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await setLanguage(page, 'en');
       const blobs = readdirSync(join(models, 'blobs'));
       assert.equal(blobs.length, 1, `blobs: ${blobs}`);
       assert.match(blobs[0], /^sha256-[0-9a-f]{64}$/);

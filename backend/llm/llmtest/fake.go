@@ -5,6 +5,7 @@
 package llmtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -32,6 +33,9 @@ type Model struct {
 	Template   string
 	System     string
 	License    []string
+	// Size is the bytes of the files it was created from, as the real server
+	// lists a model it imported; 0: the fake's usual 2 GB steps.
+	Size int64
 }
 
 // Reply scripts one answer to /api/chat.
@@ -213,7 +217,7 @@ func (s *Server) tags(w http.ResponseWriter) {
 	defer s.mu.Unlock()
 	for i, m := range s.Models {
 		resp.Models = append(resp.Models, api.ListModelResponse{
-			Name: m.Name + ":latest", Model: m.Name + ":latest", Size: int64(1+i) * 2_000_000_000,
+			Name: m.Name + ":latest", Model: m.Name + ":latest", Size: cmp.Or(m.Size, int64(1+i)*2_000_000_000),
 			Digest:     fmt.Sprintf("%064x", i+1),
 			ModifiedAt: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC),
 			Details:    details(m),

@@ -251,7 +251,25 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	for _, st := range []string{"using existing layer", "writing manifest", "success"} {
 		send(api.ProgressResponse{Status: st})
 	}
-	s.install(created(req))
+	m := created(req)
+	for _, d := range req.Files {
+		m.Size += s.blobSize(d)
+	}
+	s.install(m)
+}
+
+// blobSize is the bytes of a blob the fake holds (uploaded, or in the Store).
+func (s *Server) blobSize(digest string) int64 {
+	s.mu.Lock()
+	n, ok := s.blobs[digest]
+	s.mu.Unlock()
+	if ok {
+		return n
+	}
+	if info, err := os.Stat(s.storedPath(digest)); err == nil {
+		return info.Size()
+	}
+	return 0
 }
 
 // created is the model a create request makes: a chat model with what the

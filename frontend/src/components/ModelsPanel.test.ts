@@ -185,11 +185,13 @@ describe('ModelPicker', () => {
       models: [
         { name: 'llama3.2:latest', size: 2_019_393_189, modifiedAt: '', parameter_size: '3.2B' },
         { name: 'old', size: 500_000_000, modifiedAt: '' },
+        { name: 'tiny', size: 81_300, modifiedAt: '' },
       ],
       current: 'llama3.2:latest',
       onpick: async () => true,
     });
     const opts = [...getByTestId('model-picker').querySelectorAll('option')].map((o) => o.textContent);
-    expect(opts).toEqual(['llama3.2:latest · 3.2B · 2.0 GB', 'old · 500 MB']);
+    // The same sizes as the Models panel: a tiny model is not "0 MB".
+    expect(opts).toEqual(['llama3.2:latest · 3.2B · 2.0 GB', 'old · 500 MB', 'tiny · 81.3 KB']);
   });
 });
