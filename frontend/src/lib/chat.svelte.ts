@@ -410,6 +410,7 @@ export class ChatStore {
   }
 
   async select(id: string): Promise<void> {
+    await this.#dropFresh(id);
     const view = ++this.#view;
     this.loading = true;
     this.highlightId = '';
@@ -435,6 +436,23 @@ export class ChatStore {
     if (ed && !this.messages.some((m) => m.id === ed.id)) this.editing = null;
   }
 
+  /** The chat newChat opened: left before its first message, it is not kept. */
+  #fresh = '';
+
+  /** Deletes the fresh chat when the user leaves it for next with nothing said (no empty
+   * "Untitled chat · 0 messages" rows pile up); a failure leaves it listed as before. */
+  async #dropFresh(next: string): Promise<void> {
+    const id = this.#fresh;
+    this.#fresh = '';
+    if (!id || id === next || this.currentId !== id || this.messages.length > 0 || this.active) return;
+    try {
+      await this.#deps.api.DeleteSession(id);
+      this.sessions = this.sessions.filter((x) => x.id !== id);
+    } catch {
+      // kept: the user can still delete it
+    }
+  }
+
   /** Opens a fresh conversation, unless the open one is still empty. */
   async newChat(): Promise<void> {
     if (this.messages.length === 0) return;
@@ -448,6 +466,7 @@ export class ChatStore {
       const s = await this.#deps.api.NewSession();
       if (view !== this.#view) return;
       this.currentId = s.id;
+      this.#fresh = s.id;
       this.upsertSession(s);
     } catch {
       // Sending with an empty session id creates the session on the first message instead.

@@ -372,6 +372,25 @@ describe('ChatStore sessions', () => {
     expect(h.store.messages).toEqual([]);
   });
 
+  it('does not keep a new chat left before its first message', async () => {
+    const h = harness();
+    h.store.messages = [{ id: 'x', role: 'user', content: 'hi', status: 'ok', createdAt: '' }];
+    h.store.currentId = 's1';
+    await h.store.newChat();
+    expect(h.store.sessions.map((s) => s.id)).toContain('new');
+    await h.store.select('s1');
+    expect(h.api.DeleteSession).toHaveBeenCalledWith('new');
+    expect(h.store.sessions.map((s) => s.id)).not.toContain('new');
+    expect(h.store.deleteReceipt).toBeNull();
+    // A new chat the user wrote in is kept.
+    await h.store.select('s1');
+    h.store.messages = [{ id: 'x', role: 'user', content: 'hi', status: 'ok', createdAt: '' }];
+    await h.store.newChat();
+    h.store.messages = [{ id: 'y', role: 'user', content: 'hello', status: 'ok', createdAt: '' }];
+    await h.store.select('s1');
+    expect(h.api.DeleteSession).toHaveBeenCalledTimes(1);
+  });
+
   it('sorts by time, not by string', () => {
     const list = sortSessions([session('a', '2025-01-01T10:00:00+02:00'), session('b', '2025-01-01T09:00:00Z')]);
     expect(list.map((s) => s.id)).toEqual(['b', 'a']);
