@@ -39,7 +39,7 @@ func (l *intentLoader) get() (*intent.Classifier, error) {
 		}
 		l.rt = intent.NewRuntime(lib)
 		if ud := l.userDir(); ud != "" {
-			// The model trained here (`intent train`) comes first; the installed one
+			// The model trained here (`intent train`) comes first; the built-in one
 			// is the fallback when it is missing or does not load.
 			if _, err := os.Stat(filepath.Join(ud, intent.ModelFile)); err == nil {
 				if cls, err := intent.Open(intent.Config{Runtime: l.rt, ModelDir: ud}); err == nil {
