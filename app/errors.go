@@ -30,6 +30,8 @@ const (
 	CodeOllamaUnreachable = "ollama_unreachable" // params: host
 	CodeOfflineRefused    = "offline_refused"    // a connection offline_only refused (egress.RefusedError); params: host, part
 	CodeModelMissing      = "model_missing"      // params: model
+	CodePullOffline       = "pull_offline"       // Ollama cannot reach its model library; params: model
+	CodePullUnknown       = "pull_unknown"       // the library has no such model; params: model, models (installed and close, or "")
 	CodeOllamaTimeout     = "ollama_timeout"     // params: setting, limit
 	CodeOllamaBusy        = "ollama_busy"
 	CodeDBBusy            = "db_busy" // params: wait

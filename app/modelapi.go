@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
+	"hermes/backend/text"
 	"strings"
 	"time"
 
@@ -111,11 +113,40 @@ func (a *App) finishModelJob(name string, err error) (ModelDetail, error) {
 // Modelfile refused, …), or the model unknown (not_found: a delete or copy of a
 // model that is not there, not a pull).
 func (a *App) modelErr(ctx context.Context, name string, err error) error {
-	if errors.Is(err, llm.ErrModelNotFound) {
+	switch {
+	case errors.Is(err, llm.ErrModelNotFound):
 		return &UserError{Message: err.Error(), Code: CodeNotFound, Params: map[string]string{"model": name}, Err: err}
+	case errors.Is(err, llm.ErrLibraryOffline):
+		return &UserError{Code: CodePullOffline, Params: map[string]string{"model": name}, Err: err,
+			Message: "Ollama cannot reach its model library from this computer: import a GGUF file instead (`hermes model import FILE --name NAME`, or Import in the Models panel), or pull again once it is online."}
+	case errors.Is(err, llm.ErrNotInLibrary):
+		near := strings.Join(a.installedNear(name), ", ")
+		msg := fmt.Sprintf("Ollama's model library has no model named %s: check the name (such as llama3.2 or qwen2.5:7b).", name)
+		if near != "" {
+			msg += " Installed here, with a name close to it: " + near + "."
+		}
+		return &UserError{Code: CodePullUnknown, Params: map[string]string{"model": name, "models": near}, Err: err, Message: msg}
 	}
 	s, _ := a.core.settings.Load(ctx)
 	return opError(err, s.OllamaHost, name)
+}
+
+// installedNear are the installed models whose name (without its tag) is at
+// most two edits from name's, or starts with it: what the user may have meant.
+func (a *App) installedNear(name string) []string {
+	models, err := a.ListModelDetails()
+	if err != nil {
+		return nil
+	}
+	base := func(n string) string { b, _, _ := strings.Cut(strings.ToLower(n), ":"); return b }
+	want := base(name)
+	var out []string
+	for _, m := range models {
+		if b := base(m.Name); want != "" && (text.EditDistance(b, want) <= 2 || strings.HasPrefix(b, want)) {
+			out = append(out, strings.TrimSuffix(m.Name, ":latest"))
+		}
+	}
+	return out
 }
 
 // CancelModelJob stops a running PullModel or ImportModel.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -106,6 +107,25 @@ func TestPullOntoAFullDisk(t *testing.T) {
 	}
 	if st, _ := a.Setup(); slices.ContainsFunc(st.Models, func(m ModelDetail) bool { return m.Name == "big" }) {
 		t.Error("a model half pulled onto a full disk is listed")
+	}
+}
+
+// A name Ollama's library does not have is said so, with the installed names
+// close to it; a library out of reach says to import a GGUF file instead.
+func TestPullErrorsInWords(t *testing.T) {
+	a, _, _, _ := newTestApp(t, llmtest.Echo(0, 0)) // llama3.2 and nomic-embed-text installed
+	_, err := a.PullModel("pull-typo", "llama3.3")
+	if b := errorBody(err); b.Code != CodePullUnknown || b.Params["models"] != "llama3.2" || b.Params["model"] != "llama3.3" ||
+		!strings.Contains(b.Error, "has no model named llama3.3") || strings.Contains(b.Error, "file does not exist") {
+		t.Fatalf("unknown name: %+v", b)
+	}
+	_, err = a.PullModel("pull-far", "zzzz-none")
+	if b := errorBody(err); b.Code != CodePullUnknown || b.Params["models"] != "" {
+		t.Fatalf("a name close to nothing: %+v", b)
+	}
+	offline := a.modelErr(context.Background(), "qwen3", fmt.Errorf("pull model qwen3: %w", llm.ErrLibraryOffline))
+	if b := errorBody(offline); b.Code != CodePullOffline || !strings.Contains(b.Error, "import a GGUF file instead") || strings.Contains(b.Error, "dial tcp") {
+		t.Fatalf("offline: %+v", b)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -189,11 +190,39 @@ func (c *Client) Pull(ctx context.Context, name string, fn func(Progress) error)
 	case ctx.Err() != nil:
 		return fmt.Errorf("pull model %s: cancelled (what was downloaded is kept; pulling again resumes): %w", name, ctx.Err())
 	case err != nil:
-		return classify("pull model "+name, err)
+		return classifyPull(name, err)
 	case last != "success":
 		return fmt.Errorf("pull model %s: Ollama stopped answering before the pull finished (last: %q); pull again to resume", name, last)
 	}
 	return nil
+}
+
+// A pull Ollama could not make: its library is out of reach from this
+// computer (no network, a proxy refusing), or it has no model of that name.
+var (
+	ErrLibraryOffline = errors.New("ollama cannot reach its model library from this computer")
+	ErrNotInLibrary   = errors.New("the model library has no model of that name")
+)
+
+// netFailures are the words of Ollama's own "pull model manifest: …" when the
+// request to its library did not get an answer (Go's net/http errors).
+var netFailures = []string{"dial tcp", "no such host", "connection refused", "proxyconnect", "i/o timeout",
+	"network is unreachable", "TLS handshake", "tls: ", "connection reset", "EOF"}
+
+// classifyPull words a failed pull by what Ollama said: "file does not exist"
+// (or a 404) is a name the library does not have; a manifest request that got
+// no answer is a library out of reach. Anything else goes through classify.
+func classifyPull(name string, err error) error {
+	said := ollamaSaid(err)
+	var se api.StatusError
+	switch {
+	case strings.Contains(said, "file does not exist") || strings.Contains(said, "manifest unknown") ||
+		errors.As(err, &se) && se.StatusCode == http.StatusNotFound && strings.Contains(said, "manifest"):
+		return fmt.Errorf("pull model %s: %w (%s)", name, ErrNotInLibrary, said)
+	case strings.HasPrefix(said, "pull model manifest:") && slices.ContainsFunc(netFailures, func(w string) bool { return strings.Contains(said, w) }):
+		return fmt.Errorf("pull model %s: %w (%s)", name, ErrLibraryOffline, said)
+	}
+	return classify("pull model "+name, err)
 }
 
 // Delete removes an installed model.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -226,5 +227,29 @@ func TestDeleteAndCopy(t *testing.T) {
 	}
 	if err := c.Delete(ctx, "llama3.2"); !errors.Is(err, ErrModelNotFound) {
 		t.Fatalf("delete again: %v", err)
+	}
+}
+
+// A failed pull is worded by what Ollama said: no model of that name in its
+// library, or a library out of reach; other errors keep their own kind.
+func TestClassifyPull(t *testing.T) {
+	stream := func(s string) error { return fromOllama{errors.New(s)} }
+	cases := []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"no such model", stream("pull model manifest: file does not exist"), ErrNotInLibrary},
+		{"no network", stream(`pull model manifest: Get "https://library.invalid/v2/x/manifests/latest": dial tcp: lookup library.invalid: no such host`), ErrLibraryOffline},
+		{"a proxy refusing", stream(`pull model manifest: Get "https://library.invalid/v2/x/manifests/latest": proxyconnect tcp: dial tcp 127.0.0.1:9: connect: connection refused`), ErrLibraryOffline},
+		{"Ollama's disk", stream("write /models/blobs/x: no space left on device"), ErrDiskFull},
+		{"Ollama itself unreachable", &net.OpError{Op: "dial", Err: errors.New("connect: connection refused")}, ErrUnreachable},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := classifyPull("x", c.err); !errors.Is(got, c.want) {
+				t.Errorf("classifyPull = %v; want %v", got, c.want)
+			}
+		})
 	}
 }

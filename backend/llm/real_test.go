@@ -178,8 +178,12 @@ func realEmbed(t *testing.T, c *Client) {
 func realPullOffline(t *testing.T, c *Client) {
 	var seen []string
 	err := c.Pull(testCtx(t), "hermes-offline-check", func(p Progress) error { seen = append(seen, p.Status); return nil })
-	if err == nil || !strings.Contains(err.Error(), "pull model hermes-offline-check: pull model manifest: ") || !slices.Equal(seen, []string{"pulling manifest"}) {
+	if err == nil || !strings.Contains(err.Error(), "pull model hermes-offline-check: ") || !slices.Equal(seen, []string{"pulling manifest"}) {
 		t.Fatalf("pull: %v (progress %q)", err, seen)
+	}
+	// Hermes says the library is out of reach, not Ollama's network error alone.
+	if !errors.Is(err, ErrLibraryOffline) {
+		t.Errorf("pull offline: %v, want ErrLibraryOffline", err)
 	}
 	models, err := c.Models(testCtx(t))
 	if err != nil || slices.ContainsFunc(models, func(m Model) bool { return strings.HasPrefix(m.Name, "hermes-offline-check") }) {

@@ -478,8 +478,11 @@ func checkFailedPull(t *testing.T, w wireTarget) {
 		!strings.HasPrefix(streamError(lines), "pull model manifest: ") {
 		t.Errorf("pull answer %d %s %q", a.status, a.ctype, a.body)
 	}
+	// Hermes words it: the stand-in's library has no such model; the real server's is out of
+	// reach (the tests keep it offline).
 	err := w.client.Pull(testCtx(t), name, nil)
-	if err == nil || !strings.Contains(err.Error(), "pull model manifest: ") || w.listed(t, name+":latest") {
+	if err == nil || !strings.Contains(err.Error(), "pull model manifest: ") || w.listed(t, name+":latest") ||
+		!errors.Is(err, ErrNotInLibrary) && !errors.Is(err, ErrLibraryOffline) {
 		t.Errorf("Hermes: pull %v", err)
 	}
 }

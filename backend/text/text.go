@@ -115,3 +115,27 @@ func ParticlePair(g string) bool {
 	r := []rune(g)
 	return len(r) == 2 && (strings.ContainsRune(particles, r[0]) || strings.ContainsRune(particles, r[1]))
 }
+
+// EditDistance is the Levenshtein distance between a and b, in runes: the
+// fewest insertions, deletions and substitutions that make one the other
+// (a mistyped key in a YAML file, a model name that is nearly one installed).
+func EditDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}

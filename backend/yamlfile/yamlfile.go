@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hermes/backend/lazyre"
+	"hermes/backend/text"
 	"os"
 	"sort"
 	"strconv"
@@ -104,32 +105,11 @@ func SortedKeys(m map[string]bool) []string {
 func Suggest(s string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := distance(strings.ToLower(s), k); d < bestD {
+		if d := text.EditDistance(strings.ToLower(s), k); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }
 
 // OneLine is err's message on one line: yaml's list of unmarshal errors

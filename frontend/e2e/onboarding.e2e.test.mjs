@@ -281,6 +281,36 @@ describe('first run and models', { timeout: 240_000 }, () => {
     }
   });
 
+  it('says in words why a pull failed: a name the library does not have, with the installed ones close to it', async () => {
+    const dataDir = tempDir('hermes-e2e-onb-unknown-');
+    dirs.push(dataDir);
+    const f = await startFake(logs, 'fake-ollama-unknown', '0s', ['--models', 'llama3.2,nomic-embed-text', '--pullable', 'qwen3:8b']);
+    const h = await startHermes(logs, dataDir, f.url, 'hermes-unknown');
+    try {
+      await page.goto(h.url);
+      await page.getByTestId('status-bar').waitFor();
+      await openModels(page);
+      await page.getByTestId('models-pull').click();
+      await page.getByTestId('models-pull-name').fill('llama3.3');
+      await page.getByTestId('models-pull-submit').click();
+      const job = page.locator('[data-testid="model-job"][data-name="llama3.3"][data-state="failed"]');
+      await job.waitFor({ timeout: 15_000 });
+      const text = await job.textContent();
+      assert.match(text, /has no model named llama3\.3\. Installed here, with a name close to it: llama3\.2\./, text);
+      assert.doesNotMatch(text, /file does not exist|may have been deleted/, text);
+      for (const lang of ['en', 'zh']) {
+        await setLanguage(page, lang);
+        await themedShots(page, join(artifacts, 'onboarding'), 'pull-unknown', lang);
+      }
+      assert.match(await job.textContent(), /模型库里没有名为 llama3\.3 的模型。本机已安装、名称相近的有：llama3\.2/);
+      await page.emulateMedia({ colorScheme: 'light' });
+      await setLanguage(page, 'en');
+    } finally {
+      await stop(h.child);
+      await stop(f.child);
+    }
+  });
+
   describe('with the fake Ollama', () => {
     let fake;
     let hermes;

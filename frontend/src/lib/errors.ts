@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   'ollama_unreachable',
   'offline_refused',
   'model_missing',
+  'pull_offline',
+  'pull_unknown',
   'ollama_timeout',
   'ollama_busy',
   'db_busy',
@@ -87,6 +89,8 @@ export function errorText(
   if (code === 'model_too_big' && !(params?.need && params?.free)) key = 'err.model_too_big_unsized';
   // No installed model can see images: say what to pull instead of an empty list.
   if (code === 'model_cannot_see' && !params?.models) key = 'err.model_cannot_see_none';
+  // A name the library does not have: the installed ones close to it, when there are.
+  if (code === 'pull_unknown' && params?.models) key = 'err.pull_unknown_near';
   const dict = dictionaries[lang] ?? dictionaries.en;
   // A refused setting, Modelfile or GGUF file is worded by its reason (config.Bad*,
   // llm.Modelfile*, llm.GGUF* in Go) when the page knows it.

@@ -258,6 +258,8 @@ export interface ModelJob {
   state: JobState;
   progress: ModelProgress | null;
   error: string;
+  /** The failure as thrown (kept so that its words follow the UI's language); undefined: none. */
+  failure?: unknown;
   /** Cancel was asked for; the call has not ended yet. */
   cancelling: boolean;
   result: ModelDetail | null;
@@ -434,6 +436,7 @@ export class ModelsStore {
       if (j) {
         j.state = j.cancelling || errorCode(e) === 'cancelled' || isCancelled(toError(e).message) ? 'cancelled' : 'failed';
         j.error = j.state === 'failed' ? failureReason(e) : '';
+        if (j.state === 'failed') j.failure = e;
       }
     } finally {
       off();

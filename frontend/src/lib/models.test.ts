@@ -339,6 +339,10 @@ describe('failureReason', () => {
       });
       expect(failureReason(op)).toBe('pull model qwen9: pull model manifest: file does not exist');
       expect(format(dictionaries.zh['models.job.failed'], { name: 'qwen9', error: failureReason(op) })).not.toMatch(/失败.*失败/);
+      const unknown = new BackendError("Ollama's model library has no model named qwen9", 'pull_unknown', { model: 'qwen9', models: 'qwen3' });
+      expect(failureReason(unknown)).toBe('Ollama 的模型库里没有名为 qwen9 的模型。本机已安装、名称相近的有：qwen3。');
+      const offline = new BackendError('Ollama cannot reach its model library', 'pull_offline', { model: 'qwen9' });
+      expect(failureReason(offline)).toMatch(/^Ollama 在这台电脑上连不到它的模型库/);
       const missing = new BackendError('Model qwen9 is not installed.', 'model_missing', { model: 'qwen9' });
       expect(failureReason(missing)).toMatch(/^模型 qwen9 尚未安装/);
       expect(failureReason(new BackendError('x.txt: not a GGUF model file', 'not_gguf', { file: 'x.txt' }))).toMatch(/^x\.txt 不是 GGUF 模型文件/);

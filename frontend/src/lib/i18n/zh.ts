@@ -247,6 +247,9 @@ export const zh: Record<MessageKey, string> = {
   'err.ollama_unreachable': '无法连接 {host} 上的 Ollama。请用 `ollama serve` 启动它（如未安装请先安装 Ollama），或在设置中更改主机地址。',
   'err.offline_refused':
     'Hermes 没有连接 {host}：“仅离线”已开启，Hermes 只连接本机。可在“设置 → 后端设置 → offline_only”中关闭，或运行 `hermes settings set offline_only false`。',
+  'err.pull_offline': 'Ollama 在这台电脑上连不到它的模型库。请改为导入 GGUF 文件，或等电脑联网后再拉取。',
+  'err.pull_unknown': 'Ollama 的模型库里没有名为 {model} 的模型。请检查名称（例如 llama3.2 或 qwen2.5:7b）。',
+  'err.pull_unknown_near': 'Ollama 的模型库里没有名为 {model} 的模型。本机已安装、名称相近的有：{models}。',
   'err.model_missing': '模型 {model} 尚未安装。请运行 `hermes model pull {model}`（或在模型面板中拉取），或选择其他模型。',
   'err.ollama_timeout': 'Ollama 在 {limit} 内没有任何回应（大型模型加载可能需要更久）。请重试；如果反复出现，请在设置中调大 {setting}。',
   'err.ollama_timeout_gap': 'Ollama 在回复中途停止了（{limit} 内没有新文字）。请重试；如果反复出现，请在设置中调大 {setting}。',
