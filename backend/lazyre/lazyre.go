@@ -40,7 +40,6 @@ func (r *Regexp) Regexp() *regexp.Regexp { return r.re() }
 
 func (r *Regexp) String() string                 { return r.str }
 func (r *Regexp) MatchString(s string) bool      { return r.re().MatchString(s) }
-func (r *Regexp) FindString(s string) string     { return r.re().FindString(s) }
 func (r *Regexp) FindStringIndex(s string) []int { return r.re().FindStringIndex(s) }
 func (r *Regexp) FindStringSubmatch(s string) []string {
 	return r.re().FindStringSubmatch(s)
@@ -61,13 +60,7 @@ func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 func (r *Regexp) ReplaceAllString(src, repl string) string {
 	return r.re().ReplaceAllString(src, repl)
 }
-func (r *Regexp) ReplaceAllLiteralString(src, repl string) string {
-	return r.re().ReplaceAllLiteralString(src, repl)
-}
 func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
 	return r.re().ReplaceAllStringFunc(src, repl)
 }
-func (r *Regexp) Split(s string, n int) []string { return r.re().Split(s, n) }
-func (r *Regexp) SubexpNames() []string          { return r.re().SubexpNames() }
-func (r *Regexp) SubexpIndex(name string) int    { return r.re().SubexpIndex(name) }
 func (r *Regexp) FindSubmatch(b []byte) [][]byte { return r.re().FindSubmatch(b) }
