@@ -73,8 +73,10 @@ if [[ $version =~ \+git[0-9]+\.([0-9a-f]+) ]]; then # the commit of the package 
 fi
 echo "test:package: /usr/bin/hermes --version: $out"
 # The command line loads no desktop library; the window's executable does.
-! ldd /usr/bin/hermes | grep -Eq 'libgtk|libwebkit' || fail "/usr/bin/hermes links the desktop libraries: $(ldd /usr/bin/hermes | grep -E 'gtk|webkit')"
-ldd /usr/lib/hermes/hermes-desktop | grep -q libwebkit2gtk || fail "/usr/lib/hermes/hermes-desktop does not link WebKitGTK"
+# (ldd's output is read whole first: with pipefail, grep -q stopping early can kill ldd with SIGPIPE.)
+cli_libs="$(ldd /usr/bin/hermes)" window_libs="$(ldd /usr/lib/hermes/hermes-desktop)"
+! grep -Eq 'libgtk|libwebkit' <<<"$cli_libs" || fail "/usr/bin/hermes links the desktop libraries: $(grep -E 'gtk|webkit' <<<"$cli_libs")"
+grep -q libwebkit2gtk <<<"$window_libs" || fail "/usr/lib/hermes/hermes-desktop does not link WebKitGTK"
 
 # doctor with a data dir and HOME of its own: the ONNX Runtime can only come from /usr/lib/hermes.
 home="$work/home"; mkdir -p "$home"
