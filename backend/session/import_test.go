@@ -144,7 +144,7 @@ func TestImportFailureAndCrashLeaveNothing(t *testing.T) {
 	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
 		var res ImportResult
 		for _, l := range importLines(3, 100) {
-			if err := st.importLine(ctx, tx, job, l, map[string]string{}, map[string]string{}, &res); err != nil {
+			if _, err := st.importLine(ctx, tx, job, l, map[string]string{}, map[string]string{}, &res); err != nil {
 				return err
 			}
 		}

@@ -19,12 +19,21 @@ import (
 
 // ImportLine is one line of a JSONL import (docs/architecture.md, "Command-line contract"): "session" is the
 // session's ref, "id" the message's ref.
+//
+// A conversation with versions (a regenerated reply, an edited message: see
+// branch.go) gives each of its lines a Parent, the ref of the message it
+// follows in the same session ("" for a first message), which comes on an
+// earlier line; versions of one another share a parent, and every one but the
+// shown one is an Alternative. A line without Parent follows the line before it.
 type ImportLine struct {
-	Session   string `json:"session"`
-	ID        string `json:"id"`
-	Role      string `json:"role"`
-	Content   string `json:"content"`
-	CreatedAt string `json:"created_at"`
+	Session   string  `json:"session"`
+	ID        string  `json:"id"`
+	Role      string  `json:"role"`
+	Content   string  `json:"content"`
+	CreatedAt string  `json:"created_at"`
+	Parent    *string `json:"parent,omitempty"`
+	// Alternative is a version not shown (another version beside it is).
+	Alternative bool `json:"alternative,omitempty"`
 }
 
 // ImportResult counts what an import did.
@@ -43,6 +52,11 @@ var validRoles = map[string]bool{"user": true, "assistant": true, "system": true
 var importOptions = jsonl.Options{MaxLine: 2 * MaxMessageBytes, Strict: true,
 	Shape: "a JSON object with session, id, role, content, created_at"}
 
+// CheckLine is the rule every import line follows, for a reader of another
+// format that makes ImportLines (one line; a parent's ref is checked as it is
+// written).
+func CheckLine(l ImportLine) error { return checkImportLine(0, l) }
+
 // checkImportLine is the rule every import line follows.
 func checkImportLine(_ int, l ImportLine) error {
 	switch {
@@ -54,6 +68,8 @@ func checkImportLine(_ int, l ImportLine) error {
 		return fmt.Errorf(`"role" is %q; use user, assistant, system or tool`, l.Role)
 	case len(l.Content) > MaxMessageBytes:
 		return fmt.Errorf(`"content" is over %d KiB`, MaxMessageBytes>>10)
+	case l.Parent != nil && *l.Parent == l.ID:
+		return fmt.Errorf(`"parent" is the message itself (%q)`, l.ID)
 	}
 	if l.CreatedAt != "" {
 		if _, err := time.Parse(time.RFC3339Nano, l.CreatedAt); err != nil {
@@ -226,7 +242,7 @@ func (st *Store) ImportFrom(ctx context.Context, src ImportSource, progress func
 			res = ImportResult{}
 		}
 	}()
-	w := &importWriter{st: st, job: job, sessions: map[string]string{}, titles: map[string]string{}}
+	w := &importWriter{st: st, job: job, sessions: map[string]string{}, titles: map[string]string{}, linked: map[string]bool{}}
 	for done, more := 0, true; more; {
 		if done > 0 {
 			select {
@@ -262,6 +278,7 @@ type importWriter struct {
 	job      string
 	sessions map[string]string // ref -> id
 	titles   map[string]string // id -> TitleFrom(its first user message imported)
+	linked   map[string]bool   // ids of the conversations given versions (their leaf is set at publish)
 	res      ImportResult
 }
 
@@ -282,8 +299,14 @@ func (w *importWriter) chunk(ctx context.Context, tx *sql.Tx, src ImportSource) 
 			more = false
 			break
 		}
-		if err := w.st.importLine(ctx, tx, w.job, l, w.sessions, w.titles, &w.res); err != nil {
+		id, err := w.st.importLine(ctx, tx, w.job, l, w.sessions, w.titles, &w.res)
+		if err != nil {
 			return n, false, err
+		}
+		if id != "" && l.Parent != nil {
+			if err := w.link(ctx, tx, id, l); err != nil {
+				return n, false, err
+			}
 		}
 	}
 	// The transaction holds the write lock: the rows after before are ours.
@@ -306,6 +329,11 @@ func (w *importWriter) publish(ctx context.Context) func(*sql.Tx) error {
 				WHERE id = ?`, id, id, id); err != nil {
 				return err
 			}
+			if w.linked[id] {
+				if err := setLeaf(ctx, tx, id); err != nil {
+					return err
+				}
+			}
 			if title, ok := w.titles[id]; ok {
 				if _, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE id = ? AND title = '' AND title_auto = 1`, title, id); err != nil {
 					return err
@@ -321,8 +349,62 @@ func (w *importWriter) publish(ctx context.Context) func(*sql.Tx) error {
 	}
 }
 
-// importLine writes one line inside a chunk's transaction.
-func (st *Store) importLine(ctx context.Context, tx *sql.Tx, job string, l ImportLine, sessions, titles map[string]string, res *ImportResult) error {
+// link gives message id, just written from line l, its parent and shown flag:
+// the parent is the message of that ref in the session, written on an earlier
+// line (of this import or a former one).
+func (w *importWriter) link(ctx context.Context, tx *sql.Tx, id string, l ImportLine) error {
+	sid := w.sessions[l.Session]
+	parent := ""
+	if *l.Parent != "" {
+		err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE session_id = ? AND ref = ?`, sid, *l.Parent).Scan(&parent)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: message %q of session %q follows %q, which no earlier line of that session is", ErrInvalid, l.ID, l.Session, *l.Parent)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ?, selected = ? WHERE id = ?`, parent, !l.Alternative, id); err != nil {
+		return err
+	}
+	w.linked[sid] = true
+	return nil
+}
+
+// setLeaf moves a conversation's leaf to the end of its shown path (where
+// the next message goes), once an import gave it versions.
+func setLeaf(ctx context.Context, tx *sql.Tx, sessionID string) error {
+	rows, err := tx.QueryContext(ctx, `SELECT `+messageCols+` FROM messages WHERE session_id = ? ORDER BY seq`, sessionID)
+	if err != nil {
+		return err
+	}
+	var all []Message
+	for rows.Next() {
+		m, err := scanMessage(rows)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	t := newTree(all)
+	shown, leaf := t.visible(), ""
+	for _, m := range t.msgs {
+		if shown[m.ID] {
+			leaf = m.ID
+		}
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE sessions SET leaf_id = ? WHERE id = ?`, leaf, sessionID)
+	return err
+}
+
+// importLine writes one line inside a chunk's transaction; it returns the new
+// message's id, "" when the message was already there.
+func (st *Store) importLine(ctx context.Context, tx *sql.Tx, job string, l ImportLine, sessions, titles map[string]string, res *ImportResult) (string, error) {
 	id, ok := sessions[l.Session]
 	if !ok {
 		err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE ref = ?`, l.Session).Scan(&id)
@@ -331,34 +413,34 @@ func (st *Store) importLine(ctx context.Context, tx *sql.Tx, job string, l Impor
 			now := ts(st.Now())
 			if _, err := tx.ExecContext(ctx, `INSERT INTO sessions(id, ref, title, created_at, updated_at, state, import_id) VALUES (?, ?, '', ?, ?, 'idle', ?)`,
 				id, l.Session, now, now, job); err != nil {
-				return err
+				return "", err
 			}
 			res.Sessions++
 		} else if err != nil {
-			return err
+			return "", err
 		}
 		sessions[l.Session] = id
 	}
 	var exists int
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE session_id = ? AND ref = ?`, id, l.ID).Scan(&exists); err != nil {
-		return err
+		return "", err
 	}
 	if exists > 0 {
 		res.Skipped++
-		return nil
+		return "", nil
 	}
 	m := Message{ID: st.NewID(), SessionID: id, Ref: l.ID, Role: l.Role, Content: l.Content, CreatedAt: st.Now().UTC()}
 	if l.CreatedAt != "" {
 		m.CreatedAt, _ = time.Parse(time.RFC3339Nano, l.CreatedAt)
 	}
 	if _, err := st.insert(ctx, tx, &m, false); err != nil {
-		return err
+		return "", err
 	}
 	res.Messages++
 	if _, seen := titles[id]; !seen && l.Role == "user" {
 		titles[id] = TitleFrom(l.Content)
 	}
-	return nil
+	return m.ID, nil
 }
 
 // rollbackImport removes what an unpublished import wrote, in short
