@@ -10,10 +10,12 @@ import (
 
 // SessionInfo is a conversation in the sidebar.
 type SessionInfo struct {
-	ID           string `json:"id"`
-	Title        string `json:"title"`
-	CreatedAt    string `json:"createdAt"`
-	UpdatedAt    string `json:"updatedAt"`
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	CreatedAt string `json:"createdAt"`
+	UpdatedAt string `json:"updatedAt"`
+	// MessageCount is what a person sees: their messages and the replies on the
+	// shown path (not tool records, sub-agents' messages or other versions).
 	MessageCount int    `json:"messageCount"`
 	State        string `json:"state"`
 	Pinned       bool   `json:"pinned"`
@@ -136,7 +138,7 @@ type Delta struct {
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 func toSessionInfo(s session.Session) SessionInfo {
-	return SessionInfo{ID: s.ID, Title: s.Title, CreatedAt: stamp(s.CreatedAt), UpdatedAt: stamp(s.UpdatedAt), MessageCount: s.MessageCount,
+	return SessionInfo{ID: s.ID, Title: s.Title, CreatedAt: stamp(s.CreatedAt), UpdatedAt: stamp(s.UpdatedAt), MessageCount: s.Shown,
 		State: s.State, Pinned: s.Pinned, Incognito: s.Incognito}
 }
 

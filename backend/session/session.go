@@ -39,7 +39,8 @@ type Session struct {
 	Profile      string
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
-	MessageCount int
+	MessageCount int    // every message, the summary's arithmetic
+	Shown        int    // the messages a person sees: user messages and replies on the shown path
 	State        string // active, idle, archived
 	Pinned       bool
 	Summary      string // rolling summary of turns that no longer fit the context
@@ -138,12 +139,25 @@ func (st *Store) create(ctx context.Context, title, owner string) (Session, erro
 }
 
 const sessionCols = `s.id, COALESCE(s.ref, ''), s.title, s.profile, s.created_at, s.updated_at,
-	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.import_id IS NULL), s.state, s.pinned, s.summary, s.summary_upto, s.summary_kind, s.rev, s.incognito_owner IS NOT NULL`
+	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.import_id IS NULL), ` + shownCount + `,
+	s.state, s.pinned, s.summary, s.summary_upto, s.summary_kind, s.rev, s.incognito_owner IS NOT NULL`
+
+// shownCount counts what Visible shows of the main channel, less tool records:
+// every user message and reply while the conversation is a line (leaf_id
+// NULL), else those on the path from the shown leaf up its parents (see
+// branch.go).
+const shownCount = `CASE WHEN s.leaf_id IS NULL THEN
+		(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.import_id IS NULL
+			AND m.channel = 'main' AND m.role IN ('user', 'assistant'))
+	ELSE (WITH RECURSIVE up(id) AS (SELECT s.leaf_id
+			UNION ALL SELECT m.parent_id FROM messages m JOIN up ON m.id = up.id WHERE m.parent_id <> '')
+		SELECT COUNT(*) FROM up JOIN messages m ON m.id = up.id WHERE m.role IN ('user', 'assistant'))
+	END`
 
 func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var s Session
 	var created, updated string
-	err := row.Scan(&s.ID, &s.Ref, &s.Title, &s.Profile, &created, &updated, &s.MessageCount,
+	err := row.Scan(&s.ID, &s.Ref, &s.Title, &s.Profile, &created, &updated, &s.MessageCount, &s.Shown,
 		&s.State, &s.Pinned, &s.Summary, &s.SummaryUpto, &s.SummaryKind, &s.Rev, &s.Incognito)
 	s.CreatedAt, s.UpdatedAt = parseTS(created), parseTS(updated)
 	return s, err

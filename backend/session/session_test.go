@@ -301,3 +301,43 @@ func TestTurnContextIsTheNewestReplysAndGoesWithItsSession(t *testing.T) {
 		t.Fatalf("turn_contexts after delete = %d, %v", n, err)
 	}
 }
+
+// The count a conversation shows is what its person sees: their messages and
+// the replies, not the tool records, a sub-agent's messages, a system message or
+// a reply that was answered again.
+func TestShownCountsWhatAPersonSees(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	s, err := st.Create(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reply Message
+	for _, m := range []Message{
+		{Role: "system", Content: "You are brief."},
+		{Role: "user", Content: "Ask the researcher about pumps"},
+		{Role: "tool", Content: `{"ok":true}`, ToolName: "ask_researcher"},
+		{Role: "user", Content: "pumps?", Channel: "researcher", Kind: "routing"},
+		{Role: "assistant", Content: "Pumps move water.", Channel: "researcher", Kind: "final"},
+		{Role: "assistant", Content: "The researcher says pumps move water."},
+	} {
+		m.SessionID = s.ID
+		if reply, err = st.Append(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := st.Get(ctx, s.ID)
+	if err != nil || got.Shown != 2 || got.MessageCount != 6 {
+		t.Fatalf("shown %d of %d messages (%v): want 2 of 6", got.Shown, got.MessageCount, err)
+	}
+	if _, err := st.ForkReply(ctx, s.ID, reply.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "Pumps move water, it says."}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := st.List(ctx)
+	if err != nil || len(list) != 1 || list[0].Shown != 2 || list[0].MessageCount != 7 {
+		t.Fatalf("after answering again: %+v %v: want 2 shown of 7", list, err)
+	}
+}

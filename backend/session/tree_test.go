@@ -207,7 +207,28 @@ func checkTree(ctx context.Context, st *Store, sid string, deleted []string) err
 	if err := checkLeaf(ctx, st, sid, tr); err != nil {
 		return err
 	}
+	if err := checkShown(ctx, st, sid, all); err != nil {
+		return err
+	}
 	return checkSearch(ctx, st, deleted)
+}
+
+// checkShown: the count the sidebar shows is the messages Visible shows.
+func checkShown(ctx context.Context, st *Store, sid string, all []Message) error {
+	want := 0
+	for _, m := range Visible(all) {
+		if InChannel(m, MainChannel) && (m.Role == "user" || m.Role == "assistant") {
+			want++
+		}
+	}
+	s, err := st.Get(ctx, sid)
+	if err != nil {
+		return err
+	}
+	if s.Shown != want {
+		return fmt.Errorf("the session counts %d shown messages, Visible shows %d", s.Shown, want)
+	}
+	return nil
 }
 
 func checkPath(tr *tree) error {
