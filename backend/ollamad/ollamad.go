@@ -7,7 +7,9 @@ package ollamad
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"os"
@@ -27,6 +29,10 @@ const (
 	Stopped     = "stopped"     // nothing answers; an ollama program was found (or may not be started)
 	Missing     = "missing"     // nothing answers and no ollama program was found
 	Unreachable = "unreachable" // nothing answers at a host that is not this computer
+	// Lost: nothing answers at a loopback host where an Ollama answered before
+	// (this Daemon saw it, or Hermes started it): it stopped or died, it is not
+	// missing (docs/architecture.md, "Connecting to Ollama").
+	Lost = "lost"
 )
 
 // Config says where Ollama should answer and what Hermes may do about it.
@@ -50,16 +56,24 @@ type State struct {
 	Managed bool   `json:"managed"` // Hermes started it and stops it on exit
 	Binary  string `json:"binary,omitempty"`
 	Hint    string `json:"hint,omitempty"` // what the user can do, with the exact command
+	// Answered: an Ollama answered at this host before (for Lost and Unreachable).
+	Answered bool `json:"answered,omitempty"`
+	// Exited: the Ollama Hermes started has exited; Exit says how (e.g. "exit status 1").
+	Exited bool   `json:"exited,omitempty"`
+	Exit   string `json:"exit,omitempty"`
 }
 
 // Daemon is the local server as Hermes sees it.
 type Daemon struct {
 	cfg Config
 
-	mu     sync.Mutex
-	cmd    *exec.Cmd
-	done   chan struct{}
-	models string // the models folder of the server Hermes started
+	mu       sync.Mutex
+	cmd      *exec.Cmd
+	done     chan struct{}
+	exit     string // how the server Hermes started ended ("" while it runs)
+	models   string // the models folder of the server Hermes started
+	answered bool   // something answered at the host since this Daemon was made
+	started  bool   // Hermes started a server here (its log is worth showing)
 }
 
 // New returns a Daemon for cfg.
@@ -134,16 +148,29 @@ func (d *Daemon) loopback() (string, bool) {
 
 // State says whether a server answers and, if not, what can be done.
 func (d *Daemon) State(ctx context.Context) State {
+	up := d.cfg.Answers(ctx)
 	d.mu.Lock()
-	managed := d.cmd != nil
+	d.answered = d.answered || up
+	answered := d.answered
+	managed, exited, exit := d.runningLocked(), d.cmd != nil && !d.runningLocked(), d.exit
 	d.mu.Unlock()
-	if d.cfg.Answers(ctx) {
-		return State{Status: Running, Managed: managed}
+	if up {
+		return State{Status: Running, Managed: managed, Answered: true}
 	}
 	if _, ok := d.loopback(); !ok {
-		return State{Status: Unreachable, Hint: fmt.Sprintf("Nothing answers at %s; start Ollama there, or set ollama_host to http://127.0.0.1:11434.", d.cfg.Host)}
+		return State{Status: Unreachable, Answered: answered, Hint: fmt.Sprintf("Nothing answers at %s; check that Ollama runs there and listens on that address, or set ollama_host to another address (Settings → Connection).", d.cfg.Host)}
 	}
 	bin := d.Find()
+	if answered {
+		return d.lost(bin, exited, exit)
+	}
+	st := d.notRunning(bin)
+	st.Exited, st.Exit = exited, exit // a start that failed: its log says why
+	return st
+}
+
+// notRunning is the state of a loopback host where nothing has answered yet.
+func (d *Daemon) notRunning(bin string) State {
 	switch {
 	case bin == "" && d.cfg.Path != "":
 		return State{Status: Missing, Hint: fmt.Sprintf("ollama_path is %s, which is not an executable program; fix it or clear it (hermes settings set ollama_path \"\").", d.cfg.Path)}
@@ -155,11 +182,43 @@ func (d *Daemon) State(ctx context.Context) State {
 	return State{Status: Stopped, Binary: bin, Hint: "Hermes can start it: " + bin + " serve"}
 }
 
+// lost is the state of a loopback host that answered before and does not now.
+func (d *Daemon) lost(bin string, exited bool, exit string) State {
+	st := State{Status: Lost, Answered: true, Binary: bin, Exited: exited, Exit: exit}
+	switch {
+	case exited:
+		st.Hint = fmt.Sprintf("The Ollama Hermes started has stopped (%s); its log is %s. Start it again, or run %s serve yourself.", exit, d.cfg.LogFile, bin)
+	case bin != "" && d.cfg.Manage != "never":
+		st.Hint = "Ollama stopped responding at " + d.cfg.Host + "; Hermes can start it again: " + bin + " serve"
+	default:
+		st.Hint = "Ollama stopped responding at " + d.cfg.Host + "; start it again where it ran (ollama serve, or its container)."
+	}
+	return st
+}
+
+// runningLocked: Hermes started a server that has not exited (d.mu held).
+func (d *Daemon) runningLocked() bool {
+	if d.cmd == nil {
+		return false
+	}
+	select {
+	case <-d.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// CanStart says whether Ensure would start a server for st.
+func (d *Daemon) CanStart(st State) bool {
+	return (st.Status == Stopped || st.Status == Lost) && st.Binary != "" && d.cfg.Manage != "never"
+}
+
 // Ensure starts the server when nothing answers at a loopback host, an ollama
 // program is found and manage_ollama is auto, and waits until it answers.
 func (d *Daemon) Ensure(ctx context.Context) (State, error) {
 	st := d.State(ctx)
-	if st.Status != Stopped || d.cfg.Manage == "never" {
+	if !d.CanStart(st) {
 		return st, nil
 	}
 	if err := d.start(st.Binary); err != nil {
@@ -168,7 +227,10 @@ func (d *Daemon) Ensure(ctx context.Context) (State, error) {
 	deadline := time.Now().Add(d.cfg.StartTimeout)
 	for {
 		if d.cfg.Answers(ctx) {
-			return State{Status: Running, Managed: true, Binary: st.Binary}, nil
+			d.mu.Lock()
+			d.answered = true
+			d.mu.Unlock()
+			return State{Status: Running, Managed: true, Binary: st.Binary, Answered: true}, nil
 		}
 		d.mu.Lock()
 		done := d.done
@@ -202,12 +264,17 @@ func (e *StartError) Error() string {
 	return fmt.Sprintf("start ollama: %s serve did not answer within %s; see %s", e.Binary, e.Wait, e.Log)
 }
 
+// startMarker begins the line the log gets at each start (LogTail reads from the last one).
+const startMarker = "Hermes starts"
+
 func (d *Daemon) start(bin string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.cmd != nil {
+	if d.runningLocked() {
 		return nil // started already; waiting for it
 	}
+	// One that exited is forgotten here, so Start again really starts it again.
+	d.cmd, d.done, d.exit = nil, nil, ""
 	hostPort, _ := d.loopback()
 	log, err := os.OpenFile(d.cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
@@ -217,13 +284,19 @@ func (d *Daemon) start(bin string) error {
 	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+hostPort)
 	cmd.Stdout, cmd.Stderr = log, log
 	proc.Prepare(cmd) // its own process group; SIGKILL when Hermes dies
-	fmt.Fprintf(log, "\n--- %s: Hermes starts %s serve on %s ---\n", time.Now().Format(time.RFC3339), bin, hostPort)
+	fmt.Fprintf(log, "\n--- %s: %s %s serve on %s ---\n", time.Now().Format(time.RFC3339), startMarker, bin, hostPort)
 	started, done := make(chan error, 1), make(chan struct{})
 	go func() {
 		ran := false
-		_ = proc.Run(cmd, func(err error) { ran = err == nil; started <- err })
+		err := proc.Run(cmd, func(err error) { ran = err == nil; started <- err })
 		if ran {
+			fmt.Fprintf(log, "--- %s: %s serve ended: %s ---\n", time.Now().Format(time.RFC3339), bin, exitWords(err))
 			log.Close()
+			d.mu.Lock()
+			if d.done == done {
+				d.exit = exitWords(err)
+			}
+			d.mu.Unlock()
 			close(done)
 		}
 	}()
@@ -231,8 +304,65 @@ func (d *Daemon) start(bin string) error {
 		log.Close()
 		return fmt.Errorf("start ollama: %w", err)
 	}
-	d.cmd, d.done, d.models = cmd, done, modelsDir(cmd.Env)
+	d.cmd, d.done, d.models, d.started = cmd, done, modelsDir(cmd.Env), true
 	return nil
+}
+
+// LogTail is the end of the log of the server Hermes started (the lines since
+// its last start, at most n of them), or nil when this Daemon started none:
+// a log left by another run says nothing about the Ollama at this host now.
+func (d *Daemon) LogTail(n int) []string {
+	d.mu.Lock()
+	started := d.started
+	d.mu.Unlock()
+	if !started || n <= 0 {
+		return nil
+	}
+	return tail(d.cfg.LogFile, n)
+}
+
+// tailBytes bounds what LogTail reads of the log.
+const tailBytes = 16 << 10
+
+// tail is the last n lines of file after its last start marker.
+func tail(file string, n int) []string {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil
+	}
+	off := max(fi.Size()-tailBytes, 0)
+	buf := make([]byte, fi.Size()-off)
+	if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
+		return nil
+	}
+	text := string(buf)
+	if i := strings.LastIndex(text, startMarker); i >= 0 {
+		if nl := strings.IndexByte(text[i:], '\n'); nl >= 0 {
+			text = text[i+nl+1:]
+		}
+	} else if off > 0 {
+		if nl := strings.IndexByte(text, '\n'); nl >= 0 {
+			text = text[nl+1:] // the first line read may be cut
+		}
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) == 1 && lines[0] == "" {
+		return nil
+	}
+	return lines[max(len(lines)-n, 0):]
+}
+
+// exitWords says how a started server ended.
+func exitWords(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
 }
 
 // Models is the folder where the server Hermes started keeps its models (as

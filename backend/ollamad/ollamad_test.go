@@ -267,3 +267,136 @@ func TestModelsOfAnOllamaThatDied(t *testing.T) {
 		t.Errorf("models folder of an Ollama that died: %q", got)
 	}
 }
+
+// TestStartAgainAfterItDied: the Ollama Hermes started dies; the state says it
+// stopped responding (not missing, not "stopped as soon as it started"), with
+// how it ended and its log, and Ensure really starts a new one.
+func TestStartAgainAfterItDied(t *testing.T) {
+	host := freeHost(t)
+	logFile := filepath.Join(t.TempDir(), "ollama.log")
+	d := New(Config{Host: host, Path: standIn(t), Manage: "auto", LogFile: logFile, Answers: answers(host)})
+	defer d.Stop()
+	if st, err := d.Ensure(t.Context()); err != nil || st.Status != Running {
+		t.Fatalf("first start: %+v, %v", st, err)
+	}
+	first := killStarted(t, d)
+	st := d.State(t.Context())
+	if st.Status != Lost || !st.Exited || !st.Answered || st.Exit == "" || !d.CanStart(st) || !strings.Contains(st.Hint, logFile) {
+		t.Fatalf("after it died: %+v", st)
+	}
+	if lines := d.LogTail(20); len(lines) == 0 || !strings.Contains(strings.Join(lines, "\n"), "serve ended") {
+		t.Errorf("log tail: %q", lines)
+	}
+	st, err := d.Ensure(t.Context())
+	if err != nil || st.Status != Running || !st.Managed {
+		t.Fatalf("start again: %+v, %v", st, err)
+	}
+	d.mu.Lock()
+	second := d.cmd.Process.Pid
+	d.mu.Unlock()
+	if second == first {
+		t.Errorf("start again kept the dead process %d", first)
+	}
+	if st := d.State(t.Context()); st.Status != Running || !st.Managed || st.Exited {
+		t.Errorf("running again: %+v", st)
+	}
+}
+
+// killStarted kills the server d started and waits until it is gone; its pid.
+func killStarted(t *testing.T, d *Daemon) int {
+	t.Helper()
+	d.mu.Lock()
+	cmd, done := d.cmd, d.done
+	d.mu.Unlock()
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	return cmd.Process.Pid
+}
+
+// TestStartAgainAfterAFailedStart: a program that exits at once fails the
+// start; once it is mended, the next Ensure runs it (before, every later try
+// answered "exited at once" without running anything).
+func TestStartAgainAfterAFailedStart(t *testing.T) {
+	host := freeHost(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "ollama")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho 'Error: listen tcp: address already in use' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d := New(Config{Host: host, Path: bin, Manage: "auto", LogFile: filepath.Join(dir, "ollama.log"), Answers: answers(host)})
+	defer d.Stop()
+	var se *StartError
+	if _, err := d.Ensure(t.Context()); !errors.As(err, &se) || !se.Exited {
+		t.Fatalf("first start: %v", err)
+	}
+	st := d.State(t.Context())
+	if st.Status != Stopped || !st.Exited || st.Answered || !d.CanStart(st) {
+		t.Errorf("after a failed start: %+v", st)
+	}
+	if lines := d.LogTail(5); !strings.Contains(strings.Join(lines, "\n"), "address already in use") {
+		t.Errorf("log tail: %q", lines)
+	}
+	good, err := os.ReadFile(standIn(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, good, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := d.Ensure(t.Context()); err != nil || st.Status != Running || !st.Managed {
+		t.Fatalf("start again: %+v, %v", st, err)
+	}
+}
+
+// TestLostIsNotMissing: an Ollama Hermes did not start (a container, another
+// terminal) answered and stopped; with no ollama program here the state is
+// Lost, never Missing (the install screen), and Hermes does not offer to start it.
+func TestLostIsNotMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	host := freeHost(t)
+	fake := exec.Command(fakeOllama, "--addr", strings.TrimPrefix(host, "http://"))
+	if err := fake.Start(); err != nil {
+		t.Fatal(err)
+	}
+	d := New(Config{Host: host, Manage: "auto", LogFile: filepath.Join(t.TempDir(), "l"), Answers: answers(host), Search: []string{}})
+	deadline := time.Now().Add(10 * time.Second)
+	for d.State(t.Context()).Status != Running {
+		if time.Now().After(deadline) {
+			t.Fatal("the fake never answered")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = fake.Process.Kill()
+	_ = fake.Wait()
+	st := d.State(t.Context())
+	if st.Status != Lost || st.Exited || st.Managed || d.CanStart(st) || !strings.Contains(st.Hint, host) || d.LogTail(10) != nil {
+		t.Errorf("after the foreign Ollama stopped: %+v", st)
+	}
+	if st, err := d.Ensure(t.Context()); err != nil || st.Status != Lost {
+		t.Errorf("ensure: %+v, %v", st, err)
+	}
+	fresh := New(Config{Host: host, Manage: "auto", LogFile: filepath.Join(t.TempDir(), "l"), Answers: answers(host), Search: []string{}})
+	if st := fresh.State(t.Context()); st.Status != Missing {
+		t.Errorf("never answered, no program: %+v", st)
+	}
+}
+
+func TestLogTail(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "ollama.log")
+	text := "old run\n--- t: " + startMarker + " x serve on y ---\n" + strings.Repeat("line\n", 30) + "last\n"
+	if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := tail(file, 3)
+	if len(got) != 3 || got[2] != "last" || got[0] != "line" {
+		t.Errorf("tail = %q", got)
+	}
+	if got := tail(file, 100); len(got) != 31 || strings.Contains(strings.Join(got, "\n"), "old run") {
+		t.Errorf("tail since the marker = %d lines %q", len(got), got[:2])
+	}
+	if got := tail(filepath.Join(t.TempDir(), "none"), 3); got != nil {
+		t.Errorf("no file: %q", got)
+	}
+}
