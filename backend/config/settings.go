@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"hermes/backend/memory/decay"
+	"hermes/backend/netguard"
 	"hermes/backend/tools"
 )
 
@@ -33,6 +35,7 @@ const (
 	BadHostEmpty     = "host_empty"     // none
 	BadScheme        = "bad_scheme"     // value
 	BadPort          = "bad_port"       // value
+	BadHostNever     = "host_never"     // value: a link-local or cloud-metadata address (netguard.Refused)
 	BadModel         = "not_model"      // value
 	BadModelEmpty    = "model_empty"    // none
 	// The model is checked against the installed ones (app): value, installed.
@@ -100,6 +103,9 @@ type Settings struct {
 	CageMemoryMB  int           // memory a file's reader may use (the parser cage), in MiB
 	CageTime      time.Duration // time a file's reader may take, wall clock and CPU
 	OfflineOnly   bool          // every connection beyond this computer is refused (backend/egress)
+	// OllamaInternet lets ollama_host be an internet address (netguard.Internet);
+	// loopback and the LAN need no permission, as for MCP over HTTP.
+	OllamaInternet bool
 	// MemoryHalfLives is the decay half-life per memory category the user set
 	// (categories not named decay at the default rate). Shared: do not modify.
 	MemoryHalfLives map[string]time.Duration
@@ -268,6 +274,11 @@ var specs = []spec{
 		def: constant("false"), parse: parseBool,
 		apply: func(s *Settings, v string) { s.OfflineOnly = v == "true" },
 	},
+	{
+		key: "ollama_allow_internet", description: "true: ollama_host may be an internet address (not this computer or the local network); Ollama's API has no password, so reach it over https or a tunnel. false: only this computer and the local network",
+		def: constant("false"), parse: parseBool,
+		apply: func(s *Settings, v string) { s.OllamaInternet = v == "true" },
+	},
 }
 
 // parseBool reads true or false (also on/off, yes/no, 1/0).
@@ -376,8 +387,11 @@ func NormalizeHost(v string) (string, error) {
 	if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
 		return "", bad(BadPort, map[string]string{"value": port}, "port %q is not a number between 1 and 65535", port)
 	}
-	if host == "0.0.0.0" || host == "" {
+	if host == "0.0.0.0" || host == "::" || host == "" {
 		host = "127.0.0.1"
+	}
+	if a, err := netip.ParseAddr(host); err == nil && netguard.Classify(a) == netguard.Refused {
+		return "", bad(BadHostNever, map[string]string{"value": host}, "%s is a link-local or cloud-metadata address, which Hermes never connects to; use the Ollama machine's LAN address", host)
 	}
 	return u.Scheme + "://" + net.JoinHostPort(host, port) + strings.TrimSuffix(u.Path, "/"), nil
 }

@@ -210,3 +210,26 @@ func TestShortDuration(t *testing.T) {
 		t.Fatalf("idle_timeout = %q", v)
 	}
 }
+
+// TestOllamaHostRules: ollama_host takes loopback, LAN and internet addresses
+// (the dial checks the internet permission, ollama_allow_internet), never a
+// link-local or cloud-metadata one, as MCP over HTTP.
+func TestOllamaHostRules(t *testing.T) {
+	for _, c := range []struct{ in, want, reason string }{
+		{"192.168.1.5", "http://192.168.1.5:11434", ""},
+		{"http://[::]:11434", "http://127.0.0.1:11434", ""},
+		{"https://ollama.example.org", "https://ollama.example.org:11434", ""},
+		{"http://169.254.169.254", "", BadHostNever},
+		{"http://[fe80::1]:11434", "", BadHostNever},
+		{"ftp://nas:21", "", BadScheme},
+	} {
+		got, err := NormalizeHost(c.in)
+		var ve *ValueError
+		switch {
+		case c.reason == "" && (err != nil || got != c.want):
+			t.Errorf("%s: %q, %v", c.in, got, err)
+		case c.reason != "" && (!errors.As(err, &ve) || ve.Reason != c.reason):
+			t.Errorf("%s: %q, %v; want %s", c.in, got, err, c.reason)
+		}
+	}
+}

@@ -27,6 +27,8 @@ export const settingDescriptionsZh: Record<string, string> = {
   ollama_path: 'Hermes 可以启动的 ollama 程序（留空：在 PATH 和常见安装位置中查找）',
   offline_only:
     'true：Hermes 只连接本机；其他所有连接（Ollama、MCP 服务器、HTTP 工具，包括局域网）都会被拒绝，并列在“活动 → 网络”中。false：按各部分自己的规则',
+  ollama_allow_internet:
+    'true：ollama_host 可以是互联网地址（不在本机也不在局域网）；Ollama 的接口没有密码，请通过 https 或隧道访问。false：只允许本机和局域网',
 };
 
 /** The description of a setting in lang: the backend's text in English, the Chinese one when there is one. */
