@@ -115,6 +115,9 @@ type Core struct {
 	retired   []*ollamad.Daemon // earlier ones, stopped at Close if Hermes started them
 	clientKey string
 	client    *llm.Client
+	probeMu   sync.Mutex // the last probe of an Ollama host (app/ollama.go)
+	probeHost string
+	probeErr  error
 }
 
 // Knowledge is the knowledge base service.

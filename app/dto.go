@@ -106,6 +106,8 @@ type Status struct {
 	DataDir string            `json:"dataDir"`
 	// OllamaManaged: Hermes started this Ollama and stops it when it exits.
 	OllamaManaged bool `json:"ollamaManaged"`
+	// Connection is the connection's one state (Conn*, app/connection.go).
+	Connection string `json:"connection"`
 	// IntentProblem is set when messages cannot be classified (chat still works).
 	IntentProblem string            `json:"intentProblem"`
 	IntentFix     string            `json:"intentFix"`

@@ -55,7 +55,17 @@ type SetupState struct {
 	Problem     string            `json:"problem"` // in English; Code and Params for the UI (app/notice.go)
 	Code        string            `json:"code"`
 	Params      map[string]string `json:"params"`
-	Step        string            `json:"step"` // install | start | pull | choose | "" (ready)
+	Step        string            `json:"step"` // install | start | reconnect | connect | pull | choose | "" (ready)
+	// Connection is the one state of the connection (Conn*, app/connection.go);
+	// Remote: ollama_host is not this computer; CanStart: Start Ollama (or Start
+	// again) would start one; Exited, Exit and LogTail: the Ollama Hermes started
+	// has exited, how, and the end of its log.
+	Connection string   `json:"connection"`
+	Remote     bool     `json:"remote"`
+	CanStart   bool     `json:"can_start"`
+	Exited     bool     `json:"exited"`
+	Exit       string   `json:"exit"`
+	LogTail    []string `json:"log_tail"`
 }
 
 // Setup says what stands between the user and a working chat.
@@ -69,21 +79,7 @@ func (c *Core) Setup(ctx context.Context) (SetupState, error) {
 	out := SetupState{Ollama: st.Status, Managed: st.Managed, Host: s.OllamaHost, Binary: st.Binary, InstallHint: ollamad.InstallCommand(), InstallNote: ollamad.InstallNote(), OS: runtime.GOOS,
 		ChatModel: s.ChatModel, EmbedModel: s.EmbedModel, Models: []ModelDetail{}, MemoryGB: memoryGB()}
 	out.Recommended = recommend(out.MemoryGB)
-	if st.Status != ollamad.Running {
-		out.Code, out.Params = ollamaNotice(st, s)
-	}
-	switch st.Status {
-	case ollamad.Missing:
-		out.Problem, out.Step = "Ollama, which runs the models, is not installed on this computer.", "install"
-		if s.OllamaPath != "" {
-			out.Problem = st.Hint // ollama_path points nowhere
-		}
-		return out, nil
-	case ollamad.Stopped:
-		out.Problem, out.Step = "Ollama is installed but not running. "+st.Hint, "start"
-		return out, nil
-	case ollamad.Unreachable:
-		out.Problem, out.Step = st.Hint, "start"
+	if c.setupConnection(&out, d, st, s) {
 		return out, nil
 	}
 	client, _, err := c.llmClient(ctx)

@@ -13,16 +13,18 @@ import (
 // egress.Net, built here: it refuses what offline_only forbids and records
 // each attempt in the network log (backend/netlog), which every door lists.
 
-// ollamaRule is how connections to Ollama are dialled and recorded: its host is
-// the user's choice (ollama_host), so only offline_only limits it.
-var ollamaRule = egress.Rule{Part: "ollama", Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
+// ollamaRule is how connections to Ollama are dialled and recorded: the rule
+// of MCP over HTTP (loopback and the LAN freely, link-local and metadata
+// never), the internet only with ollama_allow_internet (ollamaDial picks).
+var ollamaRule = egress.Rule{Part: "ollama", Guard: true, Hint: "ollama_allow_internet to true (Settings → Connection)",
+	Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
 
 // openNetwork builds the network log, the Net every dial shares and the
 // transport of the Ollama clients.
 func (c *Core) openNetwork() {
 	c.netLog = netlog.Open(c.db.DB, netlog.Options{})
 	c.outbound = egress.New(c.offlineOnly, c.netLog.Record)
-	c.transport = llm.NewTransport(c.outbound.Dialer(ollamaRule))
+	c.transport = llm.NewTransport(c.ollamaDial())
 }
 
 // offlineOnly is the setting offline_only as it is now (asked at every dial, so

@@ -20,6 +20,8 @@ const (
 	NoticeOllamaManual      = "ollama_stopped_manual" // found, not running, manage_ollama is never; params: host, binary
 	NoticeOllamaRemoteDown  = "ollama_remote_down"    // nothing answers at a host that is not this computer; params: host
 	NoticeOllamaUnreachable = "ollama_unreachable"    // nothing answers, no more known; params: host
+	NoticeOllamaLost        = "ollama_lost"           // it answered before at this computer's host, not now; params: host, binary ("" when Hermes cannot start it)
+	NoticeOllamaRefused     = "ollama_refused"        // Hermes's rules refuse the host; params: host, reason (egress.ReasonInternet or ReasonNever)
 	NoticeOllamaError       = "ollama_error"          // it answered with an error; params: host, detail
 	NoticeOfflineRefused    = "offline_refused"       // the host is not this computer and offline_only is on; params: host
 	NoticeModelsUnlisted    = "models_unlisted"       // the models could not be listed; params: detail
@@ -55,6 +57,12 @@ func ollamaNotice(st ollamad.State, s config.Settings) (string, map[string]strin
 		return NoticeOllamaStopped, map[string]string{"host": host, "binary": st.Binary}
 	case st.Status == ollamad.Unreachable:
 		return NoticeOllamaRemoteDown, map[string]string{"host": host}
+	case st.Status == ollamad.Lost:
+		bin := st.Binary
+		if s.ManageOllama == "never" {
+			bin = ""
+		}
+		return NoticeOllamaLost, map[string]string{"host": host, "binary": bin}
 	}
 	return NoticeOllamaUnreachable, map[string]string{"host": host}
 }

@@ -2,11 +2,14 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"time"
 
 	"hermes/backend/config"
+	"hermes/backend/egress"
 	"hermes/backend/ollamad"
 )
 
@@ -29,21 +32,50 @@ func (c *Core) daemon(s config.Settings) *ollamad.Daemon {
 	return c.ollama
 }
 
-// answers reports quickly whether an Ollama answers at host.
+// answers reports quickly whether an Ollama answers at host, and keeps why not
+// (lastProbe): a refusal by Hermes's own rules is a state of its own.
 func (c *Core) answers(host string) func(context.Context) bool {
-	client := &http.Client{Transport: c.transport, Timeout: 2 * time.Second}
 	return func(ctx context.Context) bool {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, host+"/api/version", nil)
-		if err != nil {
-			return false
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
+		err := c.probe(ctx, host)
+		c.probeMu.Lock()
+		c.probeHost, c.probeErr = host, err
+		c.probeMu.Unlock()
+		return err == nil
 	}
+}
+
+// probe asks host for Ollama's version through the Ollama transport (its
+// dial rule and the network record): nil when it answers. The error keeps its
+// cause (an egress.RefusedError), which the llm client's words do not.
+func (c *Core) probe(ctx context.Context, host string) error {
+	client := &http.Client{Transport: c.transport, Timeout: 2 * time.Second}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, host+"/api/version", nil)
+	if err != nil {
+		return fmt.Errorf("probe ollama: %w", err)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("probe ollama: %w", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("probe ollama: %w: %s answered %s", errNotOllama, host, resp.Status)
+	}
+	return nil
+}
+
+// errNotOllama: something answered at the host, but not as Ollama does.
+var errNotOllama = errors.New("not an Ollama server")
+
+// refusal is why Hermes itself refused the last probe of host, or nil.
+func (c *Core) refusal(host string) *egress.RefusedError {
+	c.probeMu.Lock()
+	defer c.probeMu.Unlock()
+	var ref *egress.RefusedError
+	if c.probeHost == host && errors.As(c.probeErr, &ref) {
+		return ref
+	}
+	return nil
 }
 
 // EnsureOllama starts the local Ollama when the settings allow it and nothing

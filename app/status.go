@@ -42,10 +42,18 @@ func (c *Core) Status(ctx context.Context) (Status, error) {
 	os, osErr := c.OllamaState(ctx)
 	if osErr == nil {
 		st.OllamaManaged = os.Managed
+		st.Connection = c.connection(os, s.OllamaHost)
 	}
 	var ref *egress.RefusedError
+	if !h.Reachable && !errors.As(h.Err, &ref) {
+		ref = c.refusal(s.OllamaHost) // the llm client's words keep only offline_only's refusal
+	}
 	switch {
-	case !h.Reachable && errors.As(h.Err, &ref) && ref.Offline():
+	case !h.Reachable && ref != nil && !ref.Offline():
+		st.Problem = ref.Error() + "."
+		st.Fix = "Use an Ollama on this computer or the local network, or allow an internet one in Settings → Connection."
+		st.Code, st.Params = refusedNotice(ref, s.OllamaHost)
+	case !h.Reachable && ref != nil && ref.Offline():
 		st.Problem = fmt.Sprintf("Ollama at %s is not on this computer, and offline_only is on.", s.OllamaHost)
 		st.Fix = "Use an Ollama on this computer (ollama_host http://127.0.0.1:11434), or turn offline_only off in Settings."
 		st.Code, st.Params = NoticeOfflineRefused, map[string]string{"host": s.OllamaHost}

@@ -63,6 +63,15 @@ func (w *Web) gate(method string, args []string) (guarded, bool) {
 		return guarded{key: "ResolveApproval\x00" + p.ID, fingerprint: p.DefinitionHash,
 			what: fmt.Sprintf("let the tool %q run its program with %s", p.Tool, callArgs)}, true
 	case "SetSetting":
+		// ollama_allow_internet on lets the chats go to an Ollama on the internet.
+		if len(args) == 2 && args[0] == "ollama_allow_internet" {
+			on := strings.ToLower(strings.TrimSpace(args[1]))
+			if on != "true" && on != "on" && on != "yes" && on != "1" {
+				return guarded{}, false // turning it off needs no code
+			}
+			return guarded{key: "SetSetting\x00ollama_allow_internet", fingerprint: "true",
+				what: "let Hermes send your chats to an Ollama on the internet (ollama_allow_internet)"}, true
+		}
 		// ollama_path names the program Hermes starts as Ollama.
 		if len(args) != 2 || args[0] != "ollama_path" {
 			return guarded{}, false

@@ -209,6 +209,16 @@ func (d *Daemon) runningLocked() bool {
 	}
 }
 
+// Pid is the process id of the server Hermes started while it runs, else 0.
+func (d *Daemon) Pid() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.runningLocked() {
+		return 0
+	}
+	return d.cmd.Process.Pid
+}
+
 // CanStart says whether Ensure would start a server for st.
 func (d *Daemon) CanStart(st State) bool {
 	return (st.Status == Stopped || st.Status == Lost) && st.Binary != "" && d.cfg.Manage != "never"

@@ -13,6 +13,8 @@ export const NOTICE_CODES = [
   'ollama_stopped_manual',
   'ollama_remote_down',
   'ollama_unreachable',
+  'ollama_lost',
+  'ollama_refused',
   'ollama_error',
   'offline_refused',
   'models_unlisted',
