@@ -48,11 +48,20 @@ const WindowName = "hermes-desktop"
 var ErrNoWindow = errors.New("the window is not installed (" + WindowName + ", next to hermes or in " + intent.SystemDir + "): " +
 	"reinstall Hermes, or use `hermes serve` to open it in a browser")
 
+// PackagedBinDir is where the package puts hermes (build/package/nfpm.yaml).
+const PackagedBinDir = "/usr/bin"
+
 // WindowExecutable finds the window's executable for the hermes at self: in
-// the same folder (a build, the offline bundle), else in the package's lib
-// directory.
+// the same folder (a build, the offline bundle), else, for the packaged
+// /usr/bin/hermes only, in the package's lib directory (a hermes elsewhere, a
+// build or a test, never starts the window of an installed package, which may
+// be another version).
 func WindowExecutable(self string) (string, error) {
-	for _, dir := range []string{filepath.Dir(self), intent.SystemDir} {
+	dirs := []string{filepath.Dir(self)}
+	if filepath.Dir(self) == PackagedBinDir {
+		dirs = append(dirs, intent.SystemDir)
+	}
+	for _, dir := range dirs {
 		p := filepath.Join(dir, WindowName)
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
 			return p, nil

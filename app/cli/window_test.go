@@ -67,8 +67,8 @@ func TestWindowIsItsOwnExecutable(t *testing.T) {
 func TestWindowExecutable(t *testing.T) {
 	dir := t.TempDir()
 	self := filepath.Join(dir, "hermes")
-	if p, err := app.WindowExecutable(self); err != app.ErrNoWindow && filepath.Dir(p) != intent.SystemDir {
-		t.Fatalf("empty folder: %q, %v", p, err) // only an installed package's window may be found
+	if p, err := app.WindowExecutable(self); err != app.ErrNoWindow {
+		t.Fatalf("empty folder: %q, %v", p, err)
 	}
 	p := filepath.Join(dir, app.WindowName)
 	if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o644); err != nil {
@@ -82,6 +82,18 @@ func TestWindowExecutable(t *testing.T) {
 	}
 	if got := mustWindow(t, self); got != p {
 		t.Fatalf("found %q, want %q", got, p)
+	}
+	// Only the packaged hermes looks in the package's lib directory: a build or
+	// a test must never start an installed window (another version, and exec
+	// would replace the test process).
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := app.WindowExecutable(self); err != app.ErrNoWindow {
+		t.Fatalf("a hermes outside %s found %q, %v", app.PackagedBinDir, got, err)
+	}
+	if got, err := app.WindowExecutable(filepath.Join(app.PackagedBinDir, "hermes")); err == nil && filepath.Dir(got) != intent.SystemDir {
+		t.Fatalf("the packaged hermes found %q", got)
 	}
 }
 
