@@ -142,9 +142,9 @@ func TestImportFailureAndCrashLeaveNothing(t *testing.T) {
 	owner := procid.Of(dead.Process.Pid)
 	st.db.ExecContext(ctx, `INSERT INTO imports(id, owner, started_at, heartbeat_at) VALUES (?, ?, ?, ?)`, job, owner.String(), ts(clock), ts(clock))
 	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
-		var res ImportResult
+		w := newImportWriter(st, job)
 		for _, l := range importLines(3, 100) {
-			if _, err := st.importLine(ctx, tx, job, l, map[string]string{}, map[string]string{}, &res); err != nil {
+			if _, err := w.line(ctx, tx, l); err != nil {
 				return err
 			}
 		}

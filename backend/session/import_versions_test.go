@@ -112,3 +112,24 @@ func join(s []string) string {
 	}
 	return out
 }
+
+// TestImportSkipsRepeatedLine: a message ref given twice in one new
+// conversation is written once, and a title a line gives names the session
+// and stays when its first turn changes.
+func TestImportSkipsRepeatedLine(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	lines := []ImportLine{
+		{Session: "c2", ID: "m1", Role: "user", Content: "hello", Title: "Greetings  from\nafar"},
+		{Session: "c2", ID: "m1", Role: "user", Content: "hello again"},
+		{Session: "c2", ID: "m2", Role: "assistant", Content: "hi"},
+	}
+	res, err := st.Import(ctx, lines, nil)
+	if err != nil || res.Messages != 2 || res.Skipped != 1 {
+		t.Fatalf("%+v, %v; want 2 messages and 1 skipped", res, err)
+	}
+	s, _ := st.Get(ctx, "c2")
+	if s.Title != "Greetings from afar" {
+		t.Fatalf("title %q, want the one the line gave", s.Title)
+	}
+}

@@ -34,6 +34,9 @@ type ImportLine struct {
 	Parent    *string `json:"parent,omitempty"`
 	// Alternative is a version not shown (another version beside it is).
 	Alternative bool `json:"alternative,omitempty"`
+	// Title is the session's title (the first line that gives one names a new
+	// session); without one, the first user message imported makes it.
+	Title string `json:"title,omitempty"`
 }
 
 // ImportResult counts what an import did.
@@ -242,7 +245,7 @@ func (st *Store) ImportFrom(ctx context.Context, src ImportSource, progress func
 			res = ImportResult{}
 		}
 	}()
-	w := &importWriter{st: st, job: job, sessions: map[string]string{}, titles: map[string]string{}, linked: map[string]bool{}}
+	w := newImportWriter(st, job)
 	for done, more := 0, true; more; {
 		if done > 0 {
 			select {
@@ -278,8 +281,15 @@ type importWriter struct {
 	job      string
 	sessions map[string]string // ref -> id
 	titles   map[string]string // id -> TitleFrom(its first user message imported)
+	named    map[string]bool   // ids whose title an import line gave (it does not follow the first turn)
 	linked   map[string]bool   // ids of the conversations given versions (their leaf is set at publish)
+	fresh    freshSession
 	res      ImportResult
+}
+
+func newImportWriter(st *Store, job string) *importWriter {
+	return &importWriter{st: st, job: job, sessions: map[string]string{}, titles: map[string]string{},
+		named: map[string]bool{}, linked: map[string]bool{}}
 }
 
 // chunk writes lines of src inside one transaction, up to importChunk of them
@@ -299,7 +309,7 @@ func (w *importWriter) chunk(ctx context.Context, tx *sql.Tx, src ImportSource) 
 			more = false
 			break
 		}
-		id, err := w.st.importLine(ctx, tx, w.job, l, w.sessions, w.titles, &w.res)
+		id, err := w.line(ctx, tx, l)
 		if err != nil {
 			return n, false, err
 		}
@@ -335,7 +345,7 @@ func (w *importWriter) publish(ctx context.Context) func(*sql.Tx) error {
 				}
 			}
 			if title, ok := w.titles[id]; ok {
-				if _, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ? WHERE id = ? AND title = '' AND title_auto = 1`, title, id); err != nil {
+				if _, err := tx.ExecContext(ctx, `UPDATE sessions SET title = ?, title_auto = ? WHERE id = ? AND title = '' AND title_auto = 1`, title, !w.named[id], id); err != nil {
 					return err
 				}
 			}
@@ -356,15 +366,22 @@ func (w *importWriter) link(ctx context.Context, tx *sql.Tx, id string, l Import
 	sid := w.sessions[l.Session]
 	parent := ""
 	if *l.Parent != "" {
-		err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE session_id = ? AND ref = ?`, sid, *l.Parent).Scan(&parent)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: message %q of session %q follows %q, which no earlier line of that session is", ErrInvalid, l.ID, l.Session, *l.Parent)
-		}
-		if err != nil {
-			return err
+		var known bool
+		if parent, known = w.fresh.refs[*l.Parent]; !known || w.fresh.id != sid {
+			err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE session_id = ? AND ref = ?`, sid, *l.Parent).Scan(&parent)
+			if errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("%w: message %q of session %q follows %q, which no earlier line of that session is", ErrInvalid, l.ID, l.Session, *l.Parent)
+			}
+			if err != nil {
+				return err
+			}
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE messages SET parent_id = ?, selected = ? WHERE id = ?`, parent, !l.Alternative, id); err != nil {
+	up, err := w.st.db.TxStmt(ctx, tx, `UPDATE messages SET parent_id = ?, selected = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	if _, err := up.ExecContext(ctx, parent, !l.Alternative, id); err != nil {
 		return err
 	}
 	w.linked[sid] = true
@@ -402,31 +419,49 @@ func setLeaf(ctx context.Context, tx *sql.Tx, sessionID string) error {
 	return err
 }
 
-// importLine writes one line inside a chunk's transaction; it returns the new
+// named marks a title an import line gave (not made from a message) in an
+// importWriter's titles.
+const named = "\x00"
+
+// freshSession is the conversation an import created last, with the refs of
+// the messages it wrote there (ref -> id): a line of it needs no query to
+// know whether its message is there, nor which message it follows.
+type freshSession struct {
+	id   string
+	refs map[string]string
+}
+
+// line writes one line inside a chunk's transaction; it returns the new
 // message's id, "" when the message was already there.
-func (st *Store) importLine(ctx context.Context, tx *sql.Tx, job string, l ImportLine, sessions, titles map[string]string, res *ImportResult) (string, error) {
-	id, ok := sessions[l.Session]
+func (w *importWriter) line(ctx context.Context, tx *sql.Tx, l ImportLine) (string, error) {
+	st := w.st
+	id, ok := w.sessions[l.Session]
 	if !ok {
 		err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE ref = ?`, l.Session).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			id = st.NewID()
 			now := ts(st.Now())
 			if _, err := tx.ExecContext(ctx, `INSERT INTO sessions(id, ref, title, created_at, updated_at, state, import_id) VALUES (?, ?, '', ?, ?, 'idle', ?)`,
-				id, l.Session, now, now, job); err != nil {
+				id, l.Session, now, now, w.job); err != nil {
 				return "", err
 			}
-			res.Sessions++
+			w.res.Sessions++
+			w.fresh = freshSession{id: id, refs: map[string]string{}}
 		} else if err != nil {
 			return "", err
 		}
-		sessions[l.Session] = id
+		w.sessions[l.Session] = id
 	}
-	var exists int
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE session_id = ? AND ref = ?`, id, l.ID).Scan(&exists); err != nil {
+	exists := 0
+	if w.fresh.id == id {
+		if _, ok := w.fresh.refs[l.ID]; ok {
+			exists = 1
+		}
+	} else if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE session_id = ? AND ref = ?`, id, l.ID).Scan(&exists); err != nil {
 		return "", err
 	}
 	if exists > 0 {
-		res.Skipped++
+		w.res.Skipped++
 		return "", nil
 	}
 	m := Message{ID: st.NewID(), SessionID: id, Ref: l.ID, Role: l.Role, Content: l.Content, CreatedAt: st.Now().UTC()}
@@ -436,9 +471,16 @@ func (st *Store) importLine(ctx context.Context, tx *sql.Tx, job string, l Impor
 	if _, err := st.insert(ctx, tx, &m, false); err != nil {
 		return "", err
 	}
-	res.Messages++
-	if _, seen := titles[id]; !seen && l.Role == "user" {
-		titles[id] = TitleFrom(l.Content)
+	if w.fresh.id == id {
+		w.fresh.refs[l.ID] = m.ID
+	}
+	w.res.Messages++
+	if l.Title != "" && !w.named[id] {
+		w.titles[id] = strings.Join(strings.Fields(l.Title), " ")
+		w.named[id] = true
+	}
+	if _, seen := w.titles[id]; !seen && l.Role == "user" {
+		w.titles[id] = TitleFrom(l.Content)
 	}
 	return m.ID, nil
 }
