@@ -83,7 +83,7 @@ describe('accessibility', { timeout: 300_000 }, () => {
         await menuItem(page, 'settings-button');
         await page.getByTestId('settings').waitFor();
         // Checked once the backend's settings are in (their fields and buttons are checked too).
-        await page.locator('[data-testid="settings"] [data-testid="setting"]').first().waitFor();
+        await page.locator('[data-testid="settings"] [data-testid="form-setting"]').first().waitFor();
         await check('settings');
         await page.keyboard.press('Escape');
         await page.getByTestId('settings').waitFor({ state: 'detached' });

@@ -115,9 +115,9 @@ describe('network egress in the activity panel', { timeout: 300_000 }, () => {
     assert.equal((await sendAndWait(page, 'hello there')).status, 'ok');
 
     await menuItem(page, 'settings-button');
-    const setting = page.locator('[data-testid="setting"][data-key="offline_only"]');
-    await setting.getByTestId('setting-input').fill('true');
-    await setting.getByTestId('setting-save').click();
+    // Settings → Privacy: a checkbox, saved as it changes.
+    const setting = page.locator('[data-testid="form-setting"][data-key="offline_only"]');
+    await setting.getByRole('checkbox', { name: 'Offline only' }).check();
     await setting.getByText('Saved').waitFor({ timeout: 10_000 });
     await page.getByTestId('settings-close').click();
 

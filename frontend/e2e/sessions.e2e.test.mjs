@@ -248,13 +248,13 @@ describe('sessions, search, intent and context in the web UI', { timeout: 240_00
     await setLanguage(page, 'zh');
     try {
       await menuItem(page, 'settings-button');
-      const row = page.locator('[data-testid="setting"][data-key="first_token_timeout"]');
-      await row.getByTestId('setting-input').fill('120');
-      await row.getByTestId('setting-save').click();
-      const err = row.getByTestId('setting-error');
+      const row = page.locator('[data-testid="form-setting"][data-key="first_token_timeout"]');
+      await row.getByTestId('form-input').fill('120');
+      await row.getByTestId('form-save').click();
+      const err = row.getByTestId('form-error');
       await err.waitFor({ timeout: 10_000 });
       assert.equal(await err.textContent(), 'first_token_timeout：“120”不是时长；请写成 30s 或 2m 这样的形式。');
-      assert.equal(await row.getByTestId('setting-input').inputValue(), '120');
+      assert.equal(await row.getByTestId('form-input').inputValue(), '120');
       await page.getByTestId('settings-close').click();
     } finally {
       await setLanguage(page, 'en');

@@ -233,4 +233,47 @@ describe('Onboarding', () => {
     bus.emit('setup:changed', setupState());
     await waitFor(() => expect(queryByTestId('onboarding')).toBeNull());
   });
+  it('connect: another computer that does not answer asks for an address, never to install or start', () => {
+    const { getByTestId, queryByTestId, getByRole, getByLabelText } = setup({
+      ollama: 'unreachable',
+      connection: 'remote_unreachable',
+      step: 'connect',
+      host: 'http://192.168.1.5:11434',
+      remote: true,
+      code: 'ollama_remote_down',
+      params: { host: 'http://192.168.1.5:11434' },
+      problem: 'Nothing answers at http://192.168.1.5:11434',
+      models: [],
+    });
+    expect(getByRole('heading', { level: 1 }).textContent).toBe('Ollama at http://192.168.1.5:11434 does not answer');
+    expect((getByLabelText('Ollama address') as HTMLInputElement).value).toBe('http://192.168.1.5:11434');
+    expect(queryByTestId('setup-install-command')).toBeNull();
+    expect(queryByTestId('setup-start')).toBeNull();
+    expect(queryByTestId('setup-problem')).toBeNull(); // the title says it
+    expect(getByTestId('setup-check').classList.contains('primary')).toBe(true);
+  });
+
+  it('connect: an address Hermes refuses says so', () => {
+    const { getByRole } = setup({ connection: 'refused', step: 'connect', host: 'http://8.8.8.8:11434', code: 'ollama_refused', models: [] });
+    expect(getByRole('heading', { level: 1 }).textContent).toBe('Hermes does not connect to http://8.8.8.8:11434');
+  });
+
+  it('install and start fold the address form under "Ollama runs elsewhere?"', async () => {
+    const { getByTestId, queryByLabelText } = setup({ ollama: 'missing', connection: 'not_installed', step: 'install', models: [] });
+    expect(queryByLabelText('Ollama address')).toBeNull();
+    await fireEvent.click(getByTestId('setup-elsewhere'));
+    expect(getByTestId('setup-elsewhere').getAttribute('aria-expanded')).toBe('true');
+    expect(queryByLabelText('Ollama address')).not.toBeNull();
+  });
+
+  it('start after a failed start shows how it ended and its log', () => {
+    const { getByTestId } = setup({ ollama: 'stopped', connection: 'stopped', step: 'start', binary: '/usr/bin/ollama', exited: true, exit: 'exit status 1', log_tail: ['Error: listen tcp 127.0.0.1:11434: bind: address already in use'], models: [] });
+    expect(getByTestId('setup-exit').textContent).toContain('exit status 1');
+    expect(getByTestId('setup-log').textContent).toContain('address already in use');
+  });
+
+  it('reconnect (stopped responding) is the banner\'s, not this screen\'s', () => {
+    const { queryByTestId } = setup({ ollama: 'lost', connection: 'not_responding', step: 'reconnect', models: [] });
+    expect(queryByTestId('onboarding')).toBeNull();
+  });
 });

@@ -249,6 +249,8 @@ export interface Status {
   dataDir: string;
   /** Hermes started this Ollama and stops it when it exits. */
   ollamaManaged?: boolean;
+  /** The connection's one state (app/connection.go); absent from older backends. */
+  connection?: ConnectionState | string;
   /** Set when messages cannot be classified (chat still works). */
   intentProblem?: string;
   intentFix?: string;
@@ -429,9 +431,35 @@ export interface Recommendation {
   why: string;
 }
 
-export type OllamaState = 'running' | 'stopped' | 'missing' | 'unreachable';
+export type OllamaState = 'running' | 'stopped' | 'missing' | 'unreachable' | 'lost';
 /** The next thing the user has to do; "" when chat is ready. */
-export type SetupStep = 'install' | 'start' | 'pull' | 'choose' | '';
+export type SetupStep = 'install' | 'start' | 'reconnect' | 'connect' | 'pull' | 'choose' | '';
+/**
+ * The connection to Ollama, computed by the backend (app/connection.go): ready; not installed;
+ * installed and stopped; stopped responding (it answered before: the chat stays, Start again);
+ * another computer that does not answer; an address Hermes's own rules refuse.
+ */
+export type ConnectionState = 'ready' | 'not_installed' | 'stopped' | 'not_responding' | 'remote_unreachable' | 'refused';
+
+/** What Hermes found at an Ollama address (CheckOllamaHost, UseOllamaHost). */
+export interface OllamaCheck {
+  /** The address as Hermes writes it (scheme://host:port). */
+  host: string;
+  ok: boolean;
+  version: string;
+  models: number;
+  /** Not this computer. */
+  remote: boolean;
+  /** It is the address in use now. */
+  saved: boolean;
+  /** Why it cannot be used: bad_url, never, needs_internet, offline, no_answer, not_ollama, error. */
+  code: string;
+  params: Record<string, string> | null;
+  /** The same in English. */
+  problem: string;
+  /** "plain_http": http:// to an internet host. */
+  warning: string;
+}
 
 /** What the first run still needs (Setup, StartOllama, UseModel and the setup:changed event). */
 export interface SetupState {
@@ -461,6 +489,16 @@ export interface SetupState {
   code?: string;
   params?: Record<string, string> | null;
   step: SetupStep | string;
+  /** The connection's one state; the rest say what can be done (absent from older backends). */
+  connection?: ConnectionState | string;
+  remote?: boolean;
+  /** Start Ollama (or Start again) would start one. */
+  can_start?: boolean;
+  /** The Ollama Hermes started has exited, and how. */
+  exited?: boolean;
+  exit?: string;
+  /** The end of its log, since its last start. */
+  log_tail?: string[] | null;
 }
 
 /** Progress of a pull or an import (the model:progress:<requestId> event). */
@@ -1579,8 +1617,9 @@ export function createApi(t: Transport) {
     Status: () => call<Status>('Status'),
     ListModels: () => call<ModelInfo[] | null>('ListModels').then((l) => l ?? []),
     GetSettings: () => call<Setting[] | null>('GetSettings').then((l) => l ?? []),
-    SetSetting: (key: string, value: string) =>
-      call<Setting[] | null>('SetSetting', key, value).then((l) => l ?? []),
+    /** code: the one-time code web mode asks for ollama_path and ollama_allow_internet ("" sends none). */
+    SetSetting: (key: string, value: string, code = '') =>
+      confirmed<Setting[] | null>(code, 'SetSetting', key, value).then((l) => l ?? []),
     UIReady: () => call<void>('UIReady'),
     SearchSessions: (query: string) => call<SearchHit[] | null>('SearchSessions', query).then((l) => l ?? []),
     RenameSession: (id: string, title: string) => call<SessionInfo>('RenameSession', id, title),
@@ -1708,6 +1747,10 @@ export function createApi(t: Transport) {
     Setup: () => call<SetupState>('Setup'),
     /** Starts the ollama program found on this computer (Hermes stops it on exit). */
     StartOllama: () => call<SetupState>('StartOllama'),
+    /** Checks an Ollama address (version, models) without saving it. */
+    CheckOllamaHost: (url: string) => call<OllamaCheck>('CheckOllamaHost', url),
+    /** Checks an address and saves it as ollama_host when Ollama answers there (or anyway). */
+    UseOllamaHost: (url: string, anyway: boolean) => call<OllamaCheck>('UseOllamaHost', url, anyway ? 'true' : 'false'),
     ListModelDetails: () => call<ModelDetail[] | null>('ListModelDetails').then((l) => l ?? []),
     /** Blocks until the pull is done; progress arrives as model:progress:<requestId>. */
     PullModel: (requestId: string, name: string) => call<ModelDetail>('PullModel', requestId, name),

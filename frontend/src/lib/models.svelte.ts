@@ -191,6 +191,10 @@ export function blockReason(s: SetupState | null, t: T): string {
       return t('composer.blocked.install');
     case 'start':
       return t('composer.blocked.start');
+    case 'reconnect':
+      return t('conn.blocked.reconnect');
+    case 'connect':
+      return t('conn.blocked.connect');
     case 'pull':
       return t('composer.blocked.pull');
     case 'choose':
