@@ -94,9 +94,23 @@ func (a *App) MemoryAdd(text string) (memory.Memory, error) {
 	return mm, memErr(err)
 }
 
-// MemoryEdit corrects a memory's text; the old version is kept in its history.
-func (a *App) MemoryEdit(id, text string) (memory.Memory, error) {
-	mm, err := a.core.EditMemory(context.Background(), id, text)
+// MemoryEdit corrects a memory's text, key and value as the editor shows them;
+// the old version is kept in its history. A key or value left as it was is not
+// set, so a value the new text no longer says is dropped (memory.Store.Edit).
+func (a *App) MemoryEdit(id, text, key, value string) (memory.Memory, error) {
+	ctx := context.Background()
+	cur, err := a.core.GetMemory(ctx, id)
+	if err != nil {
+		return memory.Memory{}, memErr(err)
+	}
+	e := MemoryEdit{Text: text}
+	if key != cur.Key {
+		e.Key = &key
+	}
+	if value != cur.Value {
+		e.Value = &value
+	}
+	mm, err := a.core.EditMemory(ctx, id, e)
 	return mm, memErr(err)
 }
 

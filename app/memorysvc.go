@@ -18,6 +18,8 @@ type (
 	Memory = memory.Memory
 	// MemoryDetail is a memory with its history.
 	MemoryDetail = memory.Detail
+	// MemoryEdit is a correction: the text, and the key and value when set.
+	MemoryEdit = memory.Edit
 	// MemoryHit is a memory ranked for a query.
 	MemoryHit = memory.Hit
 	// MemoryReceipt says what an erasure removed.
@@ -81,10 +83,12 @@ func (c *Core) ShowMemory(ctx context.Context, id string) (MemoryDetail, error) 
 	return withMemory(c, "show memory", func(m *memory.Store) (MemoryDetail, error) { return m.Show(ctx, id) })
 }
 
-// EditMemory corrects a memory's text; the old version stays in its history.
-func (c *Core) EditMemory(ctx context.Context, id, text string) (Memory, error) {
+// EditMemory corrects a memory's text, and its key and value where e sets them
+// (nil: kept, or a value the new text no longer says is dropped); the old
+// version stays in its history.
+func (c *Core) EditMemory(ctx context.Context, id string, e MemoryEdit) (Memory, error) {
 	return withMemory(c, "edit memory", func(m *memory.Store) (Memory, error) {
-		return m.Edit(ctx, id, memory.Edit{Text: text})
+		return m.Edit(ctx, id, e)
 	})
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hermes/backend/memory"
 )
 
 // A half-life set for a category is what the real decay path uses: the memory
@@ -132,5 +134,31 @@ func TestMemoryUndoableFromTheWindow(t *testing.T) {
 	}
 	if l, _ := a.MemoryList(`{"profile":"personal"}`); len(l) != 1 {
 		t.Fatalf("a refused undo erased: %+v", l)
+	}
+}
+
+// The window's editor sends the key and value beside the text: a changed one is
+// set, one left as it was is kept, and a value the new text no longer says goes.
+func TestMemoryEditorEditsKeyAndValue(t *testing.T) {
+	a, c, _, _, _ := rememberPeanuts(t)
+	ms, err := c.memoryStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ms.Add(context.Background(), memory.AddInput{Text: "I live in Paris", Key: "home_city", Value: "Paris", Category: "location"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := a.MemoryEdit(m.ID, "I live in Porto", "home_city", "Paris")
+	if err != nil || got.Text != "I live in Porto" || got.Key != "home_city" || got.Value != "" {
+		t.Fatalf("text only: %+v %v: want the key kept and Paris dropped", got, err)
+	}
+	got, err = a.MemoryEdit(m.ID, "I live in Porto", "city", "Porto")
+	if err != nil || got.Key != "city" || got.Value != "Porto" {
+		t.Fatalf("key and value: %+v %v", got, err)
+	}
+	got, err = a.MemoryEdit(m.ID, "My home is Porto, Portugal", "city", "Porto")
+	if err != nil || got.Value != "Porto" {
+		t.Fatalf("a value the new text still says stays: %+v %v", got, err)
 	}
 }

@@ -118,7 +118,7 @@ Usage:
   hermes intent corrections list | clear    the labels you chose on the intent chip
   hermes intent train --with-corrections    retrain the intent model here, with your corrections
   hermes tools list | log [--tool T] [--status S] [--session S] [--limit N]
-  hermes memory add TEXT | list | show ID | edit ID TEXT | forget ID... | forget --query Q [--limit N]
+  hermes memory add TEXT | list | show ID | edit ID TEXT [--key K] [--value V] | forget ID... | forget --query Q [--limit N]
   hermes memory import --jsonl FILE | search QUERY [--k N] | search --batch FILE [--k N] | export [--out FILE]
   hermes memory profile list | create NAME | use NAME | rename OLD NEW | delete NAME
   hermes memory decay [--category C --half-life 30d]    (how fast facts fade; --half-life "" resets)

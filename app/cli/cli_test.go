@@ -394,6 +394,14 @@ func TestMemoryCommands(t *testing.T) {
 	if r = runCLI(t, env, "", "memory", "edit", "m1", "I live in Porto now"); r.code != 0 {
 		t.Fatalf("edit: %+v", r)
 	}
+	// The key and value are edited with the text, flags anywhere.
+	if r = runCLI(t, env, "", "--json", "memory", "edit", "--key", "home city", "m1", "I live in Porto now", "--value", "Porto"); r.code != 0 ||
+		!strings.Contains(r.stdout, `"key": "home_city"`) || !strings.Contains(r.stdout, `"value": "Porto"`) {
+		t.Fatalf("edit --key --value: %+v", r)
+	}
+	if r = runCLI(t, env, "", "memory", "edit", "m1"); r.code != 2 || !strings.Contains(r.stderr, "--key K") {
+		t.Fatalf("edit without text: %+v", r)
+	}
 	os.WriteFile(file, []byte(`{"id":"m3","text":"fine"}`+"\n"+`{"text":"no id"}`+"\n"), 0o600)
 	if r = runCLI(t, env, "", "memory", "import", "--jsonl", file); r.code != 2 || !strings.Contains(r.stderr, "line 2") {
 		t.Fatalf("bad import: %+v", r)

@@ -11,7 +11,7 @@ import (
 	"hermes/app"
 )
 
-// memoryCmd: hermes memory add TEXT | list | show ID | edit ID TEXT | confirm ID... | forget ID... |
+// memoryCmd: hermes memory add TEXT | list | show ID | edit ID TEXT [--key K] [--value V] | confirm ID... | forget ID... |
 // forget --query Q [--limit N] | import --jsonl FILE | search QUERY [--k N] | --batch FILE | export [--out FILE]
 func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 	if len(args) == 0 {
@@ -101,25 +101,7 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		return nil
 	case "edit":
-		args, err := positional("memory edit", args)
-		if err != nil {
-			return err
-		}
-		if len(args) < 2 {
-			return usagef("memory edit: give an id and the corrected text")
-		}
-		mm, err := core.EditMemory(ctx, args[0], strings.Join(args[1:], " "))
-		if app.IsNotFound(err) {
-			return notFound(args[0])
-		}
-		if err != nil {
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, mm)
-		}
-		fmt.Fprintf(env.Stdout, "%s\t%s\n", mm.ID, mm.Text)
-		return nil
+		return memoryEditCmd(ctx, core, g, args, env)
 	case "confirm":
 		if len(args) == 0 {
 			return usagef("memory confirm: give the ids of the memories that are true")
@@ -317,4 +299,42 @@ func listMatches(env Env, query string, hits []app.MemoryHit) {
 	if len(hits) > forgetShown {
 		fmt.Fprintf(env.Stderr, "  … and %d more\n", len(hits)-forgetShown)
 	}
+}
+
+// memoryEditCmd: hermes memory edit ID TEXT [--key K] [--value V]. A key or
+// value not given is kept, or, for a value the new text no longer says, dropped.
+func memoryEditCmd(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
+	fs := newFlags("memory edit")
+	key := fs.String("key", "", "what the memory is about (e.g. home_city)")
+	value := fs.String("value", "", "its value (e.g. Porto)")
+	if err := parse(fs, args); err != nil {
+		return usagef("memory edit: %v", err)
+	}
+	if fs.NArg() < 2 {
+		return usagef("memory edit: give an id and the corrected text (--key K and --value V set those too)")
+	}
+	e := app.MemoryEdit{Text: strings.Join(fs.Args()[1:], " ")}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "key":
+			e.Key = key
+		case "value":
+			e.Value = value
+		}
+	})
+	mm, err := core.EditMemory(ctx, fs.Arg(0), e)
+	if app.IsNotFound(err) {
+		return usagef("memory edit: no memory %q; see `hermes memory list`", fs.Arg(0))
+	}
+	if app.IsMemoryBadInput(err) {
+		return usagef("memory edit: %v", err)
+	}
+	if err != nil {
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, mm)
+	}
+	fmt.Fprintf(env.Stdout, "%s\t%s\n", mm.ID, mm.Text)
+	return nil
 }

@@ -80,6 +80,47 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
     await page.getByTestId('memory-back').click();
   });
 
+  it('adds a memory from the panel and edits its key and value with its text', async () => {
+    await openBrowser(page, 'all');
+    await page.getByTestId('memory-add-input').fill('I live in Lisbon');
+    if (wantShots) {
+      for (const l of ['zh', 'en']) {
+        await setLanguage(page, l);
+        await themedShots(page, shotsDir, 'memory2-add', l, { settle: 200 });
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1100, height: 700 });
+    }
+    await page.getByTestId('memory-add').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="memory-detail-text"]')?.textContent.trim() === 'I live in Lisbon', null, { timeout: 10_000 });
+    await page.getByTestId('memory-edit').click();
+    await page.getByTestId('memory-edit-input').fill('I live in Porto');
+    await page.getByTestId('memory-edit-key').fill('home city');
+    await page.getByTestId('memory-edit-value').fill('Porto');
+    if (wantShots) {
+      for (const l of ['zh', 'en']) {
+        await setLanguage(page, l);
+        await themedShots(page, shotsDir, 'memory2-edit-fields', l, { settle: 200 });
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1100, height: 700 });
+    }
+    await page.getByTestId('memory-edit-save').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="memory-detail-text"]')?.textContent.trim() === 'I live in Porto', null, { timeout: 10_000 });
+    const detail = await page.getByTestId('memory-detail').textContent();
+    assert.match(detail, /home_city/, 'the key is stored as a key');
+    assert.match(detail, /Porto/);
+    // The same path as `hermes memory add`: the command line sees it with its key and value.
+    const r = spawnSync(join(binDir, 'hermes'), ['--json', 'memory', 'list'], { env: { ...process.env, HERMES_DATA_DIR: app.dataDir }, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const row = JSON.parse(r.stdout).find((m) => m.text === 'I live in Porto');
+    assert.ok(row, r.stdout);
+    assert.equal(row.key, 'home_city');
+    assert.equal(row.value, 'Porto');
+    assert.equal(row.origin, 'manual');
+    await page.getByTestId('memory-back').click();
+  });
+
   it('the Inbox says why an item waits, and approving it makes it active', async () => {
     await openBrowser(page, 'pending');
     // The address itself is masked; the item still waits for approval.

@@ -67,8 +67,24 @@ describe('MemoryPanel', () => {
     await fireEvent.click(getByTestId('memory-edit'));
     const input = getByTestId('memory-edit-input') as HTMLTextAreaElement;
     await fireEvent.input(input, { target: { value: 'I am allergic to peanuts and cashews' } });
+    await fireEvent.input(getByTestId('memory-edit-key'), { target: { value: 'allergy' } });
+    await fireEvent.input(getByTestId('memory-edit-value'), { target: { value: 'peanuts, cashews' } });
     await fireEvent.click(getByTestId('memory-edit-save'));
-    await waitFor(() => expect(api.MemoryEdit).toHaveBeenCalledWith('a', 'I am allergic to peanuts and cashews'));
+    await waitFor(() => expect(api.MemoryEdit).toHaveBeenCalledWith('a', 'I am allergic to peanuts and cashews', 'allergy', 'peanuts, cashews'));
+  });
+
+  it('adds a memory from the panel and opens it', async () => {
+    const { api, store, getByTestId } = setup();
+    await store.load();
+    const button = getByTestId('memory-add') as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    await fireEvent.input(getByTestId('memory-add-input'), { target: { value: 'My bike is a blue Brompton' } });
+    expect(button.disabled).toBe(false);
+    await fireEvent.click(button);
+    await waitFor(() => expect(api.MemoryAdd).toHaveBeenCalledWith('My bike is a blue Brompton'));
+    await waitFor(() => expect(getByTestId('memory-detail-text').textContent).toBe('My bike is a blue Brompton'));
+    await fireEvent.click(getByTestId('memory-back'));
+    await waitFor(() => expect((getByTestId('memory-add-input') as HTMLInputElement).value).toBe(''));
   });
 
   it('shows the pending inbox with approve and reject', async () => {

@@ -1708,7 +1708,7 @@ export function createApi(t: Transport) {
     MemorySearch: (query: string, k: number) =>
       call<MemoryHit[] | null>('MemorySearch', query, String(k)).then((l) => l ?? []),
     MemoryAdd: (text: string) => call<Memory>('MemoryAdd', text),
-    MemoryEdit: (id: string, text: string) => call<Memory>('MemoryEdit', id, text),
+    MemoryEdit: (id: string, text: string, key: string, value: string) => call<Memory>('MemoryEdit', id, text, key, value),
     MemoryForget: (ids: string[]) => call<MemoryReceipt>('MemoryForget', JSON.stringify(ids)),
     MemoryForgetMatches: (query: string) =>
       call<MemoryHit[] | null>('MemoryForgetMatches', query).then((l) => l ?? []),

@@ -66,7 +66,12 @@ export function fakeApi(rows: Memory[] = []): MemoryApi {
     MemoryList: vi.fn(async () => rows),
     MemoryShow: vi.fn(async (id: string) => ({ memory: rows.find((m) => m.id === id)!, history: [], supersedes: [], recalls: 0 })),
     MemorySearch: vi.fn(async () => []),
-    MemoryEdit: vi.fn(async (id: string, text: string) => ({ ...rows.find((m) => m.id === id)!, text })),
+    MemoryEdit: vi.fn(async (id: string, text: string, key: string, value: string) => ({ ...rows.find((m) => m.id === id)!, text, key, value })),
+    MemoryAdd: vi.fn(async (text: string) => {
+      const m = mem(`added-${rows.length}`, text);
+      rows.unshift(m);
+      return m;
+    }),
     MemoryForget: vi.fn(async (ids: string[]) => ({ ...receipt, count: ids.length })),
     MemoryForgetMatches: vi.fn(async () => []),
     MemoryApprove: vi.fn(async () => null),

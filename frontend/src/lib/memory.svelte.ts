@@ -246,6 +246,7 @@ export type MemoryApi = Pick<
   | 'MemoryShow'
   | 'MemorySearch'
   | 'MemoryEdit'
+  | 'MemoryAdd'
   | 'MemoryForget'
   | 'MemoryForgetMatches'
   | 'MemoryApprove'
@@ -275,6 +276,9 @@ export const EDIT_UNDO_MS = 10 * 60_000;
 export interface EditUndo {
   id: string;
   before: string;
+  /** The key and value before the edit, put back with the text. */
+  beforeKey: string;
+  beforeValue: string;
   after: string;
   profile: string;
   until: number;
@@ -485,16 +489,43 @@ export class MemoryStore {
     }
   }
 
-  async edit(id: string, text: string): Promise<boolean> {
+  /**
+   * Corrects a memory's text, key and value as the editor shows them (a key or value left as it
+   * was is kept by the backend, or dropped when the new text no longer says it).
+   */
+  async edit(id: string, text: string, key?: string, value?: string): Promise<boolean> {
     const v = text.trim();
     if (!v) return false;
     const before = this.#known(id);
-    let after = v;
+    const k = (key ?? before?.key ?? '').trim();
+    const val = (value ?? before?.value ?? '').trim();
+    let after: Memory | undefined;
     const ok = await this.#act(async () => {
-      after = (await this.#api.MemoryEdit(id, v)).text ?? v;
+      after = await this.#api.MemoryEdit(id, v, k, val);
     });
-    if (ok && before && before.text !== after) this.#offerEditUndo({ id, before: before.text, after, profile: before.profile, until: Date.now() + EDIT_UNDO_MS });
+    const changed = after && before && (before.text !== after.text || (before.key ?? '') !== (after.key ?? '') || (before.value ?? '') !== (after.value ?? ''));
+    if (ok && before && after && changed)
+      this.#offerEditUndo({
+        id,
+        before: before.text,
+        beforeKey: before.key ?? '',
+        beforeValue: before.value ?? '',
+        after: after.text ?? v,
+        profile: before.profile,
+        until: Date.now() + EDIT_UNDO_MS,
+      });
     return ok;
+  }
+
+  /** Remembers what the user typed in the panel: the same path as `hermes memory add`. */
+  async add(text: string): Promise<Memory | null> {
+    const v = text.trim();
+    if (!v) return null;
+    let added: Memory | null = null;
+    const ok = await this.#act(async () => {
+      added = await this.#api.MemoryAdd(v);
+    });
+    return ok ? added : null;
   }
 
   #known(id: string): Memory | undefined {
@@ -523,7 +554,7 @@ export class MemoryStore {
   async undoEdit(): Promise<boolean> {
     const u = this.editUndo;
     if (!u || this.editUndoBlocked) return false;
-    const ok = await this.#act(() => this.#api.MemoryEdit(u.id, u.before));
+    const ok = await this.#act(() => this.#api.MemoryEdit(u.id, u.before, u.beforeKey, u.beforeValue));
     if (ok) this.#offerEditUndo(null);
     return ok;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BackendError } from './backend';
+import { BackendError, type Memory } from './backend';
 import { en, format, locale, zh } from './i18n.svelte';
 import { fakeApi, mem, profileApi, receipt } from './memory.fixture';
 import {
@@ -394,14 +394,41 @@ describe('memory profiles', () => {
   });
 });
 
+describe('MemoryStore add', () => {
+  it('remembers what was typed through MemoryAdd and refreshes the list', async () => {
+    const rows: Memory[] = [];
+    const api = fakeApi(rows);
+    (api.MemoryAdd as ReturnType<typeof vi.fn>).mockImplementation(async (text: string) => {
+      const m = mem('n1', text);
+      rows.push(m);
+      return m;
+    });
+    const s = new MemoryStore(api);
+    expect(await s.add('   ')).toBeNull();
+    expect(api.MemoryAdd).not.toHaveBeenCalled();
+    const m = await s.add('  I am allergic to peanuts ');
+    expect(api.MemoryAdd).toHaveBeenCalledWith('I am allergic to peanuts');
+    expect(m?.id).toBe('n1');
+    expect(s.rows.map((r) => r.text)).toContain('I am allergic to peanuts');
+  });
+
+  it('shows the refusal in words and returns nothing', async () => {
+    const api = fakeApi([]);
+    (api.MemoryAdd as ReturnType<typeof vi.fn>).mockRejectedValue(new Error('Incognito is on: nothing is remembered.'));
+    const s = new MemoryStore(api);
+    expect(await s.add('my bike is blue')).toBeNull();
+    expect(s.actionError).toContain('Incognito is on');
+  });
+});
+
 describe('MemoryStore edit undo', () => {
   function editable() {
-    const rows = [mem('a', 'I live in Porto')];
+    const rows = [mem('a', 'I live in Porto', { key: 'home_city', value: 'Porto' })];
     const api = fakeApi(rows);
-    (api.MemoryEdit as ReturnType<typeof vi.fn>).mockImplementation(async (id: string, text: string) => {
+    (api.MemoryEdit as ReturnType<typeof vi.fn>).mockImplementation(async (id: string, text: string, key: string, value: string) => {
       const i = rows.findIndex((m) => m.id === id);
       if (i < 0) throw new Error('That memory no longer exists.');
-      rows[i] = { ...rows[i], text };
+      rows[i] = { ...rows[i], text, key, value };
       return rows[i];
     });
     return { rows, api, s: new MemoryStore(api) };
@@ -411,13 +438,22 @@ describe('MemoryStore edit undo', () => {
     const { api, s } = editable();
     await s.refresh();
     await s.show('a');
-    expect(await s.edit('a', 'I live in Lisbon')).toBe(true);
-    expect(s.editUndo).toMatchObject({ id: 'a', before: 'I live in Porto', after: 'I live in Lisbon' });
+    expect(await s.edit('a', 'I live in Lisbon', 'home_city', 'Lisbon')).toBe(true);
+    expect(api.MemoryEdit).toHaveBeenLastCalledWith('a', 'I live in Lisbon', 'home_city', 'Lisbon');
+    expect(s.editUndo).toMatchObject({ id: 'a', before: 'I live in Porto', beforeKey: 'home_city', beforeValue: 'Porto', after: 'I live in Lisbon' });
     expect(s.editUndoBlocked).toBe('');
     expect(await s.undoEdit()).toBe(true);
-    expect(api.MemoryEdit).toHaveBeenLastCalledWith('a', 'I live in Porto');
-    expect(s.detail?.memory.text).toBe('I live in Porto');
+    expect(api.MemoryEdit).toHaveBeenLastCalledWith('a', 'I live in Porto', 'home_city', 'Porto');
+    expect(s.detail?.memory).toMatchObject({ text: 'I live in Porto', value: 'Porto' });
     expect(s.editUndo).toBeNull();
+  });
+
+  it('sends the key and value as they were when only the text is edited', async () => {
+    const { api, s } = editable();
+    await s.refresh();
+    await s.show('a');
+    expect(await s.edit('a', 'I live in Porto, by the river')).toBe(true);
+    expect(api.MemoryEdit).toHaveBeenLastCalledWith('a', 'I live in Porto, by the river', 'home_city', 'Porto');
   });
 
   it('says why once it cannot work: changed again, superseded, erased, another profile, the window passed', async () => {
