@@ -109,7 +109,8 @@ Usage:
   hermes preset list | save NAME --system TEXT | delete NAME   saved system prompts (the window's presets)
   hermes session list | show ID | search QUERY | export ID [--format md|json] [--out FILE]
   hermes session rename ID TITLE | pin ID | unpin ID | archive ID | delete ID...
-  hermes session import --jsonl FILE
+  hermes session import --jsonl FILE | --from chatgpt|claude|openwebui FILE [--dry-run]
+                                           conversations from a file, all or nothing; --dry-run only counts them
   hermes session settings ID|--session ID [--system TEXT|--preset NAME] [--model M] [--temperature T] [--num-ctx N] [--think T]
                                            [--knowledge all|none|NAME,NAME]
                                            a chat's own settings ("default" clears one); without flags: show them

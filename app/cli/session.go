@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"golang.org/x/term"
 	"io"
@@ -148,31 +147,7 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		fmt.Fprintf(env.Stderr, "wrote %s\n", *out)
 		return nil
 	case "import":
-		fs := newFlags("session import")
-		file := fs.String("jsonl", "", "JSONL file of {\"session\",\"id\",\"role\",\"content\",\"created_at\"}")
-		if err := parse(fs, args); err != nil {
-			return err
-		}
-		if *file == "" {
-			return usagef("session import: give --jsonl FILE")
-		}
-		f, err := os.Open(*file)
-		if err != nil {
-			return usagef("session import: %v", err)
-		}
-		defer f.Close()
-		res, err := core.ImportSessions(ctx, f, progressPrinter(env, "importing messages"))
-		if errors.Is(err, app.ErrInvalid) {
-			return usagef("session import: %s: %s", *file, strings.ReplaceAll(err.Error(), "\n", "; "))
-		}
-		if err != nil {
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, res)
-		}
-		fmt.Fprintf(env.Stdout, "imported %d messages in %d new sessions (%d already there)\n", res.Messages, res.Sessions, res.Skipped)
-		return nil
+		return sessionImport(core, g, args, env)
 	case "context":
 		return contextCmd(core, g, args, env)
 	case "settings":

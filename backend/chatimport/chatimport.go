@@ -25,8 +25,9 @@ import (
 )
 
 // ErrInvalid marks a file that is not what its format says: nothing of it is
-// imported.
-var ErrInvalid = errors.New("invalid export file")
+// imported. It is the session import's own bad input, so every door words it
+// as it words a bad import line.
+var ErrInvalid = session.ErrInvalid
 
 // Format is an export's maker.
 type Format string
