@@ -1,6 +1,6 @@
 // Model output -> sanitized HTML. Markdown is parsed by marked; raw HTML in the source is shown as
 // text (never parsed), and the result still passes through DOMPurify with a tag allow-list.
-import { Marked, type Tokens } from 'marked';
+import { Marked, type TokenizerAndRendererExtension, type Tokens } from 'marked';
 import DOMPurify from 'dompurify';
 
 function escapeHTML(s: string): string {
@@ -11,6 +11,42 @@ function escapeHTML(s: string): string {
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;');
 }
+
+/**
+ * Maths in a reply: $$…$$ and \[…\] displayed (a block of their own, or within a line), $…$ and
+ * \(…\) inline. A dollar opens only before a non-space and closes only after one, not before a
+ * digit ("$5 and $10" stays text). The TeX is kept as escaped text in a code element with class
+ * "math" (readable as it is, and what a copy gives); lib/math draws it with KaTeX later, as MathML
+ * (no fonts, styles or scripts of its own).
+ */
+const MATH_BLOCK = /^(?:\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\])[ \t]*(?:\n|$)/;
+const MATH_INLINE = /^(?:\$\$([^$]+?)\$\$|\$(?=\S)((?:\\\$|[^$\n])+?)(?<=\S)\$(?!\d)|\\\((.+?)\\\))/;
+
+function mathToken(kind: 'mathBlock' | 'mathInline', src: string, re: RegExp) {
+  const m = re.exec(src);
+  if (!m) return undefined;
+  const tex = (m[1] ?? m[2] ?? m[3] ?? '').trim();
+  if (!tex) return undefined;
+  // $$…$$ is a displayed formula even inside a line of text.
+  return { type: kind, raw: m[0], text: tex, display: kind === 'mathBlock' || m[1] !== undefined };
+}
+
+const mathExtensions: TokenizerAndRendererExtension[] = [
+  {
+    name: 'mathBlock',
+    level: 'block',
+    start: (src) => src.match(/\$\$|\\\[/)?.index,
+    tokenizer: (src) => mathToken('mathBlock', src, MATH_BLOCK),
+    renderer: (t) => `<div class="math-block"><code class="math display">${escapeHTML(t.text)}</code></div>\n`,
+  },
+  {
+    name: 'mathInline',
+    level: 'inline',
+    start: (src) => src.match(/\$|\\\(/)?.index,
+    tokenizer: (src) => mathToken('mathInline', src, MATH_INLINE),
+    renderer: (t) => `<code class="math${t.display ? ' display' : ''}">${escapeHTML(t.text)}</code>`,
+  },
+];
 
 const marked = new Marked({
   gfm: true,
@@ -34,6 +70,7 @@ const marked = new Marked({
       return `<span class="md-image">${escapeHTML(`[${label}]`)}</span>`;
     },
   },
+  extensions: mathExtensions,
 });
 
 const ALLOWED_TAGS = [
@@ -57,6 +94,9 @@ const MARKDOWN_CONFIG = {
 const CONFIGS = {
   fragment: { ...MARKDOWN_CONFIG, RETURN_DOM_FRAGMENT: true },
   highlighted: { ALLOWED_TAGS: ['span'], ALLOWED_ATTR: ['class'], ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false, RETURN_TRUSTED_TYPE: false },
+  // KaTeX's MathML: the MathML profile, its wrapping span and the TeX kept as an annotation (the
+  // page's engine does not draw it); an href other than http(s)/mailto goes (see purifier).
+  math: { USE_PROFILES: { mathMl: true }, ADD_TAGS: ['span', 'semantics', 'annotation'], ADD_ATTR: ['class'], ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false, RETURN_DOM_FRAGMENT: true },
 } satisfies Record<string, Config>;
 
 const purifiers = new Map<keyof typeof CONFIGS, ReturnType<typeof DOMPurify>>();
@@ -136,6 +176,11 @@ export function settledLength(src: string): number {
     if (next?.type === 'space' && next.raw.includes('\n\n')) return ends[blocks[b] + 1];
   }
   return 0;
+}
+
+/** KaTeX's MathML output made safe to put in the page (lib/math). */
+export function sanitizeMath(html: string): DocumentFragment {
+  return purifier('math').sanitize(html) as unknown as DocumentFragment;
 }
 
 /** Highlighter output (spans with hljs-* classes around escaped text) made safe for innerHTML. */
