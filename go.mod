@@ -19,6 +19,7 @@ require (
 )
 
 require (
+	github.com/yuin/goldmark v1.8.7 // indirect
 	golang.org/x/mod v0.41.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

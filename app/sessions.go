@@ -82,8 +82,8 @@ func (a *App) SaveExport(id, format string) (string, error) {
 		return "", err
 	}
 	ext := ".md"
-	if format == "json" {
-		ext = ".json"
+	if format == "json" || format == "html" {
+		ext = "." + format
 	}
 	path, err := a.saveDialog("hermes-conversation" + ext)
 	if err != nil || path == "" {
@@ -111,7 +111,8 @@ func (a *App) DeleteSession(id string) (DeleteReceipt, error) {
 	return r, nil
 }
 
-// ExportSession returns a conversation as Markdown ("md") or JSON ("json") text.
+// ExportSession returns a conversation as Markdown ("md"), JSON ("json") or a
+// self-contained HTML page ("html").
 func (a *App) ExportSession(id, format string) (string, error) {
 	ctx := context.Background()
 	switch format {
@@ -125,8 +126,11 @@ func (a *App) ExportSession(id, format string) (string, error) {
 		}
 		b, _ := json.MarshalIndent(e, "", "  ")
 		return string(b), nil
+	case "html":
+		page, err := a.core.sessions.ExportHTML(ctx, id)
+		return page, a.mapErr(ctx, err)
 	}
-	return "", &UserError{Message: fmt.Sprintf("Unknown export format %q; use md or json.", format)}
+	return "", &UserError{Message: fmt.Sprintf("Unknown export format %q; use md, json or html.", format)}
 }
 
 // LastContext is what the model saw on the session's last turn: as reported live in

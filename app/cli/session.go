@@ -111,7 +111,7 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		return nil
 	case "export":
 		fs := newFlags("session export")
-		format := fs.String("format", "md", "md or json")
+		format := fs.String("format", "md", "md, json or html")
 		out := fs.String("out", "", "write to this file instead of stdout")
 		if err := parse(fs, args); err != nil {
 			return err
@@ -119,8 +119,8 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		if fs.NArg() != 1 {
 			return usagef("session export: give one session id")
 		}
-		if *format != "md" && *format != "markdown" && *format != "json" {
-			return usagef("session export: --format must be md or json")
+		if *format != "md" && *format != "markdown" && *format != "json" && *format != "html" {
+			return usagef("session export: --format must be md, json or html")
 		}
 		text, err := a.ExportSession(fs.Arg(0), *format)
 		if app.IsNotFound(err) {
@@ -133,8 +133,8 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		if *format == "json" {
 			body = append(body, '\n')
 		}
-		if *out == "" && *format == "json" {
-			_, err := env.raw().Write(body) // the text as stored, escaped by JSON
+		if *out == "" && (*format == "json" || *format == "html") {
+			_, err := env.raw().Write(body) // the text as stored, escaped by JSON or HTML
 			return err
 		}
 		if *out == "" {

@@ -70,3 +70,28 @@ func TestImportFromRefusals(t *testing.T) {
 		t.Fatalf("a refused import wrote: %s", r.stdout)
 	}
 }
+
+// TestExportHTML: an imported conversation exports as one HTML page, to
+// stdout or a file, and a format the command does not write exits 2.
+func TestExportHTML(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+	if r := runCLI(t, env, "", "session", "import", "--from", "openwebui", "../../backend/chatimport/testdata/openwebui.json"); r.code != 0 {
+		t.Fatalf("import: %+v", r)
+	}
+	r := runCLI(t, env, "", "session", "export", "openwebui:owu-1", "--format", "html")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "<!DOCTYPE html>") || !strings.Contains(r.stdout, "<title>Shell tricks</title>") ||
+		!strings.Contains(r.stdout, `<code class="language-sh">wc -l &lt; file.txt`) || !strings.Contains(r.stdout, "对，这个命令是正确的。") {
+		t.Fatalf("export html: %+v", r)
+	}
+	out := filepath.Join(dir, "chat.html")
+	if r = runCLI(t, env, "", "session", "export", "openwebui:owu-1", "--format", "html", "--out", out); r.code != 0 {
+		t.Fatalf("export --out: %+v", r)
+	}
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), "Shell tricks") {
+		t.Fatalf("the file: %v", err)
+	}
+	if r = runCLI(t, env, "", "session", "export", "openwebui:owu-1", "--format", "docx"); r.code != 2 {
+		t.Fatalf("unknown format: %+v", r)
+	}
+}
