@@ -248,6 +248,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	clock.done("incognito chats left")
 	c.sweepAtOpen()
 	clock.done("sweep")
+	c.watchToolFile()
 	return c, nil
 }
 
@@ -273,6 +274,7 @@ func (c *Core) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_, ierr := c.eraseIncognito(ctx, true) // a failure is finished by the next open
+	c.closeToolFile()
 	c.closeWorkflows()
 	c.closeAgents()
 	c.mcp.Close()

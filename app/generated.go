@@ -8,7 +8,8 @@ import (
 )
 
 // generatedTool is a tool made from a definition in a file of the data dir
-// (workflow__<name> from workflows.yaml, agent__<name> from agents.yaml).
+// (workflow__<name> from workflows.yaml, agent__<name> from agents.yaml, the
+// tools of tools.yaml).
 type generatedTool struct {
 	def  string // the definition it was made from; a change re-registers it
 	tool tools.Tool
@@ -22,8 +23,9 @@ type generatedTools struct {
 	defs map[string]string // registered tool -> its definition
 }
 
-// sync unregisters the tools gone or changed and registers the new ones.
-func (g *generatedTools) sync(reg *tools.Registry, want map[string]generatedTool) {
+// sync unregisters the tools gone or changed and registers the new ones; it
+// returns why each one it could not register was refused (a name taken).
+func (g *generatedTools) sync(reg *tools.Registry, want map[string]generatedTool) map[string]error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.defs == nil {
@@ -35,17 +37,21 @@ func (g *generatedTools) sync(reg *tools.Registry, want map[string]generatedTool
 			delete(g.defs, name)
 		}
 	}
+	failed := map[string]error{}
 	for name, w := range want {
 		if _, ok := g.defs[name]; ok {
 			continue
 		}
-		if err := reg.Register(w.tool, w.opts...); err == nil {
-			g.defs[name] = w.def
+		if err := reg.Register(w.tool, w.opts...); err != nil {
+			failed[name] = err
+			continue
 		}
+		g.defs[name] = w.def
 	}
+	return failed
 }
 
-// fileWatchEvery is how often workflows.yaml and agents.yaml are looked at for changes.
+// fileWatchEvery is how often tools.yaml, workflows.yaml and agents.yaml are looked at for changes.
 const fileWatchEvery = 2 * time.Second
 
 // fileWatch runs a check every so often until closed (a file of the data dir

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -28,8 +29,56 @@ type toolbox struct {
 	// prepare, when set, runs before a turn is offered a group's tools (the
 	// CLI's chat starts the MCP servers there, the first time they are needed).
 	prepare func(group agent.ToolGroup)
-	// fileErrors are the mistakes found in tools.yaml (the good tools still load).
-	fileErrors []error
+	// file is tools.yaml: its tools are registered from it, and again whenever
+	// it changes (watched like workflows.yaml and agents.yaml).
+	file *toolFile
+}
+
+// toolFile is tools.yaml and the tools registered from it.
+type toolFile struct {
+	path  string
+	opts  toolfile.Options
+	tools generatedTools
+	watch *fileWatch
+
+	mu    sync.Mutex
+	stamp string  // size and modification time of the file last read
+	errs  []error // the mistakes found in it (the good tools still load)
+}
+
+// refresh reads tools.yaml again when it changed since the last read and
+// brings the registry in step: tools gone or changed are unregistered, new
+// ones registered. It reports whether the file changed.
+func (f *toolFile) refresh(reg *tools.Registry) bool {
+	stamp := "missing"
+	if fi, err := os.Stat(f.path); err == nil {
+		stamp = fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if stamp == f.stamp {
+		return false
+	}
+	f.stamp = stamp
+	declared, errs := toolfile.Load(f.path, f.opts)
+	want := map[string]generatedTool{}
+	for _, t := range declared {
+		want[t.Name()] = generatedTool{def: stamp, tool: t, opts: t.Options()} // any change re-registers all
+	}
+	refused := f.tools.sync(reg, want)
+	for _, t := range declared { // in the file's order
+		if err := refused[t.Name()]; err != nil {
+			errs = append(errs, fmt.Errorf("%s line %d: %w", f.path, t.Line(), err))
+		}
+	}
+	f.errs = errs
+	return true
+}
+
+func (f *toolFile) errors() []error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]error(nil), f.errs...)
 }
 
 func (c *Core) openTools(getenv func(string) string) error {
@@ -50,18 +99,11 @@ func (c *Core) openTools(getenv func(string) string) error {
 	if err := builtin.Register(reg, builtin.Deps{Search: search}); err != nil {
 		return err
 	}
-	tb := &toolbox{reg: reg}
-	file := filepath.Join(c.dataDir, "tools.yaml")
-	declared, errs := toolfile.Load(file, toolfile.Options{LookupEnv: func(k string) (string, bool) {
+	tb := &toolbox{reg: reg, file: &toolFile{path: filepath.Join(c.dataDir, "tools.yaml"), opts: toolfile.Options{LookupEnv: func(k string) (string, bool) {
 		v := getenv(k)
 		return v, v != ""
-	}, Net: c.outbound})
-	tb.fileErrors = errs
-	for _, t := range declared {
-		if err := reg.Register(t, t.Options()...); err != nil {
-			tb.fileErrors = append(tb.fileErrors, fmt.Errorf("%s line %d: %w", file, t.Line(), err))
-		}
-	}
+	}, Net: c.outbound}}}
+	tb.file.refresh(reg)
 	tb.exec = tools.NewExecutor(reg, tools.Config{})
 	tb.exec.Audit = tools.NewAuditLog(c.db)
 	tb.exec.Shared = tools.SQLBreakers{DB: c.db} // every door sees the breakers every other opened
@@ -75,7 +117,24 @@ func (c *Core) openTools(getenv func(string) string) error {
 func (c *Core) registry() *tools.Registry { return c.tools.reg }
 
 // ToolFileErrors are the mistakes in tools.yaml, each naming its line and field.
-func (c *Core) ToolFileErrors() []error { return c.tools.fileErrors }
+func (c *Core) ToolFileErrors() []error { return c.tools.file.errors() }
+
+// watchToolFile re-reads tools.yaml when it changes, as workflows.yaml and
+// agents.yaml are, and tells the window (tools:changed).
+func (c *Core) watchToolFile() {
+	f := c.tools.file
+	f.watch = startWatch(fileWatchEvery, func() {
+		if f.refresh(c.tools.reg) {
+			c.emitEvent("tools:changed", nil)
+		}
+	})
+}
+
+func (c *Core) closeToolFile() {
+	if w := c.tools.file.watch; w != nil {
+		w.close()
+	}
+}
 
 // SetApprover decides who is asked before a call that needs approval: the window's
 // dialog, a terminal prompt, or a policy (--yes).

@@ -222,3 +222,68 @@ func TestUnverifiedClaimIsFlagged(t *testing.T) {
 		t.Fatalf("the flag did not survive a reload: %+v", last)
 	}
 }
+
+// tools.yaml is watched like workflows.yaml and agents.yaml: a tool added,
+// changed or removed is in the registry within a few seconds, without a
+// restart, the window is told (tools:changed), and a new mistake is reported
+// while the good tools stay.
+func TestToolsFileReloadsLive(t *testing.T) {
+	a, c, _, ev := newTestApp(t, llmtest.Echo(0, 0))
+	ev.ch = make(chan string, 8)
+	file := filepath.Join(c.dataDir, "tools.yaml")
+	tool := func(name, word string) string {
+		return "  - name: " + name + "\n    description: Print " + word + ".\n" +
+			"    parameters: {type: object, properties: {}}\n    command:\n      argv: [/bin/echo, " + word + "]\n"
+	}
+	names := func() map[string]string {
+		list, err := a.ListTools()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, ti := range list {
+			out[ti.Name] = ti.Description
+		}
+		return out
+	}
+	write := func(body string) {
+		t.Helper()
+		if err := os.WriteFile(file, []byte("version: 1\ntools:\n"+body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.After(3 * fileWatchEvery)
+		for {
+			select {
+			case name := <-ev.ch:
+				if name == "tools:changed" {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("tools.yaml changed, no tools:changed within %v", 3*fileWatchEvery)
+			}
+		}
+	}
+	if _, ok := names()["shout"]; ok {
+		t.Fatal("shout before tools.yaml has it")
+	}
+	write(tool("shout", "loud"))
+	if got := names(); got["shout"] != "Print loud." {
+		t.Fatalf("after adding shout: %v", got)
+	}
+	write(tool("shout", "louder") + tool("whisper", "soft"))
+	if got := names(); got["shout"] != "Print louder." || got["whisper"] != "Print soft." {
+		t.Fatalf("after changing shout and adding whisper: %v", got)
+	}
+	write(tool("whisper", "soft") + tool("calculator", "clash") + "  - name: broken\n")
+	got := names()
+	if _, ok := got["shout"]; ok || got["whisper"] != "Print soft." {
+		t.Fatalf("after removing shout: %v", got)
+	}
+	var said []string
+	for _, e := range c.ToolFileErrors() {
+		said = append(said, e.Error())
+	}
+	if len(said) < 2 || !strings.Contains(said[0], `"broken": description: is missing`) || !strings.Contains(said[len(said)-1], `"calculator": a tool with this name is already registered`) {
+		t.Fatalf("mistakes: %q", said)
+	}
+}

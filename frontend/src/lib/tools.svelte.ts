@@ -385,11 +385,17 @@ export class ToolsStore {
     this.#api = api;
   }
 
-  /** Reloads the list when a breaker changes state. */
+  /** Reloads the list when a breaker changes state or tools.yaml changed on disk. */
   listen(on: (name: string, cb: (d: unknown) => void) => Unsubscribe): Unsubscribe {
-    return on('tool:breaker', () => {
+    const reload = () => {
       if (this.loaded) void this.load();
-    });
+    };
+    const a = on('tool:breaker', reload);
+    const b = on('tools:changed', reload);
+    return () => {
+      a();
+      b();
+    };
   }
 
   async load(): Promise<void> {

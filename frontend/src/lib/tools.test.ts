@@ -304,7 +304,7 @@ describe('ToolsStore', () => {
     expect(api.ResetBreaker).toHaveBeenCalledWith('shout');
   });
 
-  it('keeps a per-tool error and reloads on breaker events', async () => {
+  it('keeps a per-tool error and reloads on breaker and tools.yaml events', async () => {
     const handlers = new Map<string, (d: unknown) => void>();
     const api = {
       ListTools: vi.fn(async () => [tool('shout')]),
@@ -326,6 +326,9 @@ describe('ToolsStore', () => {
     expect(s.tools[0].enabled).toBe(true);
     handlers.get('tool:breaker')?.({ tool: 'shout', from: 'closed', to: 'open' });
     expect(api.ListTools).toHaveBeenCalledTimes(2);
+    // tools.yaml changed on disk: the list is read again.
+    handlers.get('tools:changed')?.(null);
+    expect(api.ListTools).toHaveBeenCalledTimes(3);
   });
 });
 
