@@ -17,7 +17,7 @@ import (
 )
 
 // The connection to Ollama, as the window shows it: one state computed here
-// (README, "Connecting to Ollama"), the address checked before it is saved.
+// (docs/architecture.md, "Connecting to Ollama"), the address checked before it is saved.
 
 // Connection states (SetupState.Connection, Status.Connection).
 const (

@@ -14,7 +14,7 @@ const (
 )
 
 // OfflineFix is what to do about a refusal by offline_only.
-const OfflineFix = "turn it off in Settings → Backend settings → offline_only, or run `hermes settings set offline_only false`"
+const OfflineFix = "turn it off in Settings → Privacy → Offline only, or run `hermes settings set offline_only false`"
 
 // RefusedError is a connection Hermes refused before sending any packet. It
 // wraps netguard's error (ErrOffline, ErrInternet or ErrRefused).

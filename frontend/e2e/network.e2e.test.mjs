@@ -128,7 +128,7 @@ describe('network egress in the activity panel', { timeout: 300_000 }, () => {
 
     const lan = hermes(app.dataDir, ['chat', 'hi'], { OLLAMA_HOST: `http://${LAN}:11434` });
     assert.equal(lan.status, 1, `chat to a LAN Ollama: ${lan.stdout}${lan.stderr}`);
-    assert.match(lan.stderr, /10\.255\.255\.1:11434 refused: offline_only is on, so Hermes connects only to this computer; turn it off in Settings → Backend settings → offline_only, or run `hermes settings set offline_only false`/);
+    assert.match(lan.stderr, /10\.255\.255\.1:11434 refused: offline_only is on, so Hermes connects only to this computer; turn it off in Settings → Privacy → Offline only, or run `hermes settings set offline_only false`/);
     const dead = hermes(app.dataDir, ['chat', 'hi'], { OLLAMA_HOST: 'http://127.0.0.1:9' });
     assert.equal(dead.status, 1, `chat to a closed port: ${dead.stdout}${dead.stderr}`);
 

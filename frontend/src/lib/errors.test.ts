@@ -20,8 +20,8 @@ describe('errorText', () => {
       code: 'offline_refused',
       params: { host: '10.0.0.5', part: 'ollama' },
       message: 'connection to 10.0.0.5:11434 refused: offline_only is on …',
-      en: 'Hermes did not connect to 10.0.0.5: Offline only is on, so Hermes connects only to this computer. Turn it off in Settings → Backend settings → offline_only, or run `hermes settings set offline_only false`.',
-      zh: 'Hermes 没有连接 10.0.0.5：“仅离线”已开启，Hermes 只连接本机。可在“设置 → 后端设置 → offline_only”中关闭，或运行 `hermes settings set offline_only false`。',
+      en: 'Hermes did not connect to 10.0.0.5: Offline only is on, so Hermes connects only to this computer. Turn it off in Settings → Privacy → Offline only, or run `hermes settings set offline_only false`.',
+      zh: 'Hermes 没有连接 10.0.0.5：“仅离线”已开启，Hermes 只连接本机。可在“设置 → 隐私 → 仅离线”中关闭，或运行 `hermes settings set offline_only false`。',
     },
     {
       code: 'model_missing',

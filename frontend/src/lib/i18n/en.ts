@@ -250,7 +250,7 @@ export const en = {
   'err.ollama_unreachable':
     'Ollama is not reachable at {host}. Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings.',
   'err.offline_refused':
-    'Hermes did not connect to {host}: Offline only is on, so Hermes connects only to this computer. Turn it off in Settings → Backend settings → offline_only, or run `hermes settings set offline_only false`.',
+    'Hermes did not connect to {host}: Offline only is on, so Hermes connects only to this computer. Turn it off in Settings → Privacy → Offline only, or run `hermes settings set offline_only false`.',
   'err.pull_offline': 'Ollama cannot reach its model library from this computer. Import a GGUF file instead, or pull again once this computer is online.',
   'err.pull_unknown': 'Ollama’s model library has no model named {model}. Check the name (such as llama3.2 or qwen2.5:7b).',
   'err.pull_unknown_near': 'Ollama’s model library has no model named {model}. Installed here, with a name close to it: {models}.',

@@ -246,7 +246,7 @@ export const zh: Record<MessageKey, string> = {
 
   'err.ollama_unreachable': '无法连接 {host} 上的 Ollama。请用 `ollama serve` 启动它（如未安装请先安装 Ollama），或在设置中更改主机地址。',
   'err.offline_refused':
-    'Hermes 没有连接 {host}：“仅离线”已开启，Hermes 只连接本机。可在“设置 → 后端设置 → offline_only”中关闭，或运行 `hermes settings set offline_only false`。',
+    'Hermes 没有连接 {host}：“仅离线”已开启，Hermes 只连接本机。可在“设置 → 隐私 → 仅离线”中关闭，或运行 `hermes settings set offline_only false`。',
   'err.pull_offline': 'Ollama 在这台电脑上连不到它的模型库。请改为导入 GGUF 文件，或等电脑联网后再拉取。',
   'err.pull_unknown': 'Ollama 的模型库里没有名为 {model} 的模型。请检查名称（例如 llama3.2 或 qwen2.5:7b）。',
   'err.pull_unknown_near': 'Ollama 的模型库里没有名为 {model} 的模型。本机已安装、名称相近的有：{models}。',
@@ -1497,7 +1497,7 @@ export const zh: Record<MessageKey, string> = {
   'conn.problem.bad_url': '“{value}”不是 Ollama 地址。请写成 http://192.168.1.5:11434 这样的形式。',
   'conn.problem.never': '{host} 是链路本地或云元数据地址，Hermes 从不连接。请使用运行 Ollama 的电脑的局域网地址。',
   'conn.problem.needs_internet': '{host} 在互联网上，不在这台电脑或你的局域网中。要使用它，请打开“允许互联网上的 Ollama”（最好用 https）。',
-  'conn.problem.offline': '{host} 不是这台电脑，而“仅限离线”已打开。要使用其他电脑，请在“隐私”中关闭它。',
+  'conn.problem.offline': '{host} 不是这台电脑，而“仅离线”已开启。要使用其他电脑，请在“隐私”中关闭它。',
   'conn.problem.no_answer': '{host} 没有应答。请检查地址，并确认 Ollama 在那里运行且在网络上监听（OLLAMA_HOST=0.0.0.0:11434，或容器发布的端口）。',
   'conn.problem.not_ollama': '{host} 有应答，但不是 Ollama（{detail}）。请检查端口。',
   'conn.problem.error': '{host} 上的 Ollama 返回了错误：{detail}',
@@ -1550,5 +1550,5 @@ export const zh: Record<MessageKey, string> = {
   'settingsForm.label.memory_verifiers': '核实事实的工具',
   'settingsForm.label.cage_memory': '读取一个文件可用的内存（MB）',
   'settingsForm.label.cage_time': '读取一个文件可用的时间',
-  'settingsForm.label.offline_only': '仅限离线',
+  'settingsForm.label.offline_only': '仅离线',
 };
