@@ -387,7 +387,46 @@ export interface SystemPreset {
   builtin: boolean;
 }
 
-export type ExportFormat = 'md' | 'json';
+export type ExportFormat = 'md' | 'json' | 'html';
+
+/** The export formats, as the export dialog offers them. */
+export const EXPORT_FORMATS: ExportFormat[] = ['md', 'html', 'json'];
+
+/** Where an import's file comes from: Hermes' own JSONL, or another assistant's export. */
+export type ChatImportSource = 'jsonl' | 'chatgpt' | 'claude' | 'openwebui';
+export const CHAT_IMPORT_SOURCES: ChatImportSource[] = ['chatgpt', 'claude', 'openwebui', 'jsonl'];
+
+/** What an import file holds, counted before anything is written (PreviewChatImport). */
+export interface ChatImportPreview {
+  source: ChatImportSource;
+  conversations: number;
+  messages: number;
+  /** Versions beside the shown one (regenerated replies, edited prompts), counted in messages. */
+  branches: number;
+  /** Entries not carried: system and hidden messages, tool calls, empty ones. */
+  skipped: number;
+  /** Pictures the file refers to: each becomes a line such as [image: file-…]. */
+  images: number;
+  shortened: number;
+  /** RFC 3339; absent when no message has a time. */
+  first?: string;
+  last?: string;
+}
+
+/** Progress of ImportChats (the session:import:<requestId> event). */
+export interface ChatImportProgress {
+  phase: 'checking' | 'importing';
+  done: number;
+  total: number;
+}
+
+/** What an import wrote. */
+export interface SessionImportResult {
+  sessions: number;
+  messages: number;
+  /** Messages already there (the same file imported before). */
+  skipped: number;
+}
 
 export interface ModelInfo {
   name: string;
@@ -1383,6 +1422,7 @@ const STREAMING: ReadonlySet<string> = new Set([
   'EditMessage',
   'PullModel',
   'ImportModel',
+  'ImportChats',
   'RunWorkflow',
   'ResumeWorkflow',
 ]);
@@ -1627,6 +1667,15 @@ export function createApi(t: Transport) {
     ArchiveSession: (id: string) => call<SessionInfo>('ArchiveSession', id),
     DeleteSession: (id: string) => call<DeleteReceipt>('DeleteSession', id),
     ExportSession: (id: string, format: ExportFormat) => call<string>('ExportSession', id, format),
+    /** Counts what the export file at path holds; writes nothing. */
+    PreviewChatImport: (source: ChatImportSource, path: string) => call<ChatImportPreview>('PreviewChatImport', source, path),
+    /** Imports it all or nothing; progress arrives as session:import:<requestId>; CancelMessage stops it. */
+    ImportChats: (requestId: string, source: ChatImportSource, path: string) =>
+      call<SessionImportResult>('ImportChats', requestId, source, path),
+    /** A native file dialog (the desktop window); web mode types the path. */
+    PickChatExport: () => call<string>('PickChatExport'),
+    /** The window's save dialog, then the export written there; "" when the user cancelled. */
+    SaveExport: (id: string, format: ExportFormat) => call<string>('SaveExport', id, format),
     AttachDocument: (name: string, contentBase64: string) =>
       call<{ id: string; name: string; kind: string; tokens: number; chars: number; mime?: string; width?: number; height?: number; thumb?: string }>(
         'AttachDocument',

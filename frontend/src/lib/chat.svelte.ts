@@ -225,7 +225,7 @@ export function exportFilename(s: Pick<SessionInfo, 'id' | 'title'> | undefined,
       .slice(0, 60)
       .trim() ||
     `hermes-${(s?.id ?? 'session').slice(0, 12)}`;
-  return `${base}.${format === 'json' ? 'json' : 'md'}`;
+  return `${base}.${format}`;
 }
 
 /**
