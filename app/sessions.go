@@ -77,12 +77,21 @@ func (a *App) SaveExport(id, format string) (string, error) {
 	if a.saveDialog == nil {
 		return "", &UserError{Message: "Saving files is only available in the desktop window; use the download link.", Code: CodeUnavailable}
 	}
-	body, err := a.ExportSession(id, format)
-	if err != nil {
-		return "", err
+	var body string
+	if format == "pdf" {
+		var b strings.Builder
+		if err := a.core.ExportPDF(context.Background(), id, &b); err != nil {
+			return "", a.mapErr(context.Background(), err)
+		}
+		body = b.String()
+	} else {
+		var err error
+		if body, err = a.ExportSession(id, format); err != nil {
+			return "", err
+		}
 	}
 	ext := ".md"
-	if format == "json" || format == "html" {
+	if format == "json" || format == "html" || format == "pdf" {
 		ext = "." + format
 	}
 	path, err := a.saveDialog("hermes-conversation" + ext)

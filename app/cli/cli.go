@@ -107,7 +107,7 @@ Usage:
                                            the settings flags are stored as the chat's own settings; a thinking
                                            model's reasoning goes to stderr (on a terminal, or with --show-thinking)
   hermes preset list | save NAME --system TEXT | delete NAME   saved system prompts (the window's presets)
-  hermes session list | show ID | search QUERY | export ID [--format md|json|html] [--out FILE]
+  hermes session list | show ID | search QUERY | export ID [--format md|json|html|pdf] [--out FILE]
   hermes session rename ID TITLE | pin ID | unpin ID | archive ID | delete ID...
   hermes session import --jsonl FILE | --from chatgpt|claude|openwebui FILE [--dry-run]
                                            conversations from a file, all or nothing; --dry-run only counts them

@@ -111,7 +111,7 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		return nil
 	case "export":
 		fs := newFlags("session export")
-		format := fs.String("format", "md", "md, json or html")
+		format := fs.String("format", "md", "md, json, html or pdf")
 		out := fs.String("out", "", "write to this file instead of stdout")
 		if err := parse(fs, args); err != nil {
 			return err
@@ -119,8 +119,11 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		if fs.NArg() != 1 {
 			return usagef("session export: give one session id")
 		}
+		if *format == "pdf" {
+			return exportPDF(core, fs.Arg(0), *out, env)
+		}
 		if *format != "md" && *format != "markdown" && *format != "json" && *format != "html" {
-			return usagef("session export: --format must be md, json or html")
+			return usagef("session export: --format must be md, json, html or pdf")
 		}
 		text, err := a.ExportSession(fs.Arg(0), *format)
 		if app.IsNotFound(err) {

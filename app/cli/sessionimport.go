@@ -136,3 +136,24 @@ func bytesPrinter(env Env, what string) func(done, total int64) {
 		}
 	}
 }
+
+// exportPDF is `session export ID --format pdf`: to --out, or to stdout when
+// it is not a terminal.
+func exportPDF(core *app.Core, id, out string, env Env) error {
+	if out == "" {
+		if f, ok := env.Stdout.(*os.File); ok && isTerminal(f) {
+			return usagef("session export: a PDF is not for the terminal; give --out FILE.pdf (or redirect stdout)")
+		}
+		err := core.ExportPDF(context.Background(), id, env.raw())
+		return sessionErr("session export", id, err)
+	}
+	var b strings.Builder
+	if err := core.ExportPDF(context.Background(), id, &b); err != nil {
+		return sessionErr("session export", id, err)
+	}
+	if err := os.WriteFile(out, []byte(b.String()), 0o600); err != nil {
+		return fmt.Errorf("session export: %w", err)
+	}
+	fmt.Fprintf(env.Stderr, "wrote %s\n", out)
+	return nil
+}

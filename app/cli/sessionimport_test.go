@@ -95,3 +95,23 @@ func TestExportHTML(t *testing.T) {
 		t.Fatalf("unknown format: %+v", r)
 	}
 }
+
+// TestExportPDF: a conversation with Chinese text exports as a PDF file.
+func TestExportPDF(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+	if r := runCLI(t, env, "", "session", "import", "--from", "chatgpt", "../../backend/chatimport/testdata/chatgpt.json"); r.code != 0 {
+		t.Fatalf("import: %+v", r)
+	}
+	out := filepath.Join(dir, "chat.pdf")
+	r := runCLI(t, env, "", "session", "export", "chatgpt:c0ffee00-0000-4000-8000-000000000002", "--format", "pdf", "--out", out)
+	if b, err := os.ReadFile(out); r.code != 0 || err != nil || !strings.HasPrefix(string(b), "%PDF-") {
+		t.Fatalf("export pdf: %+v %v", r, err)
+	}
+	if r = runCLI(t, env, "", "session", "export", "chatgpt:c0ffee00-0000-4000-8000-000000000002", "--format", "pdf"); r.code != 0 || !strings.HasPrefix(r.stdout, "%PDF-") {
+		t.Fatalf("export pdf to a pipe: code %d, %.20q", r.code, r.stdout)
+	}
+	if r = runCLI(t, env, "", "session", "export", "nope", "--format", "pdf", "--out", out); r.code != 2 || !strings.Contains(r.stderr, `no session "nope"`) {
+		t.Fatalf("unknown session: %+v", r)
+	}
+}

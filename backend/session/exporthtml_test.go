@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"strings"
 	"testing"
 
@@ -58,5 +59,23 @@ func TestExportHTML(t *testing.T) {
 		if strings.Contains(strings.ToLower(page), bad) {
 			t.Errorf("the page holds %q", bad)
 		}
+	}
+}
+
+// TestExportPDF: the session becomes a PDF (its text checked in pdfdoc's
+// tests); an unknown session is not found.
+func TestExportPDF(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	s, _ := st.Create(ctx, "旅行计划")
+	st.Append(ctx, Message{SessionID: s.ID, Role: "user", Content: "去京都玩三天，怎么安排？"})
+	st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "**Day 1**: Fushimi Inari 伏见稻荷"})
+	var b strings.Builder
+	stats, err := st.ExportPDF(ctx, s.ID, &b)
+	if err != nil || !strings.HasPrefix(b.String(), "%PDF-") || stats.Pages != 1 || stats.Missing != 0 {
+		t.Fatalf("pdf: %+v, %v, %.8q", stats, err, b.String())
+	}
+	if _, err := st.ExportPDF(ctx, "nope", &b); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown session: %v", err)
 	}
 }

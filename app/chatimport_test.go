@@ -1,0 +1,65 @@
+package app
+
+import (
+	"encoding/base64"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hermes/backend/llm/llmtest"
+)
+
+// TestChatImportBound: the window's and web mode's methods preview a file,
+// import it with session:import progress events, refuse a bad one in words the
+// UI shows (invalid_input with the reader's reason), and say what to do about
+// a missing file.
+func TestChatImportBound(t *testing.T) {
+	a, _, _, ev := newTestApp(t, llmtest.Echo(1, 0))
+	file := filepath.Join("..", "backend", "chatimport", "testdata", "claude.json")
+	p, err := a.PreviewChatImport("claude", file)
+	if err != nil || p.Conversations != 2 || p.Messages != 7 || p.First != "2024-03-02T08:00:01Z" || p.Last != "2024-04-01T12:02:00Z" {
+		t.Fatalf("preview %+v, %v", p, err)
+	}
+	if list, _ := a.ListSessions(); len(list) != 0 {
+		t.Fatalf("the preview wrote %d sessions", len(list))
+	}
+	res, err := a.ImportChats("imp-1", "claude", file)
+	if err != nil || res.Sessions != 2 || res.Messages != 7 {
+		t.Fatalf("import %+v, %v", res, err)
+	}
+	var phases []string
+	for _, e := range ev.got {
+		if name, data, _ := strings.Cut(e, " "); name == "session:import:imp-1" {
+			phases = append(phases, data)
+		}
+	}
+	if len(phases) == 0 || !strings.Contains(phases[len(phases)-1], `"phase":"importing","done":7,"total":7`) {
+		t.Fatalf("progress events %q", phases)
+	}
+	_, err = a.ImportChats("imp-2", "chatgpt", file) // a Claude file read as ChatGPT's
+	var ue *UserError
+	if !errors.As(err, &ue) || ue.Code != CodeInvalidInput || !strings.Contains(ue.Message, "is this a ChatGPT export?") {
+		t.Fatalf("wrong format: %v", err)
+	}
+	_, err = a.PreviewChatImport("chatgpt", filepath.Join(t.TempDir(), "nope.json"))
+	if !errors.As(err, &ue) || !strings.Contains(ue.Message, "no file") {
+		t.Fatalf("missing file: %v", err)
+	}
+}
+
+// TestExportPDFBound: web mode's ExportPDF is the PDF, base64-encoded.
+func TestExportPDFBound(t *testing.T) {
+	a, _, _, _ := newTestApp(t, llmtest.Echo(1, 0))
+	if _, err := a.ImportChats("imp-1", "openwebui", filepath.Join("..", "backend", "chatimport", "testdata", "openwebui.json")); err != nil {
+		t.Fatal(err)
+	}
+	b64, err := a.ExportPDF("openwebui:owu-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil || !strings.HasPrefix(string(data), "%PDF-") {
+		t.Fatalf("not a PDF: %v %.10q", err, data)
+	}
+}
