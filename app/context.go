@@ -43,6 +43,7 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 	rep = ContextReport{SessionID: sessionID, MessageID: seen.ReplyID, QueryID: r.QueryID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
 		Plan: PlanInfo{Intent: p.Intent, Confidence: p.Confidence, Recall: p.Recall, RecallK: p.RecallK, MayWriteMemory: p.MayWriteMemory, ToolGroup: p.ToolGroup}}
 	rep.Settings = toTurnSettings(&seen.Settings, a.core.agent.SystemPrompt())
+	rep.countedBy(seen.Figures)
 	for _, it := range seen.Items {
 		rep.Items = append(rep.Items, ContextItem{Reason: it.Reason, Role: it.Role, Preview: preview(it.Text), Tokens: it.Tokens,
 			MessageID: it.MessageID, Shortened: it.Shortened, ImageID: it.Image})

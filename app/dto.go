@@ -224,6 +224,19 @@ type ContextReport struct {
 	Plan    PlanInfo      `json:"plan"`
 	// Settings are the chat settings the turn ran with (nil: not recorded).
 	Settings *TurnSettings `json:"settings,omitempty"`
+	// Estimated is the raw estimate Tokens was calibrated from (live reports).
+	Estimated int `json:"estimated,omitempty"`
+	// Counted is Ollama's count of the prompt (0: not known), Full that it
+	// filled the context asked for, so Ollama cut its start.
+	Counted int  `json:"counted,omitempty"`
+	Full    bool `json:"full,omitempty"`
+}
+
+// countedBy sets what Ollama counted of the prompt, from a reply's figures.
+func (r *ContextReport) countedBy(f *agent.Figures) {
+	if f != nil {
+		r.Counted, r.Full = f.PromptTokens, f.ContextFull
+	}
 }
 
 // TurnSettings are the chat settings in force on a turn: the system prompt
@@ -265,6 +278,8 @@ func toContextReport(sessionID string, r agent.Result) ContextReport {
 			RecallK: r.Plan.RecallK, MayWriteMemory: r.Plan.MayWriteMemory, ToolGroup: string(r.Plan.ToolGroup)}}
 	rep.Items = contextItems(c)
 	rep.Settings = toTurnSettings(&r.Settings, systemText(c))
+	rep.Estimated = c.Estimated
+	rep.countedBy(agent.ParseReplyDetails(r.Assistant.Details).Figures)
 	return rep
 }
 

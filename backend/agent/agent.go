@@ -46,7 +46,8 @@ type PromptBuilder interface {
 // Calibration corrects token estimates with what the server reports.
 type Calibration interface {
 	Ratio(ctx context.Context, model string) float64
-	Observe(ctx context.Context, model string, estimated, reported int) error
+	// Observe learns from a count; full says the count filled the context.
+	Observe(ctx context.Context, model string, estimated, reported int, full bool) error
 }
 
 // Budget says how many prompt tokens the turn may use and the context size to ask

@@ -60,7 +60,16 @@ type Figures struct {
 	// the model did not think. CompletionTokens include them.
 	ThinkingMs     int64 `json:"thinkingMs,omitempty"`
 	ThinkingTokens int   `json:"thinkingTokens,omitempty"`
+	// ContextSize is the context the request asked for (num_ctx); ContextFull
+	// says Ollama counted the whole of it, so it cut the start of the prompt
+	// to fit (the estimate was short: see Agent.Calibration).
+	ContextSize int  `json:"contextSize,omitempty"`
+	ContextFull bool `json:"contextFull,omitempty"`
 }
+
+// FullContext reports whether a prompt counted as counted filled a context of
+// size tokens: Ollama keeps at most that many and cuts the rest from the start.
+func FullContext(counted, size int) bool { return size > 0 && counted >= size }
 
 // figures measures the rounds of one reply.
 type figures struct {

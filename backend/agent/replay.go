@@ -36,6 +36,9 @@ type Seen struct {
 	// had none of its own).
 	Settings TurnSettings
 	Items    []SeenItem
+	// Figures are the reply's (Ollama's count of the prompt among them); nil
+	// when the reply has none.
+	Figures *Figures
 }
 
 // SeenItem is one item of the prompt with its text as it can be shown now.
@@ -87,6 +90,9 @@ func (r Replay) Seen(ctx context.Context, sessionID, replyID string) (seen Seen,
 		}
 	}
 	seen = Seen{ReplyID: replyID, Recipe: rec}
+	if m, ok := byID[replyID]; ok {
+		seen.Figures = ParseReplyDetails(m.Details).Figures
+	}
 	if rec.Settings != nil { // nil: a reply stored before chat settings
 		seen.Settings = *rec.Settings
 	}

@@ -334,7 +334,10 @@ func (t *turn) persist() (Result, error) {
 		return t.res, fmt.Errorf("turn: %w", t.chatErr)
 	}
 	if a.Calibration != nil && t.reply.PromptTokens > 0 && t.res.Context.Estimated > 0 && len(t.res.Tools) == 0 {
-		_ = a.Calibration.Observe(ctx, t.reply.Model, t.res.Context.Estimated, t.reply.PromptTokens)
+		// A full context was cut by Ollama: its count is only a floor, and the
+		// next turn must be built smaller at once, not a fifth of the way.
+		full := FullContext(t.reply.PromptTokens, t.res.Settings.NumCtx)
+		_ = a.Calibration.Observe(ctx, t.reply.Model, t.res.Context.Estimated, t.reply.PromptTokens, full)
 	}
 	if a.Memory != nil && !t.in.Incognito && !t.in.Continue {
 		t.mt.AssistantMessageID, t.mt.AssistantText = stored.ID, stored.Content
@@ -382,6 +385,8 @@ func (t *turn) replyMessage() session.Message {
 	var figs *Figures
 	if out.Status == session.StatusOK {
 		figs = t.clock.done()
+		figs.ContextSize = t.res.Settings.NumCtx
+		figs.ContextFull = FullContext(figs.PromptTokens, figs.ContextSize)
 	}
 	out.Details, out.Context = replyDetails(t.res, figs, why), contextRecipe(t.res, t.sess.SummaryUpto, t.recalledAt)
 	return out

@@ -224,6 +224,7 @@ func wireExpectations() []wireCheck {
 		{"embeddings: one unit vector per input", checkEmbed},
 		{"ps: the loaded model with its details", checkPS},
 		{"keep_alive and num_ctx: ps shows the expiry and context a chat asked for", checkKeepAlive},
+		{"a prompt over num_ctx: cut to fit, counted as the whole context", checkFullContext},
 		{"a pull that cannot be had: the error in the stream, nothing listed", checkFailedPull},
 		{"create from a blob that is not there: the error in the stream", checkCreateNoBlob},
 		{"blobs: unknown is 404, a wrong digest 400", checkBlobs},
@@ -465,6 +466,22 @@ func checkKeepAlive(t *testing.T, w wireTarget) {
 	}
 	if left := time.Until(psOf().ExpiresAt); left < 365*24*time.Hour {
 		t.Errorf("keep_alive -1: the model expires in %s", left)
+	}
+}
+
+// checkFullContext: a prompt longer than the context asked for is cut to fit,
+// not refused, and its count is the whole context (agent.FullContext reads
+// that as "the start was cut").
+func checkFullContext(t *testing.T, w wireTarget) {
+	long := strings.Repeat("hello world, say hello again. ", 200)
+	body := map[string]any{"model": "tiny", "stream": false, "messages": []map[string]string{{"role": "user", "content": long}},
+		"options": map[string]any{"num_predict": 1, "temperature": 0, "num_ctx": 128}}
+	a := w.call(t, http.MethodPost, "/api/chat", body)
+	var r api.ChatResponse
+	a.decode(t, &r)
+	t.Logf("prompt of %d characters, num_ctx 128: status %d, prompt_eval_count %d", len(long), a.status, r.PromptEvalCount)
+	if a.status != http.StatusOK || r.PromptEvalCount != 128 {
+		t.Errorf("a prompt over num_ctx: %d, counted %d %q", a.status, r.PromptEvalCount, a.body)
 	}
 }
 

@@ -11,6 +11,10 @@ import (
 	"sync"
 )
 
+// maxFullRatio bounds the ratio a full context sets: past it the estimate is
+// not wrong, the prompt is (a model that counts 4 tokens a character).
+const maxFullRatio = 4.0
+
 // Calibration corrects the estimate per model with the prompt token counts the server
 // reports, as an exponential moving average of reported/estimated.
 type Calibration struct {
@@ -43,19 +47,28 @@ func (c *Calibration) Ratio(ctx context.Context, model string) float64 {
 	return r
 }
 
-// Observe records that a prompt estimated at estimated tokens was counted as reported.
-func (c *Calibration) Observe(ctx context.Context, model string, estimated, reported int) error {
+// Observe records that a prompt estimated at estimated tokens was counted as
+// reported. full says the count filled the context (the server cut the
+// prompt): the true count is at least reported, so the ratio rises at once to
+// reported/estimated (with a tenth to spare) instead of a fifth of the way.
+func (c *Calibration) Observe(ctx context.Context, model string, estimated, reported int, full bool) error {
 	if c == nil || estimated <= 0 || reported <= 0 {
 		return nil
 	}
 	sample := math.Max(0.5, math.Min(2.5, float64(reported)/float64(estimated)))
 	old := c.Ratio(ctx, model)
+	if full {
+		sample = math.Min(maxFullRatio, 1.1*float64(reported)/float64(estimated))
+		if sample <= old {
+			return nil
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var samples int
 	_ = c.db.QueryRowContext(ctx, `SELECT samples FROM token_calibration WHERE model = ?`, model).Scan(&samples)
 	next := sample
-	if samples > 0 {
+	if samples > 0 && !full {
 		next = 0.8*old + 0.2*sample
 	}
 	_, err := c.db.ExecContext(ctx, `INSERT INTO token_calibration(model, ratio, samples) VALUES (?, ?, 1)

@@ -551,13 +551,17 @@ func final(req api.ChatRequest, reply Reply, started time.Time) api.ChatResponse
 }
 
 // promptTokens approximates a tokenizer: about four characters a token.
+// promptTokens is what the fake counts of a prompt; like Ollama, it keeps at
+// most the context the request asked for (num_ctx), cutting the rest.
 func promptTokens(req api.ChatRequest, reply Reply) int {
-	if reply.PromptTokens > 0 {
-		return reply.PromptTokens
+	n := reply.PromptTokens
+	if n <= 0 {
+		for _, m := range req.Messages {
+			n += len(m.Content)/4 + 4
+		}
 	}
-	n := 0
-	for _, m := range req.Messages {
-		n += len(m.Content)/4 + 4
+	if size, ok := req.Options["num_ctx"].(float64); ok && size > 0 && n > int(size) {
+		n = int(size)
 	}
 	return n
 }

@@ -19,7 +19,7 @@ const report: ContextReport = {
 };
 
 describe('ContextInspector', () => {
-  it('lists every item with its reason, role, preview and tokens', () => {
+  it('lists every item with its reason in words, preview and tokens', () => {
     const { getAllByTestId, container } = render(ContextInspector, {
       report,
       sessionId: 's1',
@@ -29,12 +29,49 @@ describe('ContextInspector', () => {
     const items = getAllByTestId('context-item');
     expect(items.map((i) => i.dataset.reason)).toEqual(['system', 'anchor', 'recent', 'query']);
     expect(items[1].textContent).toContain('anchor');
-    expect(items[1].textContent).toContain('user');
+    expect(items[1].textContent).toContain('An older turn with a time, a number');
+    expect(items[1].textContent).not.toMatch(/\buser\b/); // no raw roles
     expect(items[1].textContent).toContain('200 tokens');
     expect(items[1].textContent).toContain('earphones yesterday');
     expect(items[3].textContent).toContain('your message');
     expect(container.querySelector('b')).toBeNull();
     expect(items[2].textContent).toContain('<b>not html</b>');
+  });
+
+  it('groups the items, folds the tool schemas to a count and keeps the model\'s order within a group', () => {
+    const withTools: ContextReport = {
+      ...report,
+      items: [
+        report.items![0],
+        { reason: 'tool_schema', role: 'tool_schema', preview: '{"type":"function","function":{"name":"calculator","description":"…"}}', tokens: 60 },
+        { reason: 'tool_schema', role: 'tool_schema', preview: '{"type":"function","function":{"name":"current_time"}}', tokens: 40 },
+        { reason: 'memory', role: 'system', preview: 'I am allergic to peanuts', tokens: 20 },
+        { reason: 'knowledge', role: 'system', preview: '[1] manual.pdf p. 3', tokens: 90 },
+        ...report.items!.slice(1),
+      ],
+    };
+    const { getAllByTestId, getByTestId } = render(ContextInspector, { report: withTools, sessionId: 's1', onrefresh: vi.fn(), onclose: vi.fn() });
+    const groups = getAllByTestId('context-group');
+    expect(groups.map((g) => g.dataset.group)).toEqual(['instructions', 'tools', 'memories', 'documents', 'conversation']);
+    expect(groups[1].textContent).toContain('Tools');
+    expect(groups[1].textContent).toContain('100 tokens');
+    const fold = getByTestId('context-tools') as HTMLDetailsElement;
+    expect(fold.open).toBe(false);
+    expect(fold.querySelector('summary')?.textContent).toBe('2 tools the model may call');
+    expect(fold.textContent).toContain('calculator · 60 tokens');
+    expect(groups[4].querySelectorAll('[data-testid="context-item"]')).toHaveLength(3);
+    expect(groups[3].textContent).toContain('Your documents');
+  });
+
+  it("shows Ollama's count beside the estimate, and says when the context was full", () => {
+    const counted = render(ContextInspector, { report: { ...report, counted: 640 }, sessionId: 's1', onrefresh: vi.fn(), onclose: vi.fn() });
+    expect(counted.getByTestId('context-counted').textContent).toContain('Ollama counted 640 tokens');
+    expect(counted.getByTestId('context-counted').getAttribute('role')).toBeNull();
+    counted.unmount();
+    const full = render(ContextInspector, { report: { ...report, counted: 4096, full: true }, sessionId: 's1', onrefresh: vi.fn(), onclose: vi.fn() });
+    const el = full.getByTestId('context-counted');
+    expect(el.getAttribute('role')).toBe('alert');
+    expect(el.textContent).toContain('the whole context, so it cut the start of the prompt');
   });
 
   it('draws the budget as a bar with the dropped count', () => {

@@ -105,6 +105,9 @@ export interface ReplyFigures {
   /** Time the model spent thinking and the reasoning tokens it streamed (0: it did not think). */
   thinkingMs?: number;
   thinkingTokens?: number;
+  /** The context asked for (num_ctx); contextFull: Ollama counted all of it, so it cut the prompt's start. */
+  contextSize?: number;
+  contextFull?: boolean;
 }
 
 /** How one tool call ended (see backend/tools/outcome.go). */
@@ -338,6 +341,11 @@ export interface ContextReport {
   plan: PlanInfo;
   /** The chat settings the turn ran with (absent from older backends). */
   settings?: TurnSettings;
+  /** The raw estimate tokens was calibrated from (live reports). */
+  estimated?: number;
+  /** Ollama's count of the prompt (absent: not known); full: it filled the context, so Ollama cut its start. */
+  counted?: number;
+  full?: boolean;
 }
 
 /** The chat settings in force on a turn: the system prompt (custom: the chat's own), model, temperature, context. */

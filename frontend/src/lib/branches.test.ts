@@ -282,5 +282,8 @@ describe('versions and figures from the backend', () => {
       thinkingMs: 0,
       thinkingTokens: 0,
     });
+    // A full context is kept (the reply says Ollama cut its prompt); nonsense is not.
+    expect(toFigures({ model: 'm', promptTokens: 2048, contextSize: 2048, contextFull: true })).toMatchObject({ contextSize: 2048, contextFull: true });
+    expect(toFigures({ model: 'm', contextSize: 'big', contextFull: 'yes' })).not.toHaveProperty('contextFull');
   });
 });

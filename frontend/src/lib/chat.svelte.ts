@@ -196,6 +196,8 @@ export function toFigures(f: unknown): ReplyFigures | undefined {
     thinkingMs: num(o.thinkingMs),
     thinkingTokens: num(o.thinkingTokens),
   };
+  if (num(o.contextSize) > 0) out.contextSize = num(o.contextSize);
+  if (o.contextFull === true) out.contextFull = true;
   const known = out.model !== '' || out.promptTokens || out.completionTokens || out.tokensPerSecond || out.firstTokenMs || out.totalMs;
   return known ? out : undefined;
 }

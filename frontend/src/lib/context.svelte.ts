@@ -175,3 +175,44 @@ export class ContextStore {
     return (this.report?.items?.length ?? 0) > 0;
   }
 }
+
+/** The groups the context panel lists the prompt in, in the order the model reads most of them. */
+export const CONTEXT_GROUPS = ['instructions', 'tools', 'memories', 'documents', 'conversation'] as const;
+export type ContextGroup = (typeof CONTEXT_GROUPS)[number];
+
+/** Which group an item's reason belongs to (an unknown reason goes with the conversation). */
+export function groupOf(reason: string): ContextGroup {
+  switch (reason) {
+    case 'system':
+      return 'instructions';
+    case 'tool_schema':
+      return 'tools';
+    case 'memory':
+      return 'memories';
+    case 'document':
+    case 'knowledge':
+      return 'documents';
+    default:
+      return 'conversation';
+  }
+}
+
+export interface GroupedItems {
+  group: ContextGroup;
+  /** The items with their index in the report (the model's order). */
+  items: { item: ContextItem; index: number }[];
+  tokens: number;
+}
+
+/** The report's items by group (empty groups left out), each keeping the model's order. */
+export function groupItems(items: ContextItem[] | null | undefined): GroupedItems[] {
+  const by = new Map<ContextGroup, GroupedItems>();
+  (items ?? []).forEach((item, index) => {
+    const g = groupOf(item.reason);
+    let e = by.get(g);
+    if (!e) by.set(g, (e = { group: g, items: [], tokens: 0 }));
+    e.items.push({ item, index });
+    e.tokens += n(item.tokens);
+  });
+  return CONTEXT_GROUPS.flatMap((g) => (by.has(g) ? [by.get(g)!] : []));
+}

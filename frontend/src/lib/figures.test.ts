@@ -16,6 +16,12 @@ describe('reply figures', () => {
     expect(figuresText(full, 'en').parts.join(' · ')).toBe('llama3.2 · 1,204 → 312 tokens · 41 tok/s · first token 0.35 s');
   });
 
+  it('says in the tooltip when Ollama counted the whole context', () => {
+    const cut = figuresText({ ...full, promptTokens: 4096, contextSize: 4096, contextFull: true }, 'en');
+    expect(cut.title).toContain('Ollama’s context (4,096 tokens) was full: it cut the start of the prompt.');
+    expect(figuresText(full, 'en').title).not.toContain('was full');
+  });
+
   it('makes the short line in Chinese', () => {
     expect(figuresText(full, 'zh').parts.join(' · ')).toBe('llama3.2 · 1,204 → 312 个词元 · 41 词元/秒 · 首个词元 0.35 秒');
   });

@@ -65,5 +65,8 @@ export function figuresText(f: ReplyFigures | undefined, lang: Lang, fallbackMod
     title.push(tr('figures.titleThinking', { s, n: count(f.thinkingTokens ?? 0, lang) }));
   }
   if (f.totalMs > 0) title.push(tr('figures.titleTotal', { s: seconds(f.totalMs, lang) }));
+  if (f.contextFull) {
+    title.push(tr('figures.titleContextFull', { n: count(f.contextSize ?? f.promptTokens, lang) }));
+  }
   return { parts, title: title.join('\n') };
 }

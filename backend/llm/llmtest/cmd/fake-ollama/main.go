@@ -91,6 +91,7 @@ func main() {
 	thinkDelay := flag.Duration("think-delay", 0, "delay before each reasoning word (--thinking)")
 	vision := flag.Bool("vision", false, `install a vision model "gemma3"; a request carrying images is answered with each image's size and format as decoded`)
 	cite := flag.Bool("cite", false, `answer a request carrying passages of the user's documents with "According to [1], " and passage 1's first sentence ("[9]" added when the message says "cite nine")`)
+	tokenRatio := flag.Float64("token-ratio", 0, "count each prompt this many times as many tokens as plain (a tokenizer denser than Hermes's estimate); the count stops at num_ctx, as Ollama's does")
 	loadDelay := flag.Duration("load-delay", 0, "time a model not yet loaded takes to load at its first chat (then /api/ps lists it)")
 	flag.Parse()
 
@@ -158,6 +159,9 @@ func main() {
 	}
 	if *cite {
 		fake.Chat = citing(fake.Chat, *delay)
+	}
+	if *tokenRatio > 0 {
+		fake.Chat = denseTokens(fake.Chat, *tokenRatio)
 	}
 	fake.LoadDelay = *loadDelay
 
@@ -491,4 +495,18 @@ func firstSentence(body string) string {
 		return line
 	}
 	return ""
+}
+
+// denseTokens counts every prompt ratio times as many tokens as the plain
+// count (a quarter of its characters and four a message).
+func denseTokens(next func(api.ChatRequest) llmtest.Reply, ratio float64) func(api.ChatRequest) llmtest.Reply {
+	return func(req api.ChatRequest) llmtest.Reply {
+		r := next(req)
+		n := 0
+		for _, m := range req.Messages {
+			n += len(m.Content)/4 + 4
+		}
+		r.PromptTokens = int(float64(n) * ratio)
+		return r
+	}
 }
