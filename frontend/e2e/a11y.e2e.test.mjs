@@ -129,7 +129,7 @@ describe('accessibility', { timeout: 300_000 }, () => {
       const ends = await page.evaluate((id) => {
         const box = document.querySelector(`[data-testid="${id}"]`);
         const all = [
-          ...box.querySelectorAll('button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])'),
+          ...box.querySelectorAll('button, [href], input, select, textarea, summary, [tabindex]:not([tabindex="-1"])'),
         ].filter((el) => !el.disabled && el.getClientRects().length > 0);
         all.forEach((el, i) => el.setAttribute('data-a11y-order', String(i)));
         return all.length;

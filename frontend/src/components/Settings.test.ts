@@ -44,7 +44,10 @@ describe('Settings as grouped forms', () => {
     expect((r.getByLabelText('Ollama address') as HTMLInputElement).value).toBe('http://127.0.0.1:11434');
     const advanced = r.getByTestId('settings-advanced') as HTMLDetailsElement;
     expect(advanced.open).toBe(false);
-    expect(advanced.querySelector('[data-key="ollama_host"] code')?.textContent).toBe('ollama_host');
+    expect(advanced.querySelector('input')).toBeNull(); // nothing for Tab to reach while closed
+    advanced.open = true;
+    advanced.dispatchEvent(new Event('toggle'));
+    await waitFor(() => expect(advanced.querySelector('[data-key="ollama_host"] code')?.textContent).toBe('ollama_host'));
   });
 
   it('saves a text field with its Save button, a checkbox and a choice as they change', async () => {
