@@ -13,10 +13,11 @@ set -euo pipefail
 # tesseract-ocr + tesseract-ocr-eng + tesseract-ocr-chi-sim + poppler-utils: text recognition
 # of scanned PDFs and images for the knowledge base (Tesseract with its English and simplified
 # Chinese data; pdftoppm renders a PDF's pages), run as child processes in the parser cage
+# fonts-droid-fallback: the TrueType font a PDF export draws Chinese text with (backend/pdfdoc)
 ocr=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim poppler-utils)
-packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth imagemagick time chromium fonts-noto-cjk fonts-noto-color-emoji "${ocr[@]}")
+packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev xvfb xauth imagemagick time chromium fonts-noto-cjk fonts-noto-color-emoji fonts-droid-fallback "${ocr[@]}")
 if [[ "${1:-}" == "--runtime" ]]; then
-  packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev fonts-noto-cjk fonts-noto-color-emoji "${ocr[@]}")
+  packages=(pkg-config gcc libgtk-3-dev libwebkit2gtk-4.0-dev fonts-noto-cjk fonts-noto-color-emoji fonts-droid-fallback "${ocr[@]}")
 fi
 
 if ! command -v dpkg-query >/dev/null; then
