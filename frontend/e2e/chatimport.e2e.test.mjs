@@ -85,6 +85,12 @@ describe('importing conversations and exporting a chat in the web UI', { timeout
     assert.match(html, /<title>Sorting in Go<\/title>/);
     assert.match(html, /<code class="language-go">slices\.Sort\(names\)/);
     assert.doesNotMatch(html, /<script/i);
+
+    await menuItem(page, 'export-button');
+    await page.getByTestId('export-format-pdf').click();
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-save').click()]);
+    assert.equal(pdf.suggestedFilename(), 'Sorting in Go.pdf');
+    assert.match(readFileSync(await pdf.path()).subarray(0, 5).toString('latin1'), /^%PDF-/);
   });
 
   it('previews an Open WebUI export in Chinese, and re-importing the ChatGPT file adds nothing', async () => {

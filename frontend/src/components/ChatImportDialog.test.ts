@@ -116,10 +116,11 @@ describe('ChatImportDialog', () => {
 });
 
 describe('ExportDialog', () => {
-  it('offers Markdown, HTML and JSON and exports the one chosen', async () => {
+  it('offers Markdown, HTML, PDF and JSON and exports the one chosen', async () => {
     setLang('en');
     const onchoose = vi.fn(async () => {});
-    const { getByTestId } = render(ExportDialog, { onclose: () => {}, onchoose });
+    const { getByTestId, getAllByRole } = render(ExportDialog, { onclose: () => {}, onchoose });
+    expect(getAllByRole('radio').map((r) => (r as HTMLInputElement).value)).toEqual(['md', 'html', 'pdf', 'json']);
     expect(getByTestId('export-format-html').textContent).toContain('self-contained page');
     await fireEvent.click(getByTestId('export-format-html').querySelector('input')!);
     await fireEvent.click(getByTestId('export-save'));

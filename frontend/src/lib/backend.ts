@@ -395,10 +395,10 @@ export interface SystemPreset {
   builtin: boolean;
 }
 
-export type ExportFormat = 'md' | 'json' | 'html';
+export type ExportFormat = 'md' | 'json' | 'html' | 'pdf';
 
 /** The export formats, as the export dialog offers them. */
-export const EXPORT_FORMATS: ExportFormat[] = ['md', 'html', 'json'];
+export const EXPORT_FORMATS: ExportFormat[] = ['md', 'html', 'pdf', 'json'];
 
 /** Where an import's file comes from: Hermes' own JSONL, or another assistant's export. */
 export type ChatImportSource = 'jsonl' | 'chatgpt' | 'claude' | 'openwebui';
@@ -1675,6 +1675,8 @@ export function createApi(t: Transport) {
     ArchiveSession: (id: string) => call<SessionInfo>('ArchiveSession', id),
     DeleteSession: (id: string) => call<DeleteReceipt>('DeleteSession', id),
     ExportSession: (id: string, format: ExportFormat) => call<string>('ExportSession', id, format),
+    /** A conversation as a PDF, base64-encoded. */
+    ExportPDF: (id: string) => call<string>('ExportPDF', id),
     /** Counts what the export file at path holds; writes nothing. */
     PreviewChatImport: (source: ChatImportSource, path: string) => call<ChatImportPreview>('PreviewChatImport', source, path),
     /** Imports it all or nothing; progress arrives as session:import:<requestId>; CancelMessage stops it. */
@@ -1958,7 +1960,7 @@ export function hasFileDialog(): boolean {
 }
 
 /** Offers text as a file download (Blob + <a download>). Returns false where that is not possible. */
-export function downloadText(filename: string, text: string, mime: string): boolean {
+export function downloadText(filename: string, text: string | Uint8Array<ArrayBuffer>, mime: string): boolean {
   if (!canDownload() || typeof document === 'undefined' || typeof URL?.createObjectURL !== 'function') return false;
   const url = URL.createObjectURL(new Blob([text], { type: mime }));
   const a = document.createElement('a');

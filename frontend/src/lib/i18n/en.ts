@@ -136,6 +136,8 @@ export const en = {
   'export.format.json': 'JSON',
   'export.formatHint.md': 'Text with headings; opens in any editor.',
   'export.formatHint.html': 'One self-contained page: pictures inside, opens in any browser, prints to PDF.',
+  'export.format.pdf': 'PDF',
+  'export.formatHint.pdf': 'Pages to print or share, pictures inside.',
   'export.formatHint.json': 'Every message with its details, for scripts and backups.',
   'export.save': 'Export',
   'export.saved': 'Saved to {path}',

@@ -134,6 +134,8 @@ export const zh: Record<MessageKey, string> = {
   'export.format.json': 'JSON',
   'export.formatHint.md': '带标题的文本，任何编辑器都能打开。',
   'export.formatHint.html': '一个自包含的网页：图片在页面里，任何浏览器都能打开，也能打印成 PDF。',
+  'export.format.pdf': 'PDF',
+  'export.formatHint.pdf': '可打印或分享的页面，图片在里面。',
   'export.formatHint.json': '每条消息及其详细信息，适合脚本和备份。',
   'export.save': '导出',
   'export.saved': '已保存到 {path}',
