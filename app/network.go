@@ -16,7 +16,7 @@ import (
 // ollamaRule is how connections to Ollama are dialled and recorded: the rule
 // of MCP over HTTP (loopback and the LAN freely, link-local and metadata
 // never), the internet only with ollama_allow_internet (ollamaDial picks).
-var ollamaRule = egress.Rule{Part: "ollama", Guard: true, Hint: "ollama_allow_internet to true (Settings → Connection)",
+var ollamaRule = egress.Rule{Part: "ollama", Guard: true, Hint: "ollama_allow_internet to true in Settings → Connection",
 	Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
 
 // openNetwork builds the network log, the Net every dial shares and the

@@ -276,4 +276,9 @@ describe('Onboarding', () => {
     const { queryByTestId } = setup({ ollama: 'lost', connection: 'not_responding', step: 'reconnect', models: [] });
     expect(queryByTestId('onboarding')).toBeNull();
   });
+  it('start: no Start button when Hermes may not start it (manage_ollama never)', () => {
+    const { queryByTestId, getByTestId } = setup({ ollama: 'stopped', connection: 'stopped', step: 'start', binary: '/usr/bin/ollama', can_start: false, models: [] });
+    expect(queryByTestId('setup-start')).toBeNull();
+    expect(getByTestId('setup-binary').textContent).toContain('/usr/bin/ollama');
+  });
 });

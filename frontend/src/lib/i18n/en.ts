@@ -1564,6 +1564,7 @@ export const en = {
   'notice.ollama_lost.fix': 'It answered before: start it again, then check again.',
   'notice.ollama_refused': 'Hermes does not connect to {host}: it is not on this computer or your network.',
   'notice.ollama_refused.fix': 'Use a local address, or allow an Ollama on the internet in Settings → Connection.',
+  'err.bad_setting.host_never': '{key}: {value} is a link-local or cloud-metadata address, which Hermes never connects to; use the LAN address of the computer that runs Ollama.',
   'conn.urlLabel': 'Ollama address',
   'conn.urlHelp': 'This computer (http://127.0.0.1:11434), another port, a Docker container, or a computer on your network (http://192.168.1.5:11434).',
   'conn.check': 'Check',

@@ -1536,6 +1536,7 @@ export const zh: Record<MessageKey, string> = {
   'notice.ollama_lost.fix': '它之前能应答：请重新启动它，然后再检查一次。',
   'notice.ollama_refused': 'Hermes 不连接 {host}：它不在这台电脑上，也不在你的局域网中。',
   'notice.ollama_refused.fix': '请使用本地地址，或在“设置 → 连接”中允许互联网上的 Ollama。',
+  'err.bad_setting.host_never': '{key}：{value} 是链路本地或云元数据地址，Hermes 从不连接；请使用运行 Ollama 的电脑的局域网地址。',
   'conn.urlLabel': 'Ollama 地址',
   'conn.urlHelp': '这台电脑（http://127.0.0.1:11434）、其他端口、Docker 容器，或局域网中的电脑（http://192.168.1.5:11434）。',
   'conn.check': '检查',
