@@ -144,9 +144,12 @@ func TestImportFailureAndCrashLeaveNothing(t *testing.T) {
 	err = st.db.Tx(ctx, func(tx *sql.Tx) error {
 		w := newImportWriter(st, job)
 		for _, l := range importLines(3, 100) {
-			if _, err := w.line(ctx, tx, l); err != nil {
+			if err := w.write(ctx, tx, l); err != nil {
 				return err
 			}
+		}
+		if err := w.flush(ctx, tx); err != nil {
+			return err
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE messages SET import_id = ? WHERE rowid > 1`, job)
 		return err

@@ -82,6 +82,17 @@ func TestImportKeepsVersions(t *testing.T) {
 	if err != nil || again.Messages != 0 || again.Skipped != 6 {
 		t.Fatalf("re-import: %+v, %v; want nothing added", again, err)
 	}
+	// A later import adds a turn under a message the first one wrote.
+	more := []ImportLine{{Session: "c1", ID: "u5", Role: "user", Content: "back to the first answer", Parent: ref("a2")}}
+	if res, err := st.Import(ctx, more, nil); err != nil || res.Messages != 1 {
+		t.Fatalf("adding a turn: %+v, %v", res, err)
+	}
+	all, _ = st.Messages(ctx, s.ID)
+	for _, m := range all {
+		if m.Ref == "u5" && (!m.Linked || m.Parent != ids["a2"]) {
+			t.Fatalf("the added turn follows %q, want a2 (%s)", m.Parent, ids["a2"])
+		}
+	}
 }
 
 // TestImportRefusesUnknownParent: a line that follows a message no earlier

@@ -15,6 +15,7 @@ import (
 
 	"hermes/backend/jsonl"
 	"hermes/backend/procid"
+	"hermes/backend/text"
 )
 
 // ImportLine is one line of a JSONL import (docs/architecture.md, "Command-line contract"): "session" is the
@@ -284,6 +285,7 @@ type importWriter struct {
 	named    map[string]bool   // ids whose title an import line gave (it does not follow the first turn)
 	linked   map[string]bool   // ids of the conversations given versions (their leaf is set at publish)
 	fresh    freshSession
+	pending  []pendingMessage // messages of fresh conversations not yet written (see flush)
 	res      ImportResult
 }
 
@@ -309,18 +311,15 @@ func (w *importWriter) chunk(ctx context.Context, tx *sql.Tx, src ImportSource) 
 			more = false
 			break
 		}
-		id, err := w.line(ctx, tx, l)
-		if err != nil {
+		if err := w.write(ctx, tx, l); err != nil {
 			return n, false, err
 		}
-		if id != "" && l.Parent != nil {
-			if err := w.link(ctx, tx, id, l); err != nil {
-				return n, false, err
-			}
-		}
+	}
+	if err := w.flush(ctx, tx); err != nil {
+		return n, false, err
 	}
 	// The transaction holds the write lock: the rows after before are ours.
-	if _, err := tx.ExecContext(ctx, `UPDATE messages SET import_id = ? WHERE rowid > ?`, w.job, before); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE messages SET import_id = ? WHERE rowid > ? AND import_id IS NULL`, w.job, before); err != nil {
 		return n, false, err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE imports SET heartbeat_at = ? WHERE id = ?`, ts(w.st.Now()), w.job)
@@ -366,15 +365,12 @@ func (w *importWriter) link(ctx context.Context, tx *sql.Tx, id string, l Import
 	sid := w.sessions[l.Session]
 	parent := ""
 	if *l.Parent != "" {
-		var known bool
-		if parent, known = w.fresh.refs[*l.Parent]; !known || w.fresh.id != sid {
-			err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE session_id = ? AND ref = ?`, sid, *l.Parent).Scan(&parent)
-			if errors.Is(err, sql.ErrNoRows) {
-				return fmt.Errorf("%w: message %q of session %q follows %q, which no earlier line of that session is", ErrInvalid, l.ID, l.Session, *l.Parent)
-			}
-			if err != nil {
-				return err
-			}
+		err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE session_id = ? AND ref = ?`, sid, *l.Parent).Scan(&parent)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: message %q of session %q follows %q, which no earlier line of that session is", ErrInvalid, l.ID, l.Session, *l.Parent)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	up, err := w.st.db.TxStmt(ctx, tx, `UPDATE messages SET parent_id = ?, selected = ? WHERE id = ?`)
@@ -425,39 +421,158 @@ const named = "\x00"
 
 // freshSession is the conversation an import created last, with the refs of
 // the messages it wrote there (ref -> id): a line of it needs no query to
-// know whether its message is there, nor which message it follows.
+// know whether its message is there, nor which message it follows, and its
+// messages are written many to a statement (flush).
 type freshSession struct {
 	id   string
 	refs map[string]string
+	seq  int // the last message's number
 }
 
-// line writes one line inside a chunk's transaction; it returns the new
-// message's id, "" when the message was already there.
-func (w *importWriter) line(ctx context.Context, tx *sql.Tx, l ImportLine) (string, error) {
-	st := w.st
-	id, ok := w.sessions[l.Session]
-	if !ok {
-		err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE ref = ?`, l.Session).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
-			id = st.NewID()
-			now := ts(st.Now())
-			if _, err := tx.ExecContext(ctx, `INSERT INTO sessions(id, ref, title, created_at, updated_at, state, import_id) VALUES (?, ?, '', ?, ?, 'idle', ?)`,
-				id, l.Session, now, now, w.job); err != nil {
-				return "", err
+// pendingMessage is a message of a fresh conversation waiting for flush.
+type pendingMessage struct {
+	m        Message
+	parent   sql.NullString
+	selected bool
+}
+
+// flushRows is the most messages one flush statement writes (9 parameters each).
+const flushRows = 200
+
+// write writes one line: a line of the conversation the import created last
+// joins the pending messages; any other is written now (line), with its parent
+// (link).
+func (w *importWriter) write(ctx context.Context, tx *sql.Tx, l ImportLine) error {
+	sid, err := w.session(ctx, tx, l.Session)
+	if err != nil {
+		return err
+	}
+	if w.fresh.id != sid {
+		id, err := w.line(ctx, tx, l)
+		if err != nil || id == "" || l.Parent == nil {
+			return err
+		}
+		return w.link(ctx, tx, id, l)
+	}
+	if _, dup := w.fresh.refs[l.ID]; dup {
+		w.res.Skipped++
+		return nil
+	}
+	pm := pendingMessage{m: Message{ID: w.st.NewID(), SessionID: sid, Ref: l.ID, Role: l.Role, Content: l.Content, CreatedAt: w.st.Now().UTC()}, selected: true}
+	if l.CreatedAt != "" {
+		pm.m.CreatedAt, _ = time.Parse(time.RFC3339Nano, l.CreatedAt)
+	}
+	if l.Parent != nil {
+		parent, ok := w.fresh.refs[*l.Parent]
+		if !ok && *l.Parent != "" {
+			return fmt.Errorf("%w: message %q of session %q follows %q, which no earlier line of that session is", ErrInvalid, l.ID, l.Session, *l.Parent)
+		}
+		pm.parent, pm.selected = sql.NullString{String: parent, Valid: true}, !l.Alternative
+		w.linked[sid] = true
+	}
+	w.fresh.seq++
+	pm.m.Seq = w.fresh.seq
+	w.fresh.refs[l.ID] = pm.m.ID
+	w.pending = append(w.pending, pm)
+	w.counted(sid, l)
+	if len(w.pending) >= flushRows {
+		return w.flush(ctx, tx)
+	}
+	return nil
+}
+
+// flush writes the pending messages, and their search rows, in two statements.
+func (w *importWriter) flush(ctx context.Context, tx *sql.Tx) error {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	var q strings.Builder
+	q.WriteString(`INSERT INTO messages(id, session_id, ref, seq, role, content, created_at, parent_id, selected) VALUES `)
+	args := make([]any, 0, 9*len(w.pending))
+	content := make(map[string]string, len(w.pending))
+	for i, p := range w.pending {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		args = append(args, p.m.ID, p.m.SessionID, p.m.Ref, p.m.Seq, p.m.Role, p.m.Content, ts(p.m.CreatedAt), p.parent, p.selected)
+		if p.m.Content != "" {
+			content[p.m.ID] = p.m.Content
+		}
+	}
+	q.WriteString(` RETURNING rowid, id`)
+	rows, err := tx.QueryContext(ctx, q.String(), args...)
+	if err != nil {
+		return err
+	}
+	var fts strings.Builder
+	var ftsArgs []any
+	for rows.Next() {
+		var rowid int64
+		var id string
+		if err := rows.Scan(&rowid, &id); err != nil {
+			rows.Close()
+			return err
+		}
+		if c, ok := content[id]; ok {
+			if len(ftsArgs) > 0 {
+				fts.WriteString(", ")
 			}
-			w.res.Sessions++
-			w.fresh = freshSession{id: id, refs: map[string]string{}}
-		} else if err != nil {
+			fts.WriteString("(?, ?)")
+			ftsArgs = append(ftsArgs, rowid, text.Segment(c))
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(ftsArgs) > 0 {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO messages_fts(rowid, body) VALUES `+fts.String(), ftsArgs...); err != nil {
+			return err
+		}
+	}
+	w.pending = w.pending[:0]
+	return nil
+}
+
+// session is the id of the conversation of ref: one this import met, one
+// already there, or a new one (then the fresh one).
+func (w *importWriter) session(ctx context.Context, tx *sql.Tx, ref string) (string, error) {
+	if id, ok := w.sessions[ref]; ok {
+		return id, nil
+	}
+	var id string
+	err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE ref = ?`, ref).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		if err := w.flush(ctx, tx); err != nil { // the pending messages are the last fresh conversation's
 			return "", err
 		}
-		w.sessions[l.Session] = id
-	}
-	exists := 0
-	if w.fresh.id == id {
-		if _, ok := w.fresh.refs[l.ID]; ok {
-			exists = 1
+		id = w.st.NewID()
+		now := ts(w.st.Now())
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions(id, ref, title, created_at, updated_at, state, import_id) VALUES (?, ?, '', ?, ?, 'idle', ?)`,
+			id, ref, now, now, w.job); err != nil {
+			return "", err
 		}
-	} else if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE session_id = ? AND ref = ?`, id, l.ID).Scan(&exists); err != nil {
+		w.res.Sessions++
+		w.fresh = freshSession{id: id, refs: map[string]string{}}
+	} else if err != nil {
+		return "", err
+	}
+	w.sessions[ref] = id
+	return id, nil
+}
+
+// line writes one line of a conversation that was there before the import,
+// inside a chunk's transaction; it returns the new message's id, "" when the
+// message was already there.
+func (w *importWriter) line(ctx context.Context, tx *sql.Tx, l ImportLine) (string, error) {
+	st := w.st
+	id, err := w.session(ctx, tx, l.Session)
+	if err != nil {
+		return "", err
+	}
+	var exists int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE session_id = ? AND ref = ?`, id, l.ID).Scan(&exists); err != nil {
 		return "", err
 	}
 	if exists > 0 {
@@ -471,9 +586,12 @@ func (w *importWriter) line(ctx context.Context, tx *sql.Tx, l ImportLine) (stri
 	if _, err := st.insert(ctx, tx, &m, false); err != nil {
 		return "", err
 	}
-	if w.fresh.id == id {
-		w.fresh.refs[l.ID] = m.ID
-	}
+	w.counted(id, l)
+	return m.ID, nil
+}
+
+// counted counts a message written from l in conversation id, and the title it may give.
+func (w *importWriter) counted(id string, l ImportLine) {
 	w.res.Messages++
 	if l.Title != "" && !w.named[id] {
 		w.titles[id] = strings.Join(strings.Fields(l.Title), " ")
@@ -482,7 +600,6 @@ func (w *importWriter) line(ctx context.Context, tx *sql.Tx, l ImportLine) (stri
 	if _, seen := w.titles[id]; !seen && l.Role == "user" {
 		w.titles[id] = TitleFrom(l.Content)
 	}
-	return m.ID, nil
 }
 
 // rollbackImport removes what an unpublished import wrote, in short
