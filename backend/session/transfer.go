@@ -231,7 +231,9 @@ func (st *Store) Import(ctx context.Context, lines []ImportLine, progress func(d
 // rolls them back, and so does the next open after a crash (RecoverImports).
 // Sessions are found or created by ref; a message whose ref is already in its
 // session is skipped. progress (optional) hears the lines done so far. It holds
-// one line at a time, and the id and title of each conversation it touched.
+// the lines of the conversation it created last until they are written (at
+// most flushRows of them, flushBytes of text), the refs of that conversation,
+// and the id and title of each conversation it touched.
 func (st *Store) ImportFrom(ctx context.Context, src ImportSource, progress func(done, total int)) (res ImportResult, err error) {
 	job := st.NewID()
 	now := ts(st.Now())
@@ -286,6 +288,7 @@ type importWriter struct {
 	linked   map[string]bool   // ids of the conversations given versions (their leaf is set at publish)
 	fresh    freshSession
 	pending  []pendingMessage // messages of fresh conversations not yet written (see flush)
+	held     int              // bytes of text in pending
 	res      ImportResult
 }
 
@@ -436,8 +439,12 @@ type pendingMessage struct {
 	selected bool
 }
 
-// flushRows is the most messages one flush statement writes (9 parameters each).
-const flushRows = 200
+// flushRows is the most messages one flush statement writes (9 parameters
+// each), flushBytes the most text pending messages hold.
+const (
+	flushRows  = 200
+	flushBytes = 4 << 20
+)
 
 // write writes one line: a line of the conversation the import created last
 // joins the pending messages; any other is written now (line), with its parent
@@ -474,8 +481,9 @@ func (w *importWriter) write(ctx context.Context, tx *sql.Tx, l ImportLine) erro
 	pm.m.Seq = w.fresh.seq
 	w.fresh.refs[l.ID] = pm.m.ID
 	w.pending = append(w.pending, pm)
+	w.held += len(l.Content)
 	w.counted(sid, l)
-	if len(w.pending) >= flushRows {
+	if len(w.pending) >= flushRows || w.held >= flushBytes {
 		return w.flush(ctx, tx)
 	}
 	return nil
@@ -531,7 +539,7 @@ func (w *importWriter) flush(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 	}
-	w.pending = w.pending[:0]
+	w.pending, w.held = w.pending[:0], 0
 	return nil
 }
 
