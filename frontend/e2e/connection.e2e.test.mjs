@@ -16,6 +16,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
+  approvalCodes,
   artifacts,
   binDir,
   cleanup,
@@ -31,6 +32,7 @@ import {
   tempDir,
   themedShots,
   useFakeModel,
+  waitForCode,
 } from './harness.mjs';
 
 const logs = {};
@@ -150,6 +152,23 @@ describe('the connection to Ollama in the web UI', { timeout: 300_000 }, () => {
       settingsLanguage,
     );
     await bothLanguages(page, 'settings-groups', async () => {}, settingsLanguage, 'settings-group-model');
+    // Allowing an internet Ollama from the browser needs the code the terminal prints.
+    const allow = page.locator('[data-testid="form-setting"][data-key="ollama_allow_internet"]');
+    const seen = approvalCodes(logs, 'hermes-elsewhere').length;
+    await allow.getByRole('checkbox', { name: 'Allow an Ollama on the internet' }).click();
+    const codeField = allow.getByTestId('form-code');
+    await codeField.waitFor({ timeout: 10_000 });
+    const code = await waitForCode(logs, seen, 'hermes-elsewhere');
+    await codeField.fill(`${code.slice(0, 3)} ${code.slice(3)}`);
+    await codeField.press('Enter');
+    await allow.getByText('Saved').waitFor({ timeout: 10_000 });
+    assert.equal(execFileSync(join(binDir, 'hermes'), ['--data-dir', dataDir, 'settings', 'get', 'ollama_allow_internet']).toString().trim(), 'true');
+    await allow.getByRole('checkbox').click(); // off again: no code needed
+    const setting = () => execFileSync(join(binDir, 'hermes'), ['--data-dir', dataDir, 'settings', 'get', 'ollama_allow_internet']).toString().trim();
+    for (let i = 0; i < 50 && setting() !== 'false'; i++) await sleep(100);
+    assert.equal(setting(), 'false');
+    assert.equal(await allow.getByTestId('form-code').count(), 0);
+
     await page.getByTestId('settings-advanced').locator('summary').click();
     assert.ok(await page.locator('[data-testid="setting"][data-key="ollama_host"]').isVisible(), 'the raw keys are under Advanced');
 
