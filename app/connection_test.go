@@ -129,6 +129,7 @@ func TestConnectionStates(t *testing.T) {
 	}
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	waitFor(t, func() bool { su, _ := a.Setup(); return su.Connection == ConnReady })
+	setAll(t, core, "manage_ollama", "never") // a new supervisor for the same host remembers it answered
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 	if su, _ = a.Setup(); su.Connection != ConnLost || su.Step != "reconnect" || su.CanStart || su.LogTail != nil || su.Exited {

@@ -112,6 +112,7 @@ type Core struct {
 	mu        sync.Mutex
 	ollama    *ollamad.Daemon   // the local Ollama for the current settings
 	ollamaKey string            // the settings it was made for
+	ollamaAt  string            // its host
 	retired   []*ollamad.Daemon // earlier ones, stopped at Close if Hermes started them
 	clientKey string
 	client    *llm.Client

@@ -21,12 +21,15 @@ func (c *Core) daemon(s config.Settings) *ollamad.Daemon {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ollama == nil || c.ollamaKey != key {
+		host := s.OllamaHost
+		answered := false // an Ollama that answered here stays "stopped responding", never "not installed"
 		if c.ollama != nil {
 			c.retired = append(c.retired, c.ollama) // stopped at Close if Hermes started it
+			answered = c.ollamaAt == host && c.ollama.Answered()
 		}
-		host := s.OllamaHost
 		c.ollama = ollamad.New(ollamad.Config{Host: host, Path: s.OllamaPath, Manage: s.ManageOllama,
-			LogFile: filepath.Join(c.dataDir, "ollama.log"), Answers: c.answers(host)})
+			LogFile: filepath.Join(c.dataDir, "ollama.log"), Answers: c.answers(host), Answered: answered})
+		c.ollamaAt = host
 		c.ollamaKey = key
 	}
 	return c.ollama

@@ -48,6 +48,9 @@ type Config struct {
 	Search []string
 	// StartTimeout bounds the wait for a started server to answer; default 20 s.
 	StartTimeout time.Duration
+	// Answered: an Ollama answered at Host before this Daemon was made (the
+	// one it replaces, for the same host, saw it).
+	Answered bool
 }
 
 // State is what the status bar, the setup screen and doctor show.
@@ -86,7 +89,15 @@ func New(cfg Config) *Daemon {
 		cfg.Search = []string{"/usr/local/bin/ollama", "/usr/bin/ollama", filepath.Join(home, ".local/bin/ollama"),
 			"/opt/ollama/bin/ollama", "/Applications/Ollama.app/Contents/Resources/ollama", "/opt/homebrew/bin/ollama"}
 	}
-	return &Daemon{cfg: cfg}
+	return &Daemon{cfg: cfg, answered: cfg.Answered}
+}
+
+// Answered reports whether an Ollama has answered at the host (as this Daemon
+// or the one it replaced saw).
+func (d *Daemon) Answered() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.answered
 }
 
 // InstallCommand is the command that installs Ollama on this OS.
