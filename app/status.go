@@ -51,7 +51,7 @@ func (c *Core) Status(ctx context.Context) (Status, error) {
 	switch {
 	case !h.Reachable && ref != nil && !ref.Offline():
 		st.Problem = ref.Error() + "."
-		st.Fix = "Use an Ollama on this computer or the local network, or allow an internet one in Settings → Connection."
+		st.Fix = "Use an Ollama on this computer or the local network, or allow an internet one: `hermes settings set ollama_allow_internet true` (Settings → Connection)."
 		st.Code, st.Params = refusedNotice(ref, s.OllamaHost)
 	case !h.Reachable && ref != nil && ref.Offline():
 		st.Problem = fmt.Sprintf("Ollama at %s is not on this computer, and offline_only is on.", s.OllamaHost)
