@@ -57,7 +57,7 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 			app.openPath = func(path string) { runtime.BrowserOpenURL(ctx, (&url.URL{Scheme: "file", Path: path}).String()) }
 			app.openDialog = func(title, pattern string) (string, error) {
 				return runtime.OpenFileDialog(ctx, runtime.OpenDialogOptions{Title: title,
-					Filters: []runtime.FileFilter{{DisplayName: "GGUF model files (" + pattern + ")", Pattern: pattern}}})
+					Filters: []runtime.FileFilter{{DisplayName: title + " (" + pattern + ")", Pattern: pattern}}})
 			}
 		},
 		Bind: []interface{}{app},
