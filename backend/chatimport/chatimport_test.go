@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -239,5 +240,50 @@ func TestParseFormat(t *testing.T) {
 	}
 	if _, err := ParseFormat("gemini"); !errors.Is(err, ErrInvalid) {
 		t.Errorf("an unknown format: %v", err)
+	}
+}
+
+// TestLongChain: a conversation of 100,000 messages each following the one
+// before (and one deep branch) is read in linear time, without recursion.
+func TestLongChain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[{"conversation_id":"long","current_node":"n99999","mapping":{`)
+	for i := range 100_000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		parent := "null"
+		if i > 0 {
+			parent = fmt.Sprintf(`"n%d"`, i-1)
+		}
+		role := []string{"user", "assistant"}[i%2]
+		fmt.Fprintf(&b, `"n%d":{"id":"n%d","parent":%s,"message":{"author":{"role":"%s"},"create_time":%d,"content":{"content_type":"text","parts":["m%d"]}}}`, i, i, parent, role, 1700000000+i, i)
+	}
+	b.WriteString(`,"alt":{"id":"alt","parent":"n50000","message":{"author":{"role":"user"},"create_time":1700060000,"content":{"content_type":"text","parts":["other"]}}}`)
+	b.WriteString(`}}]`)
+	start := time.Now()
+	src, p, err := Scan(bytes.NewReader([]byte(b.String())), ChatGPT, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Messages != 100_001 || p.Branches != 1 || src.Len() != 100_001 {
+		t.Fatalf("preview %+v", p)
+	}
+	n := 0
+	for {
+		_, ok, err := src.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+		n++
+	}
+	if n != 100_001 {
+		t.Fatalf("%d lines", n)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("took %v", d)
 	}
 }
