@@ -348,6 +348,15 @@ export interface ContextReport {
   full?: boolean;
 }
 
+/** What the composer's meter starts from (app/contextmeter.go): the next turn before its message. */
+export interface ContextMeterInfo {
+  budget: number;
+  used: number;
+  contextSize: number;
+  model: string;
+  maxMessageBytes: number;
+}
+
 /** The chat settings in force on a turn: the system prompt (custom: the chat's own), model, temperature, context. */
 export interface TurnSettings {
   system: string;
@@ -1767,6 +1776,7 @@ export function createApi(t: Transport) {
     MemorySearch: (query: string, k: number) =>
       call<MemoryHit[] | null>('MemorySearch', query, String(k)).then((l) => l ?? []),
     MemoryAdd: (text: string) => call<Memory>('MemoryAdd', text),
+    ContextMeter: (sessionId: string) => call<ContextMeterInfo>('ContextMeter', sessionId),
     MemoryEdit: (id: string, text: string, key: string, value: string) => call<Memory>('MemoryEdit', id, text, key, value),
     MemoryForget: (ids: string[]) => call<MemoryReceipt>('MemoryForget', JSON.stringify(ids)),
     MemoryForgetMatches: (query: string) =>
