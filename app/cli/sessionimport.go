@@ -86,7 +86,7 @@ func sessionImport(core *app.Core, g globals, args []string, env Env) error {
 	}
 	fmt.Fprintf(env.Stdout, "imported %d messages in %d new sessions (%d already there)\n", res.Messages, res.Sessions, res.Skipped)
 	if p.Images > 0 {
-		fmt.Fprintf(env.Stdout, "%d images are not carried: each is a line such as [image: file-…] in its message\n", p.Images)
+		fmt.Fprintln(env.Stdout, imagesNote(p.Images))
 	}
 	return nil
 }
@@ -118,11 +118,19 @@ func printPreview(w io.Writer, file string, p app.ChatImportPreview) {
 		fmt.Fprintf(w, "%d entries not carried: system and hidden messages, tool calls and their results, empty ones\n", p.Skipped)
 	}
 	if p.Images > 0 {
-		fmt.Fprintf(w, "%d images are not carried: each is a line such as [image: file-…] in its message\n", p.Images)
+		fmt.Fprintln(w, imagesNote(p.Images))
 	}
 	if p.Shortened > 0 {
 		fmt.Fprintf(w, "%d messages over 256 KiB are shortened, with a note saying so\n", p.Shortened)
 	}
+}
+
+// imagesNote says that n images are not carried.
+func imagesNote(n int) string {
+	if n == 1 {
+		return "1 image is not carried: it is a line such as [image: file-…] in its message"
+	}
+	return fmt.Sprintf("%d images are not carried: each is a line such as [image: file-…] in its message", n)
 }
 
 // bytesPrinter reports the reading of a file on stderr, in KiB.
