@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"hermes/backend/session"
 	"hermes/backend/store"
@@ -285,5 +286,26 @@ func TestLongChain(t *testing.T) {
 	}
 	if d := time.Since(start); d > 20*time.Second {
 		t.Fatalf("took %v", d)
+	}
+}
+
+// TestShortened: a message over what a session keeps is cut there with a note,
+// and the preview counts it.
+func TestShortened(t *testing.T) {
+	big := strings.Repeat("长文本", 50_000) // 450,000 bytes
+	body := `[{"id":"c","chat":{"messages":[{"id":"1","role":"user","content":"` + big + `"}]}}]`
+	src, p, err := Scan(bytes.NewReader([]byte(body)), OpenWebUI, nil)
+	if err != nil || p.Shortened != 1 || p.Messages != 1 {
+		t.Fatalf("preview %+v, %v", p, err)
+	}
+	l, ok, err := src.Next()
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if len(l.Content) > session.MaxMessageBytes || !strings.HasSuffix(l.Content, "Hermes keeps 256 KiB]") || !strings.HasPrefix(l.Content, "长文本长文本") {
+		t.Fatalf("shortened to %d bytes, ending %q", len(l.Content), l.Content[len(l.Content)-40:])
+	}
+	if !utf8.ValidString(l.Content) {
+		t.Fatal("cut inside a character")
 	}
 }
