@@ -65,10 +65,21 @@ func (c *Core) ChatSettings(ctx context.Context, sessionID string) (ChatSettings
 	return c.chatSettingsDTO(ctx, s.ID, cs), nil
 }
 
+// chatSettingsDTO is a chat's own settings with the defaults it falls back on:
+// its project's where the project sets them, else the global ones.
 func (c *Core) chatSettingsDTO(ctx context.Context, id string, cs session.ChatSettings) ChatSettings {
 	st, _ := c.settings.Load(ctx)
+	d := ChatDefaults{System: c.agent.SystemPrompt(), Model: st.ChatModel, NumCtx: st.ContextWindow}
+	if eff, err := c.sessions.EffectiveChatSettings(ctx, id); err == nil {
+		if cs.System == "" && eff.System != "" {
+			d.System = eff.System
+		}
+		if cs.Model == "" && eff.Model != "" {
+			d.Model = eff.Model
+		}
+	}
 	return ChatSettings{SessionID: id, System: cs.System, Model: cs.Model, Temperature: cs.Temperature, NumCtx: cs.NumCtx,
-		Think: cs.Think, Knowledge: c.kb.names(ctx, cs.Knowledge), Defaults: ChatDefaults{System: c.agent.SystemPrompt(), Model: st.ChatModel, NumCtx: st.ContextWindow}}
+		Think: cs.Think, Knowledge: c.kb.names(ctx, cs.Knowledge), Defaults: d}
 }
 
 // SetChatSettings replaces a conversation's own settings. A model must be an
@@ -172,7 +183,7 @@ func (c *Core) withChatSettings(ctx context.Context, in agent.Input) (agent.Inpu
 	if err != nil {
 		return in, nil // the turn reports it
 	}
-	cs, err := c.sessions.ChatSettings(ctx, s.ID)
+	cs, err := c.sessions.EffectiveChatSettings(ctx, s.ID) // the chat's own, else its project's
 	if err != nil {
 		return in, err
 	}

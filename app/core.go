@@ -373,7 +373,7 @@ type chatWindowSettings struct {
 // else the defaults.
 func (c *Core) chatWindow(ctx context.Context, sessionID string) chatWindowSettings {
 	w := chatWindowSettings{system: c.agent.SystemPrompt()}
-	if cs, err := c.sessions.ChatSettings(ctx, sessionID); err == nil {
+	if cs, err := c.sessions.EffectiveChatSettings(ctx, sessionID); err == nil { // its own, else its project's
 		if cs.System != "" {
 			w.system = cs.System
 		}

@@ -21,6 +21,8 @@ type SessionInfo struct {
 	Pinned       bool   `json:"pinned"`
 	// Incognito: kept only while this Hermes runs (erased when it closes).
 	Incognito bool `json:"incognito,omitempty"`
+	// ProjectID is the project the chat is in (absent: none).
+	ProjectID string `json:"projectId,omitempty"`
 }
 
 // Message is one message as the UI shows it.
@@ -141,7 +143,7 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 func toSessionInfo(s session.Session) SessionInfo {
 	return SessionInfo{ID: s.ID, Title: s.Title, CreatedAt: stamp(s.CreatedAt), UpdatedAt: stamp(s.UpdatedAt), MessageCount: s.Shown,
-		State: s.State, Pinned: s.Pinned, Incognito: s.Incognito}
+		State: s.State, Pinned: s.Pinned, Incognito: s.Incognito, ProjectID: s.ProjectID}
 }
 
 func toMessage(m session.Message) Message {

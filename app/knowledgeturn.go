@@ -20,7 +20,7 @@ func (k *Knowledge) Open(ctx context.Context, sessionID, text string, auto bool)
 	if !knowledgeExists(ctx, k.c.db) {
 		return ctx, nil
 	}
-	cs, _ := k.c.sessions.ChatSettings(ctx, sessionID)
+	cs, _ := k.c.sessions.EffectiveChatSettings(ctx, sessionID) // its own, else its project's
 	ids, all := parseIDs(cs.Knowledge)
 	if !all && len(ids) == 0 {
 		return ctx, nil // this chat cites no collection

@@ -107,6 +107,9 @@ Usage:
                                            the settings flags are stored as the chat's own settings; a thinking
                                            model's reasoning goes to stderr (on a terminal, or with --show-thinking)
   hermes preset list | save NAME --system TEXT | delete NAME   saved system prompts (the window's presets)
+  hermes project list | create NAME [--system T] [--model M] [--knowledge C,…|none] [--memory-profile P] | show NAME
+                 | move SESSION… --to NAME|--out | delete NAME --keep-chats|--delete-chats
+                                           chats grouped with their own defaults (a chat's own settings win)
   hermes session list | show ID | search QUERY | export ID [--format md|json|html|pdf] [--out FILE]
   hermes session rename ID TITLE | pin ID | unpin ID | archive ID | delete ID...
   hermes session import --jsonl FILE | --from chatgpt|claude|openwebui FILE [--dry-run]
@@ -245,6 +248,8 @@ func run(g globals, args []string, env Env) error {
 		return chat(core, g, args, env)
 	case "preset":
 		return presetCmd(core, g, args, env)
+	case "project":
+		return projectCmd(core, g, args, env)
 	case "session":
 		return sessionCmd(core, g, args, env)
 	case "settings":

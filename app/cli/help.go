@@ -8,7 +8,7 @@ import (
 
 // commands are the commands run() knows (doctor, version and help are
 // answered before it opens anything, serve too is one).
-var commands = []string{"serve", "doctor", "chat", "preset", "session", "settings", "intent", "tools", "mcp", "kb", "memory", "model", "workflow", "agent", "activity"}
+var commands = []string{"serve", "doctor", "chat", "preset", "project", "session", "settings", "intent", "tools", "mcp", "kb", "memory", "model", "workflow", "agent", "activity"}
 
 // helpRequest reports whether args ask for help, and about which command ("" for
 // all): `help [COMMAND]`, or -h / --help right after the command or as the last

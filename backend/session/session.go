@@ -47,6 +47,8 @@ type Session struct {
 	SummaryUpto  int    // last message seq the summary covers
 	SummaryKind  string // "llm" or "extractive"
 	Rev          int64  // counts changes to the messages; see History
+	// ProjectID is the project the conversation is in ("" none).
+	ProjectID string
 	// Incognito is a chat kept only while the Hermes that started it runs:
 	// no search finds it, and it is erased when that process closes.
 	Incognito bool
@@ -140,7 +142,7 @@ func (st *Store) create(ctx context.Context, title, owner string) (Session, erro
 
 const sessionCols = `s.id, COALESCE(s.ref, ''), s.title, s.profile, s.created_at, s.updated_at,
 	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.import_id IS NULL), ` + shownCount + `,
-	s.state, s.pinned, s.summary, s.summary_upto, s.summary_kind, s.rev, s.incognito_owner IS NOT NULL`
+	s.state, s.pinned, s.summary, s.summary_upto, s.summary_kind, s.rev, s.incognito_owner IS NOT NULL, COALESCE(s.project_id, '')`
 
 // shownCount counts what Visible shows of the main channel, less tool records:
 // every user message and reply while the conversation is a line (leaf_id
@@ -158,7 +160,7 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var s Session
 	var created, updated string
 	err := row.Scan(&s.ID, &s.Ref, &s.Title, &s.Profile, &created, &updated, &s.MessageCount, &s.Shown,
-		&s.State, &s.Pinned, &s.Summary, &s.SummaryUpto, &s.SummaryKind, &s.Rev, &s.Incognito)
+		&s.State, &s.Pinned, &s.Summary, &s.SummaryUpto, &s.SummaryKind, &s.Rev, &s.Incognito, &s.ProjectID)
 	s.CreatedAt, s.UpdatedAt = parseTS(created), parseTS(updated)
 	return s, err
 }
