@@ -122,16 +122,34 @@ func openImportFile(path string) (*os.File, error) {
 }
 
 // PreviewChatImport counts what the export file at path holds (source: jsonl,
-// chatgpt, claude or openwebui), writing nothing.
-func (a *App) PreviewChatImport(source, path string) (ChatImportPreview, error) {
-	ctx := context.Background()
+// chatgpt, claude or openwebui), writing nothing; session:import:<requestID>
+// events ("checking") tell how much of the file is read.
+func (a *App) PreviewChatImport(requestID, source, path string) (ChatImportPreview, error) {
+	ctx, done, err := a.track(context.Background(), requestID)
+	if err != nil {
+		return ChatImportPreview{}, err
+	}
+	defer done()
 	f, err := openImportFile(path)
 	if err != nil {
 		return ChatImportPreview{}, err
 	}
 	defer f.Close()
-	p, err := a.core.PreviewChatImport(ctx, source, f, nil)
+	tell := a.importProgress(requestID)
+	p, err := a.core.PreviewChatImport(ctx, source, f, func(d, total int64) { tell("checking", d, total) })
 	return p, a.mapErr(ctx, err)
+}
+
+// importProgress emits session:import:<requestID> events, at most one every
+// 100 ms but the last.
+func (a *App) importProgress(requestID string) func(phase string, done, total int64) {
+	var last time.Time
+	return func(phase string, d, total int64) {
+		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || d >= total {
+			last = now
+			a.emitEvent("session:import:"+requestID, ChatImportProgress{Phase: phase, Done: d, Total: total})
+		}
+	}
 }
 
 // ImportChats imports the export file at path (source as PreviewChatImport's),
@@ -148,13 +166,7 @@ func (a *App) ImportChats(requestID, source, path string) (SessionImportResult, 
 		return SessionImportResult{}, err
 	}
 	defer f.Close()
-	var last time.Time
-	tell := func(phase string, d, total int64) {
-		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || d >= total {
-			last = now
-			a.emitEvent("session:import:"+requestID, ChatImportProgress{Phase: phase, Done: d, Total: total})
-		}
-	}
+	tell := a.importProgress(requestID)
 	res, _, err := a.core.ImportChats(ctx, source, f,
 		func(d, total int64) { tell("checking", d, total) },
 		func(d, total int) { tell("importing", int64(d), int64(total)) })

@@ -17,12 +17,15 @@ import (
 func TestChatImportBound(t *testing.T) {
 	a, _, _, ev := newTestApp(t, llmtest.Echo(1, 0))
 	file := filepath.Join("..", "backend", "chatimport", "testdata", "claude.json")
-	p, err := a.PreviewChatImport("claude", file)
+	p, err := a.PreviewChatImport("pre-1", "claude", file)
 	if err != nil || p.Conversations != 2 || p.Messages != 7 || p.First != "2024-03-02T08:00:01Z" || p.Last != "2024-04-01T12:02:00Z" {
 		t.Fatalf("preview %+v, %v", p, err)
 	}
 	if list, _ := a.ListSessions(); len(list) != 0 {
 		t.Fatalf("the preview wrote %d sessions", len(list))
+	}
+	if !strings.Contains(strings.Join(ev.got, "\n"), `session:import:pre-1 {"phase":"checking"`) {
+		t.Fatalf("no progress while previewing: %q", ev.got)
 	}
 	res, err := a.ImportChats("imp-1", "claude", file)
 	if err != nil || res.Sessions != 2 || res.Messages != 7 {
@@ -42,7 +45,7 @@ func TestChatImportBound(t *testing.T) {
 	if !errors.As(err, &ue) || ue.Code != CodeInvalidInput || !strings.Contains(ue.Message, "is this a ChatGPT export?") {
 		t.Fatalf("wrong format: %v", err)
 	}
-	_, err = a.PreviewChatImport("chatgpt", filepath.Join(t.TempDir(), "nope.json"))
+	_, err = a.PreviewChatImport("pre-2", "chatgpt", filepath.Join(t.TempDir(), "nope.json"))
 	if !errors.As(err, &ue) || !strings.Contains(ue.Message, "no file") {
 		t.Fatalf("missing file: %v", err)
 	}

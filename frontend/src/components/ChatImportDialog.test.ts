@@ -22,7 +22,7 @@ function setup(over: Partial<{ preview: () => Promise<ChatImportPreview>; run: (
   const handlers = new Map<string, EventHandler>();
   let finish: (r: SessionImportResult) => void = () => {};
   const api = {
-    PreviewChatImport: vi.fn(over.preview ?? (async () => preview)),
+    PreviewChatImport: vi.fn(over.preview ?? (async (_id: string) => preview)),
     ImportChats: vi.fn(over.run ?? (() => new Promise<SessionImportResult>((res) => (finish = res)))),
     PickChatExport: vi.fn(async () => '/picked/conversations.json'),
     CancelMessage: vi.fn(async () => {}),
@@ -51,7 +51,7 @@ describe('ChatImportDialog', () => {
     await fireEvent.input(getByTestId('chat-import-path'), { target: { value: ' /home/me/conversations.json ' } });
     await fireEvent.click(getByTestId('chat-import-check'));
     await waitFor(() => expect(getByTestId('chat-import-preview')).toBeTruthy());
-    expect(api.PreviewChatImport).toHaveBeenCalledWith('claude', '/home/me/conversations.json');
+    expect(api.PreviewChatImport).toHaveBeenCalledWith('req-1', 'claude', '/home/me/conversations.json');
     expect(api.ImportChats).not.toHaveBeenCalled();
     const text = getByTestId('chat-import-preview').textContent!.replace(/\s+/g, ' ');
     expect(text).toContain('2000 conversations · 42000 messages');
@@ -88,6 +88,20 @@ describe('ChatImportDialog', () => {
     store.step = 'preview';
     await fireEvent.input(getByTestId('chat-import-path'), { target: { value: '/tmp/other.json' } });
     expect(queryByTestId('chat-import-preview')).toBeNull();
+  });
+
+  it('shows how much of a large file the preview has read', async () => {
+    setLang('en');
+    let answer: (p: ChatImportPreview) => void = () => {};
+    const { store, handlers } = setup({ preview: () => new Promise<ChatImportPreview>((res) => (answer = res)) });
+    const { getByTestId } = render(ChatImportDialog, { store, onclose: () => {} });
+    await fireEvent.input(getByTestId('chat-import-path'), { target: { value: '/big.json' } });
+    await fireEvent.click(getByTestId('chat-import-check'));
+    expect(getByTestId('chat-import-reading').dataset.percent).toBe('');
+    handlers.get('session:import:req-1')!({ phase: 'checking', done: 50, total: 200 });
+    await waitFor(() => expect(getByTestId('chat-import-reading').dataset.percent).toBe('25.0'));
+    answer(preview);
+    await waitFor(() => getByTestId('chat-import-preview'));
   });
 
   it('closing while importing cancels the import', async () => {

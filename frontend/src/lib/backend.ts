@@ -1439,6 +1439,7 @@ const STREAMING: ReadonlySet<string> = new Set([
   'EditMessage',
   'PullModel',
   'ImportModel',
+  'PreviewChatImport',
   'ImportChats',
   'RunWorkflow',
   'ResumeWorkflow',
@@ -1686,8 +1687,9 @@ export function createApi(t: Transport) {
     ExportSession: (id: string, format: ExportFormat) => call<string>('ExportSession', id, format),
     /** A conversation as a PDF, base64-encoded. */
     ExportPDF: (id: string) => call<string>('ExportPDF', id),
-    /** Counts what the export file at path holds; writes nothing. */
-    PreviewChatImport: (source: ChatImportSource, path: string) => call<ChatImportPreview>('PreviewChatImport', source, path),
+    /** Counts what the export file at path holds; writes nothing; progress arrives as session:import:<requestId>. */
+    PreviewChatImport: (requestId: string, source: ChatImportSource, path: string) =>
+      call<ChatImportPreview>('PreviewChatImport', requestId, source, path),
     /** Imports it all or nothing; progress arrives as session:import:<requestId>; CancelMessage stops it. */
     ImportChats: (requestId: string, source: ChatImportSource, path: string) =>
       call<SessionImportResult>('ImportChats', requestId, source, path),

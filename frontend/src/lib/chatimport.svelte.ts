@@ -69,10 +69,10 @@ export class ChatImportStore {
     this.step = 'previewing';
     this.error = '';
     try {
-      this.preview = await this.#deps.api.PreviewChatImport(this.source, this.path.trim());
+      this.preview = await this.#follow((id) => this.#deps.api.PreviewChatImport(id, this.source, this.path.trim()));
       this.step = 'preview';
     } catch (e) {
-      this.error = errorMessage(e);
+      this.error = errorCode(e) === 'cancelled' ? '' : errorMessage(e);
       this.step = 'choose';
     }
   }
@@ -80,37 +80,45 @@ export class ChatImportStore {
   /** Imports the previewed file; resolves when it is done, failed or cancelled. */
   async run(): Promise<void> {
     if (this.step !== 'preview') return;
-    const id = (this.#deps.uuid ?? (() => crypto.randomUUID()))();
-    this.#id = id;
     this.step = 'importing';
-    this.progress = null;
     this.error = '';
-    const off = this.#deps.on(`session:import:${id}`, (d) => {
-      if (isProgress(d)) this.progress = d;
-    });
     try {
-      this.result = await this.#deps.api.ImportChats(id, this.source, this.path.trim());
+      this.result = await this.#follow((id) => this.#deps.api.ImportChats(id, this.source, this.path.trim()));
       this.step = 'done';
       this.#deps.onimported?.();
     } catch (e) {
       this.error = errorCode(e) === 'cancelled' ? '' : errorMessage(e);
       this.step = 'preview';
+    }
+  }
+
+  /** Runs a call with a new request id, its progress events followed meanwhile. */
+  async #follow<T>(call: (id: string) => Promise<T>): Promise<T> {
+    const id = (this.#deps.uuid ?? (() => crypto.randomUUID()))();
+    this.#id = id;
+    this.progress = null;
+    const off = this.#deps.on(`session:import:${id}`, (d) => {
+      if (isProgress(d)) this.progress = d;
+    });
+    try {
+      return await call(id);
     } finally {
       off();
       this.#id = '';
     }
   }
 
-  /** Stops a running import; nothing of it stays. */
+  /** Stops a running preview or import; nothing of it stays. */
   async cancel(): Promise<void> {
     if (this.#id) await this.#deps.api.CancelMessage(this.#id).catch(() => {});
   }
 
-  /** How far the running import is, 0..1 (checking the file is the first fifth). */
+  /** How far the running preview or import is, 0..1 (an import's reading of the file is its first fifth). */
   get fraction(): number {
     const p = this.progress;
     if (!p || p.total <= 0) return 0;
     const f = Math.min(1, p.done / p.total);
+    if (this.step === 'previewing') return f;
     return p.phase === 'checking' ? f * 0.2 : 0.2 + f * 0.8;
   }
 }
