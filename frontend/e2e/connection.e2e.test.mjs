@@ -34,11 +34,20 @@ import {
   useFakeModel,
   waitForCode,
 } from './harness.mjs';
+import { axeViolations, formatViolations } from './axe.mjs';
 
 const logs = {};
 const dirs = [];
 const shots = join(artifacts, 'connection');
 const contexts = [];
+/** The part of the page axe checks in each set of screenshots. */
+const AXE = {
+  'setup-address-checked': '[data-testid="onboarding"]',
+  'settings-connection': '[data-testid="settings"]',
+  'settings-groups': '[data-testid="settings"]',
+  'setup-remote-down': '[data-testid="onboarding"]',
+  'stopped-responding': '[data-testid="ollama-lost"]',
+};
 
 /** A loopback port nothing listens on. */
 async function freePort() {
@@ -58,7 +67,8 @@ async function settingsLanguage(page, lang) {
 /**
  * Screenshots in English and Chinese; prepare(page) brings the state back after the switch,
  * switch(page, lang) changes the language (the header menu's, unless given), and inView (a test
- * id) is scrolled into view before each shot.
+ * id) is scrolled into view before each shot. axe checks the part of the page named by
+ * AXE[name] (light and dark, each language) for serious and critical violations.
  */
 async function bothLanguages(page, name, prepare = async () => {}, switchLang = setLanguage, inView = '') {
   for (const lang of ['en', 'zh']) {
@@ -67,6 +77,10 @@ async function bothLanguages(page, name, prepare = async () => {}, switchLang = 
     await themedShots(page, shots, name, lang, {
       each: async (p) => {
         if (inView) await p.getByTestId(inView).scrollIntoViewIfNeeded();
+        if (AXE[name] && p.viewportSize()?.width === 1100) {
+          const v = await axeViolations(p, { include: AXE[name] });
+          assert.deepEqual(v, [], `${name} (${lang}):\n${formatViolations(v)}`);
+        }
         // Nothing may run off the side at any size (a wrapped or cut header shows here too).
         const wide = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.ok(wide <= 1, `${name}: the page is ${wide}px wider than the window`);
