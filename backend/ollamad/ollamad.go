@@ -426,11 +426,11 @@ func modelsDir(env []string) string {
 // an Ollama Hermes did not start is left alone.
 func (d *Daemon) Stop() error {
 	d.mu.Lock()
-	cmd, done := d.cmd, d.done
+	cmd, done, running := d.cmd, d.done, d.runningLocked()
 	d.cmd, d.done = nil, nil
 	d.mu.Unlock()
-	if cmd == nil {
-		return nil
+	if cmd == nil || !running {
+		return nil // gone already: its process group id may belong to another program by now
 	}
 	return proc.Stop(context.Background(), cmd.Process.Pid, done, stopGrace)
 }
