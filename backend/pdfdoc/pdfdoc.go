@@ -16,6 +16,7 @@ import (
 	"io"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/signintech/gopdf"
 	"github.com/yuin/goldmark"
@@ -76,7 +77,7 @@ func write(w io.Writer, d Doc, dirs []string) (Stats, error) {
 			return Stats{}, fmt.Errorf("pdf: font %s: %w", f, err)
 		}
 	}
-	l := &layout{pdf: pdf, fonts: fonts, md: goldmark.New(goldmark.WithExtensions(extension.GFM))}
+	l := &layout{pdf: pdf, fonts: fonts, md: goldmark.New(goldmark.WithExtensions(extension.GFM)), widths: map[widthKey]float64{}}
 	l.newPage()
 	l.paragraph([]span{{text: d.Title, f: bold, size: 20, color: ink}}, 0, nil)
 	if d.Subtitle != "" {
@@ -122,13 +123,14 @@ type span struct {
 
 // layout is the pen: where the next line goes, on which page.
 type layout struct {
-	pdf   *gopdf.GoPdf
-	fonts map[face]*font
-	md    goldmark.Markdown
-	y     float64
-	pages int
-	stats Stats
-	err   error
+	pdf    *gopdf.GoPdf
+	fonts  map[face]*font
+	md     goldmark.Markdown
+	widths map[widthKey]float64
+	y      float64
+	pages  int
+	stats  Stats
+	err    error
 }
 
 func (l *layout) newPage() {
@@ -248,8 +250,20 @@ func (l *layout) fail(err error) {
 	}
 }
 
-// width measures text in one font.
+// widthKey is a character's (or a short text's) width in one font and size.
+type widthKey struct {
+	text string
+	f    face
+	size float64
+}
+
+// width measures text in one font; a character's width is kept, since text is
+// measured a character at a time.
 func (l *layout) width(text string, f face, size float64) float64 {
+	k := widthKey{text, f, size}
+	if w, ok := l.widths[k]; ok {
+		return w
+	}
 	if err := l.pdf.SetFont(f.String(), "", size); err != nil {
 		l.fail(err)
 		return 0
@@ -257,6 +271,9 @@ func (l *layout) width(text string, f face, size float64) float64 {
 	w, err := l.pdf.MeasureTextWidth(text)
 	if err != nil {
 		l.fail(err)
+	}
+	if len(text) <= utf8.UTFMax {
+		l.widths[k] = w
 	}
 	return w
 }
