@@ -85,14 +85,21 @@ func (c *Core) PreviewChatImport(ctx context.Context, source string, r io.ReadSe
 
 // ImportChats checks an export file of source whole, then imports it all or
 // nothing as ImportSessions does (a conversation already imported is found by
-// its ref, a message by its ref, and not added again). check hears the bytes
-// read while checking, progress the messages written.
-func (c *Core) ImportChats(ctx context.Context, source string, r io.ReadSeeker, check func(done, total int64), progress func(done, total int)) (SessionImportResult, ChatImportPreview, error) {
+// its ref, a message by its ref, and not added again); the conversations it
+// creates go into project (an id or name; "" none: an unknown one is not
+// found). check hears the bytes read while checking, progress the messages
+// written.
+func (c *Core) ImportChats(ctx context.Context, source, project string, r io.ReadSeeker, check func(done, total int64), progress func(done, total int)) (SessionImportResult, ChatImportPreview, error) {
+	if project != "" {
+		if _, err := c.sessions.Project(ctx, project); err != nil {
+			return SessionImportResult{}, ChatImportPreview{}, err
+		}
+	}
 	src, p, err := checkChatImport(source, r, check)
 	if err != nil {
 		return SessionImportResult{}, p, err
 	}
-	res, err := c.sessions.ImportFrom(ctx, src, progress)
+	res, err := c.sessions.ImportInto(ctx, src, project, progress)
 	if errors.Is(err, session.ErrInvalid) { // the file changed between its two readings
 		return SessionImportResult{}, p, invalid(err)
 	}
@@ -167,7 +174,7 @@ func (a *App) ImportChats(requestID, source, path string) (SessionImportResult, 
 	}
 	defer f.Close()
 	tell := a.importProgress(requestID)
-	res, _, err := a.core.ImportChats(ctx, source, f,
+	res, _, err := a.core.ImportChats(ctx, source, "", f,
 		func(d, total int64) { tell("checking", d, total) },
 		func(d, total int) { tell("importing", int64(d), int64(total)) })
 	if err != nil && ctx.Err() != nil {

@@ -112,7 +112,7 @@ Usage:
                                            chats grouped with their own defaults (a chat's own settings win)
   hermes session list | show ID | search QUERY | export ID [--format md|json|html|pdf] [--out FILE]
   hermes session rename ID TITLE | pin ID | unpin ID | archive ID | delete ID...
-  hermes session import --jsonl FILE | --from chatgpt|claude|openwebui FILE [--dry-run]
+  hermes session import --jsonl FILE | --from chatgpt|claude|openwebui FILE [--project P] [--dry-run]
                                            conversations from a file, all or nothing; --dry-run only counts them
   hermes session settings ID|--session ID [--system TEXT|--preset NAME] [--model M] [--temperature T] [--num-ctx N] [--think T]
                                            [--knowledge all|none|NAME,NAME]

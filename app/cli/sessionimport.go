@@ -13,13 +13,14 @@ import (
 
 // sessionImport is `session import`: Hermes' own JSONL (--jsonl FILE) or
 // another assistant's export (--from chatgpt|claude|openwebui FILE), checked
-// whole first, then written all or nothing; --dry-run prints what the file
-// holds and writes nothing.
+// whole first, then written all or nothing (the new conversations in
+// --project P); --dry-run prints what the file holds and writes nothing.
 func sessionImport(core *app.Core, g globals, args []string, env Env) error {
 	fs := newFlags("session import")
 	jsonl := fs.String("jsonl", "", "JSONL file of {\"session\",\"id\",\"role\",\"content\",\"created_at\"}")
 	from := fs.String("from", "", "the export's maker: chatgpt, claude or openwebui")
 	dry := fs.Bool("dry-run", false, "count what the file holds; write nothing")
+	project := fs.String("project", "", "put the new conversations in this project (its name or id)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -68,9 +69,12 @@ func sessionImport(core *app.Core, g globals, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, "nothing was written (--dry-run)")
 		return nil
 	}
-	res, p, err := core.ImportChats(ctx, source, f, check, progressPrinter(env, "importing messages"))
+	res, p, err := core.ImportChats(ctx, source, *project, f, check, progressPrinter(env, "importing messages"))
 	if errors.Is(err, app.ErrInvalid) {
 		return bad(err)
+	}
+	if app.IsNotFound(err) && *project != "" {
+		return usagef("session import: no project %q; see `hermes project list` (`hermes project create NAME` makes one)", *project)
 	}
 	if err != nil {
 		return err

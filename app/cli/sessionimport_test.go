@@ -115,3 +115,28 @@ func TestExportPDF(t *testing.T) {
 		t.Fatalf("unknown session: %+v", r)
 	}
 }
+
+// TestImportIntoProject: --project puts the new conversations in a project;
+// an unknown project exits 2 and writes nothing.
+func TestImportIntoProject(t *testing.T) {
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": t.TempDir()}
+	file := "../../backend/chatimport/testdata/claude.json"
+	r := runCLI(t, env, "", "session", "import", "--from", "claude", file, "--project", "Old chats")
+	if r.code != 2 || !strings.Contains(r.stderr, `no project "Old chats"; see `+"`hermes project list`") {
+		t.Fatalf("unknown project: %+v", r)
+	}
+	if r = runCLI(t, env, "", "--json", "session", "list"); strings.TrimSpace(r.stdout) != "[]" {
+		t.Fatalf("wrote: %s", r.stdout)
+	}
+	if r = runCLI(t, env, "", "project", "create", "Old chats"); r.code != 0 {
+		t.Fatalf("project create: %+v", r)
+	}
+	if r = runCLI(t, env, "", "session", "import", "--from", "claude", file, "--project", "Old chats"); r.code != 0 {
+		t.Fatalf("import: %+v", r)
+	}
+	r = runCLI(t, env, "", "--json", "session", "list")
+	var list []struct{ ProjectID string }
+	if json.Unmarshal([]byte(r.stdout), &list) != nil || len(list) != 2 || list[0].ProjectID == "" || list[1].ProjectID != list[0].ProjectID {
+		t.Fatalf("sessions %s", r.stdout)
+	}
+}

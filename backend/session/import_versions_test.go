@@ -144,3 +144,28 @@ func TestImportSkipsRepeatedLine(t *testing.T) {
 		t.Fatalf("title %q, want the one the line gave", s.Title)
 	}
 }
+
+// TestImportIntoProject: the conversations an import creates go into the
+// project named (with its memory profile); an unknown one writes nothing.
+func TestImportIntoProject(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	p, err := st.SaveProject(ctx, Project{Name: "Old chats", MemoryProfile: "work"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.ImportInto(ctx, &lineSlice{lines: branchedLines()}, "nope", nil); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown project: %v", err)
+	}
+	if list, _ := st.List(ctx); len(list) != 0 {
+		t.Fatalf("%d sessions after a refused import", len(list))
+	}
+	if _, err := st.ImportInto(ctx, &lineSlice{lines: branchedLines()}, "old chats", nil); err != nil {
+		t.Fatal(err)
+	}
+	ids, _ := st.ProjectChats(ctx, p.ID)
+	s, _ := st.Get(ctx, "c1")
+	if len(ids) != 1 || ids[0] != s.ID || s.Profile != "work" {
+		t.Fatalf("project chats %v, session %s profile %q", ids, s.ID, s.Profile)
+	}
+}

@@ -235,6 +235,19 @@ func (st *Store) Import(ctx context.Context, lines []ImportLine, progress func(d
 // most flushRows of them, flushBytes of text), the refs of that conversation,
 // and the id and title of each conversation it touched.
 func (st *Store) ImportFrom(ctx context.Context, src ImportSource, progress func(done, total int)) (res ImportResult, err error) {
+	return st.ImportInto(ctx, src, "", progress)
+}
+
+// ImportInto is ImportFrom with the conversations it creates in a project
+// (its id or name; "" none), which gives them its memory profile when it has
+// one. An unknown project is ErrNotFound, before anything is written.
+func (st *Store) ImportInto(ctx context.Context, src ImportSource, project string, progress func(done, total int)) (res ImportResult, err error) {
+	var into Project
+	if project != "" {
+		if into, err = st.Project(ctx, project); err != nil {
+			return ImportResult{}, fmt.Errorf("import: nothing was imported: %w", err)
+		}
+	}
 	job := st.NewID()
 	now := ts(st.Now())
 	if _, err := st.db.ExecContext(ctx, `INSERT INTO imports(id, owner, started_at, heartbeat_at) VALUES (?, ?, ?, ?)`, job, procid.Self().String(), now, now); err != nil {
@@ -249,6 +262,7 @@ func (st *Store) ImportFrom(ctx context.Context, src ImportSource, progress func
 		}
 	}()
 	w := newImportWriter(st, job)
+	w.project = into
 	for done, more := 0, true; more; {
 		if done > 0 {
 			select {
@@ -287,6 +301,7 @@ type importWriter struct {
 	named    map[string]bool   // ids whose title an import line gave (it does not follow the first turn)
 	linked   map[string]bool   // ids of the conversations given versions (their leaf is set at publish)
 	fresh    freshSession
+	project  Project          // where new conversations go (ID "" for none)
 	pending  []pendingMessage // messages of fresh conversations not yet written (see flush)
 	held     int              // bytes of text in pending
 	res      ImportResult
@@ -557,8 +572,9 @@ func (w *importWriter) session(ctx context.Context, tx *sql.Tx, ref string) (str
 		}
 		id = w.st.NewID()
 		now := ts(w.st.Now())
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions(id, ref, title, created_at, updated_at, state, import_id) VALUES (?, ?, '', ?, ?, 'idle', ?)`,
-			id, ref, now, now, w.job); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions(id, ref, title, created_at, updated_at, state, import_id, project_id, profile)
+			VALUES (?, ?, '', ?, ?, 'idle', ?, NULLIF(?, ''), COALESCE(NULLIF(?, ''), 'personal'))`,
+			id, ref, now, now, w.job, w.project.ID, w.project.MemoryProfile); err != nil {
 			return "", err
 		}
 		w.res.Sessions++
