@@ -20,6 +20,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode"
 
 	"hermes/backend/session"
 )
@@ -344,7 +345,7 @@ func (d *decoder) bad(err error) error {
 		return fmt.Errorf("%w: conversation %d is over %d MiB, more than any conversation holds; give the conversations.json of a %s export unchanged",
 			ErrInvalid, d.index, MaxConversationBytes>>20, d.f.Name())
 	case errors.As(err, &te):
-		field := te.Field
+		field := printable(te.Field)
 		if field == "" {
 			field = "the conversation"
 		}
@@ -357,6 +358,21 @@ func (d *decoder) bad(err error) error {
 }
 
 var errShape = errors.New("wrong shape")
+
+// printable is a name from the file fit for a message: no control characters
+// (a terminal obeys some), at most 120 characters.
+func printable(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return -1
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:120]) + "…"
+	}
+	return s
+}
 
 // kindOf words a Go kind as JSON.
 func kindOf(k string) string {
@@ -393,7 +409,7 @@ func (d *decoder) syntax(err error) error {
 // where names a conversation in an error.
 func (d *decoder) where(c *conversation, err error) string {
 	if c.title != "" {
-		return fmt.Sprintf("conversation %d (%q): %v", d.index, c.title, err)
+		return fmt.Sprintf("conversation %d (%q): %v", d.index, printable(c.title), err)
 	}
 	return fmt.Sprintf("conversation %d: %v", d.index, err)
 }

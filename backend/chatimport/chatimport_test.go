@@ -309,3 +309,17 @@ func TestShortened(t *testing.T) {
 		t.Fatal("cut inside a character")
 	}
 }
+
+// TestErrorsArePrintable: what a refusal quotes from the file holds no control
+// characters and stays short, however long the field.
+func TestErrorsArePrintable(t *testing.T) {
+	for _, body := range []string{
+		`[{"conversation_id":"a","title":"\u001b]0;owned\u0007` + strings.Repeat("t", 5000) + `","mapping":{"x":{"id":"x","parent":"x","message":null}}}]`,
+		`[{"uuid":"u","created_at":"\u001b[2J` + strings.Repeat("9", 100_000) + `x","chat_messages":[]}]`,
+	} {
+		_, _, err := Scan(bytes.NewReader([]byte(body)), map[bool]Format{true: ChatGPT, false: Claude}[strings.Contains(body, "mapping")], nil)
+		if err == nil || strings.ContainsAny(err.Error(), "\x1b\x07") || len(err.Error()) > 600 {
+			t.Fatalf("err %.300q (%d bytes)", err, len(fmt.Sprint(err)))
+		}
+	}
+}

@@ -54,7 +54,7 @@ func (c *conversation) lines() ([]session.ImportLine, stats, error) {
 			return nil, st, fmt.Errorf("message %d has no id", i+1)
 		}
 		if _, dup := byID[e.id]; dup {
-			return nil, st, fmt.Errorf("two messages have the id %q", e.id)
+			return nil, st, fmt.Errorf("two messages have the id %q", printable(e.id))
 		}
 		byID[e.id] = i
 	}
@@ -68,7 +68,7 @@ func (c *conversation) lines() ([]session.ImportLine, stats, error) {
 		}
 	}
 	if at := loop(parent); at >= 0 {
-		return nil, st, fmt.Errorf("its messages' parent links go round in a loop (at message %q); the file is damaged: export it again", c.entries[at].id)
+		return nil, st, fmt.Errorf("its messages' parent links go round in a loop (at message %q); the file is damaged: export it again", printable(c.entries[at].id))
 	}
 	// kept[i]: the nearest carried entry at or above i (-1: none).
 	kept := make([]int, len(c.entries))
@@ -145,7 +145,7 @@ func (c *conversation) lines() ([]session.ImportLine, stats, error) {
 				l.Parent, l.Alternative = &ref, k != shown[0]
 			}
 			if err := session.CheckLine(l); err != nil {
-				return nil, st, fmt.Errorf("message %q: %v", e.id, err)
+				return nil, st, fmt.Errorf("message %q: %v", printable(e.id), err)
 			}
 			st.images += e.images
 			out = append(out, l)
@@ -291,11 +291,11 @@ func (t *stamp) UnmarshalJSON(b []byte) error {
 			t.Time = fromUnix(f)
 			return nil
 		}
-		return fmt.Errorf("%w: %q is not a time", errShape, str)
+		return fmt.Errorf("%w: %q is not a time", errShape, printable(str))
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return fmt.Errorf("%w: %s is not a time", errShape, s)
+		return fmt.Errorf("%w: %s is not a time", errShape, printable(s))
 	}
 	t.Time = fromUnix(f)
 	return nil
