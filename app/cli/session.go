@@ -136,8 +136,8 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		if *format == "json" {
 			body = append(body, '\n')
 		}
-		if *out == "" && (*format == "json" || *format == "html") {
-			_, err := env.raw().Write(body) // the text as stored, escaped by JSON or HTML
+		if *out == "" && *format == "json" {
+			_, err := env.raw().Write(body) // the text as stored, escaped by JSON
 			return err
 		}
 		if *out == "" {

@@ -140,3 +140,19 @@ func TestImportIntoProject(t *testing.T) {
 		t.Fatalf("sessions %s", r.stdout)
 	}
 }
+
+// TestExportHTMLTerminalSafe: a page written to stdout carries no escape
+// sequence a message held (as Markdown export does); --out keeps it as stored.
+func TestExportHTMLTerminalSafe(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
+	file := filepath.Join(dir, "in.jsonl")
+	os.WriteFile(file, []byte(`{"session":"s","id":"1","role":"user","content":"hi \u001b]0;owned\u0007 there"}`+"\n"), 0o600)
+	if r := runCLI(t, env, "", "session", "import", "--jsonl", file); r.code != 0 {
+		t.Fatalf("import: %+v", r)
+	}
+	r := runCLI(t, env, "", "session", "export", "s", "--format", "html")
+	if r.code != 0 || strings.ContainsAny(r.stdout, "\x1b\x07") || !strings.Contains(r.stdout, "there") {
+		t.Fatalf("export: %q", r.stdout)
+	}
+}
