@@ -29,6 +29,8 @@ export interface SessionInfo {
   pinned?: boolean;
   /** A chat kept only while this Hermes runs (erased when it closes; found by no search). */
   incognito?: boolean;
+  /** The project the chat is in (absent: none). */
+  projectId?: string;
 }
 
 export type Role = 'user' | 'assistant' | 'system' | 'tool';
@@ -346,6 +348,34 @@ export interface ContextReport {
   /** Ollama's count of the prompt (absent: not known); full: it filled the context, so Ollama cut its start. */
   counted?: number;
   full?: boolean;
+}
+
+/** A project: chats grouped with their own defaults (app/projects.go). */
+export interface ProjectInfo {
+  id: string;
+  name: string;
+  system: string;
+  model: string;
+  /** The collections its chats may cite: null every one. */
+  knowledge: string[] | null;
+  memoryProfile: string;
+  chats: number;
+  updatedAt: string;
+}
+
+export interface ProjectInput {
+  id?: string;
+  name: string;
+  system: string;
+  model: string;
+  knowledge?: string[] | null;
+  memoryProfile?: string;
+}
+
+export interface ProjectDeleteReceipt {
+  project: string;
+  kept: number;
+  deleted: DeleteReceipt[];
 }
 
 /** What the composer's meter starts from (app/contextmeter.go): the next turn before its message. */
@@ -1779,6 +1809,10 @@ export function createApi(t: Transport) {
       call<MemoryHit[] | null>('MemorySearch', query, String(k)).then((l) => l ?? []),
     MemoryAdd: (text: string) => call<Memory>('MemoryAdd', text),
     ContextMeter: (sessionId: string) => call<ContextMeterInfo>('ContextMeter', sessionId),
+    ListProjects: () => call<ProjectInfo[]>('ListProjects'),
+    SaveProject: (input: ProjectInput) => call<ProjectInfo>('SaveProject', JSON.stringify(input)),
+    MoveToProject: (projectId: string, sessionId: string) => call<null>('MoveToProject', projectId, sessionId),
+    DeleteProject: (projectId: string, deleteChats: boolean) => call<ProjectDeleteReceipt>('DeleteProject', projectId, String(deleteChats)),
     MemoryEdit: (id: string, text: string, key: string, value: string) => call<Memory>('MemoryEdit', id, text, key, value),
     MemoryForget: (ids: string[]) => call<MemoryReceipt>('MemoryForget', JSON.stringify(ids)),
     MemoryForgetMatches: (query: string) =>

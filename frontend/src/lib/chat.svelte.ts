@@ -455,6 +455,16 @@ export class ChatStore {
     }
   }
 
+  /** The open conversation's id, creating it (fresh, as New chat does) when there is none yet. */
+  async ensureSession(): Promise<string> {
+    if (this.currentId) return this.currentId;
+    const s = await this.#deps.api.NewSession();
+    this.currentId = s.id;
+    this.#fresh = s.id;
+    this.upsertSession(s);
+    return s.id;
+  }
+
   /** Opens a fresh conversation, unless the open one is still empty. */
   async newChat(): Promise<void> {
     if (this.messages.length === 0) return;
