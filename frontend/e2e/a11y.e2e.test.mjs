@@ -67,6 +67,10 @@ describe('accessibility', { timeout: 300_000 }, () => {
         assert.ok((await page.evaluate(() => document.documentElement.lang)).startsWith(lang));
         const found = [];
         const check = async (view) => {
+          // Not over a message (its hover-only buttons fade in) and no fade under way: axe
+          // measures colours as drawn, so a button caught mid-fade reads as unreadable.
+          await page.mouse.move(0, 0);
+          await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity), null, { timeout: 5_000 });
           const v = await axeViolations(page);
           if (v.length) found.push(`[${view}]\n${formatViolations(v)}`);
           await shot(page, `hermes-e2e-a11y-${theme}-${lang}-${view}.png`);
