@@ -159,10 +159,10 @@ func (a *App) importProgress(requestID string) func(phase string, done, total in
 	}
 }
 
-// ImportChats imports the export file at path (source as PreviewChatImport's),
-// all or nothing, with session:import:<requestID> progress events (throttled);
-// CancelMessage(requestID) stops it and nothing stays.
-func (a *App) ImportChats(requestID, source, path string) (SessionImportResult, error) {
+// ImportChats imports the export file at path (source as PreviewChatImport's)
+// into project (an id; "" none), all or nothing, with session:import:<requestID>
+// progress events (throttled); CancelMessage(requestID) stops it and nothing stays.
+func (a *App) ImportChats(requestID, source, path, project string) (SessionImportResult, error) {
 	ctx, done, err := a.track(context.Background(), requestID)
 	if err != nil {
 		return SessionImportResult{}, err
@@ -174,7 +174,7 @@ func (a *App) ImportChats(requestID, source, path string) (SessionImportResult, 
 	}
 	defer f.Close()
 	tell := a.importProgress(requestID)
-	res, _, err := a.core.ImportChats(ctx, source, "", f,
+	res, _, err := a.core.ImportChats(ctx, source, project, f,
 		func(d, total int64) { tell("checking", d, total) },
 		func(d, total int) { tell("importing", int64(d), int64(total)) })
 	if err != nil && ctx.Err() != nil {

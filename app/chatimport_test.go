@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"path/filepath"
@@ -27,7 +28,7 @@ func TestChatImportBound(t *testing.T) {
 	if !strings.Contains(strings.Join(ev.got, "\n"), `session:import:pre-1 {"phase":"checking"`) {
 		t.Fatalf("no progress while previewing: %q", ev.got)
 	}
-	res, err := a.ImportChats("imp-1", "claude", file)
+	res, err := a.ImportChats("imp-1", "claude", file, "")
 	if err != nil || res.Sessions != 2 || res.Messages != 7 {
 		t.Fatalf("import %+v, %v", res, err)
 	}
@@ -40,7 +41,7 @@ func TestChatImportBound(t *testing.T) {
 	if len(phases) == 0 || !strings.Contains(phases[len(phases)-1], `"phase":"importing","done":7,"total":7`) {
 		t.Fatalf("progress events %q", phases)
 	}
-	_, err = a.ImportChats("imp-2", "chatgpt", file) // a Claude file read as ChatGPT's
+	_, err = a.ImportChats("imp-2", "chatgpt", file, "") // a Claude file read as ChatGPT's
 	var ue *UserError
 	if !errors.As(err, &ue) || ue.Code != CodeInvalidInput || !strings.Contains(ue.Message, "is this a ChatGPT export?") {
 		t.Fatalf("wrong format: %v", err)
@@ -54,7 +55,7 @@ func TestChatImportBound(t *testing.T) {
 // TestExportPDFBound: web mode's ExportPDF is the PDF, base64-encoded.
 func TestExportPDFBound(t *testing.T) {
 	a, _, _, _ := newTestApp(t, llmtest.Echo(1, 0))
-	if _, err := a.ImportChats("imp-1", "openwebui", filepath.Join("..", "backend", "chatimport", "testdata", "openwebui.json")); err != nil {
+	if _, err := a.ImportChats("imp-1", "openwebui", filepath.Join("..", "backend", "chatimport", "testdata", "openwebui.json"), ""); err != nil {
 		t.Fatal(err)
 	}
 	b64, err := a.ExportPDF("openwebui:owu-1")
@@ -64,5 +65,32 @@ func TestExportPDFBound(t *testing.T) {
 	data, err := base64.StdEncoding.DecodeString(b64)
 	if err != nil || !strings.HasPrefix(string(data), "%PDF-") {
 		t.Fatalf("not a PDF: %v %.10q", err, data)
+	}
+}
+
+// The window imports into a project: the conversations an import creates are
+// in it; an unknown project imports nothing.
+func TestChatImportIntoAProjectBound(t *testing.T) {
+	a, c, _, _ := newTestApp(t, llmtest.Echo(1, 0))
+	file := filepath.Join("..", "backend", "chatimport", "testdata", "openwebui.json")
+	if _, err := a.ImportChats("imp-0", "openwebui", file, "no-such-project"); err == nil {
+		t.Fatal("an import into no project was accepted")
+	}
+	if list, _ := a.ListSessions(); len(list) != 0 {
+		t.Fatalf("a refused import wrote %d sessions", len(list))
+	}
+	p, err := c.SaveProject(context.Background(), ProjectInput{Name: "Moved in"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.ImportChats("imp-1", "openwebui", file, p.ID)
+	if err != nil || res.Sessions == 0 {
+		t.Fatalf("import: %+v %v", res, err)
+	}
+	list, _ := a.ListSessions()
+	for _, s := range list {
+		if s.ProjectID != p.ID {
+			t.Fatalf("an imported chat is not in the project: %+v", s)
+		}
 	}
 }

@@ -41,6 +41,18 @@ function setup(over: Partial<{ preview: () => Promise<ChatImportPreview>; run: (
 }
 
 describe('ChatImportDialog', () => {
+  it('imports into the project chosen', async () => {
+    setLang('en');
+    const { api, store } = setup();
+    const { getByTestId } = render(ChatImportDialog, { store, projects: [{ id: 'p1', name: 'Field trip' }], onclose: () => {} });
+    await fireEvent.input(getByTestId('chat-import-path'), { target: { value: '/home/me/conversations.json' } });
+    await fireEvent.change(getByTestId('chat-import-project'), { target: { value: 'p1' } });
+    await fireEvent.click(getByTestId('chat-import-check'));
+    await waitFor(() => expect(getByTestId('chat-import-preview')).toBeTruthy());
+    await fireEvent.click(getByTestId('chat-import-submit'));
+    expect(api.ImportChats).toHaveBeenCalledWith('req-1', 'chatgpt', '/home/me/conversations.json', 'p1');
+  });
+
   it('previews the file before anything is written, then imports it with progress and the result', async () => {
     setLang('en');
     const { api, store, handlers, onimported, finish } = setup();
@@ -60,7 +72,7 @@ describe('ChatImportDialog', () => {
     expect(text).toContain('12 images are not carried');
 
     await fireEvent.click(getByTestId('chat-import-submit'));
-    expect(api.ImportChats).toHaveBeenCalledWith('req-1', 'claude', '/home/me/conversations.json');
+    expect(api.ImportChats).toHaveBeenCalledWith('req-1', 'claude', '/home/me/conversations.json', '');
     handlers.get('session:import:req-1')!({ phase: 'importing', done: 21000, total: 42000 });
     await waitFor(() => expect(getByTestId('chat-import-progress').dataset.percent).toBe('60.0'));
     expect(getByTestId('chat-import-form').textContent).toContain('Writing 21000 of 42000 messages');

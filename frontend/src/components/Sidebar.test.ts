@@ -149,6 +149,11 @@ describe('Sidebar', () => {
     menu = await openMenu(r, 'b');
     await fireEvent.click(action(menu, 'export-md'));
     expect(p.onexport).toHaveBeenCalledWith('b', 'md');
+    for (const f of ['html', 'pdf']) {
+      menu = await openMenu(r, 'b');
+      await fireEvent.click(action(menu, `export-${f}`));
+      expect(p.onexport).toHaveBeenCalledWith('b', f);
+    }
   });
 
   it('the menu is keyboard usable and Esc closes it', async () => {

@@ -8,7 +8,7 @@ function s(id: string, p: Partial<SessionInfo> = {}): SessionInfo {
   return { id, title: `Title ${id}`, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', messageCount: 2, state: 'active', ...p };
 }
 
-function setup(sessions: SessionInfo[]) {
+function setup(sessions: SessionInfo[], extra: Record<string, unknown> = {}) {
   let list: ProjectInfo[] = [{ id: 'p1', name: 'Field trip', system: 'Answer as a field guide.', model: '', knowledge: null, memoryProfile: '', chats: 1, updatedAt: '' }];
   const api = {
     ListProjects: vi.fn(async () => list),
@@ -20,6 +20,7 @@ function setup(sessions: SessionInfo[]) {
     }),
     MoveToProject: vi.fn(async (_p: string, _s: string) => null),
     DeleteProject: vi.fn(async (_id: string, deleteChats: boolean) => ({ project: 'Field trip', kept: deleteChats ? 0 : 1, deleted: [] })),
+    ...extra,
   };
   const changed = vi.fn(async () => {});
   const projects = new ProjectsStore(api, changed);
@@ -67,8 +68,24 @@ describe('projects in the sidebar', () => {
     await fireEvent.input(getByTestId('project-system'), { target: { value: 'Answer as a cook.' } });
     await fireEvent.click(getByTestId('project-save'));
     await waitFor(() => expect(queryByTestId('project-dialog')).toBeNull());
-    expect(api.SaveProject).toHaveBeenLastCalledWith({ id: undefined, name: 'Kitchen', system: 'Answer as a cook.', model: '' });
+    expect(api.SaveProject).toHaveBeenLastCalledWith({ id: undefined, name: 'Kitchen', system: 'Answer as a cook.', model: '', knowledge: null, memoryProfile: '' });
     expect(projects.list.map((p) => p.name)).toEqual(['Field trip', 'Kitchen']);
+  });
+
+  it('sets the knowledge its chats may cite and their memory profile', async () => {
+    const { api, projects, getByTestId, queryByTestId } = setup([], {
+      KBList: vi.fn(async () => [{ name: 'manuals' }, { name: 'forms' }]),
+      MemoryProfiles: vi.fn(async () => [{ name: 'personal' }, { name: 'work' }]),
+    });
+    await projects.load();
+    await fireEvent.click(getByTestId('project-new'));
+    await fireEvent.input(getByTestId('project-name'), { target: { value: 'Kitchen' } });
+    await waitFor(() => getByTestId('project-knowledge'));
+    await fireEvent.change(getByTestId('project-knowledge'), { target: { value: 'none' } });
+    await fireEvent.change(getByTestId('project-memory-profile'), { target: { value: 'work' } });
+    await fireEvent.click(getByTestId('project-save'));
+    await waitFor(() => expect(queryByTestId('project-dialog')).toBeNull());
+    expect(api.SaveProject).toHaveBeenLastCalledWith({ id: undefined, name: 'Kitchen', system: '', model: '', knowledge: [], memoryProfile: 'work' });
   });
 
   it('moves a chat from its menu and deletes a project keeping or erasing its chats', async () => {

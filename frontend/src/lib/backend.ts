@@ -1721,8 +1721,8 @@ export function createApi(t: Transport) {
     PreviewChatImport: (requestId: string, source: ChatImportSource, path: string) =>
       call<ChatImportPreview>('PreviewChatImport', requestId, source, path),
     /** Imports it all or nothing; progress arrives as session:import:<requestId>; CancelMessage stops it. */
-    ImportChats: (requestId: string, source: ChatImportSource, path: string) =>
-      call<SessionImportResult>('ImportChats', requestId, source, path),
+    ImportChats: (requestId: string, source: ChatImportSource, path: string, project = '') =>
+      call<SessionImportResult>('ImportChats', requestId, source, path, project),
     /** A native file dialog (the desktop window); web mode types the path. */
     PickChatExport: () => call<string>('PickChatExport'),
     /** The window's save dialog, then the export written there; "" when the user cancelled. */

@@ -29,6 +29,8 @@ export interface ChatImportDeps {
 export class ChatImportStore {
   source = $state<ChatImportSource>('chatgpt');
   path = $state('');
+  /** The project the imported conversations go into ('' none). */
+  project = $state('');
   step = $state<ChatImportStep>('choose');
   preview = $state<ChatImportPreview | null>(null);
   progress = $state<ChatImportProgress | null>(null);
@@ -83,7 +85,7 @@ export class ChatImportStore {
     this.step = 'importing';
     this.error = '';
     try {
-      this.result = await this.#follow((id) => this.#deps.api.ImportChats(id, this.source, this.path.trim()));
+      this.result = await this.#follow((id) => this.#deps.api.ImportChats(id, this.source, this.path.trim(), this.project));
       this.step = 'done';
       this.#deps.onimported?.();
     } catch (e) {

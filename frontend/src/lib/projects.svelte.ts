@@ -3,7 +3,8 @@
 // move a chat, delete keeping or erasing its chats), reporting errors in words.
 import { errorMessage, type Api, type ProjectDeleteReceipt, type ProjectInfo, type ProjectInput, type SessionInfo } from './backend';
 
-export type ProjectsApi = Pick<Api, 'ListProjects' | 'SaveProject' | 'MoveToProject' | 'DeleteProject'>;
+export type ProjectsApi = Pick<Api, 'ListProjects' | 'SaveProject' | 'MoveToProject' | 'DeleteProject'> &
+  Partial<Pick<Api, 'KBList' | 'MemoryProfiles'>>;
 
 export class ProjectsStore {
   list = $state<ProjectInfo[]>([]);
@@ -44,6 +45,15 @@ export class ProjectsStore {
     this.open = { ...this.open, [p.id]: true };
     await this.load();
     return p;
+  }
+
+  /** What a project's dialog offers: the knowledge collections and the memory profiles (none when unknown). */
+  async options(): Promise<{ collections: string[]; profiles: string[] }> {
+    const [kb, profiles] = await Promise.all([
+      this.#api.KBList?.().catch(() => []) ?? [],
+      this.#api.MemoryProfiles?.().catch(() => []) ?? [],
+    ]);
+    return { collections: kb.map((c) => c.name), profiles: profiles.map((p) => p.name) };
   }
 
   /** Puts a chat in a project ('' takes it out). */
