@@ -37,6 +37,45 @@ type uiFigures struct {
 // p95-frame-ms, blank-frames (of 150 scrolled, untimed), cpu-% (of one core, the page's main
 // thread), idle-cpu-% (the same with nothing happening) and tokens/s.
 func BenchmarkUI2000Messages(b *testing.B) {
+	var f uiFigures
+	runScript(b, "bench/ui.mjs", &f, &f.Runs)
+	b.ReportMetric(f.Median.OpenMs, "ms-open")
+	b.ReportMetric(f.Median.P95FrameMs, "p95-frame-ms")
+	b.ReportMetric(f.Median.BlankFrames, "blank-frames")
+	b.ReportMetric(f.Median.CPUPct, "cpu-%")
+	b.ReportMetric(f.Median.IdleCPUPct, "idle-cpu-%")
+	b.ReportMetric(f.Median.TokensPerSec, "tokens/s")
+	b.ReportMetric(f.Median.DOMMessages, "dom-messages")
+}
+
+// meterFigures is meter.mjs's last line: the medians of its runs.
+type meterFigures struct {
+	Median struct {
+		P50Ms      float64 `json:"p50Ms"`
+		P95Ms      float64 `json:"p95Ms"`
+		PlainP50Ms float64 `json:"plainP50Ms"`
+		LateFrames float64 `json:"lateFrames"`
+	} `json:"median"`
+	Runs int `json:"runs"`
+}
+
+// BenchmarkComposerMeter types 60 keystrokes at the end of a 200,000-character draft, b.N times:
+// p50-ms and p95-ms from each keystroke to the next frame, plain-p50-ms the same in a plain
+// textarea of the same text (the browser's own cost), late-frames the keystrokes whose meter was
+// not updated in that frame (issue #35: within one frame of typing).
+func BenchmarkComposerMeter(b *testing.B) {
+	var f meterFigures
+	runScript(b, "bench/meter.mjs", &f, &f.Runs)
+	b.ReportMetric(f.Median.P50Ms, "p50-ms")
+	b.ReportMetric(f.Median.P95Ms, "p95-ms")
+	b.ReportMetric(f.Median.PlainP50Ms, "plain-p50-ms")
+	b.ReportMetric(f.Median.LateFrames, "late-frames")
+}
+
+// runScript runs a bench script with --runs b.N in chromium against the built app and decodes its
+// last line into into (runs is where it says how many runs it made). It skips, saying why, when
+// the built binaries, node, the frontend's packages or chromium are missing.
+func runScript(b *testing.B, script string, into any, runs *int) {
 	frontend, err := filepath.Abs("..")
 	if err != nil {
 		b.Fatal(err)
@@ -65,27 +104,19 @@ func BenchmarkUI2000Messages(b *testing.B) {
 	}
 
 	b.ResetTimer()
-	cmd := exec.Command(node, "bench/ui.mjs", "--runs", fmt.Sprint(b.N))
+	cmd := exec.Command(node, script, "--runs", fmt.Sprint(b.N))
 	cmd.Dir = frontend
 	cmd.Env = append(os.Environ(), "HERMES_BIN_DIR="+binDir, "CHROMIUM="+chromium)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		b.Fatalf("bench/ui.mjs: %v\n%s\n%s", err, stdout.String(), tail(stderr.String(), 4000))
+		b.Fatalf("%s: %v\n%s\n%s", script, err, stdout.String(), tail(stderr.String(), 4000))
 	}
 	b.StopTimer()
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	var f uiFigures
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &f); err != nil || f.Runs != b.N {
-		b.Fatalf("bench/ui.mjs: no medians in its output (%v):\n%s", err, stdout.String())
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), into); err != nil || *runs != b.N {
+		b.Fatalf("%s: no medians in its output (%v):\n%s", script, err, stdout.String())
 	}
-	b.ReportMetric(f.Median.OpenMs, "ms-open")
-	b.ReportMetric(f.Median.P95FrameMs, "p95-frame-ms")
-	b.ReportMetric(f.Median.BlankFrames, "blank-frames")
-	b.ReportMetric(f.Median.CPUPct, "cpu-%")
-	b.ReportMetric(f.Median.IdleCPUPct, "idle-cpu-%")
-	b.ReportMetric(f.Median.TokensPerSec, "tokens/s")
-	b.ReportMetric(f.Median.DOMMessages, "dom-messages")
 }
 
 func tail(s string, n int) string {

@@ -32,9 +32,15 @@ function docTokens(documents: DocumentInfo[]): number {
   return documents.reduce((n, d) => n + (d.tokens > 0 ? d.tokens : 0), 0);
 }
 
-export function meterOf(m: MeterInput | null | undefined, draft: string, documents: DocumentInfo[] = []): Meter | null {
+/** meterOf's estimate may be an incrementalEstimator (the composer's, following its draft). */
+export function meterOf(
+  m: MeterInput | null | undefined,
+  draft: string,
+  documents: DocumentInfo[] = [],
+  estimate: (s: string) => number = estimateTokens,
+): Meter | null {
   if (!m || !(m.budget > 0)) return null;
-  const d = estimateTokens(draft);
+  const d = estimate(draft);
   const used = Math.max(0, m.used);
   const room = Math.max(0, m.budget - used);
   // Attached documents give way: the prompt builder sends the parts most relevant to the
