@@ -65,6 +65,8 @@ const (
 	CodeCannotThink  = "model_cannot_think" // params: model (asked to think; llm.ErrNoThinking)
 	CodeCannotSee    = "model_cannot_see"   // params: model, models (those installed that can see; "" for none)
 	CodeDiskFull     = "disk_full"          // Ollama's disk (a pull or an import): no params
+	// A web-mode request over what its method takes; params: limit (MiB).
+	CodeRequestTooBig = "request_too_big"
 	// The data dir refused a write (store.DataError): params dir (its folder);
 	// data_dir_gone: path (the database file that is gone).
 	CodeDataDiskFull = "data_disk_full"

@@ -202,7 +202,8 @@ func (w *Web) call(rw http.ResponseWriter, r *http.Request, method string) {
 	limit := bodyLimit(method)
 	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	if err == nil && int64(len(body)) > limit {
-		writeJSON(rw, http.StatusRequestEntityTooLarge, map[string]string{"error": fmt.Sprintf("the request is over %d MiB, the most %s takes", limit>>20, method)})
+		writeJSON(rw, http.StatusRequestEntityTooLarge, errorBody(&UserError{Code: CodeRequestTooBig, Params: map[string]string{"limit": fmt.Sprint(limit >> 20)},
+			Message: fmt.Sprintf("That is more than Hermes takes at once (%d MiB). Attach long text as a file instead, or send it in parts.", limit>>20)}))
 		return
 	}
 	if err == nil && len(body) > 0 {

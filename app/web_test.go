@@ -514,3 +514,25 @@ func TestWebOllamaPathNeedsTheTerminalCode(t *testing.T) {
 		t.Fatal("a code printed for one path set another")
 	}
 }
+
+// A request over what its method takes is refused in words, with a code the
+// page translates and the limit: never a raw status or a method's name.
+func TestWebRequestTooBigIsWorded(t *testing.T) {
+	rig := startWebRig(t)
+	body := `["` + strings.Repeat("x", 2<<20) + `"]`
+	req, _ := http.NewRequest(http.MethodPost, rig.url+"/api/call/SendMessage", strings.NewReader(body))
+	req.Header.Set(TokenHeader, rig.web.Token())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got ErrorBody
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || got.Code != CodeRequestTooBig || got.Params["limit"] != "1" ||
+		strings.Contains(got.Error, "SendMessage") || !strings.Contains(got.Error, "Attach long text as a file") {
+		t.Fatalf("%d %+v", resp.StatusCode, got)
+	}
+}

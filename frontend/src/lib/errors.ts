@@ -47,6 +47,7 @@ export const ERROR_CODES = [
   'model_cannot_think',
   'model_cannot_see',
   'disk_full',
+  'request_too_big',
   'data_disk_full',
   'data_read_only',
   'data_dir_gone',

@@ -387,6 +387,7 @@ export const en = {
     'Hermes cannot write to its data folder ({dir}) any more: it became read-only. Make it writable, or restart Hermes with another --data-dir. A reply already shown is kept while Hermes runs; copy it if you close Hermes first.',
   'err.data_dir_gone':
     'Hermes’s data folder was deleted or moved while it ran ({path} is not there any more). Restart Hermes to start a new one there, or put the folder back from a backup.',
+  'err.request_too_big': 'That is more than Hermes takes at once ({limit} MiB). Attach long text as a file instead (the paperclip), or send it in parts.',
   'err.disk_full':
     "Ollama's disk is full. Free some space (remove models you no longer need in the Models panel) and try again.",
   'err.ollama_start_timeout': '{binary} serve started but did not answer within {wait}. Its log says why: {log}',

@@ -376,6 +376,7 @@ export const zh: Record<MessageKey, string> = {
   'err.data_disk_full': '存放 Hermes 数据的磁盘（{dir}）已满：请在该磁盘上腾出空间。已显示的回复会在 Hermes 运行期间保留，有空间后即保存；关闭 Hermes 前请先复制。',
   'err.data_read_only': 'Hermes 无法再写入其数据文件夹（{dir}）：它已变为只读。请使其可写，或用另一个 --data-dir 重新启动 Hermes。已显示的回复会在 Hermes 运行期间保留；关闭前请先复制。',
   'err.data_dir_gone': 'Hermes 运行期间其数据文件夹被删除或移走了（{path} 已不存在）。请重新启动 Hermes 以在该处新建，或从备份中放回该文件夹。',
+  'err.request_too_big': '内容超过了 Hermes 一次能接收的上限（{limit} MiB）。请把长文本作为文件附加（回形针按钮），或分几次发送。',
   'err.disk_full': 'Ollama 所在的磁盘已满。请腾出空间（可在模型面板中删除不再需要的模型）后重试。',
   'err.ollama_start_timeout': '{binary} serve 已启动，但在 {wait} 内没有响应。原因请看它的日志：{log}',
   'err.ollama_exited': '{binary} serve 刚启动就退出了。原因请看它的日志：{log}',
