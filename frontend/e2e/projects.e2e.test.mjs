@@ -8,6 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { artifacts, binDir, closeApp, openApp, sendAndWait, setLanguage, themedShots } from './harness.mjs';
 
@@ -22,13 +23,36 @@ describe('projects', { timeout: 300_000 }, () => {
   let app = {};
   const problems = [];
   before(async () => {
-    app = await openApp(logs, problems, { prefix: 'projects', fakeArgs: ['--echo-system'] });
+    app = await openApp(logs, problems, {
+      prefix: 'projects',
+      fakeArgs: ['--echo-system'],
+      // A second memory profile and a knowledge collection, so a project's dialog offers both.
+      prepare: (dataDir) => {
+        const docs = join(dataDir, 'manuals');
+        mkdirSync(docs);
+        writeFileSync(join(docs, 'pump.md'), '# Pump\n\nThe north field pumps need new seals every spring.\n');
+        for (const args of [['memory', 'profile', 'create', 'work'], ['kb', 'add', docs, '--name', 'manuals']]) {
+          const r = hermes(dataDir, args);
+          assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+        }
+      },
+    });
   });
   after(() => closeApp(logs, app, 'projects-e2e-final.png', 'projects-'));
 
   it('makes a project whose chats run with its system prompt', async () => {
     const { page } = app;
     await sendAndWait(page, 'a chat outside any project');
+    for (const l of ['zh', 'en']) { // a dialog is modal: the language is switched before it opens
+      await setLanguage(page, l);
+      await page.getByTestId('project-new').click();
+      await page.getByTestId('project-name').fill(l === 'zh' ? '野外考察' : 'Field trip');
+      await page.getByTestId('project-knowledge').selectOption('some');
+      await page.getByTestId('project-memory-profile').selectOption('work');
+      await themedShots(page, shotsDir, 'project-dialog', l, { settle: 200 });
+      await page.keyboard.press('Escape');
+      await page.getByTestId('project-dialog').waitFor({ state: 'detached' });
+    }
     await page.getByTestId('project-new').click();
     await page.getByTestId('project-name').fill('Field trip');
     await page.getByTestId('project-system').fill('Answer as a field guide for the north region.');
