@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -33,6 +34,35 @@ type Lifecycle struct {
 	Archived func(ctx context.Context, sessionID string)
 }
 
+// EmptyKeptFor is how long a conversation without a single message is kept: a
+// chat opened and never written in (a window that closed or crashed before its
+// first message) goes at the next sweep after it, unless the user pinned or
+// named it.
+const EmptyKeptFor = 24 * time.Hour
+
+// dropEmpty deletes the conversations that never got a message, a day on.
+func (l *Lifecycle) dropEmpty(ctx context.Context, now time.Time) (int, error) {
+	rows, err := l.Store.db.QueryContext(ctx, `SELECT id FROM sessions s WHERE s.updated_at < ? AND s.incognito_owner IS NULL AND s.import_id IS NULL
+		AND s.pinned = 0 AND s.title_auto = 1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id)`, ts(now.Add(-EmptyKeptFor)))
+	if err != nil {
+		return 0, fmt.Errorf("sweep empty sessions: %w", err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if rows.Scan(&id) == nil {
+			ids = append(ids, id)
+		}
+	}
+	rows.Close()
+	for i, id := range ids {
+		if _, err := l.Store.Delete(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
+			return i, fmt.Errorf("sweep empty sessions: %w", err)
+		}
+	}
+	return len(ids), nil
+}
+
 // Sweep applies the lifecycle at now and returns how many sessions changed state.
 // Due reports whether a conversation is due to close (the only sweep work that
 // may ask the model): a sweep without it needs no model, nor a look for one.
@@ -47,7 +77,10 @@ func (l *Lifecycle) Due(ctx context.Context, now time.Time) (bool, error) {
 }
 
 func (l *Lifecycle) Sweep(ctx context.Context, now time.Time) (int, error) {
-	changed := 0
+	changed, err := l.dropEmpty(ctx, now)
+	if err != nil {
+		return changed, err
+	}
 	rows, err := l.Store.db.QueryContext(ctx, `SELECT id FROM sessions WHERE state = 'active' AND updated_at < ?`, ts(now.Add(-l.IdleAfter)))
 	if err != nil {
 		return 0, fmt.Errorf("sweep sessions: %w", err)

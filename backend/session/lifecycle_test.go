@@ -165,3 +165,37 @@ func TestOversizedAndEmptyMessages(t *testing.T) {
 		})
 	}
 }
+
+// A chat opened and never written in is gone a day on (a window closed or
+// crashed before its first message leaves no "Untitled chat · 0 messages");
+// one with a message, a pinned one or one the user named stays.
+func TestSweepDropsChatsNeverWrittenIn(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	clock := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	st.Now = func() time.Time { return clock }
+	empty, _ := st.Create(ctx, "")
+	named, _ := st.Create(ctx, "Packing list")
+	pinned, _ := st.Create(ctx, "")
+	st.Pin(ctx, pinned.ID, true)
+	written, _ := st.Create(ctx, "")
+	st.Append(ctx, Message{SessionID: written.ID, Role: "user", Content: "hello"})
+	lc := &Lifecycle{Store: st, IdleAfter: time.Hour}
+	if _, err := lc.Sweep(ctx, clock.Add(23*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Get(ctx, empty.ID); err != nil {
+		t.Fatalf("an empty chat went before a day: %v", err)
+	}
+	if _, err := lc.Sweep(ctx, clock.Add(25*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Get(ctx, empty.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("an empty chat a day on: %v", err)
+	}
+	for _, id := range []string{named.ID, pinned.ID, written.ID} {
+		if _, err := st.Get(ctx, id); err != nil {
+			t.Fatalf("%s went: %v", id, err)
+		}
+	}
+}
