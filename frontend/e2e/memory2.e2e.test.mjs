@@ -89,7 +89,7 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
         await themedShots(page, shotsDir, 'memory2-add', l, { settle: 200 });
       }
       await page.emulateMedia({ colorScheme: 'light' });
-      await page.setViewportSize({ width: 1100, height: 700 });
+      await page.setViewportSize({ width: 1200, height: 800 }); // the harness's: the tests after it expect it
     }
     await page.getByTestId('memory-add').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="memory-detail-text"]')?.textContent.trim() === 'I live in Lisbon', null, { timeout: 10_000 });
@@ -103,7 +103,7 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
         await themedShots(page, shotsDir, 'memory2-edit-fields', l, { settle: 200 });
       }
       await page.emulateMedia({ colorScheme: 'light' });
-      await page.setViewportSize({ width: 1100, height: 700 });
+      await page.setViewportSize({ width: 1200, height: 800 }); // the harness's: the tests after it expect it
     }
     await page.getByTestId('memory-edit-save').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="memory-detail-text"]')?.textContent.trim() === 'I live in Porto', null, { timeout: 10_000 });
@@ -197,6 +197,8 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
     await page.getByTestId('memory-close').click();
     assert.equal((await sendAndWait(page, 'What am I allergic to, and what is my email?')).status, 'ok');
     await page.getByTestId('context-toggle').click();
+    // How memories were chosen is behind Details (the panel says why in words first).
+    await page.getByTestId('context-details').locator('summary').click();
     await page.getByTestId('recall-log').waitFor({ timeout: 15_000 });
     await page.getByTestId('recall-kept').waitFor();
     const kept = await page.$$eval('[data-testid="recall-kept"] [data-testid="recall-candidate"]', (els) => els.map((e) => e.textContent));
@@ -292,6 +294,7 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
         // The context inspector's "Memories considered" (kept and dropped, with why).
         await page.getByTestId('memory-close').click();
         await page.getByTestId('context-toggle').click();
+        await page.getByTestId('context-details').locator('summary').click();
         await page.getByTestId('recall-log').waitFor({ timeout: 15_000 });
         for (const [w, h] of SHOT_SIZES) {
           await page.setViewportSize({ width: w, height: h });
