@@ -269,6 +269,16 @@ describe('tools in the web UI', { timeout: 240_000 }, () => {
     await page.waitForSelector('[data-testid="tool-setting"][data-tool="calculator"][data-enabled="true"]');
     await page.getByTestId('settings-tools').scrollIntoViewIfNeeded();
     await shot(page, 'tools-7-settings.png');
+    // tools.yaml is watched: a tool added while Hermes runs is listed within seconds, no restart.
+    writeFileSync(join(dataDir, 'tools.yaml'), TOOLS_YAML + `  - name: whisper
+    description: Print a message quietly.
+    parameters: {type: object, properties: {text: {type: string}}, required: [text]}
+    command:
+      argv: [/bin/echo, "{{text}}"]
+`);
+    await page.locator('[data-testid="tool-setting"][data-tool="whisper"]').waitFor({ timeout: 10_000 });
+    writeFileSync(join(dataDir, 'tools.yaml'), TOOLS_YAML);
+    await page.locator('[data-testid="tool-setting"][data-tool="whisper"]').waitFor({ state: 'detached', timeout: 10_000 });
     await page.getByTestId('settings-close').click();
   });
 
