@@ -437,6 +437,9 @@ type Store struct {
 	mu       sync.Mutex
 	cached   Settings
 	cachedAt time.Time
+	// changes counts the changes made here: a Load that read the table before
+	// one of them must not cache what it read (it would hide the change).
+	changes uint64
 }
 
 const cacheFor = 2 * time.Second
@@ -509,6 +512,7 @@ func (st *Store) Load(ctx context.Context) (Settings, error) {
 		s.FallbackModels = append([]string(nil), s.FallbackModels...)
 		return s, nil
 	}
+	seen := st.changes
 	st.mu.Unlock()
 	m, err := st.stored(ctx)
 	if err != nil {
@@ -519,7 +523,9 @@ func (st *Store) Load(ctx context.Context) (Settings, error) {
 		s.apply(&out, st.effective(s, m))
 	}
 	st.mu.Lock()
-	st.cached, st.cachedAt = out, time.Now()
+	if st.changes == seen { // else a change came in while this read: it is not cached
+		st.cached, st.cachedAt = out, time.Now()
+	}
 	st.mu.Unlock()
 	return out, nil
 }
@@ -588,6 +594,7 @@ func (st *Store) Update(ctx context.Context, key string, change func(current str
 	}
 	st.mu.Lock()
 	st.cachedAt = time.Time{}
+	st.changes++
 	st.mu.Unlock()
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -230,6 +231,45 @@ func TestOllamaHostRules(t *testing.T) {
 			t.Errorf("%s: %q, %v", c.in, got, err)
 		case c.reason != "" && (!errors.As(err, &ve) || ve.Reason != c.reason):
 			t.Errorf("%s: %q, %v; want %s", c.in, got, err, c.reason)
+		}
+	}
+}
+
+// A change is seen by the next Load of the same store even while other Loads
+// run beside it: one that read the table before the change must not cache
+// what it read (a turn then ran with the old chat model for two seconds).
+func TestAChangeIsNotHiddenByALoadBesideIt(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st := NewStore(db.DB, func(string) string { return "" })
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					st.Load(ctx)
+				}
+			}
+		}()
+	}
+	defer func() { close(stop); wg.Wait() }()
+	for i := range 200 {
+		want := fmt.Sprintf("model%d", i)
+		if err := st.Set(ctx, "chat_model", want); err != nil {
+			t.Fatal(err)
+		}
+		if s, err := st.Load(ctx); err != nil || s.ChatModel != want {
+			t.Fatalf("change %d: Load gives %q, %v; want %q", i, s.ChatModel, err, want)
 		}
 	}
 }
