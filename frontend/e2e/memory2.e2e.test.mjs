@@ -25,6 +25,17 @@ const PENDING = 'My email is ana.lima@example.com';
 
 
 
+/** Screenshots of the page as it is in both languages and themes, then the harness's viewport and theme back. */
+async function bothLanguages(page, name) {
+  if (!wantShots) return;
+  for (const l of ['zh', 'en']) {
+    await setLanguage(page, l);
+    await themedShots(page, shotsDir, name, l, { settle: 200 });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1200, height: 800 }); // the tests after it expect it
+}
+
 async function switchTo(page, name) {
   await openBrowser(page);
   await page.getByTestId('memory-profile-select').selectOption(name);
@@ -83,28 +94,14 @@ describe('memory v2 UI', { timeout: 400_000 }, () => {
   it('adds a memory from the panel and edits its key and value with its text', async () => {
     await openBrowser(page, 'all');
     await page.getByTestId('memory-add-input').fill('I live in Lisbon');
-    if (wantShots) {
-      for (const l of ['zh', 'en']) {
-        await setLanguage(page, l);
-        await themedShots(page, shotsDir, 'memory2-add', l, { settle: 200 });
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
-      await page.setViewportSize({ width: 1200, height: 800 }); // the harness's: the tests after it expect it
-    }
+    await bothLanguages(page, 'memory2-add');
     await page.getByTestId('memory-add').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="memory-detail-text"]')?.textContent.trim() === 'I live in Lisbon', null, { timeout: 10_000 });
     await page.getByTestId('memory-edit').click();
     await page.getByTestId('memory-edit-input').fill('I live in Porto');
     await page.getByTestId('memory-edit-key').fill('home city');
     await page.getByTestId('memory-edit-value').fill('Porto');
-    if (wantShots) {
-      for (const l of ['zh', 'en']) {
-        await setLanguage(page, l);
-        await themedShots(page, shotsDir, 'memory2-edit-fields', l, { settle: 200 });
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
-      await page.setViewportSize({ width: 1200, height: 800 }); // the harness's: the tests after it expect it
-    }
+    await bothLanguages(page, 'memory2-edit-fields');
     await page.getByTestId('memory-edit-save').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="memory-detail-text"]')?.textContent.trim() === 'I live in Porto', null, { timeout: 10_000 });
     const detail = await page.getByTestId('memory-detail').textContent();
