@@ -110,6 +110,7 @@ type textRun struct {
 	name                string
 	tesseract, pdftoppm string
 	langs               string // as -l takes them: eng+chi_sim
+	script              scripts
 	dir                 string
 	input               *os.File // the file for a program to read (as inputPath), its name gone
 }
@@ -142,14 +143,21 @@ func (t *textRun) start(pdf bool) error {
 		}
 		sweepStale(dir)
 		t.tesseract, t.dir = path, dir
-		langs, err := t.languages()
+		have, err := t.languages()
 		if err != nil {
 			return err
+		}
+		var langs []string
+		for _, l := range OCRLanguages {
+			if have[l] {
+				langs = append(langs, l)
+			}
 		}
 		if len(langs) == 0 {
 			return t.noOCR("tesseract-ocr-eng tesseract-ocr-chi-sim", "Tesseract has no English or Chinese language data")
 		}
 		t.langs = strings.Join(langs, "+")
+		t.script = scriptsFor(have)
 	}
 	if pdf && t.pdftoppm == "" {
 		if t.pdftoppm = lookTool(pdftoppmProgram); t.pdftoppm == "" {
@@ -195,8 +203,8 @@ func lookTool(name string) string {
 	return ""
 }
 
-// languages are those of OCRLanguages that Tesseract has data for.
-func (t *textRun) languages() ([]string, error) {
+// languages are those Tesseract has data for.
+func (t *textRun) languages() (map[string]bool, error) {
 	cmd := t.helper(t.tesseract, "--list-langs")
 	out := &limited{max: 64 << 10}
 	cmd.Stdout, cmd.Stderr = out, out // Tesseract 4 lists them on stderr
@@ -207,13 +215,7 @@ func (t *textRun) languages() ([]string, error) {
 	for _, l := range strings.Split(out.String(), "\n") {
 		have[strings.TrimSpace(l)] = true
 	}
-	var langs []string
-	for _, l := range OCRLanguages {
-		if have[l] {
-			langs = append(langs, l)
-		}
-	}
-	return langs, nil
+	return have, nil
 }
 
 // helper is a program run for recognition: one thread, no environment but
@@ -315,7 +317,7 @@ func (t *textRun) picture(data []byte) (content, error) {
 		return content{}, err
 	}
 	t.page(1, 1)
-	text, err := t.recognise(pgm(g), 1, "stdin")
+	text, err := t.recognise(func() io.Reader { return pgm(g) }, 1, "stdin")
 	return content{text: text}, err
 }
 
@@ -410,70 +412,68 @@ func renderDPI(s pageSize) int {
 	return max(1, min(OCRDPI, int(ocrEdge*72/long)))
 }
 
-// pdfPage renders page n (from 1) of the PDF in gray at dpi and recognises
-// it: pdftoppm's image goes straight to Tesseract through a pipe.
+// pdfPage renders page n (from 1) of the PDF in gray at dpi, into memory
+// (the page's script is read from it before its text), and recognises it.
 func (t *textRun) pdfPage(n, dpi int) (string, error) {
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return "", fmt.Errorf("ocr: page %d: %w", n, err)
-	}
 	page, res := strconv.Itoa(n), strconv.Itoa(dpi)
 	render := t.reads(t.helper(t.pdftoppm, "-r", res, "-gray", "-f", page, "-l", page, inputPath))
-	renderErr := &limited{max: 4 << 10}
-	render.Stdout, render.Stderr = pw, renderErr
-	recog, out, recogErr := t.tesseractCmd("stdin", "--dpi", res)
-	recog.Stdin = pr
-	errs := runPipe(render, recog, pr, pw)
-	switch {
-	case memoryWords(renderErr.String()), errs[0] != nil && !brokenPipe(errs[0]):
-		return "", t.failed("pdftoppm", n, errs[0], renderErr.String())
-	case errs[1] != nil:
-		return "", t.failed("tesseract", n, errs[1], recogErr.String())
-	case errs[0] != nil:
-		return "", t.failed("pdftoppm", n, errs[0], renderErr.String())
+	img, renderErr := &limited{max: ocrEdge*ocrEdge + 64}, &limited{max: 4 << 10}
+	render.Stdout, render.Stderr = img, renderErr
+	if err := runLocked(render); err != nil || memoryWords(renderErr.String()) {
+		return "", t.failed("pdftoppm", n, err, renderErr.String())
 	}
-	return cleanOCR(out.String()), nil
+	return t.recognise(func() io.Reader { return bytes.NewReader(img.buf.Bytes()) }, n, "stdin", "--dpi", res)
 }
 
-// runPipe runs a into b (a's output is pw, b's input pr) from one locked
-// thread, and closes this process's ends of the pipe once they have started.
-func runPipe(a, b *exec.Cmd, pr, pw *os.File) [2]error {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var errs [2]error
-	errs[0] = a.Start()
-	pw.Close()
-	if errs[0] != nil {
-		pr.Close()
-		return errs
-	}
-	errs[1] = b.Start()
-	pr.Close() // a gets a broken pipe if b did not start
-	errs[0] = a.Wait()
-	if errs[1] == nil {
-		errs[1] = b.Wait()
-	}
-	return errs
-}
-
-// tesseractCmd is Tesseract reading input ("stdin" or a file) in the
-// installed languages, writing the text to out.
+// tesseractCmd is Tesseract reading input ("stdin" or a file) with args
+// (languages, page segmentation, resolution), writing its text to out.
 func (t *textRun) tesseractCmd(input string, args ...string) (cmd *exec.Cmd, out, stderr *limited) {
-	cmd = t.helper(t.tesseract, append([]string{input, "stdout", "-l", t.langs}, args...)...)
+	cmd = t.helper(t.tesseract, append([]string{input, "stdout"}, args...)...)
 	out, stderr = &limited{max: MaxChars*4 + 1}, &limited{max: 4 << 10}
 	cmd.Stdout, cmd.Stderr = out, stderr
 	return cmd, out, stderr
 }
 
-// recognise runs Tesseract over one image: stdin (input "stdin") or the
-// file (inputPath).
-// page is its number, for a refusal.
-func (t *textRun) recognise(stdin io.Reader, page int, input string, args ...string) (string, error) {
-	cmd, out, stderr := t.tesseractCmd(input, args...)
-	cmd.Stdin = stdin
-	if input == inputPath {
+// recognise runs Tesseract over one image: image() on stdin (input
+// "stdin"), or the file (inputPath), in the languages of the page's script
+// (ocrscript.go). page is its number, for a refusal.
+func (t *textRun) recognise(image func() io.Reader, page int, input string, args ...string) (string, error) {
+	src := ocrInput{image: image, input: input, args: args}
+	langs, detected := t.languagesOf(src)
+	text, err := t.read(src, page, langs)
+	if err != nil || detected || !t.script.contradicts(text) {
+		return text, err
+	}
+	t.script.last = "" // the file changed script: this page's is detected
+	if again, _ := t.languagesOf(src); again != langs {
+		return t.read(src, page, again)
+	}
+	return text, nil
+}
+
+// ocrInput is one image for Tesseract: image() on stdin (input "stdin") or
+// the file at inputPath, with the arguments that pick it out and size it.
+type ocrInput struct {
+	image func() io.Reader
+	input string
+	args  []string
+}
+
+// command is Tesseract over the image with args before the input's own.
+func (t *textRun) command(src ocrInput, args ...string) (cmd *exec.Cmd, out, stderr *limited) {
+	cmd, out, stderr = t.tesseractCmd(src.input, append(args, src.args...)...)
+	if src.image != nil {
+		cmd.Stdin = src.image()
+	}
+	if src.input == inputPath {
 		t.reads(cmd)
 	}
+	return cmd, out, stderr
+}
+
+// read is the image's text in langs (-l).
+func (t *textRun) read(src ocrInput, page int, langs string) (string, error) {
+	cmd, out, stderr := t.command(src, "-l", langs)
 	if err := runLocked(cmd); err != nil {
 		return "", t.failed("tesseract", page, err, stderr.String())
 	}
@@ -525,8 +525,6 @@ func signalOf(err error) syscall.Signal {
 	return 0
 }
 
-func brokenPipe(err error) bool { return signalOf(err) == syscall.SIGPIPE }
-
 // memoryWords: what Tesseract, leptonica and poppler say when an allocation
 // fails under the address-space limit.
 func memoryWords(stderr string) bool {
@@ -562,8 +560,8 @@ func fullWidth(s string) string {
 	rs := []rune(s)
 	out := make([]rune, 0, len(rs))
 	for i, r := range rs {
-		fw, ok := fullWidthOf[r]
-		if ok && (unspaced(neighbour(rs, i, -1)) || unspaced(neighbour(rs, i, +1))) {
+		fw, ok := chineseMark(rs, i)
+		if ok {
 			for len(out) > 0 && out[len(out)-1] == ' ' {
 				out = out[:len(out)-1]
 			}
@@ -578,6 +576,21 @@ func fullWidth(s string) string {
 	return string(out)
 }
 
+// chineseMark is the mark Chinese writes for the ASCII one at rs[i] beside
+// Chinese text: a full-width one, and the middle dot of a transliterated name
+// (保罗·皮尔斯, which Tesseract reads as a full stop against the next Han
+// character, where Chinese never writes one).
+func chineseMark(rs []rune, i int) (rune, bool) {
+	before, after := neighbour(rs, i, -1), neighbour(rs, i, +1)
+	if rs[i] == '.' && unicode.Is(unicode.Han, before) && i+1 < len(rs) && unicode.Is(unicode.Han, rs[i+1]) {
+		return middleDot, true
+	}
+	fw, ok := fullWidthOf[rs[i]]
+	return fw, ok && (unspaced(before) || unspaced(after))
+}
+
+const middleDot = '·'
+
 // neighbour is the first rune before (dir -1) or after (+1) i that is not a space.
 func neighbour(rs []rune, i, dir int) rune {
 	for j := i + dir; j >= 0 && j < len(rs); j += dir {
@@ -589,6 +602,9 @@ func neighbour(rs []rune, i, dir int) rune {
 }
 
 func isFullWidthMark(r rune) bool {
+	if r == middleDot {
+		return true
+	}
 	for _, fw := range fullWidthOf {
 		if r == fw {
 			return true

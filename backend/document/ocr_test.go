@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
+	"image/jpeg"
 	"os"
 	"path/filepath"
 	"strings"
@@ -185,6 +186,46 @@ func TestOCRScannedPDF(t *testing.T) {
 	wantWords(t, string(rs[d.Pages[1]:]), "Scanned page", "garden pump")
 }
 
+// Each page is read in the languages of its script: a Chinese line that
+// starts with a Latin word stays Chinese (asked for English and Chinese at
+// once, Tesseract read such a line as English, every character wrong), and an
+// English page between two Chinese ones keeps its spaces (Chinese alone runs
+// English words together).
+func TestOCRScriptOfEachPage(t *testing.T) {
+	needOCR(t)
+	zh := chineseScan(t)
+	pdf := documenttest.ScannedPDF(300, zh,
+		documenttest.Printed(2400, 600, 44, "Page two: the garden pump was serviced.", "The boiler in building seven is next."), zh)
+	d, err := ExtractText("mixed-script.pdf", pdf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Pages) != 3 {
+		t.Fatalf("pages %v of %q", d.Pages, d.Text)
+	}
+	rs := []rune(d.Text)
+	for _, page := range []string{string(rs[:d.Pages[1]]), string(rs[d.Pages[2]:])} {
+		wantWords(t, page, "中华民国军备局", "新加坡AOS公司", "定位为取代国军")
+	}
+	wantWords(t, string(rs[d.Pages[1]:d.Pages[2]]), "the garden pump was serviced", "The boiler in building")
+}
+
+// chineseScan is two lines of kb-dev's T-92 article as build/eval/kb_scan.py
+// renders them (ImageMagick, Noto Sans CJK, 300 dpi), both starting with
+// Latin words.
+func chineseScan(t *testing.T) *image.Gray {
+	f, err := os.Open("testdata/scan-zh-latin-lines.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := jpeg.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.(*image.Gray)
+}
+
 // Without Tesseract (or pdftoppm) a file that needs them is refused with
 // the package to install; a PDF with some text layer is read without the rest.
 func TestNoOCR(t *testing.T) {
@@ -310,8 +351,8 @@ func BenchmarkOCRPage(b *testing.B) {
 // Tesseract's ASCII marks beside Chinese become the full-width ones Chinese
 // text uses; marks in English stay as they are.
 func TestFullWidthMarks(t *testing.T) {
-	got := fullWidth("常规赛成绩较优的波士顿凯尔特人 (66-16) 将获得 , 系列赛 ; 好 ? It is (fine), ok?")
-	want := "常规赛成绩较优的波士顿凯尔特人（66-16）将获得，系列赛；好？It is (fine), ok?"
+	got := fullWidth("常规赛成绩较优的波士顿凯尔特人 (66-16) 将获得 , 系列赛 ; 好 ? It is (fine), ok. 保罗 .皮尔斯得了 3.5 分. 汉斯.戴尔特")
+	want := "常规赛成绩较优的波士顿凯尔特人（66-16）将获得，系列赛；好？It is (fine), ok. 保罗·皮尔斯得了 3.5 分. 汉斯·戴尔特"
 	if got != want {
 		t.Fatalf("fullWidth = %q, want %q", got, want)
 	}

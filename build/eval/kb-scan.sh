@@ -25,3 +25,4 @@ for l in open(sys.argv[1]):
 "$bin" kb search --batch "$work/q.jsonl" --k 10 --json >"$work/res.jsonl"
 echo "kb search on the scanned copy:"
 python3 "$eval_root/kb_score.py" "$work/scan/queries.jsonl" "$work/res.jsonl"
+python3 "$here/build/eval/ocr_chars.py" "$HERMES_DATA_DIR/hermes.db" "$data/docs"
