@@ -117,7 +117,7 @@ func (c *Core) agentTool(d *subagent.Definition, registered []tools.Info) (tools
 	if readOnly {
 		groups = append(groups, tools.GroupReadOnly, tools.GroupMemory)
 	}
-	return t, []tools.Option{tools.WithGroups(groups...), tools.WithTimeout(agentToolTimeout)}
+	return t, []tools.Option{tools.WithGroups(groups...), tools.WithTimeout(agentToolTimeout), tools.WithOwnSchemas()} // subagent.ToolParams is Hermes' own
 }
 
 // delegate runs one call of agent__<name>: the sub-agent's own loop in its

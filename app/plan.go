@@ -27,7 +27,7 @@ const planDescription = "Run a plan of several tool calls. Use it when a request
 // Call it after openWorkflows.
 func (c *Core) registerPlanTool() error {
 	t := &tools.Func{ToolName: workflow.PlanTool, ToolDescription: planDescription, Params: workflow.PlanParams, Fn: c.planToolCall}
-	err := c.tools.reg.Register(t, tools.WithGroups(tools.GroupTask), tools.WithTimeout(workflow.DefaultDeadline+5*time.Second))
+	err := c.tools.reg.Register(t, tools.WithGroups(tools.GroupTask), tools.WithTimeout(workflow.DefaultDeadline+5*time.Second), tools.WithOwnSchemas())
 	if errors.Is(err, tools.ErrDuplicate) {
 		return nil
 	}

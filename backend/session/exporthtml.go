@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/yuin/goldmark"
@@ -16,8 +17,9 @@ import (
 // markdown renders message text as the window does: CommonMark with GitHub's
 // tables, strikethrough and task lists. Raw HTML in the text is left out (the
 // renderer's default), and links with a dangerous scheme (javascript: …) lose
-// their target.
-var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
+// their target. Made when first used: a command that exports nothing does
+// not build it.
+var markdown = sync.OnceValue(func() goldmark.Markdown { return goldmark.New(goldmark.WithExtensions(extension.GFM)) })
 
 // htmlMessage is one message of an HTML export, its text already rendered.
 type htmlMessage struct {
@@ -87,7 +89,7 @@ func (st *Store) ExportHTML(ctx context.Context, id string) (string, error) {
 // render is Markdown as safe HTML.
 func render(text string) (template.HTML, error) {
 	var b bytes.Buffer
-	if err := markdown.Convert([]byte(text), &b); err != nil {
+	if err := markdown().Convert([]byte(text), &b); err != nil {
 		return "", err
 	}
 	return template.HTML(b.String()), nil // goldmark escapes text and omits raw HTML

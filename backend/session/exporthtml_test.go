@@ -79,3 +79,22 @@ func TestExportPDF(t *testing.T) {
 		t.Fatalf("unknown session: %v", err)
 	}
 }
+
+// A bare web address in a reply is a link in the export, as in the window
+// (GFM's autolinks, from the linkify patterns third_party/goldmark compiles
+// when first used).
+func TestExportHTMLLinksBareAddresses(t *testing.T) {
+	ctx := context.Background()
+	st, _ := newStore(t)
+	s, _ := st.Create(ctx, "links")
+	st.Append(ctx, Message{SessionID: s.ID, Role: "assistant", Content: "See https://example.org/manual?page=2 and www.example.net today."})
+	page, err := st.ExportHTML(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<a href="https://example.org/manual?page=2">https://example.org/manual?page=2</a>`, `<a href="http://www.example.net">www.example.net</a>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}

@@ -1,8 +1,14 @@
 package text
 
-import "strings"
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
 
-// A small hand-written concept lexicon: words (English, stemmed at start-up) and
+// A small hand-written concept lexicon: words (English, stemmed when first used) and
 // Chinese words that name one topic of a person's life, so that a question about
 // "my job" can reach "I work as a nurse" without a neural model. A word may sit in
 // several concepts. The lexicon is deliberately small and general: the topics
@@ -57,8 +63,15 @@ var conceptWords = map[string]string{
 		portuguese fluent 语言 说 英语 中文 日语 法语 西班牙语 德语`,
 }
 
-// concepts maps a stem or a Chinese word to its concepts; read-only after init.
-var concepts = func() map[string][]string {
+// lexicon is conceptWords indexed: built when first used (it stems every
+// word: about 2 ms a Hermes process would pay at start, README "Start-up"),
+// read-only after.
+type lexicon struct {
+	concepts map[string][]string // a stem or a Chinese word -> its concepts
+	cjkWords []string            // the Chinese words, longest first
+}
+
+var theLexicon = sync.OnceValue(func() *lexicon {
 	m := map[string][]string{}
 	for c, words := range conceptWords {
 		for _, w := range strings.Fields(words) {
@@ -71,25 +84,18 @@ var concepts = func() map[string][]string {
 			}
 		}
 	}
-	return m
-}()
-
-// cjkConceptWords are the Chinese words of the lexicon, longest first.
-var cjkConceptWords = func() []string {
-	var out []string
-	for k := range concepts {
+	var cjk []string
+	for k := range m {
 		if IsCJK([]rune(k)[0]) {
-			out = append(out, k)
+			cjk = append(cjk, k)
 		}
 	}
 	// longest first so 搬家 is found before 家
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && (len([]rune(out[j])) > len([]rune(out[j-1])) || (len([]rune(out[j])) == len([]rune(out[j-1])) && out[j] < out[j-1])); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
-}()
+	slices.SortFunc(cjk, func(a, b string) int {
+		return cmp.Or(cmp.Compare(utf8.RuneCountInString(b), utf8.RuneCountInString(a)), strings.Compare(a, b))
+	})
+	return &lexicon{concepts: m, cjkWords: cjk}
+})
 
 func contains(xs []string, x string) bool {
 	for _, y := range xs {
@@ -111,11 +117,12 @@ func Concepts(s string) []string {
 			}
 		}
 	}
+	lex := theLexicon()
 	for _, tok := range Tokens(Fold(s)) {
 		if IsCJK([]rune(tok)[0]) {
-			for _, w := range cjkConceptWords {
+			for _, w := range lex.cjkWords {
 				if strings.Contains(tok, w) {
-					add(concepts[w])
+					add(lex.concepts[w])
 				}
 			}
 			continue
@@ -123,7 +130,7 @@ func Concepts(s string) []string {
 		if IsStopword(tok) {
 			continue
 		}
-		add(concepts[Stem(tok)])
+		add(lex.concepts[Stem(tok)])
 	}
 	return out
 }

@@ -48,7 +48,7 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 	if err != nil {
 		problems = []string{err.Error()}
 	} else {
-		problems = Validate(ent.params, v)
+		problems = ent.params.validate(v)
 	}
 	if len(problems) > 0 {
 		n := t.noteInvalid(c.Name)
@@ -258,7 +258,7 @@ func checkResult(ent *entry, res json.RawMessage) []string {
 	if err != nil {
 		return []string{"the result is not valid JSON: " + err.Error()}
 	}
-	return Validate(ent.result, v)
+	return ent.result.validate(v)
 }
 
 func (t *Turn) unknownToolMessage(name string) string {

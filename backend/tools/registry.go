@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Errors callers can test for.
@@ -34,7 +33,7 @@ type Registry struct {
 // the validator, converted for the model, canonical for DefinitionHash. It is
 // only read once made, so tools share it.
 type paramSchema struct {
-	compiled *jsonschema.Schema
+	compiled *schema
 	model    api.ToolFunctionParameters
 	hashed   json.RawMessage
 }
@@ -47,12 +46,13 @@ const maxSchemas = 512
 type entry struct {
 	tool        Tool
 	groups      []string
-	params      *jsonschema.Schema
-	result      *jsonschema.Schema // nil when the tool declares none
+	params      *schema
+	result      *schema // nil when the tool declares none
 	modelParams api.ToolFunctionParameters
 	hash        string
 	timeout     time.Duration // 0: the executor's default
 	autoApprove bool
+	ownSchemas  bool // Hermes' own tool: its schemas compile when first used (WithOwnSchemas)
 	enabled     bool
 	// owner switches the tool when the user does (SetEnabled); nil: the flag alone
 	owner func(name string, on bool) error
@@ -78,6 +78,16 @@ func WithAutoApprove() Option {
 	return func(e *entry) { e.autoApprove = true }
 }
 
+// WithOwnSchemas marks one of Hermes' own tools (built-in, knowledge,
+// memory, plan): its schemas compile when it is first called instead of at
+// registration, so a command that calls no tool does not start the JSON
+// Schema compiler (README, "Start-up"). Their tests compile every one
+// (CheckSchemas). A tool from outside (tools.yaml, MCP, a user's sub-agent
+// or workflow) is checked when registered.
+func WithOwnSchemas() Option {
+	return func(e *entry) { e.ownSchemas = true }
+}
+
 // WithSwitch gives the user's on/off switch of the tool to its owner: SetEnabled
 // calls fn, which records the choice and applies it with Activate (e.g. an MCP
 // server that remembers switched-off tools across restarts).
@@ -91,18 +101,27 @@ func NewRegistry() *Registry {
 }
 
 // paramsOf is t's parameter schema, compiled and converted once for all the
-// tools that declare the same bytes.
-func (r *Registry) paramsOf(t Tool) (*paramSchema, error) {
+// tools that declare the same bytes; checked at once unless own (WithOwnSchemas).
+func (r *Registry) paramsOf(t Tool, own bool) (*paramSchema, error) {
 	raw := t.Parameters()
 	r.mu.RLock()
 	p := r.schemas[string(raw)]
 	r.mu.RUnlock()
-	if p != nil {
+	fresh := p == nil
+	if fresh {
+		p = &paramSchema{hashed: rawOrNull(canonicalRaw(raw)), compiled: onFirstUse(t.Name()+"/parameters", raw)}
+	}
+	if !own {
+		if err := p.compiled.check(); err != nil {
+			return nil, fmt.Errorf("register tool %q: %w: %v", t.Name(), ErrInvalidTool, err)
+		}
+	}
+	if !fresh {
 		return p, nil
 	}
-	p, err := compileParams(t.Name(), raw)
-	if err != nil {
-		return nil, err
+	var err error
+	if p.model, err = modelParameters(raw); err != nil {
+		return nil, fmt.Errorf("register tool %q: %w: %v", t.Name(), ErrInvalidTool, err)
 	}
 	r.mu.Lock()
 	if len(r.schemas) >= maxSchemas {
@@ -113,30 +132,21 @@ func (r *Registry) paramsOf(t Tool) (*paramSchema, error) {
 	return p, nil
 }
 
-func compileParams(name string, raw json.RawMessage) (*paramSchema, error) {
-	p := &paramSchema{hashed: rawOrNull(canonicalRaw(raw))}
-	var err error
-	if p.compiled, err = CompileSchema(name+"/parameters", raw); err != nil {
-		return nil, fmt.Errorf("register tool %q: %w: %v", name, ErrInvalidTool, err)
-	}
-	if p.model, err = modelParameters(raw); err != nil {
-		return nil, fmt.Errorf("register tool %q: %w: %v", name, ErrInvalidTool, err)
-	}
-	return p, nil
-}
-
 // Register adds a tool. Its name must suit the model, be unused, and its schemas
 // must compile; the parameter schema must describe an object.
 func (r *Registry) Register(t Tool, opts ...Option) error {
 	if err := checkTool(t); err != nil {
 		return err
 	}
-	params, err := r.paramsOf(t)
+	e := &entry{tool: t, enabled: true}
+	for _, o := range opts {
+		o(e)
+	}
+	params, err := r.paramsOf(t, e.ownSchemas)
 	if err != nil {
 		return err
 	}
-	e, err := prepare(t, params, opts)
-	if err != nil {
+	if err := prepare(e, params); err != nil {
 		return err
 	}
 	r.mu.Lock()
@@ -163,30 +173,31 @@ func checkTool(t Tool) error {
 	return nil
 }
 
-// prepare makes t's entry with its parameter schema p (paramsOf).
-func prepare(t Tool, p *paramSchema, opts []Option) (*entry, error) {
+// prepare completes e, its options applied, with its parameter schema p
+// (paramsOf).
+func prepare(e *entry, p *paramSchema) error {
+	t := e.tool
 	name := t.Name()
-	e := &entry{tool: t, enabled: true, params: p.compiled, modelParams: p.model}
-	var err error
+	e.params, e.modelParams = p.compiled, p.model
 	if rs, ok := t.(ResultSchemer); ok && len(rs.ResultSchema()) > 0 {
-		if e.result, err = CompileSchema(name+"/result", rs.ResultSchema()); err != nil {
-			return nil, fmt.Errorf("register tool %q: %w: %v", name, ErrInvalidTool, err)
+		e.result = onFirstUse(name+"/result", rs.ResultSchema())
+		if !e.ownSchemas {
+			if err := e.result.check(); err != nil {
+				return fmt.Errorf("register tool %q: %w: %v", name, ErrInvalidTool, err)
+			}
 		}
 	}
-	for _, o := range opts {
-		o(e)
-	}
 	if e.timeout < 0 {
-		return nil, fmt.Errorf("register tool %q: %w: negative timeout %s", name, ErrInvalidTool, e.timeout)
+		return fmt.Errorf("register tool %q: %w: negative timeout %s", name, ErrInvalidTool, e.timeout)
 	}
 	if len(e.groups) == 0 {
 		e.groups = defaultGroups(t.Annotations())
 	}
 	if slices.Contains(e.groups, GroupReadOnly) && (!t.Annotations().ReadOnly || t.Annotations().NeedsApproval()) {
-		return nil, fmt.Errorf("register tool %q: %w: tagged %q but its annotations say it changes things or runs commands", name, ErrInvalidTool, GroupReadOnly)
+		return fmt.Errorf("register tool %q: %w: tagged %q but its annotations say it changes things or runs commands", name, ErrInvalidTool, GroupReadOnly)
 	}
 	e.hash = definitionHash(t, p.hashed)
-	return e, nil
+	return nil
 }
 
 // Unregister removes a tool; it reports whether the tool was there.
@@ -344,4 +355,19 @@ func (r *Registry) Schemas(filter func(Tool) bool) api.Tools {
 		}})
 	}
 	return out
+}
+
+// CheckSchemas compiles every registered tool's schemas that are not yet
+// (WithOwnSchemas): the tests of Hermes' own tools call it.
+func (r *Registry) CheckSchemas() error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var errs []error
+	for _, e := range r.entries {
+		errs = append(errs, e.params.check())
+		if e.result != nil {
+			errs = append(errs, e.result.check())
+		}
+	}
+	return errors.Join(errs...)
 }

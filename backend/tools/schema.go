@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ollama/ollama/api"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -216,4 +217,32 @@ func canonicalRaw(raw json.RawMessage) []byte {
 		return bytes.TrimSpace(raw)
 	}
 	return Canonical(v)
+}
+
+// schema is a tool's compiled JSON Schema, compiled when first needed.
+type schema struct {
+	get func() (*jsonschema.Schema, error)
+}
+
+// onFirstUse is raw compiled once, when first checked or used; name labels
+// errors.
+func onFirstUse(name string, raw json.RawMessage) *schema {
+	return &schema{get: sync.OnceValues(func() (*jsonschema.Schema, error) { return CompileSchema(name, raw) })}
+}
+
+// check compiles the schema if not yet done: nil when it compiles.
+func (s *schema) check() error {
+	_, err := s.get()
+	return err
+}
+
+// validate is Validate against the schema; one that does not compile is the
+// one problem (only Hermes' own tools compile theirs this late: a test keeps
+// them compiling).
+func (s *schema) validate(v any) []string {
+	sch, err := s.get()
+	if err != nil {
+		return []string{"the tool's own schema does not compile: " + err.Error()}
+	}
+	return Validate(sch, v)
 }

@@ -23,7 +23,7 @@ func TestToolsShareACompiledSchema(t *testing.T) {
 	if a.params != b.params || a.hash == b.hash || a.hash != DefinitionHash(a.tool) {
 		t.Fatalf("shared %v, hashes %s %s", a.params == b.params, a.hash, b.hash)
 	}
-	if got := Validate(b.params, map[string]any{}); len(got) != 1 || got[0] != "at /: missing property 'task'" {
+	if got := b.params.validate(map[string]any{}); len(got) != 1 || got[0] != "at /: missing property 'task'" {
 		t.Errorf("validation through the shared schema: %q", got)
 	}
 	bad := json.RawMessage(`{"type":"object","properties":{"x":{"type":"strin"}}}`)

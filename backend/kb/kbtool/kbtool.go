@@ -135,7 +135,7 @@ func result(sources []Source) Result {
 // applies it with reg.Activate (the owner offers the tool only while a
 // collection exists and the user has not switched it off).
 func Register(reg *tools.Registry, s Searcher, active bool, onSwitch func(name string, on bool) error) error {
-	if err := reg.Register(New(s), tools.WithGroups(tools.GroupReadOnly), tools.WithSwitch(onSwitch)); err != nil {
+	if err := reg.Register(New(s), tools.WithGroups(tools.GroupReadOnly), tools.WithSwitch(onSwitch), tools.WithOwnSchemas()); err != nil {
 		return fmt.Errorf("register %s: %w", Name, err)
 	}
 	return reg.Activate(Name, active)

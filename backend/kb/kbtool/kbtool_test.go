@@ -51,6 +51,9 @@ func TestKnowledgeSearch(t *testing.T) {
 	if err := Register(reg, fixed{}, false, func(string, bool) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
+	if err := reg.CheckSchemas(); err != nil { // compiled when first called: they must compile
+		t.Fatal(err)
+	}
 	if got := reg.Tools(reg.InGroup(tools.GroupReadOnly)); len(got) != 0 {
 		t.Fatalf("offered without a collection: %v", got)
 	}

@@ -67,7 +67,7 @@ func Register(reg *tools.Registry, m Memory, opt Options) error {
 		if t.Annotations().ReadOnly {
 			groups = append(groups, tools.GroupReadOnly)
 		}
-		if err := reg.Register(t, tools.WithGroups(groups...)); err != nil {
+		if err := reg.Register(t, tools.WithGroups(groups...), tools.WithOwnSchemas()); err != nil {
 			return fmt.Errorf("register memory tools: %w", err)
 		}
 	}

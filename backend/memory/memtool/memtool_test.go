@@ -46,6 +46,9 @@ func TestMemoryTools(t *testing.T) {
 	if err := Register(reg, s, Options{}); err != nil {
 		t.Fatal(err)
 	}
+	if err := reg.CheckSchemas(); err != nil { // compiled when first called: they must compile
+		t.Fatal(err)
+	}
 	for name, want := range map[string]tools.Annotations{
 		"memory_search": {ReadOnly: true}, "memory_save": {}, "memory_forget": {Destructive: true},
 	} {

@@ -26,7 +26,7 @@ func Register(reg *tools.Registry, d Deps) error {
 		ts = append(ts, NewSessionSearch(d.Search))
 	}
 	for _, t := range ts {
-		if err := reg.Register(t); err != nil {
+		if err := reg.Register(t, tools.WithOwnSchemas()); err != nil {
 			return fmt.Errorf("register built-in tools: %w", err)
 		}
 	}

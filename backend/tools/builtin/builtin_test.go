@@ -30,6 +30,9 @@ func TestRegister(t *testing.T) {
 	if err := Register(reg, Deps{Search: func(context.Context, string, int) ([]SearchHit, error) { return nil, nil }}); err != nil {
 		t.Fatal(err)
 	}
+	if err := reg.CheckSchemas(); err != nil { // compiled when first called: they must compile
+		t.Fatal(err)
+	}
 	var names []string
 	for _, in := range reg.List() {
 		names = append(names, in.Name)

@@ -1,0 +1,2 @@
+// Package extension is a collection of builtin extensions.
+package extension
