@@ -28,176 +28,204 @@ func memoryCmd(core *app.Core, g globals, args []string, env Env) error {
 	case "recall-log":
 		return recallLogCmd(ctx, core, g, args, env)
 	case "add":
-		args, err := positional("memory add", args)
-		if err != nil {
-			return err
-		}
-		text := strings.Join(args, " ")
-		if strings.TrimSpace(text) == "" {
-			return usagef("memory add: give the text to remember")
-		}
-		mm, err := core.AddMemory(ctx, text)
-		if err != nil {
-			if app.IsMemoryBadInput(err) {
-				return usagef("memory add: %v", err)
-			}
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, mm)
-		}
-		fmt.Fprintf(env.Stdout, "%s\t%s\t%s\n", mm.ID, mm.Status, mm.Text)
-		return nil
+		return memoryAdd(ctx, core, g, args, env)
 	case "list":
-		fs := newFlags("memory list")
-		status := fs.String("status", "", "pending, active, archived or superseded")
-		layer := fs.String("layer", "", "working, fact or profile")
-		profile := fs.String("profile", "", "only this profile")
-		limit := fs.Int("limit", 100, "most rows")
-		if err := parse(fs, args); err != nil {
-			return err
-		}
-		f := app.MemoryFilter{Profile: *profile, Layer: *layer, Limit: *limit}
-		if *status != "" {
-			f.Statuses = []string{*status}
-		}
-		list, err := core.ListMemories(ctx, f)
-		if err != nil {
-			return err
-		}
-		if g.json {
-			if list == nil {
-				list = []app.Memory{}
-			}
-			return printJSON(env.Stdout, list)
-		}
-		tw := newTable(env.Stdout)
-		fmt.Fprintln(tw, "ID\tLAYER\tSTATUS\tSTRENGTH\tTEXT")
-		for _, mm := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\n", mm.ID, mm.Layer, mm.Status, mm.Strength, mm.Text)
-		}
-		return tw.Flush()
+		return memoryList(ctx, core, g, args, env)
 	case "show":
-		if len(args) != 1 {
-			return usagef("memory show: give one memory id")
-		}
-		d, err := core.ShowMemory(ctx, args[0])
-		if app.IsNotFound(err) {
-			return notFound(args[0])
-		}
-		if err != nil {
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, d.Memory)
-		}
-		mm := d.Memory
-		fmt.Fprintf(env.Stdout, "%s (%s, %s, strength %.2f)\n%s\nsaid in messages: %s\ncreated %s, last confirmed %s\n",
-			mm.ID, mm.Layer, mm.Status, mm.Strength, mm.Text, strings.Join(mm.SourceMessageIDs, ", "),
-			mm.CreatedAt.Format("2006-01-02 15:04"), mm.LastConfirmedAt.Format("2006-01-02 15:04"))
-		for _, r := range d.History {
-			b, _ := json.Marshal(r)
-			fmt.Fprintf(env.Stdout, "  earlier: %s\n", b)
-		}
-		return nil
+		return memoryShow(ctx, core, g, args, env, notFound)
 	case "edit":
 		return memoryEditCmd(ctx, core, g, args, env)
 	case "confirm":
-		if len(args) == 0 {
-			return usagef("memory confirm: give the ids of the memories that are true")
-		}
-		list, err := core.ConfirmMemories(ctx, args...)
-		if app.IsNotFound(err) {
-			return usagef("memory confirm: %v; see `hermes memory list`", err)
-		}
-		if err != nil {
-			if app.IsMemoryBadInput(err) {
-				return usagef("memory confirm: %v", err)
-			}
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, list)
-		}
-		for _, mm := range list {
-			fmt.Fprintf(env.Stdout, "%s\t%s\t%s\n", mm.ID, mm.Layer, mm.Text)
-		}
-		return nil
+		return memoryConfirm(ctx, core, g, args, env)
 	case "forget":
 		return forgetCmd(ctx, core, g, args, env)
 	case "import":
-		fs := newFlags("memory import")
-		file := fs.String("jsonl", "", "JSONL file: lines {\"id\",\"text\",\"created_at\"?,\"layer\"?}, or a file `memory export` wrote")
-		mode := fs.String("mode", "skip", "skip, merge or replace memories whose id is already there")
-		if err := parse(fs, args); err != nil {
-			return err
-		}
-		if *file == "" {
-			return usagef("memory import: give --jsonl FILE")
-		}
-		f, err := os.Open(*file)
-		if err != nil {
-			return usagef("memory import: %v", err)
-		}
-		defer f.Close()
-		res, err := core.ImportMemories(ctx, f, *mode, func(done, total int) {
-			fmt.Fprintf(env.Stderr, "\rimporting %d/%d", done, total)
-		})
-		fmt.Fprintln(env.Stderr)
-		if app.IsMemoryBadInput(err) {
-			return usagef("memory import: %s: %v", *file, err)
-		}
-		if err != nil {
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, res)
-		}
-		fmt.Fprintf(env.Stdout, "added %d, merged %d, replaced %d, skipped %d\n", res.Added, res.Merged, res.Replaced, res.Skipped)
-		return nil
+		return memoryImport(ctx, core, g, args, env)
 	case "search":
-		fs := newFlags("memory search")
-		k := fs.Int("k", 10, "how many results")
-		batch := fs.String("batch", "", "JSONL file of {\"id\",\"query\"}")
-		if err := parse(fs, args); err != nil {
-			return err
-		}
-		if *batch != "" {
-			return memoryBatch(ctx, core, *batch, *k, env)
-		}
-		q := strings.Join(fs.Args(), " ")
-		hits, err := core.SearchMemories(ctx, q, *k)
-		if app.IsMemoryBadInput(err) {
-			return usagef("memory search: give words to search for")
-		}
-		if err != nil {
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, hits)
-		}
-		for _, h := range hits {
-			fmt.Fprintf(env.Stdout, "%.4f\t%s\t%s\n", h.Score, h.MemoryID, h.Text)
-		}
-		return nil
+		return memorySearch(ctx, core, g, args, env)
 	case "export":
-		fs := newFlags("memory export")
-		out := fs.String("out", "", "write to this file instead of stdout")
-		if err := parse(fs, args); err != nil {
-			return err
-		}
-		w := env.Stdout
-		if *out != "" {
-			f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-			if err != nil {
-				return fmt.Errorf("memory export: %w", err)
-			}
-			defer f.Close()
-			w = f
-		}
-		return core.ExportMemories(ctx, w)
+		return memoryExport(ctx, core, args, env)
 	}
 	return usagef("memory: unknown subcommand %q", sub)
+}
+
+func memoryAdd(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
+	args, err := positional("memory add", args)
+	if err != nil {
+		return err
+	}
+	text := strings.Join(args, " ")
+	if strings.TrimSpace(text) == "" {
+		return usagef("memory add: give the text to remember")
+	}
+	mm, err := core.AddMemory(ctx, text)
+	if err != nil {
+		if app.IsMemoryBadInput(err) {
+			return usagef("memory add: %v", err)
+		}
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, mm)
+	}
+	fmt.Fprintf(env.Stdout, "%s\t%s\t%s\n", mm.ID, mm.Status, mm.Text)
+	return nil
+}
+
+func memoryList(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
+	fs := newFlags("memory list")
+	status := fs.String("status", "", "pending, active, archived or superseded")
+	layer := fs.String("layer", "", "working, fact or profile")
+	profile := fs.String("profile", "", "only this profile")
+	limit := fs.Int("limit", 100, "most rows")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	f := app.MemoryFilter{Profile: *profile, Layer: *layer, Limit: *limit}
+	if *status != "" {
+		f.Statuses = []string{*status}
+	}
+	list, err := core.ListMemories(ctx, f)
+	if err != nil {
+		return err
+	}
+	if g.json {
+		if list == nil {
+			list = []app.Memory{}
+		}
+		return printJSON(env.Stdout, list)
+	}
+	tw := newTable(env.Stdout)
+	fmt.Fprintln(tw, "ID\tLAYER\tSTATUS\tSTRENGTH\tTEXT")
+	for _, mm := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\n", mm.ID, mm.Layer, mm.Status, mm.Strength, mm.Text)
+	}
+	return tw.Flush()
+}
+
+func memoryShow(ctx context.Context, core *app.Core, g globals, args []string, env Env, notFound func(string) error) error {
+	if len(args) != 1 {
+		return usagef("memory show: give one memory id")
+	}
+	d, err := core.ShowMemory(ctx, args[0])
+	if app.IsNotFound(err) {
+		return notFound(args[0])
+	}
+	if err != nil {
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, d.Memory)
+	}
+	mm := d.Memory
+	fmt.Fprintf(env.Stdout, "%s (%s, %s, strength %.2f)\n%s\nsaid in messages: %s\ncreated %s, last confirmed %s\n",
+		mm.ID, mm.Layer, mm.Status, mm.Strength, mm.Text, strings.Join(mm.SourceMessageIDs, ", "),
+		mm.CreatedAt.Format("2006-01-02 15:04"), mm.LastConfirmedAt.Format("2006-01-02 15:04"))
+	for _, r := range d.History {
+		b, _ := json.Marshal(r)
+		fmt.Fprintf(env.Stdout, "  earlier: %s\n", b)
+	}
+	return nil
+}
+
+func memoryConfirm(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
+	if len(args) == 0 {
+		return usagef("memory confirm: give the ids of the memories that are true")
+	}
+	list, err := core.ConfirmMemories(ctx, args...)
+	if app.IsNotFound(err) {
+		return usagef("memory confirm: %v; see `hermes memory list`", err)
+	}
+	if err != nil {
+		if app.IsMemoryBadInput(err) {
+			return usagef("memory confirm: %v", err)
+		}
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, list)
+	}
+	for _, mm := range list {
+		fmt.Fprintf(env.Stdout, "%s\t%s\t%s\n", mm.ID, mm.Layer, mm.Text)
+	}
+	return nil
+}
+
+func memoryImport(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
+	fs := newFlags("memory import")
+	file := fs.String("jsonl", "", "JSONL file: lines {\"id\",\"text\",\"created_at\"?,\"layer\"?}, or a file `memory export` wrote")
+	mode := fs.String("mode", "skip", "skip, merge or replace memories whose id is already there")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *file == "" {
+		return usagef("memory import: give --jsonl FILE")
+	}
+	f, err := os.Open(*file)
+	if err != nil {
+		return usagef("memory import: %v", err)
+	}
+	defer f.Close()
+	res, err := core.ImportMemories(ctx, f, *mode, func(done, total int) {
+		fmt.Fprintf(env.Stderr, "\rimporting %d/%d", done, total)
+	})
+	fmt.Fprintln(env.Stderr)
+	if app.IsMemoryBadInput(err) {
+		return usagef("memory import: %s: %v", *file, err)
+	}
+	if err != nil {
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, res)
+	}
+	fmt.Fprintf(env.Stdout, "added %d, merged %d, replaced %d, skipped %d\n", res.Added, res.Merged, res.Replaced, res.Skipped)
+	return nil
+}
+
+func memorySearch(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
+	fs := newFlags("memory search")
+	k := fs.Int("k", 10, "how many results")
+	batch := fs.String("batch", "", "JSONL file of {\"id\",\"query\"}")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *batch != "" {
+		return memoryBatch(ctx, core, *batch, *k, env)
+	}
+	q := strings.Join(fs.Args(), " ")
+	hits, err := core.SearchMemories(ctx, q, *k)
+	if app.IsMemoryBadInput(err) {
+		return usagef("memory search: give words to search for")
+	}
+	if err != nil {
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, hits)
+	}
+	for _, h := range hits {
+		fmt.Fprintf(env.Stdout, "%.4f\t%s\t%s\n", h.Score, h.MemoryID, h.Text)
+	}
+	return nil
+}
+
+func memoryExport(ctx context.Context, core *app.Core, args []string, env Env) error {
+	fs := newFlags("memory export")
+	out := fs.String("out", "", "write to this file instead of stdout")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	w := env.Stdout
+	if *out != "" {
+		f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+		if err != nil {
+			return fmt.Errorf("memory export: %w", err)
+		}
+		defer f.Close()
+		w = f
+	}
+	return core.ExportMemories(ctx, w)
 }
 
 // memoryBatch: lines {"id","query"} -> {"id","results":[{"memory_id","ref","text","score"}]}.

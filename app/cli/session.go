@@ -33,122 +33,13 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 	}
 	switch sub {
 	case "list":
-		if err := noArgs("session list", args); err != nil {
-			return err
-		}
-		list, err := a.ListSessions()
-		if err != nil {
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, list)
-		}
-		tw := newTable(env.Stdout)
-		fmt.Fprintln(tw, "ID\tUPDATED\tSTATE\tMESSAGES\tTITLE")
-		for _, s := range list {
-			pin := ""
-			if s.Pinned {
-				pin = "📌 "
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s%s\n", s.ID, s.UpdatedAt[:19], s.State, s.MessageCount, pin, s.Title)
-		}
-		return tw.Flush()
+		return sessionList(a, g, args, env)
 	case "show":
-		if len(args) != 1 {
-			return usagef("session show: give one session id")
-		}
-		d, err := a.LoadSession(args[0])
-		if err != nil {
-			if app.IsNotFound(err) {
-				return notFound("session show", args[0])
-			}
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, d)
-		}
-		fmt.Fprintf(env.Stdout, "# %s\n(session %s, %d messages)\n", d.Session.Title, d.Session.ID, len(d.Messages))
-		for _, m := range d.Messages {
-			head := m.Role
-			switch {
-			case m.Tool != nil:
-				head = fmt.Sprintf("tool %s %s [%s, %d ms]", m.Tool.Tool, m.Tool.Args, m.Tool.Status, m.Tool.LatencyMs)
-			case m.Status != app.MessageOK:
-				head += " [" + m.Status + "]"
-			}
-			fmt.Fprintf(env.Stdout, "\n%s:\n%s\n", head, m.Content)
-			if m.Stop != nil {
-				fmt.Fprintf(env.Stdout, "(the loop guard stopped this turn: %s)\n", m.Stop.Message)
-			}
-			if m.Unverified {
-				fmt.Fprintln(env.Stdout, "(warning: this reply claims an action no tool call performed)")
-			}
-		}
-		return nil
+		return sessionShow(a, g, args, env)
 	case "search":
-		fs := newFlags("session search")
-		limit := fs.Int("limit", 20, "most results")
-		if err := parse(fs, args); err != nil {
-			return err
-		}
-		q := strings.Join(fs.Args(), " ")
-		hits, err := core.SearchSessions(ctx, q, *limit)
-		if err != nil {
-			if app.IsBadInput(err) {
-				return usagef("session search: give words to search for")
-			}
-			return err
-		}
-		if g.json {
-			return printJSON(env.Stdout, app.ToSearchHits(hits))
-		}
-		for _, h := range hits {
-			fmt.Fprintf(env.Stdout, "%s  %s #%d (%s)\n    %s\n", h.SessionID, h.SessionTitle, h.Seq, h.Role, app.SnippetText(h.Snippet))
-		}
-		if len(hits) == 0 {
-			fmt.Fprintln(env.Stderr, "no matches")
-		}
-		return nil
+		return sessionSearch(ctx, core, g, args, env)
 	case "export":
-		fs := newFlags("session export")
-		format := fs.String("format", "md", "md, json, html or pdf")
-		out := fs.String("out", "", "write to this file instead of stdout")
-		if err := parse(fs, args); err != nil {
-			return err
-		}
-		if fs.NArg() != 1 {
-			return usagef("session export: give one session id")
-		}
-		if *format == "pdf" {
-			return exportPDF(core, fs.Arg(0), *out, env)
-		}
-		if *format != "md" && *format != "markdown" && *format != "json" && *format != "html" {
-			return usagef("session export: --format must be md, json, html or pdf")
-		}
-		text, err := a.ExportSession(fs.Arg(0), *format)
-		if app.IsNotFound(err) {
-			return notFound("session export", fs.Arg(0))
-		}
-		if err != nil {
-			return err
-		}
-		body := []byte(text)
-		if *format == "json" {
-			body = append(body, '\n')
-		}
-		if *out == "" && *format == "json" {
-			_, err := env.raw().Write(body) // the text as stored, escaped by JSON
-			return err
-		}
-		if *out == "" {
-			_, err := env.Stdout.Write(body)
-			return err
-		}
-		if err := os.WriteFile(*out, body, 0o600); err != nil {
-			return fmt.Errorf("session export: %w", err)
-		}
-		fmt.Fprintf(env.Stderr, "wrote %s\n", *out)
-		return nil
+		return sessionExport(core, a, args, env)
 	case "import":
 		return sessionImport(core, g, args, env)
 	case "context":
@@ -171,42 +62,171 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		return sessionErr("session archive", args[0], core.ArchiveSession(ctx, args[0]))
 	case "delete":
-		if len(args) == 0 {
-			return usagef("session delete: give one or more session ids")
-		}
-		for _, id := range args {
-			if _, err := core.Session(ctx, id); err != nil {
-				return sessionErr("session delete", id, err)
-			}
-		}
-		if !g.yes {
-			ok, err := confirm(env, fmt.Sprintf("Delete %d session(s) and all their messages for good?", len(args)), "refusing to delete without confirmation")
-			if err != nil {
-				return err
-			}
-			if !ok {
-				fmt.Fprintln(env.Stderr, "nothing deleted")
-				return nil
-			}
-		}
-		var receipts []app.DeleteReceipt
-		for _, id := range args {
-			r, err := a.DeleteSession(id) // with the memories derived from it
-			if err != nil {
-				return sessionErr("session delete", id, err)
-			}
-			receipts = append(receipts, r)
-		}
-		if g.json {
-			return printJSON(env.Stdout, receipts)
-		}
-		for _, r := range receipts {
-			fmt.Fprintf(env.Stdout, "%s: %s\n", r.SessionID, r.Summary())
-		}
-		fmt.Fprintf(env.Stderr, "deleted %d session(s)\n", len(args))
-		return nil
+		return sessionDelete(ctx, core, a, g, args, env)
 	}
 	return usagef("session: unknown subcommand %q", sub)
+}
+
+func sessionList(a *app.App, g globals, args []string, env Env) error {
+	if err := noArgs("session list", args); err != nil {
+		return err
+	}
+	list, err := a.ListSessions()
+	if err != nil {
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, list)
+	}
+	tw := newTable(env.Stdout)
+	fmt.Fprintln(tw, "ID\tUPDATED\tSTATE\tMESSAGES\tTITLE")
+	for _, s := range list {
+		pin := ""
+		if s.Pinned {
+			pin = "📌 "
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s%s\n", s.ID, s.UpdatedAt[:19], s.State, s.MessageCount, pin, s.Title)
+	}
+	return tw.Flush()
+}
+
+func sessionShow(a *app.App, g globals, args []string, env Env) error {
+	if len(args) != 1 {
+		return usagef("session show: give one session id")
+	}
+	d, err := a.LoadSession(args[0])
+	if err != nil {
+		if app.IsNotFound(err) {
+			return notFound("session show", args[0])
+		}
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, d)
+	}
+	fmt.Fprintf(env.Stdout, "# %s\n(session %s, %d messages)\n", d.Session.Title, d.Session.ID, len(d.Messages))
+	for _, m := range d.Messages {
+		head := m.Role
+		switch {
+		case m.Tool != nil:
+			head = fmt.Sprintf("tool %s %s [%s, %d ms]", m.Tool.Tool, m.Tool.Args, m.Tool.Status, m.Tool.LatencyMs)
+		case m.Status != app.MessageOK:
+			head += " [" + m.Status + "]"
+		}
+		fmt.Fprintf(env.Stdout, "\n%s:\n%s\n", head, m.Content)
+		if m.Stop != nil {
+			fmt.Fprintf(env.Stdout, "(the loop guard stopped this turn: %s)\n", m.Stop.Message)
+		}
+		if m.Unverified {
+			fmt.Fprintln(env.Stdout, "(warning: this reply claims an action no tool call performed)")
+		}
+	}
+	return nil
+}
+
+func sessionSearch(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
+	fs := newFlags("session search")
+	limit := fs.Int("limit", 20, "most results")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	q := strings.Join(fs.Args(), " ")
+	hits, err := core.SearchSessions(ctx, q, *limit)
+	if err != nil {
+		if app.IsBadInput(err) {
+			return usagef("session search: give words to search for")
+		}
+		return err
+	}
+	if g.json {
+		return printJSON(env.Stdout, app.ToSearchHits(hits))
+	}
+	for _, h := range hits {
+		fmt.Fprintf(env.Stdout, "%s  %s #%d (%s)\n    %s\n", h.SessionID, h.SessionTitle, h.Seq, h.Role, app.SnippetText(h.Snippet))
+	}
+	if len(hits) == 0 {
+		fmt.Fprintln(env.Stderr, "no matches")
+	}
+	return nil
+}
+
+func sessionExport(core *app.Core, a *app.App, args []string, env Env) error {
+	fs := newFlags("session export")
+	format := fs.String("format", "md", "md, json, html or pdf")
+	out := fs.String("out", "", "write to this file instead of stdout")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("session export: give one session id")
+	}
+	if *format == "pdf" {
+		return exportPDF(core, fs.Arg(0), *out, env)
+	}
+	if *format != "md" && *format != "markdown" && *format != "json" && *format != "html" {
+		return usagef("session export: --format must be md, json, html or pdf")
+	}
+	text, err := a.ExportSession(fs.Arg(0), *format)
+	if app.IsNotFound(err) {
+		return notFound("session export", fs.Arg(0))
+	}
+	if err != nil {
+		return err
+	}
+	body := []byte(text)
+	if *format == "json" {
+		body = append(body, '\n')
+	}
+	if *out == "" && *format == "json" {
+		_, err := env.raw().Write(body) // the text as stored, escaped by JSON
+		return err
+	}
+	if *out == "" {
+		_, err := env.Stdout.Write(body)
+		return err
+	}
+	if err := os.WriteFile(*out, body, 0o600); err != nil {
+		return fmt.Errorf("session export: %w", err)
+	}
+	fmt.Fprintf(env.Stderr, "wrote %s\n", *out)
+	return nil
+}
+
+func sessionDelete(ctx context.Context, core *app.Core, a *app.App, g globals, args []string, env Env) error {
+	if len(args) == 0 {
+		return usagef("session delete: give one or more session ids")
+	}
+	for _, id := range args {
+		if _, err := core.Session(ctx, id); err != nil {
+			return sessionErr("session delete", id, err)
+		}
+	}
+	if !g.yes {
+		ok, err := confirm(env, fmt.Sprintf("Delete %d session(s) and all their messages for good?", len(args)), "refusing to delete without confirmation")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			fmt.Fprintln(env.Stderr, "nothing deleted")
+			return nil
+		}
+	}
+	var receipts []app.DeleteReceipt
+	for _, id := range args {
+		r, err := a.DeleteSession(id) // with the memories derived from it
+		if err != nil {
+			return sessionErr("session delete", id, err)
+		}
+		receipts = append(receipts, r)
+	}
+	if g.json {
+		return printJSON(env.Stdout, receipts)
+	}
+	for _, r := range receipts {
+		fmt.Fprintf(env.Stdout, "%s: %s\n", r.SessionID, r.Summary())
+	}
+	fmt.Fprintf(env.Stderr, "deleted %d session(s)\n", len(args))
+	return nil
 }
 
 func sessionErr(cmd, id string, err error) error {
