@@ -145,8 +145,10 @@ func (c *Core) cageLimits(ctx context.Context) cage.Limits {
 	return cage.Limits{Memory: int64(st.CageMemoryMB) << 20, CPU: st.CageTime, Wall: st.CageTime}
 }
 
-// Open opens the data dir's database and wires the backend.
-func Open(ctx context.Context, opts Options) (*Core, error) {
+// Open opens the data dir's database and wires the backend. Each stage
+// that holds something to release pushes its undo on a list; a failing stage
+// undoes the ones before it, last first (after crush's internal/app).
+func Open(ctx context.Context, opts Options) (c *Core, err error) {
 	getenv := opts.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -162,6 +164,32 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		return nil, err
 	}
 	clock.done("database (open, migrations, check)")
+	var undo []func()
+	defer func() {
+		if err != nil {
+			for i := len(undo) - 1; i >= 0; i-- {
+				undo[i]()
+			}
+		}
+	}()
+	undo = append(undo, func() { db.Close() })
+	c = newCore(opts, db, getenv)
+	clock.done("services")
+	if err = c.openExtensions(ctx, opts, getenv, clock, &undo); err != nil {
+		return nil, err
+	}
+	if err = c.finishLeftovers(ctx, clock); err != nil {
+		return nil, err
+	}
+	c.sweepAtOpen()
+	clock.done("sweep")
+	c.watchToolFile()
+	return c, nil
+}
+
+// newCore wires the services over the open database: nothing here starts or
+// holds anything.
+func newCore(opts Options, db *store.DB, getenv func(string) string) *Core {
 	c := &Core{
 		dataDir:  opts.DataDir,
 		db:       db,
@@ -188,69 +216,66 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	c.prompt = prompt.NewBuilder()
 	c.calib = tokencal.New(db.DB)
 	c.summary = &summary.Summarizer{LLM: settingsLLM{c}, Store: c.sessions, KeepTurns: 6, MinMessages: 8}
-	clock.done("services")
-	if err := c.openTools(getenv); err != nil {
-		db.Close()
-		return nil, err
-	}
 	c.memory = &memoryLoader{c: c}
 	c.kb = &Knowledge{c: c}
-	if err := kbtool.Register(c.tools.reg, c.kb, knowledgeExists(ctx, db), c.kb.userSwitch); err != nil {
-		db.Close()
-		return nil, err
+	return c
+}
+
+// openExtensions registers the tools (built-in, tools.yaml, knowledge,
+// memory), the MCP servers, the sub-agents, the workflows and the plan tool,
+// then wires the agent over them; what it starts goes on undo.
+func (c *Core) openExtensions(ctx context.Context, opts Options, getenv func(string) string, clock *stageClock, undo *[]func()) error {
+	if err := c.openTools(getenv); err != nil {
+		return err
+	}
+	if err := kbtool.Register(c.tools.reg, c.kb, knowledgeExists(ctx, c.db), c.kb.userSwitch); err != nil {
+		return err
 	}
 	if err := memtool.Register(c.tools.reg, lazyMemoryTools{c}, memtool.Options{}); err != nil {
-		db.Close()
-		return nil, err
+		return err
 	}
 	clock.done("tools (built-in, tools.yaml, knowledge, memory)")
 	if err := c.openMCP(os.Environ, opts.MCPOnly, opts.MCPNoStart); err != nil {
-		db.Close()
-		return nil, err
+		return err
 	}
+	*undo = append(*undo, func() { c.mcp.Close() })
 	clock.done("MCP servers")
 	c.openAgents()
+	*undo = append(*undo, c.closeAgents)
 	clock.done("sub-agents")
 	if err := c.openWorkflows(ctx); err != nil {
-		c.closeAgents()
-		db.Close()
-		return nil, err
+		return err
 	}
+	*undo = append(*undo, c.closeWorkflows)
 	if err := c.registerPlanTool(); err != nil {
-		c.closeAgents()
-		c.closeWorkflows()
-		db.Close()
-		return nil, err
+		return err
 	}
 	c.agent = &agent.Agent{LLM: settingsLLM{c}, Sessions: c.sessions, Classifier: intentClassifier{c.intent},
 		Prompt: c.prompt, Budget: c.budget, Calibration: c.calib, AfterTurn: c.afterTurn, Tools: c.tools,
 		Memory: agentMemory{c}, ExplainError: c.explainError, Documents: c.sessions, Knowledge: c.kb}
 	c.replay = agent.Replay{Sessions: c.sessions, Recalls: recallLog{c}, System: c.agent.SystemPrompt}
 	clock.done("workflows and the plan tool")
-	// Every door finishes what a dead or busy process left: an import it never
-	// published is rolled back, an erasure a reader held up is scrubbed, a bulk
-	// erasure it did not finish is finished.
+	return nil
+}
+
+// finishLeftovers finishes what a dead or busy process left, as every door
+// does: an import it never published is rolled back, an erasure a reader held
+// up is scrubbed, a bulk erasure it did not finish is finished, and the
+// incognito chats of a Hermes that stopped are erased.
+func (c *Core) finishLeftovers(ctx context.Context, clock *stageClock) error {
 	if _, err := c.sessions.RecoverImports(ctx); err != nil {
-		c.closeAgents()
-		c.closeWorkflows()
-		db.Close()
-		return nil, err
+		return err
 	}
 	clock.done("unpublished imports")
 	c.retryScrubs(ctx)
 	c.finishErasures(ctx)
 	clock.done("interrupted erasures")
+	var err error
 	if c.erasedIncognito, err = c.eraseIncognito(ctx, false); err != nil {
-		c.closeAgents()
-		c.closeWorkflows()
-		db.Close()
-		return nil, err
+		return err
 	}
 	clock.done("incognito chats left")
-	c.sweepAtOpen()
-	clock.done("sweep")
-	c.watchToolFile()
-	return c, nil
+	return nil
 }
 
 // afterTurn refreshes the session's rolling summary in the background.

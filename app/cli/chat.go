@@ -53,23 +53,9 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 		id = s.ID
 	}
 	// Everything is checked before anything is stored.
-	var settings *app.ChatSettingsInput
-	if sf.given() {
-		cur := app.ChatSettings{}
-		if id != "" {
-			var err error
-			if cur, err = core.ChatSettings(ctx, id); err != nil {
-				return settingsErr(cmd, id, err)
-			}
-		}
-		in, err := sf.input(cmd, cur)
-		if err != nil {
-			return err
-		}
-		if err := core.CheckChatSettings(ctx, in); err != nil {
-			return settingsErr(cmd, id, err)
-		}
-		settings = &in
+	settings, err := chatSettingsOf(ctx, core, sf, id)
+	if err != nil {
+		return err
 	}
 	files, err := readAttachments(attach)
 	if err != nil {
@@ -91,48 +77,7 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 			return settingsErr(cmd, id, err)
 		}
 	}
-	turn := func(id, text string) (app.TurnResult, error) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		stop := make(chan struct{})
-		defer close(stop)
-		go func() {
-			select {
-			case <-env.Interrupts:
-				cancel() // Ctrl+C stops this reply; the partial text is kept
-			case <-stop:
-			}
-		}()
-		res, err := core.Chat(ctx, app.ChatInput{SessionID: id, Text: text}, func(d app.Delta) error {
-			if g.json {
-				return nil
-			}
-			thoughts.think(d.Thinking)
-			if d.Text == "" {
-				return nil
-			}
-			thoughts.end()
-			_, err := io.WriteString(env.Stdout, d.Text)
-			return err
-		})
-		thoughts.end()
-		if !g.json && res.Assistant.Content != "" {
-			fmt.Fprintln(env.Stdout)
-		}
-		if res.Assistant.Status == app.MessageCancelled {
-			fmt.Fprintln(env.Stderr, "(stopped)")
-		}
-		if err != nil {
-			if app.IsBadInput(err) {
-				return res, usagef("%v", err) // exit 2: the message itself was refused
-			}
-			return res, err
-		}
-		if g.json {
-			printJSON(env.Stdout, res)
-		}
-		return res, nil
-	}
+	turn := chatTurns{ctx: ctx, core: core, g: g, env: env, thoughts: thoughts}.run
 	// Facts stated in this run are extracted before the process exits (the queue would
 	// resume them next time anyway).
 	defer func() {
@@ -148,6 +93,83 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 		return err
 	}
 	return repl(core, id, pending, turn, env)
+}
+
+// chatTurns runs the turns of one chat command: each streams its reply (and
+// a thinking model's reasoning) as it comes; Ctrl+C stops the reply and keeps
+// what came.
+type chatTurns struct {
+	ctx      context.Context
+	core     *app.Core
+	g        globals
+	env      Env
+	thoughts *thinkingOut
+}
+
+func (t chatTurns) run(id, text string) (app.TurnResult, error) {
+	ctx, cancel := context.WithCancel(t.ctx)
+	defer cancel()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		select {
+		case <-t.env.Interrupts:
+			cancel() // Ctrl+C stops this reply; the partial text is kept
+		case <-stop:
+		}
+	}()
+	res, err := t.core.Chat(ctx, app.ChatInput{SessionID: id, Text: text}, func(d app.Delta) error {
+		if t.g.json {
+			return nil
+		}
+		t.thoughts.think(d.Thinking)
+		if d.Text == "" {
+			return nil
+		}
+		t.thoughts.end()
+		_, err := io.WriteString(t.env.Stdout, d.Text)
+		return err
+	})
+	t.thoughts.end()
+	if !t.g.json && res.Assistant.Content != "" {
+		fmt.Fprintln(t.env.Stdout)
+	}
+	if res.Assistant.Status == app.MessageCancelled {
+		fmt.Fprintln(t.env.Stderr, "(stopped)")
+	}
+	if err != nil {
+		if app.IsBadInput(err) {
+			return res, usagef("%v", err) // exit 2: the message itself was refused
+		}
+		return res, err
+	}
+	if t.g.json {
+		printJSON(t.env.Stdout, res)
+	}
+	return res, nil
+}
+
+// chatSettingsOf are the chat settings the flags give (nil: none), checked
+// against the chat's current ones (id, "" for a new chat).
+func chatSettingsOf(ctx context.Context, core *app.Core, sf *settingsFlags, id string) (*app.ChatSettingsInput, error) {
+	if !sf.given() {
+		return nil, nil
+	}
+	cur := app.ChatSettings{}
+	if id != "" {
+		var err error
+		if cur, err = core.ChatSettings(ctx, id); err != nil {
+			return nil, settingsErr("chat", id, err)
+		}
+	}
+	in, err := sf.input("chat", cur)
+	if err != nil {
+		return nil, err
+	}
+	if err := core.CheckChatSettings(ctx, in); err != nil {
+		return nil, settingsErr("chat", id, err)
+	}
+	return &in, nil
 }
 
 // repl runs one turn per line until EOF; "/attach FILE" attaches a file to the
