@@ -38,81 +38,98 @@ func doctor(ctx context.Context, g globals, dir string, args []string, env Env) 
 	}
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
+	dirCheck, exists := dataDirCheck(dir)
+	checks := []Check{dirCheck}
+	if exists { // a data dir that cannot be written is opened too: the database check says more
+		core, check := openCheck(ctx, dir, env)
+		checks = append(checks, check)
+		if core != nil {
+			defer core.Close()
+			checks = append(checks, coreChecks(ctx, core)...)
+		}
+	}
+	checks = append(checks, tesseractCheck(ctx), windowCheck())
+	return reportChecks(g, env, checks)
+}
+
+// dataDirCheck: the data dir exists (made if not: exists) and can be written.
+func dataDirCheck(dir string) (c Check, exists bool) {
+	if _, err := app.EnsureDataDir(dir); err != nil {
+		return Check{"data dir", "fail", err.Error(), "Choose a writable directory with --data-dir or HERMES_DATA_DIR."}, false
+	}
+	probe, err := os.CreateTemp(dir, ".doctor-*")
+	if err != nil {
+		return Check{"data dir", "fail", fmt.Sprintf("%s is not writable: %v", dir, err), "Fix its permissions or choose another --data-dir."}, true
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return Check{"data dir", "ok", dir, ""}, true
+}
+
+// openCheck opens the data dir (no MCP server started) and checks the
+// database's integrity; the core is nil when it could not be opened.
+func openCheck(ctx context.Context, dir string, env Env) (*app.Core, Check) {
+	file, _ := app.EnsureDataDir(dir)
+	core, err := app.Open(ctx, app.Options{DataDir: dir, Getenv: env.Getenv, IntentModel: env.IntentModel, MCPNoStart: true})
+	if err != nil {
+		kind, fix := app.DatabaseProblem(err, file)
+		if kind == "" {
+			fix = "See the message; run `hermes doctor` again once it is fixed. The file was not changed."
+		}
+		return nil, Check{"database", "fail", err.Error(), fix}
+	}
+	dc, ierr := core.CheckDatabase(ctx)
+	if ierr != nil || dc.Integrity != "ok" {
+		return core, Check{"database", "fail", fmt.Sprintf("%s: integrity check: %s %v", file, dc.Integrity, ierr), app.DamagedFix(file)}
+	}
+	return core, Check{"database", "ok", fmt.Sprintf("%s (schema %d, integrity ok)", file, dc.Schema), ""}
+}
+
+// coreChecks: the intent classifier, MCP's configuration, tools.yaml, Ollama
+// and the models.
+func coreChecks(ctx context.Context, core *app.Core) []Check {
 	var checks []Check
 	add := func(c Check) { checks = append(checks, c) }
-
-	file, err := app.EnsureDataDir(dir)
-	if err != nil {
-		add(Check{"data dir", "fail", err.Error(), "Choose a writable directory with --data-dir or HERMES_DATA_DIR."})
-	} else if probe, err := os.CreateTemp(dir, ".doctor-*"); err != nil {
-		add(Check{"data dir", "fail", fmt.Sprintf("%s is not writable: %v", dir, err), "Fix its permissions or choose another --data-dir."})
+	if im, err := core.IntentModel(); err != nil {
+		problem, fix := core.IntentProblem()
+		add(Check{"intent", "fail", problem, fix + " Chat still works; every message is classified as unknown."})
 	} else {
-		probe.Close()
-		os.Remove(probe.Name())
-		add(Check{"data dir", "ok", dir, ""})
+		add(Check{"intent", "ok", fmt.Sprintf("classifier loaded (%d labels, threshold %.2f)", im.Labels, im.Threshold), ""})
 	}
-
-	var core *app.Core
-	if err == nil {
-		core, err = app.Open(ctx, app.Options{DataDir: dir, Getenv: env.Getenv, IntentModel: env.IntentModel, MCPNoStart: true})
-		if err != nil {
-			kind, fix := app.DatabaseProblem(err, file)
-			if kind == "" {
-				fix = "See the message; run `hermes doctor` again once it is fixed. The file was not changed."
-			}
-			add(Check{"database", "fail", err.Error(), fix})
+	if err := core.StartMCP(ctx); err == nil { // reads mcp.json; MCPNoStart keeps every server stopped
+		add(mcpCheck(core))
+	}
+	if errs := core.ToolFileErrors(); len(errs) > 0 {
+		add(Check{"tools.yaml", "warn", errs[0].Error(), fmt.Sprintf("%d mistake(s); the broken tools are left out. `hermes tools list` shows them all.", len(errs))})
+	}
+	st, err := core.Status(ctx)
+	switch {
+	case err != nil:
+		add(Check{"ollama", "fail", err.Error(), "Check the ollama_host setting."})
+	case !st.Reachable:
+		add(Check{"ollama", "fail", st.Problem, st.Fix})
+	default:
+		managed := "not started by Hermes"
+		if st.OllamaManaged { // Status asked the local Ollama supervisor
+			managed = "started by Hermes; stopped when it exits"
+		}
+		add(Check{"ollama", "ok", fmt.Sprintf("%s, version %s (%s)", st.Host, st.Version, managed), ""})
+		if st.ModelAvailable {
+			add(Check{"chat model", "ok", fmt.Sprintf("%s is installed", st.Model), ""})
 		} else {
-			defer core.Close()
-			dc, ierr := core.CheckDatabase(ctx)
-			switch {
-			case ierr != nil || dc.Integrity != "ok":
-				add(Check{"database", "fail", fmt.Sprintf("%s: integrity check: %s %v", file, dc.Integrity, ierr), app.DamagedFix(file)})
-			default:
-				add(Check{"database", "ok", fmt.Sprintf("%s (schema %d, integrity ok)", file, dc.Schema), ""})
-			}
+			add(Check{"chat model", "fail", st.Problem, st.Fix})
 		}
+		add(modelsCheck(app.NewApp(core, nil)))
 	}
-
-	if core != nil {
-		if im, err := core.IntentModel(); err != nil {
-			problem, fix := core.IntentProblem()
-			add(Check{"intent", "fail", problem, fix + " Chat still works; every message is classified as unknown."})
-		} else {
-			add(Check{"intent", "ok", fmt.Sprintf("classifier loaded (%d labels, threshold %.2f)", im.Labels, im.Threshold), ""})
-		}
-		if err := core.StartMCP(ctx); err == nil { // reads mcp.json; MCPNoStart keeps every server stopped
-			add(mcpCheck(core))
-		}
-		if errs := core.ToolFileErrors(); len(errs) > 0 {
-			add(Check{"tools.yaml", "warn", errs[0].Error(), fmt.Sprintf("%d mistake(s); the broken tools are left out. `hermes tools list` shows them all.", len(errs))})
-		}
-		st, err := core.Status(ctx)
-		switch {
-		case err != nil:
-			add(Check{"ollama", "fail", err.Error(), "Check the ollama_host setting."})
-		case !st.Reachable:
-			add(Check{"ollama", "fail", st.Problem, st.Fix})
-		default:
-			managed := "not started by Hermes"
-			if st.OllamaManaged { // Status asked the local Ollama supervisor
-				managed = "started by Hermes; stopped when it exits"
-			}
-			add(Check{"ollama", "ok", fmt.Sprintf("%s, version %s (%s)", st.Host, st.Version, managed), ""})
-			if st.ModelAvailable {
-				add(Check{"chat model", "ok", fmt.Sprintf("%s is installed", st.Model), ""})
-			} else {
-				add(Check{"chat model", "fail", st.Problem, st.Fix})
-			}
-			add(modelsCheck(app.NewApp(core, nil)))
-		}
-		for _, w := range st.Warnings {
-			add(Check{"warning", "warn", w.Text, ""})
-		}
+	for _, w := range st.Warnings {
+		add(Check{"warning", "warn", w.Text, ""})
 	}
+	return checks
+}
 
-	add(tesseractCheck(ctx))
-	add(windowCheck())
-
+// reportChecks prints the checks (JSON with --json); a failed one makes the
+// command fail (exit 1).
+func reportChecks(g globals, env Env, checks []Check) error {
 	failed := 0
 	for _, c := range checks {
 		if c.Status == "fail" {
