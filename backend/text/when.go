@@ -45,125 +45,183 @@ var numWords = map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "
 // "May 2025", "three months ago", "in 2024", "last summer", "昨天", "上周",
 // "上个月", "去年", "五月", "去年五月", "2024年".
 func When(s string, now time.Time) ([]Span, string) {
-	low := Fold(s)
-	var spans []Span
-	loc := now.Location()
-	day := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc) }
-	today := day(now)
-	monthStart := func(y int, m time.Month) time.Time { return time.Date(y, m, 1, 0, 0, 0, 0, loc) }
-	yearSpan := func(y int, cue string) Span {
-		return Span{From: time.Date(y, 1, 1, 0, 0, 0, 0, loc), To: time.Date(y+1, 1, 1, 0, 0, 0, 0, loc), Cue: cue}
+	w := &whenParse{low: Fold(s), now: now, loc: now.Location()}
+	w.today = w.day(now)
+	w.enMonths()
+	w.enMonthYears()
+	w.enRelative()
+	w.enAgo()
+	w.years(reEnYear)
+	w.zhMonths()
+	w.zhRelative()
+	w.years(reZhYear)
+	if len(w.spans) == 0 {
+		return nil, s
 	}
-	monthSpan := func(y int, m time.Month, cue string) Span {
-		f := monthStart(y, m)
-		return Span{From: f, To: f.AddDate(0, 1, 0), Cue: cue}
-	}
-	// recentMonth is the latest month m at or (strict) before now's month.
-	recentMonth := func(m time.Month, strict bool) int {
-		y := now.Year()
-		if m > now.Month() || (strict && m == now.Month()) {
-			y--
-		}
-		return y
-	}
-	weekStart := func(t time.Time) time.Time { // Monday
-		wd := (int(t.Weekday()) + 6) % 7
-		return day(t).AddDate(0, 0, -wd)
-	}
-	season := func(name string, y int) (time.Time, time.Time) {
-		switch name {
-		case "spring":
-			return monthStart(y, 3), monthStart(y, 6)
-		case "summer":
-			return monthStart(y, 6), monthStart(y, 9)
-		case "autumn", "fall":
-			return monthStart(y, 9), monthStart(y, 12)
-		}
-		return monthStart(y, 12).AddDate(-1, 0, 0), monthStart(y, 3)
-	}
-	var cut [][2]int
-	mark := func(loc []int) { cut = append(cut, [2]int{loc[0], loc[1]}) }
-	overlaps := func(a, b int) bool {
-		for _, c := range cut {
-			if a < c[1] && b > c[0] {
-				return true
-			}
-		}
-		return false
-	}
+	return w.spans, w.rest()
+}
 
+// whenParse is one When: the folded text, the clock, the spans found and the
+// byte ranges of their cues (cut out of the text at the end).
+type whenParse struct {
+	low   string
+	now   time.Time
+	loc   *time.Location
+	today time.Time
+	spans []Span
+	cut   [][2]int
+}
+
+func (w *whenParse) day(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, w.loc)
+}
+
+func (w *whenParse) monthStart(y int, m time.Month) time.Time {
+	return time.Date(y, m, 1, 0, 0, 0, 0, w.loc)
+}
+
+func (w *whenParse) yearSpan(y int, cue string) Span {
+	return Span{From: time.Date(y, 1, 1, 0, 0, 0, 0, w.loc), To: time.Date(y+1, 1, 1, 0, 0, 0, 0, w.loc), Cue: cue}
+}
+
+func (w *whenParse) monthSpan(y int, m time.Month, cue string) Span {
+	f := w.monthStart(y, m)
+	return Span{From: f, To: f.AddDate(0, 1, 0), Cue: cue}
+}
+
+// recentMonth is the year of the latest month m at or (strict) before now's month.
+func (w *whenParse) recentMonth(m time.Month, strict bool) int {
+	y := w.now.Year()
+	if m > w.now.Month() || (strict && m == w.now.Month()) {
+		y--
+	}
+	return y
+}
+
+// weekStart is the Monday of t's week.
+func (w *whenParse) weekStart(t time.Time) time.Time {
+	wd := (int(t.Weekday()) + 6) % 7
+	return w.day(t).AddDate(0, 0, -wd)
+}
+
+func (w *whenParse) season(name string, y int) (time.Time, time.Time) {
+	switch name {
+	case "spring":
+		return w.monthStart(y, 3), w.monthStart(y, 6)
+	case "summer":
+		return w.monthStart(y, 6), w.monthStart(y, 9)
+	case "autumn", "fall":
+		return w.monthStart(y, 9), w.monthStart(y, 12)
+	}
+	return w.monthStart(y, 12).AddDate(-1, 0, 0), w.monthStart(y, 3)
+}
+
+// found adds a span and marks its cue (match m) to be cut.
+func (w *whenParse) found(sp Span, m []int) {
+	w.spans = append(w.spans, sp)
+	w.cut = append(w.cut, [2]int{m[0], m[1]})
+}
+
+// overlaps: a cue already found covers part of a..b.
+func (w *whenParse) overlaps(a, b int) bool {
+	for _, c := range w.cut {
+		if a < c[1] && b > c[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// enMonths: "in May", "last March", "next June", "May 2023".
+func (w *whenParse) enMonths() {
+	low, now := w.low, w.now
 	for _, m := range reEnMonth.FindAllStringSubmatchIndex(low, -1) {
 		pre, mon := low[m[2]:m[3]], monthNames[low[m[4]:m[5]]]
 		cue := low[m[0]:m[1]]
 		switch {
 		case m[6] >= 0:
 			y, _ := strconv.Atoi(low[m[6]:m[7]])
-			spans = append(spans, monthSpan(y, mon, cue))
+			w.found(w.monthSpan(y, mon, cue), m)
 		case pre == "next":
 			y := now.Year()
 			if mon <= now.Month() {
 				y++
 			}
-			spans = append(spans, monthSpan(y, mon, cue))
+			w.found(w.monthSpan(y, mon, cue), m)
 		case pre == "this":
-			spans = append(spans, monthSpan(now.Year(), mon, cue))
+			w.found(w.monthSpan(now.Year(), mon, cue), m)
 		default:
-			spans = append(spans, monthSpan(recentMonth(mon, pre == "last"), mon, cue))
+			w.found(w.monthSpan(w.recentMonth(mon, pre == "last"), mon, cue), m)
 		}
-		mark(m)
 	}
-	for _, m := range reEnMonthY.FindAllStringSubmatchIndex(low, -1) {
-		if overlaps(m[0], m[1]) {
+}
+
+// enMonthYears: "March of 2022" and the like the month pattern left.
+func (w *whenParse) enMonthYears() {
+	for _, m := range reEnMonthY.FindAllStringSubmatchIndex(w.low, -1) {
+		if w.overlaps(m[0], m[1]) {
 			continue
 		}
-		y, _ := strconv.Atoi(low[m[4]:m[5]])
-		spans = append(spans, monthSpan(y, monthNames[low[m[2]:m[3]]], low[m[0]:m[1]]))
-		mark(m)
+		y, _ := strconv.Atoi(w.low[m[4]:m[5]])
+		w.found(w.monthSpan(y, monthNames[w.low[m[2]:m[3]]], w.low[m[0]:m[1]]), m)
 	}
-	for _, m := range reEnRel.FindAllStringIndex(low, -1) {
-		cue := low[m[0]:m[1]]
+}
+
+// enRelative: yesterday, last week, this month, last summer …
+func (w *whenParse) enRelative() {
+	now, today := w.now, w.today
+	for _, m := range reEnRel.FindAllStringIndex(w.low, -1) {
+		cue := w.low[m[0]:m[1]]
 		var sp Span
 		switch cue {
 		case "yesterday", "last night":
 			sp = Span{From: today.AddDate(0, 0, -1), To: today}
 		case "today", "tonight", "this morning":
 			sp = Span{From: today, To: today.AddDate(0, 0, 1)}
-		case "last week":
-			w := weekStart(now)
-			sp = Span{From: w.AddDate(0, 0, -7), To: w}
-		case "this week":
-			w := weekStart(now)
-			sp = Span{From: w, To: w.AddDate(0, 0, 7)}
-		case "last weekend":
-			w := weekStart(now)
-			sp = Span{From: w.AddDate(0, 0, -2), To: w}
-		case "this weekend":
-			w := weekStart(now)
-			sp = Span{From: w.AddDate(0, 0, 5), To: w.AddDate(0, 0, 7)}
+		case "last week", "this week", "last weekend", "this weekend":
+			sp = w.week(cue)
 		case "last month":
-			f := monthStart(now.Year(), now.Month())
+			f := w.monthStart(now.Year(), now.Month())
 			sp = Span{From: f.AddDate(0, -1, 0), To: f}
 		case "this month":
-			sp = monthSpan(now.Year(), now.Month(), "")
+			sp = w.monthSpan(now.Year(), now.Month(), "")
 		case "last year":
-			sp = yearSpan(now.Year()-1, "")
+			sp = w.yearSpan(now.Year()-1, "")
 		case "this year":
-			sp = yearSpan(now.Year(), "")
+			sp = w.yearSpan(now.Year(), "")
 		case "the year before last":
-			sp = yearSpan(now.Year()-2, "")
+			sp = w.yearSpan(now.Year()-2, "")
 		default:
 			parts := strings.Fields(cue)
 			y := now.Year()
-			f, t := season(parts[1], y)
+			f, t := w.season(parts[1], y)
 			if parts[0] == "last" && now.Before(t) {
-				f, t = season(parts[1], y-1)
+				f, t = w.season(parts[1], y-1)
 			}
 			sp = Span{From: f, To: t}
 		}
 		sp.Cue = cue
-		spans = append(spans, sp)
-		mark(m)
+		w.found(sp, m)
 	}
+}
+
+// week is the span of "last week", "this week", "last weekend" or "this weekend".
+func (w *whenParse) week(cue string) Span {
+	ws := w.weekStart(w.now)
+	switch cue {
+	case "last week":
+		return Span{From: ws.AddDate(0, 0, -7), To: ws}
+	case "this week":
+		return Span{From: ws, To: ws.AddDate(0, 0, 7)}
+	case "last weekend":
+		return Span{From: ws.AddDate(0, 0, -2), To: ws}
+	}
+	return Span{From: ws.AddDate(0, 0, 5), To: ws.AddDate(0, 0, 7)}
+}
+
+// enAgo: "three weeks ago", "2 years ago", with a slack that grows with the unit.
+func (w *whenParse) enAgo() {
+	low, today := w.low, w.today
 	for _, m := range reEnAgo.FindAllStringSubmatchIndex(low, -1) {
 		ns, unit := low[m[2]:m[3]], low[m[4]:m[5]]
 		n, ok := numWords[ns]
@@ -182,17 +240,24 @@ func When(s string, now time.Time) ([]Span, string) {
 		default:
 			at, slack = today.AddDate(-n, 0, 0), 183
 		}
-		spans = append(spans, Span{From: at.AddDate(0, 0, -slack), To: at.AddDate(0, 0, slack+1), Cue: low[m[0]:m[1]]})
-		mark(m)
+		w.found(Span{From: at.AddDate(0, 0, -slack), To: at.AddDate(0, 0, slack+1), Cue: low[m[0]:m[1]]}, m)
 	}
-	for _, m := range reEnYear.FindAllStringSubmatchIndex(low, -1) {
-		if overlaps(m[0], m[1]) {
+}
+
+// years: a year on its own ("in 2021", "2021年"), where no other cue holds it.
+func (w *whenParse) years(re *lazyre.Regexp) {
+	for _, m := range re.FindAllStringSubmatchIndex(w.low, -1) {
+		if w.overlaps(m[0], m[1]) {
 			continue
 		}
-		y, _ := strconv.Atoi(low[m[2]:m[3]])
-		spans = append(spans, yearSpan(y, low[m[0]:m[1]]))
-		mark(m)
+		y, _ := strconv.Atoi(w.low[m[2]:m[3]])
+		w.found(w.yearSpan(y, w.low[m[0]:m[1]]), m)
 	}
+}
+
+// zhMonths: 三月, 去年5月, 今年十二月 …
+func (w *whenParse) zhMonths() {
+	low, now := w.low, w.now
 	for _, m := range reZhMonth.FindAllStringSubmatchIndex(low, -1) {
 		ms := low[m[4]:m[5]]
 		mon, ok := cnMonths[ms]
@@ -200,7 +265,7 @@ func When(s string, now time.Time) ([]Span, string) {
 			n, _ := strconv.Atoi(ms)
 			mon = time.Month(n)
 		}
-		y := recentMonth(mon, false)
+		y := w.recentMonth(mon, false)
 		if m[2] >= 0 {
 			switch low[m[2]:m[3]] {
 			case "去年":
@@ -211,14 +276,18 @@ func When(s string, now time.Time) ([]Span, string) {
 				y = now.Year() - 2
 			}
 		}
-		spans = append(spans, monthSpan(y, mon, low[m[0]:m[1]]))
-		mark(m)
+		w.found(w.monthSpan(y, mon, low[m[0]:m[1]]), m)
 	}
-	for _, m := range reZhRel.FindAllStringIndex(low, -1) {
-		if overlaps(m[0], m[1]) {
+}
+
+// zhRelative: 昨天, 上周, 这个月, 去年 …
+func (w *whenParse) zhRelative() {
+	now, today := w.now, w.today
+	for _, m := range reZhRel.FindAllStringIndex(w.low, -1) {
+		if w.overlaps(m[0], m[1]) {
 			continue
 		}
-		cue := low[m[0]:m[1]]
+		cue := w.low[m[0]:m[1]]
 		var sp Span
 		switch cue {
 		case "昨天":
@@ -228,47 +297,35 @@ func When(s string, now time.Time) ([]Span, string) {
 		case "前天":
 			sp = Span{From: today.AddDate(0, 0, -2), To: today.AddDate(0, 0, -1)}
 		case "上周", "上星期", "上个星期":
-			w := weekStart(now)
-			sp = Span{From: w.AddDate(0, 0, -7), To: w}
+			sp = w.week("last week")
 		case "上周末":
-			w := weekStart(now)
-			sp = Span{From: w.AddDate(0, 0, -2), To: w}
+			sp = w.week("last weekend")
 		case "这周", "本周":
-			w := weekStart(now)
-			sp = Span{From: w, To: w.AddDate(0, 0, 7)}
+			sp = w.week("this week")
 		case "上个月", "上月":
-			f := monthStart(now.Year(), now.Month())
+			f := w.monthStart(now.Year(), now.Month())
 			sp = Span{From: f.AddDate(0, -1, 0), To: f}
 		case "这个月", "本月":
-			sp = monthSpan(now.Year(), now.Month(), "")
+			sp = w.monthSpan(now.Year(), now.Month(), "")
 		case "去年":
-			sp = yearSpan(now.Year()-1, "")
+			sp = w.yearSpan(now.Year()-1, "")
 		case "今年":
-			sp = yearSpan(now.Year(), "")
+			sp = w.yearSpan(now.Year(), "")
 		case "前年":
-			sp = yearSpan(now.Year()-2, "")
+			sp = w.yearSpan(now.Year()-2, "")
 		}
 		sp.Cue = cue
-		spans = append(spans, sp)
-		mark(m)
+		w.found(sp, m)
 	}
-	for _, m := range reZhYear.FindAllStringSubmatchIndex(low, -1) {
-		if overlaps(m[0], m[1]) {
-			continue
-		}
-		y, _ := strconv.Atoi(low[m[2]:m[3]])
-		spans = append(spans, yearSpan(y, low[m[0]:m[1]]))
-		mark(m)
-	}
-	if len(spans) == 0 {
-		return nil, s
-	}
-	// Cut the cues out of the folded text.
+}
+
+// rest is the folded text with the cues cut out (each replaced by a space).
+func (w *whenParse) rest() string {
+	cut := w.cut
 	var b strings.Builder
 	last := 0
 	for len(cut) > 0 {
-		// earliest first
-		k := 0
+		k := 0 // earliest first
 		for i := range cut {
 			if cut[i][0] < cut[k][0] {
 				k = i
@@ -277,13 +334,13 @@ func When(s string, now time.Time) ([]Span, string) {
 		c := cut[k]
 		cut = append(cut[:k], cut[k+1:]...)
 		if c[0] >= last {
-			b.WriteString(low[last:c[0]])
+			b.WriteString(w.low[last:c[0]])
 			b.WriteByte(' ')
 			last = c[1]
 		} else if c[1] > last {
 			last = c[1]
 		}
 	}
-	b.WriteString(low[last:])
-	return spans, b.String()
+	b.WriteString(w.low[last:])
+	return b.String()
 }
