@@ -40,8 +40,27 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 		o.fail(StatusError, KindRepairLimit, repairLimitMessage(c.Name, e.cfg.MaxRepairs), nil)
 		return o
 	}
+	args, ok := t.validArgs(c, ent, &o)
+	if !ok {
+		return o
+	}
+	b := e.breaker(c.Name)
+	if t.breakerRefuses(ctx, c.Name, b, &o) {
+		return o
+	}
+	if ent.needsApproval() && !t.approve(ctx, &o, ent, args) {
+		return o
+	}
+	t.execute(ctx, c, ent, b, args, &o)
+	return o
+}
 
-	// Arguments are untrusted input: they reach the tool only when valid.
+// validArgs are the call's arguments ("{}" for none) when they are valid
+// against the tool's parameters: arguments are untrusted input and reach the
+// tool only then. Otherwise o says what is wrong and how many corrections
+// are left.
+func (t *Turn) validArgs(c llm.ToolCall, ent *entry, o *Outcome) ([]byte, bool) {
+	e := t.e
 	args := bytes.TrimSpace(c.Arguments)
 	v, err := DecodeArgs(args)
 	var problems []string
@@ -58,41 +77,46 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 			o.fail(StatusError, KindInvalidArguments, fmt.Sprintf("The arguments do not match the parameters of %s. "+
 				"Fix the problems listed in details and call it again (%d of %d corrections left).", c.Name, e.cfg.MaxRepairs-n+1, e.cfg.MaxRepairs), problems)
 		}
-		return o
+		return nil, false
 	}
 	t.noteValid(c.Name)
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 		args = []byte("{}")
 	}
+	return args, true
+}
 
-	b := e.breaker(c.Name)
+// breakerRefuses says the tool's breaker is open, here or in another process
+// (Shared), and sets o so.
+func (t *Turn) breakerRefuses(ctx context.Context, name string, b *breaker, o *Outcome) bool {
+	e := t.e
 	if b.state() == BreakerOpen {
 		o.Breaker = BreakerOpen
-		o.fail(StatusError, KindUnavailable, unavailableMessage(c.Name, b.status().RetryAt), nil)
-		return o
+		o.fail(StatusError, KindUnavailable, unavailableMessage(name, b.status().RetryAt), nil)
+		return true
 	}
 	if e.Shared != nil { // a breaker another process opened
-		if until, err := e.Shared.OpenUntil(ctx, c.Name); err == nil && until.After(e.Now()) {
+		if until, err := e.Shared.OpenUntil(ctx, name); err == nil && until.After(e.Now()) {
 			o.Breaker = BreakerOpen
-			o.fail(StatusError, KindUnavailable, unavailableMessage(c.Name, until), nil)
-			return o
+			o.fail(StatusError, KindUnavailable, unavailableMessage(name, until), nil)
+			return true
 		}
 	}
+	return false
+}
 
-	if ent.needsApproval() {
-		if !t.approve(ctx, &o, ent, args) {
-			return o
-		}
-	}
-
-	// Run it: the breaker lets it through (or refuses at once), the timeout bounds it.
+// execute runs the tool: the breaker lets it through (or refuses at once), a
+// half-open breaker's probe runs the tool's health check first, the timeout
+// bounds it, and its result is checked against its declared schema.
+func (t *Turn) execute(ctx context.Context, c llm.ToolCall, ent *entry, b *breaker, args []byte, o *Outcome) {
+	e := t.e
 	execStart := e.Now()
 	probe := b.state() == BreakerHalfOpen
 	done, ok := b.allow()
 	if !ok {
 		o.Breaker = b.state()
 		o.fail(StatusError, KindUnavailable, unavailableMessage(c.Name, b.status().RetryAt), nil)
-		return o
+		return
 	}
 	defer func() {
 		b.flush(e.breakerChanged)
@@ -102,20 +126,8 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 	if ent.timeout > 0 {
 		timeout = ent.timeout
 	}
-	if hc, isHC := ent.tool.(HealthChecker); probe && isHC {
-		_, herr := run(ctx, timeout, func(ctx context.Context) (json.RawMessage, error) { return nil, hc.HealthCheck(ctx) })
-		if herr != nil {
-			o.Latency = e.Now().Sub(execStart)
-			if errors.Is(herr, errCancelled) {
-				done(errCancelled)
-				o.fail(StatusCancelled, KindCancelled, "The user cancelled the turn.", nil)
-				return o
-			}
-			done(errFailure)
-			o.fail(StatusError, KindUnavailable, fmt.Sprintf("%s is still unavailable (its health check failed: %v). "+
-				"Answer without it, or tell the user it is unavailable.", c.Name, herr), nil)
-			return o
-		}
+	if hc, isHC := ent.tool.(HealthChecker); probe && isHC && !t.healthy(ctx, c.Name, hc, timeout, execStart, done, o) {
+		return
 	}
 	callCtx := context.WithValue(ctx, callKey{}, CallInfo{RequestID: t.info.RequestID, SessionID: t.info.SessionID, CallID: c.ID, Tool: c.Name})
 	// A turn the tool runs in turn (a sub-agent's) answers approvals as this one does.
@@ -140,7 +152,7 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 		if problems := checkResult(ent, res); len(problems) > 0 {
 			done(errFailure)
 			o.fail(StatusError, KindInvalidResult, fmt.Sprintf("%s returned a result that does not match its declared result schema.", c.Name), problems)
-			return o
+			return
 		}
 		done(nil)
 		o.Status, o.Result = StatusOK, res
@@ -149,7 +161,25 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 			o.Content = "Done (the tool returned no output)."
 		}
 	}
-	return o
+}
+
+// healthy runs a half-open breaker's probe: the tool's health check, whose
+// failure is the call's (and keeps the breaker open).
+func (t *Turn) healthy(ctx context.Context, name string, hc HealthChecker, timeout time.Duration, execStart time.Time, done func(error), o *Outcome) bool {
+	_, herr := run(ctx, timeout, func(ctx context.Context) (json.RawMessage, error) { return nil, hc.HealthCheck(ctx) })
+	if herr == nil {
+		return true
+	}
+	o.Latency = t.e.Now().Sub(execStart)
+	if errors.Is(herr, errCancelled) {
+		done(errCancelled)
+		o.fail(StatusCancelled, KindCancelled, "The user cancelled the turn.", nil)
+		return false
+	}
+	done(errFailure)
+	o.fail(StatusError, KindUnavailable, fmt.Sprintf("%s is still unavailable (its health check failed: %v). "+
+		"Answer without it, or tell the user it is unavailable.", name, herr), nil)
+	return false
 }
 
 // run calls fn with a timeout, in its own goroutine so that a tool that ignores
