@@ -129,54 +129,69 @@ func describe(err error, host, model string) (code string, params map[string]str
 	if me := (*llm.ModelError)(nil); errors.As(err, &me) && me.Model != "" {
 		model = me.Model // the model that failed: a chat's own, or the last of a fallback chain
 	}
-	var se *ollamad.StartError // an Ollama Hermes started that did not come up
-	var old *llm.TooOldError
-	var mf *llm.ModelfileError
-	var ng *llm.NotGGUFError
-	var gv *llm.GGUFVersionError
-	var de *store.DataError
-	var ref *egress.RefusedError
-	var cs *CannotSeeError
-	var gd *llm.GGUFError
+	for _, d := range []func(error, string, string) (string, map[string]string, string, bool){
+		describeInput, describeOllama, describeModelFile, describeStorage,
+	} {
+		if code, params, msg, ok := d(err, host, model); ok {
+			return code, params, msg
+		}
+	}
+	return CodeInternal, map[string]string{"detail": err.Error()}, "Something went wrong: " + err.Error()
+}
+
+// describeInput words what the user gave that cannot be used: an empty
+// message, a collection or chat that is gone, an invalid value.
+func describeInput(err error, host, model string) (string, map[string]string, string, bool) {
 	switch {
 	case errors.Is(err, agent.ErrEmptyMessage):
-		return CodeEmptyMessage, nil, "Type a message first."
+		return CodeEmptyMessage, nil, "Type a message first.", true
 	case errors.Is(err, kb.ErrNotFound):
-		return CodeKBNotFound, map[string]string{"detail": err.Error()}, "That collection is not in the knowledge base any more."
+		return CodeKBNotFound, map[string]string{"detail": err.Error()}, "That collection is not in the knowledge base any more.", true
 	case errors.Is(err, kb.ErrNoPassage):
-		return CodeKBNoPassage, nil, "That passage is no longer in the knowledge base (its file was changed or removed). Ask again to get fresh sources."
+		return CodeKBNoPassage, nil, "That passage is no longer in the knowledge base (its file was changed or removed). Ask again to get fresh sources.", true
 	case errors.Is(err, ErrNoDesktop):
-		return CodeNeedsDesktop, nil, "Only the desktop window can do this. In the browser, type the folder's path instead."
+		return CodeNeedsDesktop, nil, "Only the desktop window can do this. In the browser, type the folder's path instead.", true
 	case errors.Is(err, kb.ErrExists):
-		return CodeKBExists, map[string]string{"detail": err.Error()}, upperFirst(err.Error()) + ". Choose another name, or remove the other collection first."
+		return CodeKBExists, map[string]string{"detail": err.Error()}, upperFirst(err.Error()) + ". Choose another name, or remove the other collection first.", true
 	case errors.Is(err, kb.ErrNoFolder):
-		return CodeKBNoFolder, map[string]string{"detail": err.Error()}, upperFirst(err.Error()) + ". Choose a folder (or a file) that exists on this computer."
+		return CodeKBNoFolder, map[string]string{"detail": err.Error()}, upperFirst(err.Error()) + ". Choose a folder (or a file) that exists on this computer.", true
 	case errors.Is(err, session.ErrNotFound):
-		return CodeNotFound, nil, "That conversation no longer exists. Start a new chat."
+		return CodeNotFound, nil, "That conversation no longer exists. Start a new chat.", true
 	case errors.Is(err, session.ErrInvalid):
 		msg := err.Error()
 		if i := strings.Index(msg, session.ErrInvalid.Error()+": "); i >= 0 {
 			msg = msg[i+len(session.ErrInvalid.Error())+2:]
 		}
 		msg = strings.ToUpper(msg[:1]) + msg[1:] + "."
-		return CodeInvalidInput, map[string]string{"detail": msg}, msg
+		return CodeInvalidInput, map[string]string{"detail": msg}, msg, true
 	case errors.Is(err, config.ErrInvalid):
 		msg := strings.TrimPrefix(err.Error(), config.ErrInvalid.Error()+": ")
 		var ve *config.ValueError
 		if errors.As(err, &ve) && ve.Key != "" {
 			params := map[string]string{"key": ve.Key, "reason": ve.Reason, "detail": msg}
 			maps.Copy(params, ve.Params)
-			return CodeBadSetting, params, msg
+			return CodeBadSetting, params, msg, true
 		}
-		return CodeInvalidInput, map[string]string{"detail": msg}, msg
+		return CodeInvalidInput, map[string]string{"detail": msg}, msg, true
+	}
+	return "", nil, "", false
+}
+
+// describeOllama words what Ollama (or the way to it) refused or could not do.
+func describeOllama(err error, host, model string) (string, map[string]string, string, bool) {
+	var se *ollamad.StartError // an Ollama Hermes started that did not come up
+	var old *llm.TooOldError
+	var ref *egress.RefusedError
+	var cs *CannotSeeError
+	switch {
 	case errors.As(err, &ref) && ref.Offline():
-		return CodeOfflineRefused, map[string]string{"host": ref.Host, "part": ref.Part}, ref.Error()
+		return CodeOfflineRefused, map[string]string{"host": ref.Host, "part": ref.Part}, ref.Error(), true
 	case errors.Is(err, llm.ErrUnreachable):
 		return CodeOllamaUnreachable, map[string]string{"host": host},
-			fmt.Sprintf("Ollama is not reachable at %s. Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings.", host)
+			fmt.Sprintf("Ollama is not reachable at %s. Start it with `ollama serve` (install Ollama first if needed), or change the host in Settings.", host), true
 	case errors.Is(err, llm.ErrModelNotFound):
 		return CodeModelMissing, map[string]string{"model": model},
-			fmt.Sprintf("Model %s is not installed. Run `hermes model pull %s` (or pull it in the Models panel), or pick another model.", model, model)
+			fmt.Sprintf("Model %s is not installed. Run `hermes model pull %s` (or pull it in the Models panel), or pick another model.", model, model), true
 	case errors.Is(err, llm.ErrTimeout):
 		setting, limit := "first_token_timeout", ""
 		var te *llm.TimeoutError
@@ -185,66 +200,86 @@ func describe(err error, host, model string) (code string, params map[string]str
 		}
 		p := map[string]string{"setting": setting, "limit": limit}
 		if setting == "token_gap_timeout" {
-			return CodeOllamaTimeout, p, fmt.Sprintf("Ollama stopped in the middle of the reply (no new text for %s). Try again; if it keeps happening, raise token_gap_timeout in Settings.", limit)
+			return CodeOllamaTimeout, p, fmt.Sprintf("Ollama stopped in the middle of the reply (no new text for %s). Try again; if it keeps happening, raise token_gap_timeout in Settings.", limit), true
 		}
 		if limit == "" {
-			return CodeOllamaTimeout, p, "Ollama stopped responding. Try again; a large model may need a longer first_token_timeout in Settings."
+			return CodeOllamaTimeout, p, "Ollama stopped responding. Try again; a large model may need a longer first_token_timeout in Settings.", true
 		}
-		return CodeOllamaTimeout, p, fmt.Sprintf("Ollama sent nothing within %s (a large model can take longer to load). Try again; if it keeps happening, raise %s in Settings.", limit, setting)
+		return CodeOllamaTimeout, p, fmt.Sprintf("Ollama sent nothing within %s (a large model can take longer to load). Try again; if it keeps happening, raise %s in Settings.", limit, setting), true
 	case errors.Is(err, llm.ErrNoThinking):
 		return CodeCannotThink, map[string]string{"model": model},
-			fmt.Sprintf("Model %s cannot think. Set Think to Default or Off in this chat's settings (or `--think default` on the command line), or pick a thinking model such as qwen3 or deepseek-r1.", model)
+			fmt.Sprintf("Model %s cannot think. Set Think to Default or Off in this chat's settings (or `--think default` on the command line), or pick a thinking model such as qwen3 or deepseek-r1.", model), true
 	case errors.As(err, &cs):
-		return CodeCannotSee, map[string]string{"model": cs.Model, "models": strings.Join(cs.Seeing, ", ")}, cs.Error()
+		return CodeCannotSee, map[string]string{"model": cs.Model, "models": strings.Join(cs.Seeing, ", ")}, cs.Error(), true
 	case errors.Is(err, llm.ErrBadThink):
-		return CodeInvalidInput, map[string]string{"detail": err.Error()}, err.Error()
+		return CodeInvalidInput, map[string]string{"detail": err.Error()}, err.Error(), true
 	case errors.Is(err, llm.ErrOverloaded):
-		return CodeOllamaBusy, nil, "Ollama is busy with other requests. Try again in a moment."
+		return CodeOllamaBusy, nil, "Ollama is busy with other requests. Try again in a moment.", true
 	case errors.Is(err, llm.ErrCutOff):
 		return CodeOllamaCutOff, map[string]string{"model": model},
-			fmt.Sprintf("Ollama stopped sending the reply from %s before it was complete (it may have crashed or been restarted). Try again.", model)
+			fmt.Sprintf("Ollama stopped sending the reply from %s before it was complete (it may have crashed or been restarted). Try again.", model), true
 	case errors.Is(err, llm.ErrNoMemory):
 		const fix = "Close other programs, or choose a smaller model in the Models panel."
 		if me := (*llm.MemoryError)(nil); errors.As(err, &me) && me.Need != "" && me.Free != "" {
 			return CodeModelTooBig, map[string]string{"model": model, "need": me.Need, "free": me.Free},
-				fmt.Sprintf("Model %s needs more memory than is free now (needs %s, %s free). %s", model, me.Need, me.Free, fix)
+				fmt.Sprintf("Model %s needs more memory than is free now (needs %s, %s free). %s", model, me.Need, me.Free, fix), true
 		}
 		return CodeModelTooBig, map[string]string{"model": model},
-			fmt.Sprintf("Model %s needs more memory than is free now. %s", model, fix)
+			fmt.Sprintf("Model %s needs more memory than is free now. %s", model, fix), true
 	case errors.Is(err, llm.ErrDiskFull):
-		return CodeDiskFull, nil, "Ollama's disk is full. Free some space (`hermes model rm` removes models you no longer need) and try again."
+		return CodeDiskFull, nil, "Ollama's disk is full. Free some space (`hermes model rm` removes models you no longer need) and try again.", true
 	case errors.As(err, &se):
 		params := map[string]string{"binary": se.Binary, "log": se.Log}
 		if !se.Exited {
 			params["wait"] = config.ShortDuration(se.Wait)
-			return CodeOllamaStartTimeout, params, err.Error()
+			return CodeOllamaStartTimeout, params, err.Error(), true
 		}
-		return CodeOllamaExited, params, err.Error()
+		return CodeOllamaExited, params, err.Error(), true
 	case errors.As(err, &old):
-		return CodeOllamaTooOld, map[string]string{"version": old.Version, "need": old.Need}, err.Error()
+		return CodeOllamaTooOld, map[string]string{"version": old.Version, "need": old.Need}, err.Error(), true
+	}
+	return "", nil, "", false
+}
+
+// describeModelFile words a model file or Modelfile that cannot be imported.
+func describeModelFile(err error, host, model string) (string, map[string]string, string, bool) {
+	var mf *llm.ModelfileError
+	var ng *llm.NotGGUFError
+	var gv *llm.GGUFVersionError
+	var gd *llm.GGUFError
+	switch {
 	case errors.As(err, &ng):
-		return CodeNotGGUF, map[string]string{"file": ng.File}, err.Error()
+		return CodeNotGGUF, map[string]string{"file": ng.File}, err.Error(), true
 	case errors.As(err, &gv):
-		return CodeGGUFVersion, map[string]string{"file": gv.File, "version": strconv.FormatUint(uint64(gv.Version), 10)}, err.Error()
+		return CodeGGUFVersion, map[string]string{"file": gv.File, "version": strconv.FormatUint(uint64(gv.Version), 10)}, err.Error(), true
 	case errors.As(err, &gd):
-		return CodeGGUFDamaged, ggufParams(gd), err.Error()
+		return CodeGGUFDamaged, ggufParams(gd), err.Error(), true
 	case errors.As(err, &mf):
-		return CodeBadModelfile, map[string]string{"line": strconv.Itoa(mf.Line), "word": mf.Word, "reason": mf.Reason, "detail": mf.Detail}, mf.Error()
+		return CodeBadModelfile, map[string]string{"line": strconv.Itoa(mf.Line), "word": mf.Word, "reason": mf.Reason, "detail": mf.Detail}, mf.Error(), true
+	}
+	return "", nil, "", false
+}
+
+// describeStorage words what the data dir, the database or a stored item did.
+func describeStorage(err error, host, model string) (string, map[string]string, string, bool) {
+	var de *store.DataError
+	switch {
 	case errors.As(err, &de):
-		return describeDataDir(de)
+		code, params, msg := describeDataDir(de)
+		return code, params, msg, true
 	case errors.Is(err, store.ErrNotDatabase):
-		return CodeDBDamaged, map[string]string{"detail": err.Error()}, err.Error()
+		return CodeDBDamaged, map[string]string{"detail": err.Error()}, err.Error(), true
 	case errors.Is(err, store.ErrNewerSchema):
-		return CodeDBNewer, map[string]string{"detail": err.Error()}, err.Error()
+		return CodeDBNewer, map[string]string{"detail": err.Error()}, err.Error(), true
 	case store.IsBusy(err):
 		return CodeDBBusy, map[string]string{"wait": store.BusyTimeout.String()},
-			fmt.Sprintf("Another Hermes process kept the database busy for more than %s (a long import or forget?). Nothing was changed; try again when it has finished.", store.BusyTimeout)
+			fmt.Sprintf("Another Hermes process kept the database busy for more than %s (a long import or forget?). Nothing was changed; try again when it has finished.", store.BusyTimeout), true
 	case errors.Is(err, memory.ErrNotFound):
-		return CodeNotFound, nil, "That memory no longer exists."
+		return CodeNotFound, nil, "That memory no longer exists.", true
 	case errors.Is(err, ErrJobCancelled):
-		return CodeCancelled, nil, "Cancelled."
+		return CodeCancelled, nil, "Cancelled.", true
 	}
-	return CodeInternal, map[string]string{"detail": err.Error()}, "Something went wrong: " + err.Error()
+	return "", nil, "", false
 }
 
 // ggufParams are the parts of a refused GGUF file's message.
