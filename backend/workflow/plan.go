@@ -68,120 +68,156 @@ var planStepID = lazyre.New(`^[a-z][a-z0-9_]{0,63}$`)
 // call a tool (nil accepts any name). A bad plan is ErrInvalid, with every
 // mistake named by step and field so that the model can fix it.
 func FromPlan(p Plan, known func(tool string) bool) (*Workflow, error) {
-	var errs []string
-	fail := func(place, field, format string, a ...any) {
-		msg := fmt.Sprintf(format, a...)
-		switch {
-		case place != "" && field != "":
-			msg = place + ": " + field + ": " + msg
-		case place != "":
-			msg = place + ": " + msg
-		case field != "":
-			msg = field + ": " + msg
-		}
-		errs = append(errs, msg)
-	}
+	c := &planCheck{p: p, known: known, index: map[string]int{}, graph: map[string]*stepInfo{},
+		refs: make([][]*ref, len(p.Steps)), args: make([]json.RawMessage, len(p.Steps))}
 	switch {
 	case len(p.Steps) == 0:
-		fail("", "steps", "the plan has no steps: give 1 to %d", MaxPlanSteps)
+		c.fail("", "steps", "the plan has no steps: give 1 to %d", MaxPlanSteps)
 	case len(p.Steps) > MaxPlanSteps:
-		fail("", "steps", "%d steps; a plan has at most %d: split the task, or plan the first part and go on with revises", len(p.Steps), MaxPlanSteps)
+		c.fail("", "steps", "%d steps; a plan has at most %d: split the task, or plan the first part and go on with revises", len(p.Steps), MaxPlanSteps)
 	}
+	c.checkIDs() // first: after and placeholders name them
+	for i := range p.Steps {
+		c.checkStep(i)
+	}
+	if len(c.errs) > 0 {
+		return nil, planError(c.errs)
+	}
+	if c.hasCycle() {
+		return nil, planError(c.errs)
+	}
+	level := c.levels()
+	if len(c.errs) > 0 {
+		return nil, planError(c.errs)
+	}
+	return c.workflow(level), nil
+}
 
-	// ids first: after and placeholders name them
-	index := map[string]int{} // id -> position
-	var ids []string
-	places := make([]string, len(p.Steps))
-	for i, s := range p.Steps {
-		places[i] = fmt.Sprintf("step #%d", i+1)
+// planCheck is one FromPlan: the plan, what is known of its steps so far and
+// every mistake found, named by step and field.
+type planCheck struct {
+	p      Plan
+	known  func(tool string) bool
+	errs   []string
+	index  map[string]int       // id -> position
+	ids    []string             // the valid ids, in order
+	places []string             // how each step is named in a message
+	graph  map[string]*stepInfo // after as references, for findCycle
+	refs   [][]*ref             // each step's placeholders
+	args   []json.RawMessage    // each step's arguments ({} for none)
+}
+
+func (c *planCheck) fail(place, field, format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	switch {
+	case place != "" && field != "":
+		msg = place + ": " + field + ": " + msg
+	case place != "":
+		msg = place + ": " + msg
+	case field != "":
+		msg = field + ": " + msg
+	}
+	c.errs = append(c.errs, msg)
+}
+
+// checkIDs: each step has a valid id, used once.
+func (c *planCheck) checkIDs() {
+	c.places = make([]string, len(c.p.Steps))
+	for i, s := range c.p.Steps {
+		c.places[i] = fmt.Sprintf("step #%d", i+1)
 		switch {
 		case s.ID == "":
-			fail(places[i], "id", "is missing: give each step a short name such as fetch_weather")
+			c.fail(c.places[i], "id", "is missing: give each step a short name such as fetch_weather")
 		case !planStepID.MatchString(s.ID):
-			fail(places[i], "id", "%q is not a valid step id: use lower-case letters, digits and '_', starting with a letter (at most 64)", s.ID)
+			c.fail(c.places[i], "id", "%q is not a valid step id: use lower-case letters, digits and '_', starting with a letter (at most 64)", s.ID)
 		default:
-			places[i] = "step " + s.ID
-			if j, dup := index[s.ID]; dup {
-				fail(places[i], "id", "%q is already step #%d; step ids are unique in a plan", s.ID, j+1)
+			c.places[i] = "step " + s.ID
+			if j, dup := c.index[s.ID]; dup {
+				c.fail(c.places[i], "id", "%q is already step #%d; step ids are unique in a plan", s.ID, j+1)
 				continue
 			}
-			index[s.ID] = i
-			ids = append(ids, s.ID)
+			c.index[s.ID] = i
+			c.ids = append(c.ids, s.ID)
 		}
 	}
-	stepList := strings.Join(ids, ", ")
+}
 
-	// each step: its tool, its after, its args and their placeholders
-	graph := map[string]*stepInfo{} // after as references, for findCycle
-	refs := make([][]*ref, len(p.Steps))
-	args := make([]json.RawMessage, len(p.Steps))
-	for i, s := range p.Steps {
-		at := places[i]
-		switch {
-		case s.Tool == "":
-			fail(at, "tool", "is missing: name the tool to call")
-		case s.Tool == PlanTool:
-			fail(at, "tool", "a plan cannot run another plan: put its steps in this plan")
-		case strings.HasPrefix(s.Tool, ToolPrefix):
-			fail(at, "tool", "%q is a workflow; a plan step calls a tool, not a workflow (call %s on its own instead)", s.Tool, s.Tool)
-		case !tools.ValidName(s.Tool):
-			fail(at, "tool", "%q is not a valid tool name", s.Tool)
-		case known != nil && !known(s.Tool):
-			fail(at, "tool", "there is no tool %q that a plan may call: use one of the tools offered to you", s.Tool)
-		}
-		info := &stepInfo{}
-		seen := map[string]bool{}
-		for _, a := range s.After {
-			switch _, ok := index[a]; {
-			case a == s.ID:
-				fail(at, "after", "a step cannot wait for itself")
-			case !ok:
-				fail(at, "after", "there is no step %q in the plan (steps: %s)", a, stepList)
-			case !seen[a]:
-				seen[a] = true
-				info.refs = append(info.refs, &ref{text: "after " + a, step: a})
-			}
-		}
-		if s.ID != "" {
-			if _, ok := graph[s.ID]; !ok {
-				graph[s.ID] = info
-			}
-		}
-		args[i] = s.Args
-		if len(strings.TrimSpace(string(s.Args))) == 0 || string(s.Args) == "null" {
-			args[i] = json.RawMessage(`{}`)
-		}
-		_, r, err := parseArgs(args[i])
-		if err != nil {
-			fail(at, "args", "%v", err)
-			continue
-		}
-		refs[i] = r
-		for _, x := range r {
-			if x.step == "" {
-				fail(at, "args", "{{%s}}: a plan has no inputs: write the value itself", x.text)
-			} else if x.step == s.ID {
-				fail(at, "args", "{{%s}}: a step cannot use its own result (a cycle)", x.text)
-			} else if _, ok := index[x.step]; !ok {
-				fail(at, "args", "{{%s}}: there is no step %q in the plan (steps: %s)", x.text, x.step, stepList)
-			}
+// checkStep: step i's tool, its after, its args and their placeholders.
+func (c *planCheck) checkStep(i int) {
+	s, at := c.p.Steps[i], c.places[i]
+	c.checkTool(at, s.Tool)
+	info := &stepInfo{}
+	seen := map[string]bool{}
+	for _, a := range s.After {
+		switch _, ok := c.index[a]; {
+		case a == s.ID:
+			c.fail(at, "after", "a step cannot wait for itself")
+		case !ok:
+			c.fail(at, "after", "there is no step %q in the plan (steps: %s)", a, strings.Join(c.ids, ", "))
+		case !seen[a]:
+			seen[a] = true
+			info.refs = append(info.refs, &ref{text: "after " + a, step: a})
 		}
 	}
-	if len(errs) > 0 {
-		return nil, planError(errs)
+	if s.ID != "" {
+		if _, ok := c.graph[s.ID]; !ok {
+			c.graph[s.ID] = info
+		}
 	}
+	c.args[i] = s.Args
+	if len(strings.TrimSpace(string(s.Args))) == 0 || string(s.Args) == "null" {
+		c.args[i] = json.RawMessage(`{}`)
+	}
+	_, r, err := parseArgs(c.args[i])
+	if err != nil {
+		c.fail(at, "args", "%v", err)
+		return
+	}
+	c.refs[i] = r
+	for _, x := range r {
+		if x.step == "" {
+			c.fail(at, "args", "{{%s}}: a plan has no inputs: write the value itself", x.text)
+		} else if x.step == s.ID {
+			c.fail(at, "args", "{{%s}}: a step cannot use its own result (a cycle)", x.text)
+		} else if _, ok := c.index[x.step]; !ok {
+			c.fail(at, "args", "{{%s}}: there is no step %q in the plan (steps: %s)", x.text, x.step, strings.Join(c.ids, ", "))
+		}
+	}
+}
 
-	// cycles in after (the loader's cycle finder, over after instead of placeholders)
-	for _, s := range p.Steps {
-		for _, a := range graph[s.ID].refs {
-			if cycle := findCycle(graph, a.step, s.ID); cycle != nil {
-				fail("step "+s.ID, "after", "steps wait for each other in a cycle: %s", strings.Join(append([]string{s.ID}, cycle...), " -> "))
-				return nil, planError(errs)
+// checkTool: a step calls a tool a plan may call.
+func (c *planCheck) checkTool(at, tool string) {
+	switch {
+	case tool == "":
+		c.fail(at, "tool", "is missing: name the tool to call")
+	case tool == PlanTool:
+		c.fail(at, "tool", "a plan cannot run another plan: put its steps in this plan")
+	case strings.HasPrefix(tool, ToolPrefix):
+		c.fail(at, "tool", "%q is a workflow; a plan step calls a tool, not a workflow (call %s on its own instead)", tool, tool)
+	case !tools.ValidName(tool):
+		c.fail(at, "tool", "%q is not a valid tool name", tool)
+	case c.known != nil && !c.known(tool):
+		c.fail(at, "tool", "there is no tool %q that a plan may call: use one of the tools offered to you", tool)
+	}
+}
+
+// hasCycle: steps wait for each other in a cycle (the loader's cycle finder,
+// over after instead of placeholders); the first is named.
+func (c *planCheck) hasCycle() bool {
+	for _, s := range c.p.Steps {
+		for _, a := range c.graph[s.ID].refs {
+			if cycle := findCycle(c.graph, a.step, s.ID); cycle != nil {
+				c.fail("step "+s.ID, "after", "steps wait for each other in a cycle: %s", strings.Join(append([]string{s.ID}, cycle...), " -> "))
+				return true
 			}
 		}
 	}
+	return false
+}
 
-	// levels, and placeholders only of steps that finish before
+// levels are the steps' dependency levels; a placeholder may only name a step
+// that finishes before its own (one it waits for).
+func (c *planCheck) levels() map[string]int {
 	level := map[string]int{}
 	var levelOf func(id string) int
 	levelOf = func(id string) int {
@@ -189,37 +225,39 @@ func FromPlan(p Plan, known func(tool string) bool) (*Workflow, error) {
 			return l
 		}
 		l := 0
-		for _, a := range graph[id].refs {
+		for _, a := range c.graph[id].refs {
 			l = max(l, levelOf(a.step)+1)
 		}
 		level[id] = l
 		return l
 	}
-	for i, s := range p.Steps {
+	for i, s := range c.p.Steps {
 		levelOf(s.ID)
-		for _, x := range refs[i] {
-			if !waitsFor(graph, s.ID, x.step) {
-				fail("step "+s.ID, "args", "{{%s}}: step %s is not in this step's after, so it may not have finished: add %q to after", x.text, x.step, x.step)
+		for _, x := range c.refs[i] {
+			if !waitsFor(c.graph, s.ID, x.step) {
+				c.fail("step "+s.ID, "args", "{{%s}}: step %s is not in this step's after, so it may not have finished: add %q to after", x.text, x.step, x.step)
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return nil, planError(errs)
-	}
+	return level
+}
 
+// workflow is the plan as a workflow (named plan_<hash>): a phase a level,
+// its steps run together when there are several.
+func (c *planCheck) workflow(level map[string]int) *Workflow {
 	top := 0
 	for _, l := range level {
 		top = max(top, l)
 	}
-	w := &Workflow{Name: planName(p), Description: strings.TrimSpace(p.Goal), Inputs: json.RawMessage(`{"type":"object"}`)}
+	w := &Workflow{Name: planName(c.p), Description: strings.TrimSpace(c.p.Goal), Inputs: json.RawMessage(`{"type":"object"}`)}
 	if w.Description == "" {
 		w.Description = "a plan made by the model"
 	}
 	for l := 0; l <= top; l++ {
 		ph := Phase{Name: fmt.Sprintf("phase_%d", l+1), Mode: ModeSequence}
-		for i, s := range p.Steps {
+		for i, s := range c.p.Steps {
 			if level[s.ID] == l {
-				ph.Steps = append(ph.Steps, Step{ID: s.ID, Tool: s.Tool, Args: args[i]})
+				ph.Steps = append(ph.Steps, Step{ID: s.ID, Tool: s.Tool, Args: c.args[i]})
 			}
 		}
 		if len(ph.Steps) > 1 {
@@ -227,7 +265,7 @@ func FromPlan(p Plan, known func(tool string) bool) (*Workflow, error) {
 		}
 		w.Phases = append(w.Phases, ph)
 	}
-	return w, nil
+	return w
 }
 
 // waitsFor reports whether step id waits for step other, directly or through
