@@ -422,22 +422,49 @@ func (s *Store) ImportExport(ctx context.Context, r io.Reader, opt ImportOptions
 
 // importItems writes items in one transaction: all of them or none.
 func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions) (ImportResult, error) {
-	var res ImportResult
 	profile := s.profileOr(opt.Profile)
 	if err := validProfile(profile); err != nil {
-		return res, fmt.Errorf("import memories: %w", err)
+		return ImportResult{}, fmt.Errorf("import memories: %w", err)
 	}
 	if opt.Mode == "" {
 		opt.Mode = ImportSkip
 	}
 	if opt.Mode != ImportSkip && opt.Mode != ImportMerge && opt.Mode != ImportReplace {
-		return res, fmt.Errorf("import memories: %w: mode %q (skip, merge or replace)", ErrInvalid, opt.Mode)
+		return ImportResult{}, fmt.Errorf("import memories: %w: mode %q (skip, merge or replace)", ErrInvalid, opt.Mode)
 	}
 	progress := func(done int) {
 		if opt.Progress != nil {
 			opt.Progress(Progress{Job: "import", Done: done, Total: len(items)})
 		}
 	}
+	texts := s.maskImported(items)
+	emb, idx := s.current()
+	vecs, err := s.embedImported(ctx, emb, texts, progress)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	w := &importWrite{s: s, items: items, vecs: vecs, emb: emb, profile: profile, opt: opt, now: s.now(), progress: progress}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if _, cur := s.current(); cur != idx {
+		w.vecs = make([][]float32, len(items))
+		_ = s.enqueueReindex(ctx)
+	}
+	if err := s.db.Tx(ctx, func(tx *sql.Tx) error { return w.run(ctx, tx) }); err != nil {
+		return ImportResult{}, fmt.Errorf("import memories: nothing was imported: %w", err)
+	}
+	s.applyIndex(ctx, &w.ch)
+	if w.res.Merged > 0 {
+		_ = s.enqueueReindex(ctx) // merged texts need new vectors
+	}
+	progress(len(items))
+	s.emit(Change{Kind: "imported", IDs: []string{fmt.Sprint(w.res.Added + w.res.Merged + w.res.Replaced)}, Profile: profile})
+	return w.res, nil
+}
+
+// maskImported applies the sensitivity policy to the items (masked unless
+// sensitive memories are allowed) and returns the text each is indexed by.
+func (s *Store) maskImported(items []item) []string {
 	allow := s.currentPolicy().AllowSensitive
 	texts := make([]string, len(items))
 	for i := range items {
@@ -451,14 +478,20 @@ func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions
 		}
 		texts[i] = indexText(items[i].text, items[i].key)
 	}
-	emb, idx := s.current()
-	vecs := make([][]float32, len(items))
+	return texts
+}
+
+// embedImported embeds the texts 256 at a time (the first half of the
+// progress); an embedder that fails leaves the rest without vectors, for a
+// reindex to add.
+func (s *Store) embedImported(ctx context.Context, emb Embedder, texts []string, progress func(int)) ([][]float32, error) {
+	vecs := make([][]float32, len(texts))
 	for start := 0; start < len(texts); start += 256 {
 		end := min(start+256, len(texts))
 		v, err := emb.Embed(ctx, texts[start:end])
 		if err != nil {
 			if ctx.Err() != nil {
-				return res, fmt.Errorf("import memories: %w", ctx.Err())
+				return nil, fmt.Errorf("import memories: %w", ctx.Err())
 			}
 			s.cfg.Logf("memory: import without vectors (reindex will add them): %v", err)
 			_ = s.enqueueReindex(ctx)
@@ -467,129 +500,144 @@ func (s *Store) importItems(ctx context.Context, items []item, opt ImportOptions
 		copy(vecs[start:end], v)
 		progress(end / 2)
 	}
-	now := s.now()
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	if _, cur := s.current(); cur != idx {
-		vecs = make([][]float32, len(items))
-		_ = s.enqueueReindex(ctx)
+	return vecs, nil
+}
+
+// importWrite is the transaction of one import: its items and their
+// vectors, and what it did (res) and changes in the vector index (ch).
+type importWrite struct {
+	s        *Store
+	items    []item
+	vecs     [][]float32
+	emb      Embedder
+	profile  string
+	opt      ImportOptions
+	now      time.Time
+	progress func(int)
+
+	res           ImportResult
+	ch            indexChanges
+	existing      map[string]map[string]Memory // profile -> ref -> memory
+	purge         []string                     // index texts of replaced memories
+	ins, fts, vec *sql.Stmt
+}
+
+func (w *importWrite) run(ctx context.Context, tx *sql.Tx) (err error) {
+	w.res, w.ch, w.existing, w.purge = ImportResult{}, indexChanges{}, map[string]map[string]Memory{}, nil
+	if w.ins, err = tx.PrepareContext(ctx, `INSERT INTO memories(id, ref, profile, layer, status, key, key_hash, value, text, norm_hash, category,
+		confidence, asserted_by, origin, sensitive, session_id, source_messages, replaces, note, created_at, updated_at, valid_until, last_confirmed_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, '[]', '', ?, ?, ?, ?)`); err != nil {
+		return err
 	}
-	var ch indexChanges
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		res, ch = ImportResult{}, indexChanges{}
-		existing := map[string]map[string]Memory{} // profile -> ref -> memory
-		refs := func(p string) (map[string]Memory, error) {
-			if m, ok := existing[p]; ok {
-				return m, nil
-			}
-			m, err := refsOf(ctx, tx, p)
-			existing[p] = m
-			return m, err
+	defer w.ins.Close()
+	if w.fts, err = tx.PrepareContext(ctx, `INSERT INTO memories_fts(rowid, body, scope) VALUES (?, ?, ?)`); err != nil {
+		return err
+	}
+	defer w.fts.Close()
+	if w.vec, err = tx.PrepareContext(ctx, `INSERT OR REPLACE INTO memory_embeddings(memory_rid, embedder, dim, vec) VALUES (?, ?, ?, ?)`); err != nil {
+		return err
+	}
+	defer w.vec.Close()
+	for i, it := range w.items {
+		if i%1000 == 0 {
+			w.progress(len(w.items)/2 + i/2)
 		}
-		ins, err := tx.PrepareContext(ctx, `INSERT INTO memories(id, ref, profile, layer, status, key, key_hash, value, text, norm_hash, category,
-			confidence, asserted_by, origin, sensitive, session_id, source_messages, replaces, note, created_at, updated_at, valid_until, last_confirmed_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, '[]', '', ?, ?, ?, ?)`)
-		if err != nil {
+		if err := w.one(ctx, tx, i, it); err != nil {
 			return err
 		}
-		defer ins.Close()
-		fts, err := tx.PrepareContext(ctx, `INSERT INTO memories_fts(rowid, body, scope) VALUES (?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer fts.Close()
-		vec, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO memory_embeddings(memory_rid, embedder, dim, vec) VALUES (?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer vec.Close()
-		var purge []string
-		for i, it := range items {
-			if i%1000 == 0 {
-				progress(len(items)/2 + i/2)
-			}
-			profile := profile
-			if it.profile != "" && opt.Profile == "" {
-				profile = it.profile // an export keeps each memory's profile
-			}
-			scope := scopeToken(profile)
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO memory_profiles(name, created_at) VALUES (?, ?)`, profile, ts(now)); err != nil {
-				return err
-			}
-			have, err := refs(profile)
-			if err != nil {
-				return err
-			}
-			if old, ok := have[it.ref]; ok {
-				switch opt.Mode {
-				case ImportSkip:
-					res.Skipped++
-					continue
-				case ImportMerge:
-					if err := s.mergeImported(ctx, tx, old, it, now, &ch); err != nil {
-						return fmt.Errorf("memory %q: %w", it.ref, err)
-					}
-					res.Merged++
-					continue
-				case ImportReplace:
-					gone := []erased{{rid: old.rid, id: old.ID, profile: old.Profile, text: old.Text, key: old.Key}}
-					if err := s.remove(ctx, tx, gone, eraseScope{}); err != nil {
-						return fmt.Errorf("memory %q: %w", it.ref, err)
-					}
-					ch.del(old.Profile, old.ID)
-					purge = append(purge, indexText(old.Text, old.Key))
-					res.Replaced++
-				}
-			} else {
-				res.Added++
-			}
-			id := s.cfg.NewID()
-			updated := it.updated
-			if updated.IsZero() {
-				updated = now
-			}
-			r, err := ins.ExecContext(ctx, id, it.ref, profile, it.layer, it.status, it.key, keyHash(profile, it.key), it.value, it.text,
-				store.Digest(normalize(it.text)), it.category, it.confidence, it.asserted, it.origin, it.sensitive, jsonList(it.sources),
-				ts(it.created), ts(updated), nullTS(it.validUntil), ts(it.confirmed))
-			if err != nil {
+	}
+	if len(w.purge) > 0 {
+		return store.PurgeTerms(ctx, tx, "memories_fts", w.purge)
+	}
+	return nil
+}
+
+// refs are the memories of profile p by ref, read once.
+func (w *importWrite) refs(ctx context.Context, tx *sql.Tx, p string) (map[string]Memory, error) {
+	if m, ok := w.existing[p]; ok {
+		return m, nil
+	}
+	m, err := refsOf(ctx, tx, p)
+	w.existing[p] = m
+	return m, err
+}
+
+// one imports item i: skipped, merged or replacing a memory with its ref, or
+// added.
+func (w *importWrite) one(ctx context.Context, tx *sql.Tx, i int, it item) error {
+	profile := w.profile
+	if it.profile != "" && w.opt.Profile == "" {
+		profile = it.profile // an export keeps each memory's profile
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO memory_profiles(name, created_at) VALUES (?, ?)`, profile, ts(w.now)); err != nil {
+		return err
+	}
+	have, err := w.refs(ctx, tx, profile)
+	if err != nil {
+		return err
+	}
+	if old, ok := have[it.ref]; ok {
+		switch w.opt.Mode {
+		case ImportSkip:
+			w.res.Skipped++
+			return nil
+		case ImportMerge:
+			if err := w.s.mergeImported(ctx, tx, old, it, w.now, &w.ch); err != nil {
 				return fmt.Errorf("memory %q: %w", it.ref, err)
 			}
-			rid, _ := r.LastInsertId()
-			for _, h := range it.history {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO memory_history(memory_rid, text, key, value, category, changed_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-					rid, h.Text, h.Key, h.Value, h.Category, ts(h.ChangedAt), h.ChangedBy); err != nil {
-					return err
-				}
+			w.res.Merged++
+			return nil
+		case ImportReplace:
+			gone := []erased{{rid: old.rid, id: old.ID, profile: old.Profile, text: old.Text, key: old.Key}}
+			if err := w.s.remove(ctx, tx, gone, eraseScope{}); err != nil {
+				return fmt.Errorf("memory %q: %w", it.ref, err)
 			}
-			if vecs[i] != nil && vector.Usable(vecs[i]) {
-				if _, err := vec.ExecContext(ctx, rid, emb.Name(), len(vecs[i]), vector.Encode(vecs[i])); err != nil {
-					return err
-				}
-			}
-			if it.status == StatusActive {
-				if _, err := fts.ExecContext(ctx, rid, text.Segment(indexText(it.text, it.key)), scope); err != nil {
-					return err
-				}
-				if vecs[i] != nil && vector.Usable(vecs[i]) {
-					ch.put(profile, id, vecs[i])
-				}
-			}
+			w.ch.del(old.Profile, old.ID)
+			w.purge = append(w.purge, indexText(old.Text, old.Key))
+			w.res.Replaced++
 		}
-		if len(purge) > 0 {
-			return store.PurgeTerms(ctx, tx, "memories_fts", purge)
-		}
-		return nil
-	})
+	} else {
+		w.res.Added++
+	}
+	return w.insert(ctx, tx, profile, it, w.vecs[i])
+}
+
+// insert writes a new memory with its history, vector and index entry.
+func (w *importWrite) insert(ctx context.Context, tx *sql.Tx, profile string, it item, v []float32) error {
+	id := w.s.cfg.NewID()
+	updated := it.updated
+	if updated.IsZero() {
+		updated = w.now
+	}
+	r, err := w.ins.ExecContext(ctx, id, it.ref, profile, it.layer, it.status, it.key, keyHash(profile, it.key), it.value, it.text,
+		store.Digest(normalize(it.text)), it.category, it.confidence, it.asserted, it.origin, it.sensitive, jsonList(it.sources),
+		ts(it.created), ts(updated), nullTS(it.validUntil), ts(it.confirmed))
 	if err != nil {
-		return ImportResult{}, fmt.Errorf("import memories: nothing was imported: %w", err)
+		return fmt.Errorf("memory %q: %w", it.ref, err)
 	}
-	s.applyIndex(ctx, &ch)
-	if res.Merged > 0 {
-		_ = s.enqueueReindex(ctx) // merged texts need new vectors
+	rid, _ := r.LastInsertId()
+	for _, h := range it.history {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_history(memory_rid, text, key, value, category, changed_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			rid, h.Text, h.Key, h.Value, h.Category, ts(h.ChangedAt), h.ChangedBy); err != nil {
+			return err
+		}
 	}
-	progress(len(items))
-	s.emit(Change{Kind: "imported", IDs: []string{fmt.Sprint(res.Added + res.Merged + res.Replaced)}, Profile: profile})
-	return res, nil
+	usable := v != nil && vector.Usable(v)
+	if usable {
+		if _, err := w.vec.ExecContext(ctx, rid, w.emb.Name(), len(v), vector.Encode(v)); err != nil {
+			return err
+		}
+	}
+	if it.status != StatusActive {
+		return nil
+	}
+	if _, err := w.fts.ExecContext(ctx, rid, text.Segment(indexText(it.text, it.key)), scopeToken(profile)); err != nil {
+		return err
+	}
+	if usable {
+		w.ch.put(profile, id, v)
+	}
+	return nil
 }
 
 // mergeImported takes the imported text for an existing memory; the old text stays
