@@ -201,84 +201,138 @@ func (s *Store) write(ctx context.Context, f fact, idem *idemKey) (written, erro
 // place decides, inside the transaction, whether f reinforces a memory or is new.
 func (s *Store) place(ctx context.Context, tx *sql.Tx, f fact, status Status, sensitive bool, note, normHash string,
 	vec []float32, idx *index, now time.Time, res *written, ch *indexChanges) error {
+	old, conflicts, err := matchFact(ctx, tx, f, normHash, vec, idx)
+	if err != nil {
+		return err
+	}
+	if old != nil {
+		return s.reinforce(ctx, tx, *old, f, status, vec, now, res, ch)
+	}
+	m := Memory{ID: s.cfg.NewID(), Profile: f.Profile, Layer: f.Layer, Status: status, Key: f.Key, Value: f.Value, Text: f.Text,
+		Category: f.Category, Confidence: f.Confidence, AssertedBy: f.AssertedBy, Origin: f.Origin, Sensitive: sensitive,
+		SessionID: f.SessionID, SourceMessageIDs: f.Sources, Replaces: append(conflicts, f.Supersedes...), Note: note,
+		CreatedAt: now, UpdatedAt: now, LastConfirmedAt: now, ValidUntil: f.ValidUntil}
+	return s.placeNew(ctx, tx, m, normHash, vec, now, res, ch)
+}
+
+// matchFact finds the memory f restates, in order: (1) the same text again;
+// (2) the same key with the same value; (3) nearly the same text, by meaning
+// as far as the embedder knows. Else it returns the memories f contradicts:
+// the same key with another value, or (2b) the same statement with a new
+// value ("my locker code is 9902" after "…4411": values are facts, so it
+// replaces the older one, never merges).
+func matchFact(ctx context.Context, tx *sql.Tx, f fact, normHash string, vec []float32, idx *index) (*Memory, []string, error) {
+	if same, err := sameText(ctx, tx, f, normHash); err != nil || same != nil {
+		return same, nil, err
+	}
+	old, conflicts, err := sameKey(ctx, tx, f)
+	if err != nil || old != nil {
+		return old, nil, err
+	}
+	if f.Layer != LayerWorking && len(conflicts) == 0 {
+		if conflicts, err = newValues(ctx, tx, f); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(conflicts) == 0 && len(f.Supersedes) == 0 && vec != nil {
+		near, err := nearlySame(ctx, tx, f, vec, idx)
+		if err != nil || near != nil {
+			return near, nil, err
+		}
+	}
+	return nil, conflicts, nil
+}
+
+// sameText is the memory with f's text (normHash) in its layer, if any.
+func sameText(ctx context.Context, tx *sql.Tx, f fact, normHash string) (*Memory, error) {
 	durable := `m.layer IN ('fact', 'profile')`
 	args := []any{f.Profile, normHash}
 	if f.Layer == LayerWorking {
 		durable = `m.layer = 'working' AND m.session_id = ?`
 		args = append(args, f.SessionID)
 	}
-	// 1. The same text again.
 	same, err := queryMemories(ctx, tx, `m.profile = ? AND m.norm_hash = ? AND `+durable+` AND m.status IN ('active', 'pending', 'archived')
 		ORDER BY m.status = 'active' DESC LIMIT 1`, args...)
+	if err != nil || len(same) != 1 {
+		return nil, err
+	}
+	return &same[0], nil
+}
+
+// sameKey is the active memory with f's key that says f's value, or the ids
+// of those with the key that say another.
+func sameKey(ctx context.Context, tx *sql.Tx, f fact) (*Memory, []string, error) {
+	if f.Key == "" || f.Layer == LayerWorking {
+		return nil, nil, nil
+	}
+	olds, err := queryMemories(ctx, tx, `m.profile = ? AND m.key_hash = ? AND m.status = 'active' AND m.layer IN ('fact', 'profile')`,
+		f.Profile, keyHash(f.Profile, f.Key))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	if len(same) == 1 {
-		return s.reinforce(ctx, tx, same[0], f, status, vec, now, res, ch)
-	}
-	// 2. The same key: the same value restates it, another value contradicts it.
 	var conflicts []string
-	if f.Key != "" && f.Layer != LayerWorking {
-		olds, err := queryMemories(ctx, tx, `m.profile = ? AND m.key_hash = ? AND m.status = 'active' AND m.layer IN ('fact', 'profile')`,
-			f.Profile, keyHash(f.Profile, f.Key))
-		if err != nil {
-			return err
+	for i, old := range olds {
+		// An old memory without a value (the user edited it) restates the fact when
+		// its text says the value.
+		if f.Value != "" && (normalize(old.Value) == normalize(f.Value) || (old.Value == "" && saysValue(old.Text, f.Value))) {
+			return &olds[i], nil, nil
 		}
-		for _, old := range olds {
-			// An old memory without a value (the user edited it) restates the fact when
-			// its text says the value.
-			if f.Value != "" && (normalize(old.Value) == normalize(f.Value) || (old.Value == "" && saysValue(old.Text, f.Value))) {
-				return s.reinforce(ctx, tx, old, f, status, vec, now, res, ch)
-			}
+		conflicts = append(conflicts, old.ID)
+	}
+	return nil, conflicts, nil
+}
+
+// newValues are the active memories that make f's statement with another
+// value.
+func newValues(ctx context.Context, tx *sql.Tx, f fact) ([]string, error) {
+	if _, vals := skeleton(f.Text); len(vals) == 0 {
+		return nil, nil
+	}
+	olds, err := queryMemories(ctx, tx, `m.profile = ? AND m.status = 'active' AND m.layer IN ('fact', 'profile') AND m.text LIKE ? ESCAPE '\'`,
+		f.Profile, likeSkeleton(f.Text))
+	if err != nil {
+		return nil, err
+	}
+	var conflicts []string
+	for _, old := range olds {
+		if sameSubjectNewValue(old.Text, f.Text) {
 			conflicts = append(conflicts, old.ID)
 		}
 	}
-	// 2b. The same statement with a new value ("my locker code is 9902" after
-	// "…4411"): values are facts, so it replaces the older one, never merges.
-	if f.Layer != LayerWorking && len(conflicts) == 0 {
-		if _, vals := skeleton(f.Text); len(vals) > 0 {
-			olds, err := queryMemories(ctx, tx, `m.profile = ? AND m.status = 'active' AND m.layer IN ('fact', 'profile') AND m.text LIKE ? ESCAPE '\'`,
-				f.Profile, likeSkeleton(f.Text))
-			if err != nil {
-				return err
-			}
-			for _, old := range olds {
-				if sameSubjectNewValue(old.Text, f.Text) {
-					conflicts = append(conflicts, old.ID)
-				}
-			}
-		}
+	return conflicts, nil
+}
+
+// nearlySame is an active memory of f's layer whose meaning is nearly f's
+// (and that does not give its subject a new value), if any.
+func nearlySame(ctx context.Context, tx *sql.Tx, f fact, vec []float32, idx *index) (*Memory, error) {
+	hits, err := idx.query(ctx, f.Profile, vec, 3)
+	if err != nil {
+		return nil, err
 	}
-	// 3. Nearly the same text (by meaning, as far as the embedder knows).
-	if len(conflicts) == 0 && len(f.Supersedes) == 0 && vec != nil {
-		hits, err := idx.query(ctx, f.Profile, vec, 3)
+	for _, h := range hits {
+		if h.Sim < nearDuplicate {
+			break
+		}
+		near, err := queryMemories(ctx, tx, `m.id = ? AND m.status = 'active'`, h.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		for _, h := range hits {
-			if h.Sim < nearDuplicate {
-				break
-			}
-			near, err := queryMemories(ctx, tx, `m.id = ? AND m.status = 'active'`, h.ID)
-			if err != nil {
-				return err
-			}
-			if len(near) == 1 && !sameSubjectNewValue(near[0].Text, f.Text) && (near[0].Layer == LayerWorking) == (f.Layer == LayerWorking) &&
-				(near[0].Key == "" || f.Key == "" || near[0].Key == f.Key) &&
-				(f.Layer != LayerWorking || near[0].SessionID == f.SessionID) {
-				return s.reinforce(ctx, tx, near[0], f, status, vec, now, res, ch)
-			}
+		if len(near) == 1 && !sameSubjectNewValue(near[0].Text, f.Text) && (near[0].Layer == LayerWorking) == (f.Layer == LayerWorking) &&
+			(near[0].Key == "" || f.Key == "" || near[0].Key == f.Key) &&
+			(f.Layer != LayerWorking || near[0].SessionID == f.SessionID) {
+			return &near[0], nil
 		}
 	}
-	// 4. New.
-	replaces := append(conflicts, f.Supersedes...)
-	m := Memory{ID: s.cfg.NewID(), Profile: f.Profile, Layer: f.Layer, Status: status, Key: f.Key, Value: f.Value, Text: f.Text,
-		Category: f.Category, Confidence: f.Confidence, AssertedBy: f.AssertedBy, Origin: f.Origin, Sensitive: sensitive,
-		SessionID: f.SessionID, SourceMessageIDs: f.Sources, Replaces: replaces, Note: note,
-		CreatedAt: now, UpdatedAt: now, LastConfirmedAt: now, ValidUntil: f.ValidUntil}
+	return nil, nil
+}
+
+// placeNew writes m as a new memory; an active one is indexed and takes the
+// place of those it replaces.
+func (s *Store) placeNew(ctx context.Context, tx *sql.Tx, m Memory, normHash string, vec []float32, now time.Time, res *written, ch *indexChanges) error {
 	if m.SourceMessageIDs == nil {
 		m.SourceMessageIDs = []string{}
 	}
+	replaces := m.Replaces
 	rid, err := insertMemory(ctx, tx, m, normHash)
 	if err != nil {
 		return err
@@ -291,7 +345,7 @@ func (s *Store) place(ctx context.Context, tx *sql.Tx, f fact, status Status, se
 		}
 	}
 	res.Action = "pending"
-	if status == StatusActive {
+	if m.Status == StatusActive {
 		res.Action = "added"
 		if err := ftsInsert(ctx, tx, rid, m.Profile, m.Text, m.Key); err != nil {
 			return err
