@@ -190,8 +190,23 @@ func (p *loader) tool(i int, n *yaml.Node) *Tool {
 	if sn := f["allow_shell"]; sn != nil {
 		p.fail(sn, label, "allow_shell", "goes under command: (command: {argv: [...], allow_shell: true})")
 	}
+	label = p.toolName(f, n, label, t)
+	if d, ok := p.str(f["description"], n, label, "description", true); ok {
+		t.description = strings.TrimSpace(d)
+	}
+	props := p.toolSchemas(f, n, label, t)
+	p.toolTimeout(f, n, label, t)
+	p.toolExecutor(f, n, label, props, t)
+	p.toolApproval(f, label, t)
+	if len(p.errs) > before {
+		return nil
+	}
+	return t
+}
 
-	// name
+// toolName checks the tool's name (valid, declared once) and returns how
+// messages name the tool from then on.
+func (p *loader) toolName(f map[string]*yaml.Node, n *yaml.Node, label string, t *Tool) string {
 	name, ok := p.str(f["name"], n, label, "name", true)
 	switch {
 	case !ok:
@@ -204,13 +219,13 @@ func (p *loader) tool(i int, n *yaml.Node) *Tool {
 		label = strconv.Quote(name)
 	}
 	t.name = name
+	return label
+}
 
-	// description
-	if d, ok := p.str(f["description"], n, label, "description", true); ok {
-		t.description = strings.TrimSpace(d)
-	}
-
-	// parameters and result schema
+// toolSchemas reads the parameter schema (an object: its property names are
+// returned, for the placeholders to be checked against) and the result
+// schema.
+func (p *loader) toolSchemas(f map[string]*yaml.Node, n *yaml.Node, label string, t *Tool) map[string]bool {
 	var props map[string]bool
 	if pn := f["parameters"]; pn == nil {
 		p.fail(n, label, "parameters", "is missing: give a JSON Schema with type: object (use {type: object} for none)")
@@ -233,22 +248,28 @@ func (p *loader) tool(i int, n *yaml.Node) *Tool {
 			t.result = schema
 		}
 	}
+	return props
+}
 
-	// timeout
-	if tn := f["timeout"]; tn != nil {
-		s, _ := p.str(tn, n, label, "timeout", false)
-		d, err := time.ParseDuration(s)
-		switch {
-		case err != nil:
-			p.fail(tn, label, "timeout", "%q is not a duration: write it like 5s, 1500ms or 2m", s)
-		case d <= 0 || d > maxTimeout:
-			p.fail(tn, label, "timeout", "must be more than 0 and at most %s", maxTimeout)
-		default:
-			t.timeout = d
-		}
+func (p *loader) toolTimeout(f map[string]*yaml.Node, n *yaml.Node, label string, t *Tool) {
+	tn := f["timeout"]
+	if tn == nil {
+		return
 	}
+	s, _ := p.str(tn, n, label, "timeout", false)
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		p.fail(tn, label, "timeout", "%q is not a duration: write it like 5s, 1500ms or 2m", s)
+	case d <= 0 || d > maxTimeout:
+		p.fail(tn, label, "timeout", "must be more than 0 and at most %s", maxTimeout)
+	default:
+		t.timeout = d
+	}
+}
 
-	// executor
+// toolExecutor reads the one executor: http or command.
+func (p *loader) toolExecutor(f map[string]*yaml.Node, n *yaml.Node, label string, props map[string]bool, t *Tool) {
 	hn, cn := f["http"], f["command"]
 	switch {
 	case hn != nil && cn != nil:
@@ -260,8 +281,12 @@ func (p *loader) tool(i int, n *yaml.Node) *Tool {
 	default:
 		p.command(cn, label, props, t)
 	}
+}
 
-	// annotations the user declares override the executor's defaults
+// toolApproval settles the annotations: those the user declares override the
+// executor's defaults, a command always asks (auto_approve is refused for
+// one), and a shell command says so in its description.
+func (p *loader) toolApproval(f map[string]*yaml.Node, label string, t *Tool) {
 	if an := f["annotations"]; an != nil {
 		if an.Kind != yaml.MappingNode {
 			p.fail(an, label, "annotations", "must be a mapping (read_only, destructive, open_world)")
@@ -278,6 +303,7 @@ func (p *loader) tool(i int, n *yaml.Node) *Tool {
 			}
 		}
 	}
+	cn := f["command"]
 	if cn != nil {
 		t.annotations.Command = true // always asks
 		t.annotations.ReadOnly = false
@@ -295,10 +321,6 @@ func (p *loader) tool(i int, n *yaml.Node) *Tool {
 		t.description = ShellNote + " " + t.description
 		t.annotations.Shell = true
 	}
-	if len(p.errs) > before {
-		return nil
-	}
-	return t
 }
 
 // schema converts a YAML schema to JSON and compiles it.
@@ -457,102 +479,12 @@ func (p *loader) command(n *yaml.Node, tool string, props map[string]bool, t *To
 	}
 	f := p.fields(n, tool, "command", []string{"argv", "env", "dir", "allow_shell"})
 	c := &commandExec{}
-	var raw []string       // argv as written
-	var fromModel []string // placeholders in argv
-	complete := true       // every item of argv was read
-	an := f["argv"]
-	switch {
-	case an == nil:
-		p.fail(n, tool, "command.argv", "is missing: the program and its arguments as a list, e.g. [/usr/bin/echo, \"{{text}}\"]")
-	case an.Kind != yaml.SequenceNode || len(an.Content) == 0:
-		p.fail(an, tool, "command.argv", "must be a non-empty list: the program, then its arguments (no shell is used)")
-	default:
-		for i, item := range an.Content {
-			field := fmt.Sprintf("command.argv[%d]", i)
-			s, ok := p.str(item, an, tool, field, true)
-			raw = append(raw, s)
-			if !ok {
-				complete = false
-				continue
-			}
-			tm, err := parseTemplate(s)
-			if err != nil {
-				p.fail(item, tool, field, "%v", err)
-				continue
-			}
-			if i == 0 {
-				if len(tm.args()) > 0 {
-					p.fail(item, tool, field, "the program may not be a placeholder: the model must not choose what runs")
-					continue
-				}
-				path, err := p.opts.LookPath(s)
-				if err != nil {
-					p.fail(item, tool, field, "program %q not found or not executable: %v", s, err)
-					continue
-				}
-				if !filepath.IsAbs(path) {
-					if abs, err := filepath.Abs(path); err == nil {
-						path = abs
-					}
-				}
-				c.path = path
-				continue
-			}
-			fromModel = append(fromModel, tm.args()...)
-			if p.placeholders(item, tool, field, tm, props) {
-				c.argv = append(c.argv, tm)
-			}
-		}
-	}
+	raw, fromModel, complete := p.argv(f["argv"], n, tool, props, c)
 	allowShell, _ := p.boolean(f["allow_shell"], tool, "command.allow_shell")
-	if shellAt, shell, flag := shellScript(raw); complete && shellAt >= 0 && len(fromModel) > 0 {
-		if allowShell {
-			t.shell = true
-		} else {
-			p.fail(an.Content[shellAt], tool, fmt.Sprintf("command.argv[%d]", shellAt),
-				"%q runs its text as a shell script, and this command puts the model's {{%s}} into it: the model could make it run "+
-					"any command (shell injection). Give the arguments to the program itself, without a shell "+
-					"(argv: [/path/to/program, \"{{%s}}\"]), or, if you accept the risk, add allow_shell: true under command: "+
-					"(every call then asks first, and the approval says it runs a shell)",
-				shell+" "+flag, fromModel[0], fromModel[0])
-		}
+	if complete {
+		t.shell = p.injection(f["argv"], tool, raw, fromModel, allowShell)
 	}
-	if at, name, how := inlineProgram(raw); complete && at >= 0 {
-		if allowShell {
-			t.shell = true
-		} else {
-			p.fail(an.Content[at], tool, fmt.Sprintf("command.argv[%d]", at),
-				"%s runs this text as a program (%s), and the model's value is put inside it: the model could make it run "+
-					"any code (code injection). Pass the value as an argument of its own after the program text "+
-					"(e.g. [python3, -c, \"import sys; print(sys.argv[1])\", \"{{q}}\"]), or, if you accept the risk, add allow_shell: true under command: "+
-					"(every call then asks first, and the approval says it runs code)",
-				name, how)
-		}
-	}
-	// a minimal environment: these few, then what the entry declares
-	for _, k := range []string{"PATH", "HOME", "LANG", "TMPDIR", "SYSTEMROOT"} {
-		if v, ok := p.opts.LookupEnv(k); ok {
-			c.env = append(c.env, k+"="+v)
-		}
-	}
-	if en := f["env"]; en != nil {
-		if en.Kind != yaml.MappingNode {
-			p.fail(en, tool, "command.env", "must be a mapping of variable names to values")
-		}
-		for i := 0; en.Kind == yaml.MappingNode && i+1 < len(en.Content); i += 2 {
-			k, v := en.Content[i], en.Content[i+1]
-			field := "command.env." + k.Value
-			if !envName.MatchString(k.Value) {
-				p.fail(k, tool, field, "%q is not a valid environment variable name", k.Value)
-				continue
-			}
-			if val, ok := p.str(v, en, tool, field, false); ok {
-				if expanded, ok := p.expandEnv(v, tool, field, val); ok {
-					c.env = append(c.env, k.Value+"="+expanded)
-				}
-			}
-		}
-	}
+	p.commandEnv(f["env"], tool, c)
 	if home, ok := p.opts.LookupEnv("HOME"); ok {
 		c.dir = home
 	}
@@ -567,4 +499,122 @@ func (p *loader) command(n *yaml.Node, tool string, props map[string]bool, t *To
 	}
 	t.annotations = tools.Annotations{Command: true}
 	t.run = c.run
+}
+
+// argv reads the program (found and made absolute; never a placeholder) and
+// its arguments into c; it returns argv as written, the placeholders in it,
+// and whether every item was read.
+func (p *loader) argv(an, n *yaml.Node, tool string, props map[string]bool, c *commandExec) (raw, fromModel []string, complete bool) {
+	switch {
+	case an == nil:
+		p.fail(n, tool, "command.argv", "is missing: the program and its arguments as a list, e.g. [/usr/bin/echo, \"{{text}}\"]")
+		return nil, nil, true
+	case an.Kind != yaml.SequenceNode || len(an.Content) == 0:
+		p.fail(an, tool, "command.argv", "must be a non-empty list: the program, then its arguments (no shell is used)")
+		return nil, nil, true
+	}
+	complete = true
+	for i, item := range an.Content {
+		field := fmt.Sprintf("command.argv[%d]", i)
+		s, ok := p.str(item, an, tool, field, true)
+		raw = append(raw, s)
+		if !ok {
+			complete = false
+			continue
+		}
+		tm, err := parseTemplate(s)
+		if err != nil {
+			p.fail(item, tool, field, "%v", err)
+			continue
+		}
+		if i == 0 {
+			p.program(item, tool, field, s, tm, c)
+			continue
+		}
+		fromModel = append(fromModel, tm.args()...)
+		if p.placeholders(item, tool, field, tm, props) {
+			c.argv = append(c.argv, tm)
+		}
+	}
+	return raw, fromModel, complete
+}
+
+// program sets the command's program: a path that exists and can run, not a
+// placeholder (the model must not choose what runs).
+func (p *loader) program(item *yaml.Node, tool, field, s string, tm template, c *commandExec) {
+	if len(tm.args()) > 0 {
+		p.fail(item, tool, field, "the program may not be a placeholder: the model must not choose what runs")
+		return
+	}
+	path, err := p.opts.LookPath(s)
+	if err != nil {
+		p.fail(item, tool, field, "program %q not found or not executable: %v", s, err)
+		return
+	}
+	if !filepath.IsAbs(path) {
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+	}
+	c.path = path
+}
+
+// injection refuses a shell script or an inline program that the model's
+// values are put into (shell or code injection) unless allow_shell accepts
+// the risk; it returns whether the command runs one (its approval says so).
+func (p *loader) injection(an *yaml.Node, tool string, raw, fromModel []string, allowShell bool) (shell bool) {
+	if shellAt, sh, flag := shellScript(raw); shellAt >= 0 && len(fromModel) > 0 {
+		if allowShell {
+			shell = true
+		} else {
+			p.fail(an.Content[shellAt], tool, fmt.Sprintf("command.argv[%d]", shellAt),
+				"%q runs its text as a shell script, and this command puts the model's {{%s}} into it: the model could make it run "+
+					"any command (shell injection). Give the arguments to the program itself, without a shell "+
+					"(argv: [/path/to/program, \"{{%s}}\"]), or, if you accept the risk, add allow_shell: true under command: "+
+					"(every call then asks first, and the approval says it runs a shell)",
+				sh+" "+flag, fromModel[0], fromModel[0])
+		}
+	}
+	if at, name, how := inlineProgram(raw); at >= 0 {
+		if allowShell {
+			shell = true
+		} else {
+			p.fail(an.Content[at], tool, fmt.Sprintf("command.argv[%d]", at),
+				"%s runs this text as a program (%s), and the model's value is put inside it: the model could make it run "+
+					"any code (code injection). Pass the value as an argument of its own after the program text "+
+					"(e.g. [python3, -c, \"import sys; print(sys.argv[1])\", \"{{q}}\"]), or, if you accept the risk, add allow_shell: true under command: "+
+					"(every call then asks first, and the approval says it runs code)",
+				name, how)
+		}
+	}
+	return shell
+}
+
+// commandEnv is a minimal environment (PATH, HOME, LANG, TMPDIR, SYSTEMROOT
+// as Hermes has them) and then what the entry declares (en), ${VAR}s expanded.
+func (p *loader) commandEnv(en *yaml.Node, tool string, c *commandExec) {
+	for _, k := range []string{"PATH", "HOME", "LANG", "TMPDIR", "SYSTEMROOT"} {
+		if v, ok := p.opts.LookupEnv(k); ok {
+			c.env = append(c.env, k+"="+v)
+		}
+	}
+	if en == nil {
+		return
+	}
+	if en.Kind != yaml.MappingNode {
+		p.fail(en, tool, "command.env", "must be a mapping of variable names to values")
+	}
+	for i := 0; en.Kind == yaml.MappingNode && i+1 < len(en.Content); i += 2 {
+		k, v := en.Content[i], en.Content[i+1]
+		field := "command.env." + k.Value
+		if !envName.MatchString(k.Value) {
+			p.fail(k, tool, field, "%q is not a valid environment variable name", k.Value)
+			continue
+		}
+		if val, ok := p.str(v, en, tool, field, false); ok {
+			if expanded, ok := p.expandEnv(v, tool, field, val); ok {
+				c.env = append(c.env, k.Value+"="+expanded)
+			}
+		}
+	}
 }
