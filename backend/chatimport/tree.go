@@ -48,56 +48,11 @@ type stats struct {
 // alternatives but for the one on the shown branch.
 func (c *conversation) lines() ([]session.ImportLine, stats, error) {
 	var st stats
-	byID := make(map[string]int, len(c.entries))
-	for i, e := range c.entries {
-		if e.id == "" {
-			return nil, st, fmt.Errorf("message %d has no id", i+1)
-		}
-		if _, dup := byID[e.id]; dup {
-			return nil, st, fmt.Errorf("two messages have the id %q", printable(e.id))
-		}
-		byID[e.id] = i
+	byID, parent, err := c.links()
+	if err != nil {
+		return nil, st, err
 	}
-	parent := make([]int, len(c.entries)) // index of the parent entry, -1 for none
-	for i, e := range c.entries {
-		parent[i] = -1
-		if c.linear {
-			parent[i] = i - 1
-		} else if p, ok := byID[e.parent]; ok && e.parent != "" {
-			parent[i] = p
-		}
-	}
-	if at := loop(parent); at >= 0 {
-		return nil, st, fmt.Errorf("its messages' parent links go round in a loop (at message %q); the file is damaged: export it again", printable(c.entries[at].id))
-	}
-	// kept[i]: the nearest carried entry at or above i (-1: none).
-	kept := make([]int, len(c.entries))
-	for _, i := range topo(parent) {
-		switch {
-		case !c.entries[i].skip:
-			kept[i] = i
-		case parent[i] >= 0:
-			kept[i] = kept[parent[i]]
-		default:
-			kept[i] = -1
-		}
-	}
-	kids := map[int][]int{} // carried parent (-1: first) -> its carried children
-	for _, i := range topo(parent) {
-		e := c.entries[i]
-		if e.skip {
-			st.skipped++
-			continue
-		}
-		p := -1
-		if parent[i] >= 0 {
-			p = kept[parent[i]]
-		}
-		kids[p] = append(kids[p], i)
-	}
-	for p := range kids {
-		slices.SortStableFunc(kids[p], func(a, b int) int { return cmp.Compare(c.entries[a].at.UnixNano(), c.entries[b].at.UnixNano()) })
-	}
+	kept, kids := c.carried(parent, &st)
 	onPath := c.shownPath(byID, parent, kept, kids)
 	branched := false
 	for _, k := range kids {
@@ -115,39 +70,17 @@ func (c *conversation) lines() ([]session.ImportLine, stats, error) {
 		if len(group) == 0 {
 			continue
 		}
-		shown := group[len(group)-1:]
+		shown := group[len(group)-1]
 		for _, k := range group {
 			if onPath[k] {
-				shown = []int{k}
+				shown = k
 			}
 		}
 		for _, k := range group {
-			e := c.entries[k]
-			l := session.ImportLine{Session: c.ref, ID: e.id, Role: e.role, Content: e.text}
-			if len(l.Content) > session.MaxMessageBytes {
-				l.Content = shorten(l.Content)
-				st.shortened++
+			l, err := c.line(k, p, shown, branched, &st)
+			if err != nil {
+				return nil, st, err
 			}
-			if !e.at.IsZero() {
-				l.CreatedAt = e.at.UTC().Format(time.RFC3339Nano)
-				if st.first.IsZero() || e.at.Before(st.first) {
-					st.first = e.at
-				}
-				if e.at.After(st.last) {
-					st.last = e.at
-				}
-			}
-			if branched {
-				ref := ""
-				if p >= 0 {
-					ref = c.entries[p].id
-				}
-				l.Parent, l.Alternative = &ref, k != shown[0]
-			}
-			if err := session.CheckLine(l); err != nil {
-				return nil, st, fmt.Errorf("message %q: %v", printable(e.id), err)
-			}
-			st.images += e.images
 			out = append(out, l)
 		}
 		for i := len(group) - 1; i >= 0; i-- { // the first version's children next
@@ -163,6 +96,100 @@ func (c *conversation) lines() ([]session.ImportLine, stats, error) {
 		out[0].CreatedAt = c.created.UTC().Format(time.RFC3339Nano)
 	}
 	return out, st, nil
+}
+
+// links are the entries by id and each one's parent (index, -1 for none):
+// an id missing or used twice, or links in a loop, are the file's damage.
+func (c *conversation) links() (map[string]int, []int, error) {
+	byID := make(map[string]int, len(c.entries))
+	for i, e := range c.entries {
+		if e.id == "" {
+			return nil, nil, fmt.Errorf("message %d has no id", i+1)
+		}
+		if _, dup := byID[e.id]; dup {
+			return nil, nil, fmt.Errorf("two messages have the id %q", printable(e.id))
+		}
+		byID[e.id] = i
+	}
+	parent := make([]int, len(c.entries))
+	for i, e := range c.entries {
+		parent[i] = -1
+		if c.linear {
+			parent[i] = i - 1
+		} else if p, ok := byID[e.parent]; ok && e.parent != "" {
+			parent[i] = p
+		}
+	}
+	if at := loop(parent); at >= 0 {
+		return nil, nil, fmt.Errorf("its messages' parent links go round in a loop (at message %q); the file is damaged: export it again", printable(c.entries[at].id))
+	}
+	return byID, parent, nil
+}
+
+// carried: kept[i] is the nearest carried entry at or above i (-1: none);
+// kids are each carried parent's carried children (-1: the first ones), in
+// the order they were made. Skipped entries are counted.
+func (c *conversation) carried(parent []int, st *stats) ([]int, map[int][]int) {
+	kept := make([]int, len(c.entries))
+	for _, i := range topo(parent) {
+		switch {
+		case !c.entries[i].skip:
+			kept[i] = i
+		case parent[i] >= 0:
+			kept[i] = kept[parent[i]]
+		default:
+			kept[i] = -1
+		}
+	}
+	kids := map[int][]int{}
+	for _, i := range topo(parent) {
+		if c.entries[i].skip {
+			st.skipped++
+			continue
+		}
+		p := -1
+		if parent[i] >= 0 {
+			p = kept[parent[i]]
+		}
+		kids[p] = append(kids[p], i)
+	}
+	for p := range kids {
+		slices.SortStableFunc(kids[p], func(a, b int) int { return cmp.Compare(c.entries[a].at.UnixNano(), c.entries[b].at.UnixNano()) })
+	}
+	return kept, kids
+}
+
+// line is entry k's import line under carried parent p: shortened when too
+// long, with its time, and in a branched conversation its parent and whether
+// it is an alternative to the shown version.
+func (c *conversation) line(k, p, shown int, branched bool, st *stats) (session.ImportLine, error) {
+	e := c.entries[k]
+	l := session.ImportLine{Session: c.ref, ID: e.id, Role: e.role, Content: e.text}
+	if len(l.Content) > session.MaxMessageBytes {
+		l.Content = shorten(l.Content)
+		st.shortened++
+	}
+	if !e.at.IsZero() {
+		l.CreatedAt = e.at.UTC().Format(time.RFC3339Nano)
+		if st.first.IsZero() || e.at.Before(st.first) {
+			st.first = e.at
+		}
+		if e.at.After(st.last) {
+			st.last = e.at
+		}
+	}
+	if branched {
+		ref := ""
+		if p >= 0 {
+			ref = c.entries[p].id
+		}
+		l.Parent, l.Alternative = &ref, k != shown
+	}
+	if err := session.CheckLine(l); err != nil {
+		return l, fmt.Errorf("message %q: %v", printable(e.id), err)
+	}
+	st.images += e.images
+	return l, nil
 }
 
 // shownPath marks the carried entries on the branch that ends at the
