@@ -240,91 +240,24 @@ func (p *configParser) entry(cfg *Config, e member) (ServerConfig, bool) {
 		p.fail(cfg, name, "", e.valueOff, `must be an object such as {"command": "npx", "args": ["-y", "some-server"]}`)
 		return ServerConfig{}, false
 	}
-	var sc ServerConfig
+	st := &entryState{}
 	seen := map[string]bool{}
-	hasCommand := false
-	var urlAt, typeAt *member
 	for i, f := range fields {
 		if seen[f.key] {
 			p.warn(cfg, name, f.key, f.keyOff, "appears twice; the later value is used")
 		}
 		seen[f.key] = true
-		switch f.key {
-		case "command":
-			if p.field(cfg, name, f, &sc.Command, "must be a string: the program to run") {
-				hasCommand = true
-				if strings.TrimSpace(sc.Command) == "" {
-					p.fail(cfg, name, f.key, f.valueOff, "is empty; name the program to run, e.g. \"npx\"")
-				}
-			}
-		case "args":
-			p.field(cfg, name, f, &sc.Args, "must be an array of strings")
-		case "env":
-			if p.field(cfg, name, f, &sc.Env, "must be an object of string values") {
-				p.checkEnv(cfg, name, f, sc.Env)
-			}
-		case "cwd":
-			if p.field(cfg, name, f, &sc.Cwd, "must be a string: an absolute directory") && sc.Cwd != "" && !filepath.IsAbs(sc.Cwd) && !strings.HasPrefix(sc.Cwd, "~/") {
-				p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf("%q is not an absolute path", sc.Cwd))
-			}
-		case "disabled":
-			p.field(cfg, name, f, &sc.Disabled, "must be true or false")
-		case "timeout":
-			var s string
-			if p.field(cfg, name, f, &s, `must be a duration string such as "30s"`) {
-				d, err := time.ParseDuration(s)
-				switch {
-				case err != nil:
-					p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf(`%q is not a duration; write one such as "30s" or "2m"`, s))
-				case d <= 0 || d > maxTimeout:
-					p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf("%s is out of range; use more than 0 and at most %s", d, maxTimeout))
-				default:
-					sc.Timeout = Duration(d)
-				}
-			}
-		case "tools":
-			sc.Tools = p.toolFilter(cfg, name, f)
-		case "autoApprove":
-			p.field(cfg, name, f, &sc.AutoApprove, "must be an array of tool names")
-		case "type":
-			var t string
-			if p.field(cfg, name, f, &t, `must be "stdio", "http" or "sse"`) {
-				switch t {
-				case "stdio", "http", "sse":
-					sc.Type = t
-				case "streamable-http", "streamableHttp", "streamable_http":
-					sc.Type = TransportHTTP
-				default:
-					p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf(`%q is not a transport Hermes knows; use "stdio" (command), "http" (Streamable HTTP, the default for a url) or "sse" (legacy HTTP+SSE)`, t))
-				}
-				typeAt = &fields[i]
-			}
-		case "url", "serverUrl":
-			if p.field(cfg, name, f, &sc.URL, "must be a string: the server's http:// or https:// address") {
-				urlAt = &fields[i]
-			}
-		case "headers":
-			if p.field(cfg, name, f, &sc.Headers, "must be an object of string values") {
-				p.checkHeaders(cfg, name, f, sc.Headers)
-			}
-		case "allow_internet":
-			p.field(cfg, name, f, &sc.AllowInternet, "must be true or false")
-		case "ca_file":
-			if p.field(cfg, name, f, &sc.CAFile, "must be a string: the path of a PEM file") && sc.CAFile != "" && !filepath.IsAbs(sc.CAFile) {
-				p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf("%q is not an absolute path", sc.CAFile))
-			}
-		default:
-			p.warn(cfg, name, f.key, f.keyOff, "unknown field; it is ignored")
-		}
+		p.entryField(cfg, name, fields, i, st)
 	}
+	sc := st.sc
 	switch {
-	case hasCommand && urlAt != nil:
-		p.fail(cfg, name, "url", urlAt.keyOff, "an entry has either command (a local server) or url (a remote one), not both")
-	case urlAt != nil:
-		p.remoteEntry(cfg, name, fields, *urlAt, sc)
-	case typeAt != nil && sc.Type != TransportStdio && !failed():
-		p.fail(cfg, name, "url", typeAt.keyOff, fmt.Sprintf(`is missing; a %q server needs "url": "http://host:port/mcp"`, sc.Type))
-	case !hasCommand && !failed():
+	case st.hasCommand && st.urlAt != nil:
+		p.fail(cfg, name, "url", st.urlAt.keyOff, "an entry has either command (a local server) or url (a remote one), not both")
+	case st.urlAt != nil:
+		p.remoteEntry(cfg, name, fields, *st.urlAt, sc)
+	case st.typeAt != nil && sc.Type != TransportStdio && !failed():
+		p.fail(cfg, name, "url", st.typeAt.keyOff, fmt.Sprintf(`is missing; a %q server needs "url": "http://host:port/mcp"`, sc.Type))
+	case !st.hasCommand && !failed():
 		p.fail(cfg, name, "command", e.keyOff, "is missing; name the program to run, e.g. \"command\": \"npx\" (or give a remote server's \"url\")")
 	default:
 		for _, f := range fields {
@@ -335,6 +268,100 @@ func (p *configParser) entry(cfg *Config, e member) (ServerConfig, bool) {
 		}
 	}
 	return sc, !failed()
+}
+
+// entryState is what an entry's fields said so far.
+type entryState struct {
+	sc            ServerConfig
+	hasCommand    bool
+	urlAt, typeAt *member // where url and type are, when given
+}
+
+// entryField reads field i of an entry into st.
+func (p *configParser) entryField(cfg *Config, name string, fields []member, i int, st *entryState) {
+	f, sc := fields[i], &st.sc
+	switch f.key {
+	case "command":
+		if p.field(cfg, name, f, &sc.Command, "must be a string: the program to run") {
+			st.hasCommand = true
+			if strings.TrimSpace(sc.Command) == "" {
+				p.fail(cfg, name, f.key, f.valueOff, "is empty; name the program to run, e.g. \"npx\"")
+			}
+		}
+	case "args":
+		p.field(cfg, name, f, &sc.Args, "must be an array of strings")
+	case "env":
+		if p.field(cfg, name, f, &sc.Env, "must be an object of string values") {
+			p.checkEnv(cfg, name, f, sc.Env)
+		}
+	case "cwd":
+		if p.field(cfg, name, f, &sc.Cwd, "must be a string: an absolute directory") && sc.Cwd != "" && !filepath.IsAbs(sc.Cwd) && !strings.HasPrefix(sc.Cwd, "~/") {
+			p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf("%q is not an absolute path", sc.Cwd))
+		}
+	case "disabled":
+		p.field(cfg, name, f, &sc.Disabled, "must be true or false")
+	case "timeout":
+		p.entryTimeout(cfg, name, f, sc)
+	case "tools":
+		sc.Tools = p.toolFilter(cfg, name, f)
+	case "autoApprove":
+		p.field(cfg, name, f, &sc.AutoApprove, "must be an array of tool names")
+	case "type":
+		if p.entryType(cfg, name, f, sc) {
+			st.typeAt = &fields[i]
+		}
+	case "url", "serverUrl":
+		if p.field(cfg, name, f, &sc.URL, "must be a string: the server's http:// or https:// address") {
+			st.urlAt = &fields[i]
+		}
+	case "headers":
+		if p.field(cfg, name, f, &sc.Headers, "must be an object of string values") {
+			p.checkHeaders(cfg, name, f, sc.Headers)
+		}
+	case "allow_internet":
+		p.field(cfg, name, f, &sc.AllowInternet, "must be true or false")
+	case "ca_file":
+		if p.field(cfg, name, f, &sc.CAFile, "must be a string: the path of a PEM file") && sc.CAFile != "" && !filepath.IsAbs(sc.CAFile) {
+			p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf("%q is not an absolute path", sc.CAFile))
+		}
+	default:
+		p.warn(cfg, name, f.key, f.keyOff, "unknown field; it is ignored")
+	}
+}
+
+// entryTimeout reads a server's timeout: a duration in (0, maxTimeout].
+func (p *configParser) entryTimeout(cfg *Config, name string, f member, sc *ServerConfig) {
+	var s string
+	if !p.field(cfg, name, f, &s, `must be a duration string such as "30s"`) {
+		return
+	}
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf(`%q is not a duration; write one such as "30s" or "2m"`, s))
+	case d <= 0 || d > maxTimeout:
+		p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf("%s is out of range; use more than 0 and at most %s", d, maxTimeout))
+	default:
+		sc.Timeout = Duration(d)
+	}
+}
+
+// entryType reads a server's transport (Streamable HTTP's other spellings
+// taken as "http"); it reports whether the field was a string.
+func (p *configParser) entryType(cfg *Config, name string, f member, sc *ServerConfig) bool {
+	var t string
+	if !p.field(cfg, name, f, &t, `must be "stdio", "http" or "sse"`) {
+		return false
+	}
+	switch t {
+	case "stdio", "http", "sse":
+		sc.Type = t
+	case "streamable-http", "streamableHttp", "streamable_http":
+		sc.Type = TransportHTTP
+	default:
+		p.fail(cfg, name, f.key, f.valueOff, fmt.Sprintf(`%q is not a transport Hermes knows; use "stdio" (command), "http" (Streamable HTTP, the default for a url) or "sse" (legacy HTTP+SSE)`, t))
+	}
+	return true
 }
 
 // remoteEntry checks what only a remote entry has: a usable URL whose host the
