@@ -62,52 +62,94 @@ func Run(dataDir, outDir string, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("train intent model: %w", err)
 	}
-	trainBytes, err := os.ReadFile(filepath.Join(dataDir, TrainFile))
-	if err != nil {
-		return Result{}, fmt.Errorf("train intent model: %w", err)
-	}
-	testBytes, err := os.ReadFile(filepath.Join(dataDir, TestFile))
-	if err != nil {
-		return Result{}, fmt.Errorf("train intent model: %w", err)
-	}
-	trainEx, err := dataset.Read(strings.NewReader(string(trainBytes)), TrainFile)
-	if err != nil {
-		return Result{}, fmt.Errorf("train intent model: %w", err)
-	}
-	testEx, err := dataset.Read(strings.NewReader(string(testBytes)), TestFile)
-	if err != nil {
-		return Result{}, fmt.Errorf("train intent model: %w", err)
-	}
-	devBytes, err := os.ReadFile(filepath.Join(dataDir, DevFile))
-	if err != nil {
-		return Result{}, fmt.Errorf("train intent model: %w", err)
-	}
-	devEx, err := dataset.Read(strings.NewReader(string(devBytes)), DevFile)
-	if err != nil {
-		return Result{}, fmt.Errorf("train intent model: %w", err)
-	}
-
-	raw, err := Fit(fz, trainEx, cfg)
+	train, err := readSplit(dataDir, TrainFile)
 	if err != nil {
 		return Result{}, err
 	}
-	// Temperature scaling on the development split (never on the held-out
-	// split or the challenge set), folded into the weights.
+	test, err := readSplit(dataDir, TestFile)
+	if err != nil {
+		return Result{}, err
+	}
+	dev, err := readSplit(dataDir, DevFile)
+	if err != nil {
+		return Result{}, err
+	}
+	raw, err := Fit(fz, train.examples, cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	m, cal, temp := calibrate(raw, fz, dev.examples, test.examples, cfg)
+	model, err := encodeModel(m, fcfg, train.sha, temp)
+	if err != nil {
+		return Result{}, fmt.Errorf("train intent model: %w", err)
+	}
+	modelSHA := sha256.Sum256(model)
+	testPreds := PredictAll(m, fz, test.examples)
+	rep := Report{
+		HeldOut:     Evaluate(TestFile, test.examples, testPreds),
+		Dev:         Evaluate(DevFile, dev.examples, PredictAll(m, fz, dev.examples)),
+		Calibration: cal,
+		Training: Training{
+			Config: cfg, Examples: len(train.examples),
+			TrainAccuracy: Evaluate(TrainFile, train.examples, PredictAll(m, fz, train.examples)).Accuracy,
+			TrainSHA256:   hex.EncodeToString(train.sha[:]), TestSHA256: hex.EncodeToString(test.sha[:]),
+			DevSHA256:  hex.EncodeToString(dev.sha[:]),
+			ModelBytes: len(model), ModelSHA256: hex.EncodeToString(modelSHA[:]),
+		},
+	}
+	res, err := writeModel(outDir, map[string][]byte{
+		ModelFile: model, LabelsFile: Marshal(LabelsJSON{Labels: m.Labels}), MetricsFile: Marshal(rep), FeaturizerFile: fcfg.Marshal(),
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	res.Report = rep
+	for i, p := range testPreds {
+		if dataset.Labels[p.Label] != test.examples[i].Label {
+			res.Misses = append(res.Misses, Miss{Example: test.examples[i], Predicted: dataset.Labels[p.Label], Confidence: p.Confidence})
+		}
+	}
+	return res, nil
+}
+
+// split is one dataset file: its examples and the SHA-256 of its bytes.
+type split struct {
+	examples []dataset.Example
+	sha      [sha256.Size]byte
+}
+
+func readSplit(dataDir, name string) (split, error) {
+	b, err := os.ReadFile(filepath.Join(dataDir, name))
+	if err != nil {
+		return split{}, fmt.Errorf("train intent model: %w", err)
+	}
+	ex, err := dataset.Read(strings.NewReader(string(b)), name)
+	if err != nil {
+		return split{}, fmt.Errorf("train intent model: %w", err)
+	}
+	return split{examples: ex, sha: sha256.Sum256(b)}, nil
+}
+
+// calibrate fits the temperature on the development split (never on the
+// held-out split or the challenge set) and folds it into the weights.
+func calibrate(raw *Model, fz *feature.Featurizer, devEx, testEx []dataset.Example, cfg Config) (*Model, Calibration, float64) {
 	temp, nllBefore, nllAfter := FitTemperature(raw, fz, devEx)
 	if cfg.Uncalibrated {
 		temp, nllAfter = 1, nllBefore
 	}
 	m := raw.Scaled(temp)
-	cal := Calibration{
+	return m, Calibration{
 		Split: DevFile, Examples: len(devEx), Temperature: R4(temp),
 		NLLBefore: R4(nllBefore), NLLAfter: R4(nllAfter),
 		ECEBefore:        R4(ECE(devEx, PredictAll(raw, fz, devEx))),
 		ECEAfter:         R4(ECE(devEx, PredictAll(m, fz, devEx))),
 		HeldOutECEBefore: R4(ECE(testEx, PredictAll(raw, fz, testEx))),
-	}
-	trainSHA := sha256.Sum256(trainBytes)
-	testSHA := sha256.Sum256(testBytes)
-	devSHA := sha256.Sum256(devBytes)
+	}, temp
+}
+
+// encodeModel is m as ONNX (the linear model, or the MLP), with its labels,
+// featurizer, training data and temperature in the metadata.
+func encodeModel(m *Model, fcfg feature.Config, trainSHA [sha256.Size]byte, temp float64) ([]byte, error) {
 	meta := map[string]string{
 		onnx.MetaLabels:         strings.Join(m.Labels, ","),
 		onnx.MetaFeaturizer:     fcfg.Digest(),
@@ -115,61 +157,30 @@ func Run(dataDir, outDir string, cfg Config) (Result, error) {
 		onnx.MetaTrainSHA:       hex.EncodeToString(trainSHA[:]),
 		onnx.MetaTemperature:    strconv.FormatFloat(temp, 'f', 4, 64),
 	}
-	var model []byte
 	if m.H > 0 {
-		model, err = onnx.MLP{
+		return onnx.MLP{
 			Inputs: m.D, Hidden: m.H, Outputs: m.L, W1: m.W1, B1: m.B1, W2: m.W, B2: m.B,
 			ProducerVersion: ProducerVersion, Metadata: meta,
 		}.Encode()
-	} else {
-		model, err = onnx.Linear{
-			Inputs: m.D, Outputs: m.L, W: m.W, B: m.B, ProducerVersion: ProducerVersion, Metadata: meta,
-		}.Encode()
 	}
-	if err != nil {
-		return Result{}, fmt.Errorf("train intent model: %w", err)
-	}
-	modelSHA := sha256.Sum256(model)
+	return onnx.Linear{
+		Inputs: m.D, Outputs: m.L, W: m.W, B: m.B, ProducerVersion: ProducerVersion, Metadata: meta,
+	}.Encode()
+}
 
-	testPreds := PredictAll(m, fz, testEx)
-	rep := Report{
-		HeldOut:     Evaluate(TestFile, testEx, testPreds),
-		Dev:         Evaluate(DevFile, devEx, PredictAll(m, fz, devEx)),
-		Calibration: cal,
-		Training: Training{
-			Config: cfg, Examples: len(trainEx),
-			TrainAccuracy: Evaluate(TrainFile, trainEx, PredictAll(m, fz, trainEx)).Accuracy,
-			TrainSHA256:   hex.EncodeToString(trainSHA[:]), TestSHA256: hex.EncodeToString(testSHA[:]),
-			DevSHA256:  hex.EncodeToString(devSHA[:]),
-			ModelBytes: len(model), ModelSHA256: hex.EncodeToString(modelSHA[:]),
-		},
-	}
-
+// writeModel writes the model's files into outDir, each atomically, in the
+// order Result lists them (model, labels, metrics, featurizer).
+func writeModel(outDir string, files map[string][]byte) (Result, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return Result{}, fmt.Errorf("write intent model: %w", err)
 	}
-	files := []struct {
-		name string
-		data []byte
-	}{
-		{ModelFile, model},
-		{LabelsFile, Marshal(LabelsJSON{Labels: m.Labels})},
-		{MetricsFile, Marshal(rep)},
-		{FeaturizerFile, fcfg.Marshal()},
-	}
 	var res Result
-	for _, f := range files {
-		p := filepath.Join(outDir, f.name)
-		if err := writeFileAtomic(p, f.data); err != nil {
+	for _, name := range []string{ModelFile, LabelsFile, MetricsFile, FeaturizerFile} {
+		p := filepath.Join(outDir, name)
+		if err := writeFileAtomic(p, files[name]); err != nil {
 			return Result{}, fmt.Errorf("write intent model: %w", err)
 		}
 		res.Files = append(res.Files, p)
-	}
-	res.Report = rep
-	for i, p := range testPreds {
-		if dataset.Labels[p.Label] != testEx[i].Label {
-			res.Misses = append(res.Misses, Miss{Example: testEx[i], Predicted: dataset.Labels[p.Label], Confidence: p.Confidence})
-		}
 	}
 	return res, nil
 }
