@@ -74,27 +74,7 @@ import (
 )
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback)")
-	delay := flag.Duration("token-delay", 0, "delay before each streamed word")
-	words := flag.Int("extra-words", 40, "words added after the echo")
-	script := flag.String("script", "", `scripted replies: "" (echo) or "tools" (tool calls for "shout", "loop" and "research" messages)`)
-	whichTools := flag.Bool("which-tools", false, `answer a message containing "which tools" with the names of the tools offered`)
-	echoSystem := flag.Bool("echo-system", false, `answer a message containing "what is your system prompt" with the system prompt's start, the model and its options`)
-	echoDocuments := flag.Bool("echo-documents", false, `answer a message containing "what does the document say" with the start of the attached document's text the request carries`)
-	outOfMemory := flag.Bool("out-of-memory", false, `answer a message containing "too big" as Ollama answers for a model the free memory cannot hold (with its sizes when the message also says "sizes")`)
-	extractFacts := flag.Bool("extract", false, `answer memory extraction requests with scripted facts ("allergic to peanuts", "my favourite colour is")`)
-	models := flag.String("models", "", `the models installed at start, comma-separated (of "llama3.2", "nomic-embed-text"); empty: both`)
-	pullable := flag.String("pullable", "", `names /api/pull can pull, comma-separated, or "*" for any (installed as chat models with tools)`)
-	pullSteps := flag.Int("pull-steps", 20, "progress lines of a pull")
-	pullDelay := flag.Duration("pull-delay", 50*time.Millisecond, "delay before each progress line of a pull")
-	thinking := flag.Int("thinking", 0, `install a thinking model "qwen3" whose every reply streams this many reasoning words first (--think-delay apart)`)
-	thinkDelay := flag.Duration("think-delay", 0, "delay before each reasoning word (--thinking)")
-	vision := flag.Bool("vision", false, `install a vision model "gemma3"; a request carrying images is answered with each image's size and format as decoded`)
-	cite := flag.Bool("cite", false, `answer a request carrying passages of the user's documents with "According to [1], " and passage 1's first sentence ("[9]" added when the message says "cite nine")`)
-	tokenRatio := flag.Float64("token-ratio", 0, "count each prompt this many times as many tokens as plain (a tokenizer denser than Hermes's estimate); the count stops at num_ctx, as Ollama's does")
-	loadDelay := flag.Duration("load-delay", 0, "time a model not yet loaded takes to load at its first chat (then /api/ps lists it)")
-	flag.Parse()
-
+	o := parseFlags()
 	fake := llmtest.New()
 	if dir := os.Getenv("OLLAMA_MODELS"); dir != "" {
 		if err := os.MkdirAll(filepath.Join(dir, "blobs"), 0o755); err != nil {
@@ -103,9 +83,57 @@ func main() {
 		}
 		fake.Store = dir
 	}
-	if *models != "" {
+	o.install(fake)
+	if err := o.behave(fake); err != nil {
+		fmt.Fprintln(os.Stderr, "fake-ollama:", err)
+		os.Exit(2)
+	}
+	fake.LoadDelay = o.loadDelay
+	if err := serve(fake, o.addr); err != nil {
+		fmt.Fprintln(os.Stderr, "fake-ollama:", err)
+		os.Exit(1)
+	}
+}
+
+// options are the command's flags.
+type options struct {
+	addr, script, models, pullable                                                 string
+	delay, pullDelay, thinkDelay, loadDelay                                        time.Duration
+	words, pullSteps, thinking                                                     int
+	whichTools, echoSystem, echoDocuments, outOfMemory, extractFacts, vision, cite bool
+	tokenRatio                                                                     float64
+}
+
+func parseFlags() options {
+	var o options
+	flag.StringVar(&o.addr, "addr", "127.0.0.1:0", "listen address (loopback)")
+	flag.DurationVar(&o.delay, "token-delay", 0, "delay before each streamed word")
+	flag.IntVar(&o.words, "extra-words", 40, "words added after the echo")
+	flag.StringVar(&o.script, "script", "", `scripted replies: "" (echo) or "tools" (tool calls for "shout", "loop" and "research" messages)`)
+	flag.BoolVar(&o.whichTools, "which-tools", false, `answer a message containing "which tools" with the names of the tools offered`)
+	flag.BoolVar(&o.echoSystem, "echo-system", false, `answer a message containing "what is your system prompt" with the system prompt's start, the model and its options`)
+	flag.BoolVar(&o.echoDocuments, "echo-documents", false, `answer a message containing "what does the document say" with the start of the attached document's text the request carries`)
+	flag.BoolVar(&o.outOfMemory, "out-of-memory", false, `answer a message containing "too big" as Ollama answers for a model the free memory cannot hold (with its sizes when the message also says "sizes")`)
+	flag.BoolVar(&o.extractFacts, "extract", false, `answer memory extraction requests with scripted facts ("allergic to peanuts", "my favourite colour is")`)
+	flag.StringVar(&o.models, "models", "", `the models installed at start, comma-separated (of "llama3.2", "nomic-embed-text"); empty: both`)
+	flag.StringVar(&o.pullable, "pullable", "", `names /api/pull can pull, comma-separated, or "*" for any (installed as chat models with tools)`)
+	flag.IntVar(&o.pullSteps, "pull-steps", 20, "progress lines of a pull")
+	flag.DurationVar(&o.pullDelay, "pull-delay", 50*time.Millisecond, "delay before each progress line of a pull")
+	flag.IntVar(&o.thinking, "thinking", 0, `install a thinking model "qwen3" whose every reply streams this many reasoning words first (--think-delay apart)`)
+	flag.DurationVar(&o.thinkDelay, "think-delay", 0, "delay before each reasoning word (--thinking)")
+	flag.BoolVar(&o.vision, "vision", false, `install a vision model "gemma3"; a request carrying images is answered with each image's size and format as decoded`)
+	flag.BoolVar(&o.cite, "cite", false, `answer a request carrying passages of the user's documents with "According to [1], " and passage 1's first sentence ("[9]" added when the message says "cite nine")`)
+	flag.Float64Var(&o.tokenRatio, "token-ratio", 0, "count each prompt this many times as many tokens as plain (a tokenizer denser than Hermes's estimate); the count stops at num_ctx, as Ollama's does")
+	flag.DurationVar(&o.loadDelay, "load-delay", 0, "time a model not yet loaded takes to load at its first chat (then /api/ps lists it)")
+	flag.Parse()
+	return o
+}
+
+// install keeps the models asked for and declares what a pull may fetch.
+func (o options) install(fake *llmtest.Server) {
+	if o.models != "" {
 		keep := map[string]bool{}
-		for _, m := range strings.Split(*models, ",") {
+		for _, m := range strings.Split(o.models, ",") {
 			keep[strings.TrimSpace(m)] = true
 		}
 		var installed []llmtest.Model
@@ -116,59 +144,64 @@ func main() {
 		}
 		fake.Models = installed
 	}
-	if *pullable != "" {
+	if o.pullable != "" {
 		fake.Pullable = map[string]llmtest.PullScript{}
-		for _, name := range strings.Split(*pullable, ",") {
+		for _, name := range strings.Split(o.pullable, ",") {
 			name = strings.TrimSpace(name)
 			fake.Pullable[name] = llmtest.PullScript{Model: llmtest.Model{Name: name, ContextLength: 8192, Capabilities: []string{"completion", "tools"}},
-				Size: 2 << 30, Steps: *pullSteps, Delay: *pullDelay}
+				Size: 2 << 30, Steps: o.pullSteps, Delay: o.pullDelay}
 		}
 	}
-	switch *script {
-	case "":
-		fake.Chat = llmtest.Echo(*words, *delay)
-	case "tools":
-		fake.Chat = toolsScript(llmtest.Echo(*words, *delay), *delay)
-	default:
-		fmt.Fprintf(os.Stderr, "fake-ollama: unknown --script %q (want \"tools\" or nothing)\n", *script)
-		os.Exit(2)
-	}
+}
 
-	if *whichTools {
-		fake.Chat = offeredTools(fake.Chat, *delay)
+// behave sets the replies: the script, then each behaviour asked for, in
+// this order, around it.
+func (o options) behave(fake *llmtest.Server) error {
+	switch o.script {
+	case "":
+		fake.Chat = llmtest.Echo(o.words, o.delay)
+	case "tools":
+		fake.Chat = toolsScript(llmtest.Echo(o.words, o.delay), o.delay)
+	default:
+		return fmt.Errorf("unknown --script %q (want \"tools\" or nothing)", o.script)
 	}
-	if *outOfMemory {
+	if o.whichTools {
+		fake.Chat = offeredTools(fake.Chat, o.delay)
+	}
+	if o.outOfMemory {
 		fake.Chat = memoryError(fake.Chat)
 	}
-	if *extractFacts {
+	if o.extractFacts {
 		fake.Chat = extraction(fake.Chat)
 	}
-	if *echoSystem {
-		fake.Chat = systemEcho(fake.Chat, *delay)
+	if o.echoSystem {
+		fake.Chat = systemEcho(fake.Chat, o.delay)
 	}
-	if *echoDocuments {
-		fake.Chat = documentEcho(fake.Chat, *delay)
+	if o.echoDocuments {
+		fake.Chat = documentEcho(fake.Chat, o.delay)
 	}
-	if *thinking > 0 {
+	if o.thinking > 0 {
 		fake.Models = append(fake.Models, llmtest.Model{Name: "qwen3", ContextLength: 8192, Capabilities: []string{"completion", "tools", "thinking"}})
-		fake.Chat = reasoning(fake.Chat, *thinking, *thinkDelay)
+		fake.Chat = reasoning(fake.Chat, o.thinking, o.thinkDelay)
 	}
-	if *vision {
+	if o.vision {
 		fake.Models = append(fake.Models, llmtest.Model{Name: "gemma3", ContextLength: 8192, Capabilities: []string{"completion", "vision"}})
-		fake.Chat = seeing(fake.Chat, *delay)
+		fake.Chat = seeing(fake.Chat, o.delay)
 	}
-	if *cite {
-		fake.Chat = citing(fake.Chat, *delay)
+	if o.cite {
+		fake.Chat = citing(fake.Chat, o.delay)
 	}
-	if *tokenRatio > 0 {
-		fake.Chat = denseTokens(fake.Chat, *tokenRatio)
+	if o.tokenRatio > 0 {
+		fake.Chat = denseTokens(fake.Chat, o.tokenRatio)
 	}
-	fake.LoadDelay = *loadDelay
+	return nil
+}
 
-	ln, err := net.Listen("tcp", *addr)
+// serve listens on addr, prints the URL and serves until SIGINT or SIGTERM.
+func serve(fake *llmtest.Server, addr string) error {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "fake-ollama:", err)
-		os.Exit(1)
+		return err
 	}
 	fmt.Printf("FAKE_OLLAMA_URL=http://%s\n", ln.Addr())
 	srv := &http.Server{Handler: fake}
@@ -180,9 +213,9 @@ func main() {
 		srv.Close()
 	}()
 	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
-		fmt.Fprintln(os.Stderr, "fake-ollama:", err)
-		os.Exit(1)
+		return err
 	}
+	return nil
 }
 
 // seeing answers a request that carries images with what it received: for
