@@ -37,6 +37,14 @@ func noArgs(cmd string, args []string) error {
 	return nil
 }
 
+// orJSON is err, or v printed as JSON: a listing's first step under --json.
+func orJSON(env Env, v any, err error) error {
+	if err != nil {
+		return err
+	}
+	return printJSON(env.Stdout, v)
+}
+
 func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

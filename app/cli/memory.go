@@ -136,14 +136,11 @@ func memoryConfirm(ctx context.Context, core *app.Core, g globals, args []string
 	if app.IsNotFound(err) {
 		return usagef("memory confirm: %v; see `hermes memory list`", err)
 	}
-	if err != nil {
-		if app.IsMemoryBadInput(err) {
-			return usagef("memory confirm: %v", err)
-		}
-		return err
+	if app.IsMemoryBadInput(err) {
+		return usagef("memory confirm: %v", err)
 	}
-	if g.json {
-		return printJSON(env.Stdout, list)
+	if err != nil || g.json {
+		return orJSON(env, list, err)
 	}
 	for _, mm := range list {
 		fmt.Fprintf(env.Stdout, "%s\t%s\t%s\n", mm.ID, mm.Layer, mm.Text)
@@ -198,11 +195,8 @@ func memorySearch(ctx context.Context, core *app.Core, g globals, args []string,
 	if app.IsMemoryBadInput(err) {
 		return usagef("memory search: give words to search for")
 	}
-	if err != nil {
-		return err
-	}
-	if g.json {
-		return printJSON(env.Stdout, hits)
+	if err != nil || g.json {
+		return orJSON(env, hits, err)
 	}
 	for _, h := range hits {
 		fmt.Fprintf(env.Stdout, "%.4f\t%s\t%s\n", h.Score, h.MemoryID, h.Text)

@@ -46,11 +46,8 @@ func modelList(a *app.App, g globals, args []string, env Env) error {
 		return usagef("model list: takes no arguments, got %q", args[0])
 	}
 	models, err := a.ListModelDetails()
-	if err != nil {
-		return err
-	}
-	if g.json {
-		return printJSON(env.Stdout, models)
+	if err != nil || g.json {
+		return orJSON(env, models, err)
 	}
 	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "NAME\tROLE\tPARAMS\tQUANT\tCONTEXT\tSIZE\tCAN\tLOADED")

@@ -182,14 +182,6 @@ func projectDelete(ctx context.Context, core *app.Core, g globals, args []string
 	return nil
 }
 
-// orJSON prints v as JSON unless err.
-func orJSON(env Env, v any, err error) error {
-	if err != nil {
-		return err
-	}
-	return printJSON(env.Stdout, v)
-}
-
 func dash(s string) string {
 	if strings.TrimSpace(s) == "" {
 		return "—"

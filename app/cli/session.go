@@ -72,11 +72,8 @@ func sessionList(a *app.App, g globals, args []string, env Env) error {
 		return err
 	}
 	list, err := a.ListSessions()
-	if err != nil {
-		return err
-	}
-	if g.json {
-		return printJSON(env.Stdout, list)
+	if err != nil || g.json {
+		return orJSON(env, list, err)
 	}
 	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "ID\tUPDATED\tSTATE\tMESSAGES\tTITLE")
