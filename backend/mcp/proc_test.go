@@ -87,6 +87,10 @@ func killAtEnd(t *testing.T, pid int) {
 	t.Cleanup(func() {
 		if now, err := readStat(pid); err == nil && now.start == st.start {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
+			if now.ppid == os.Getpid() { // ours to reap: a failed test leaves no zombie for the next
+				var ws syscall.WaitStatus
+				_, _ = syscall.Wait4(pid, &ws, 0, nil)
+			}
 		}
 	})
 }
@@ -158,11 +162,14 @@ func TestSubreaperReapsOrphansThatExitOnTheirOwn(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			asSubreaper(t)
 			pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
-			h := newHarness(t, map[string]ServerConfig{"df": fake(append([]string{"-mode", "double-fork", "-pid-file", pidFile, "-sleep", "1500ms"}, tc.args...)...)}, nil)
+			h := newHarness(t, map[string]ServerConfig{"df": fake(append([]string{"-mode", "double-fork", "-pid-file", pidFile, "-sleep", "4s"}, tc.args...)...)}, nil)
 			h.waitState("df", StateReady, 10*time.Second)
 			gc := readPIDFile(t, pidFile)
 			killAtEnd(t, gc)
-			waitDead(t, gc, true, 5*time.Second) // it exits by itself; the sweeper reaps it while the server runs
+			// It exits by itself 4 s after it starts (a window wide enough for
+			// the sweeper, every 500 ms, to see it alive under CI's load);
+			// the sweeper reaps it while the server runs.
+			waitDead(t, gc, true, 10*time.Second)
 			if st, _ := h.m.Server("df"); st.State != StateReady {
 				t.Fatalf("state = %s", st.State)
 			}
