@@ -19,13 +19,14 @@ const (
 // candidate is a memory found by the lexical search, the vector search or both.
 type candidate struct {
 	Memory
-	lexRank int     // 1-based; 0 when the lexical search did not find it
-	vecRank int     // 1-based; 0 when the vector search did not find it
-	bm25    float64 // higher is better
-	sim     float64 // cosine to the query
-	score   float64 // fused
-	conRank int     // 1-based rank in the concept search; 0 when not found there
-	inTime  bool    // created in a time the query names
+	lexRank int             // 1-based; 0 when the lexical search did not find it
+	vecRank int             // 1-based; 0 when the vector search did not find it
+	bm25    float64         // higher is better
+	sim     float64         // cosine to the query
+	score   float64         // fused
+	conRank int             // 1-based rank in the concept search; 0 when not found there
+	inTime  bool            // created in a time the query names
+	asked   map[string]bool // terms of the question it answers (replies.go)
 	rr      rerankScore
 }
 
@@ -66,6 +67,10 @@ func (s *Store) hybridFor(ctx context.Context, profile, q, category string, n in
 	if err == nil {
 		err = conErr
 	}
+	var replies map[int64]int
+	if err == nil {
+		replies, err = s.replies(ctx, profile, lex)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +97,9 @@ func (s *Store) hybridFor(ctx context.Context, profile, q, category string, n in
 	for _, h := range when {
 		get(h.rid).inTime = true
 	}
+	for rid, i := range replies {
+		get(rid).score += replyWeight / float64(rrfK+i+1)
+	}
 	for i, h := range vec {
 		byID[h.ID] = &candidate{vecRank: i + 1, sim: h.Sim, score: vectorWeight / float64(rrfK+i+1)}
 	}
@@ -102,9 +110,13 @@ func (s *Store) hybridFor(ctx context.Context, profile, q, category string, n in
 	if err != nil {
 		return nil, err
 	}
+	asked, err := s.questionsAnswered(ctx, rids(mems))
+	if err != nil {
+		return nil, err
+	}
 	out := make([]candidate, 0, len(mems))
 	for _, m := range mems {
-		c := candidate{Memory: m}
+		c := candidate{Memory: m, asked: asked[m.rid]}
 		if l := byRid[m.rid]; l != nil {
 			c.lexRank, c.bm25, c.conRank, c.inTime, c.score = l.lexRank, l.bm25, l.conRank, l.inTime, l.score
 		}
@@ -184,6 +196,14 @@ func keys(m map[int64]*candidate) []int64 {
 	out := make([]int64, 0, len(m))
 	for k := range m {
 		out = append(out, k)
+	}
+	return out
+}
+
+func rids(ms []Memory) []int64 {
+	out := make([]int64, len(ms))
+	for i, m := range ms {
+		out[i] = m.rid
 	}
 	return out
 }

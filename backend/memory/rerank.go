@@ -68,6 +68,7 @@ const rerankThreshold = 0.20
 // rerankScore is what the reranker saw of a candidate.
 type rerankScore struct {
 	Total, Cover, Concept, Prox float64
+	Asked                       float64 // the share of the question's weight only the question it answers has
 	Matched                     []string
 	InTime, OffTime             bool
 }
@@ -412,6 +413,7 @@ func (s *Store) scoreOne(a analysis, c *candidate, toks map[string][]int, fields
 	}
 	if total > 0 {
 		r.Cover = min(1, got/total)
+		r.Asked = askedCover(a, c.asked, toks) / total
 	}
 	if len(first) >= 2 {
 		sort.Ints(first)
@@ -431,7 +433,7 @@ func (s *Store) scoreOne(a analysis, c *candidate, toks map[string][]int, fields
 		}
 		r.Concept = float64(n) / float64(len(a.concepts))
 	}
-	r.Total = wCover*r.Cover + wConcept*r.Concept + wProx*r.Prox + wFused*c.score
+	r.Total = wCover*(r.Cover+wReplyCover*r.Asked) + wConcept*r.Concept + wProx*r.Prox + wFused*c.score
 	if floor := s.minSimilarity(); c.sim > floor {
 		r.Total += wSim * (c.sim - floor) / (1 - floor)
 	}
@@ -454,11 +456,26 @@ func (s *Store) scoreOne(a analysis, c *candidate, toks map[string][]int, fields
 	return r
 }
 
+// askedCover is the weight of the question's terms that a reply lacks and the
+// question it answers has.
+func askedCover(a analysis, asked map[string]bool, toks map[string][]int) float64 {
+	var got float64
+	for _, t := range a.terms {
+		if _, own := toks[t.Text]; !own && asked[t.Text] {
+			got += a.idf[t.Text]
+		}
+	}
+	return got
+}
+
 // why words a candidate's scores for the recall log.
 func (r rerankScore) why() string {
 	var parts []string
 	if len(r.Matched) > 0 {
 		parts = append(parts, fmt.Sprintf("terms %s (coverage %.2f)", strings.Join(r.Matched, ","), r.Cover))
+	}
+	if r.Asked > 0 {
+		parts = append(parts, fmt.Sprintf("answers a question on them (%.2f)", r.Asked))
 	}
 	if r.Concept > 0 {
 		parts = append(parts, fmt.Sprintf("concept %.2f", r.Concept))

@@ -279,6 +279,7 @@ type item struct {
 	validUntil time.Time
 	history    []Revision
 	sensitive  bool
+	follows    bool // answers the item before it (replies.go)
 }
 
 // withDefaults fills what an imported memory left out or got wrong: the
@@ -363,6 +364,7 @@ func (s *Store) ImportJSONL(ctx context.Context, r io.Reader, opt ImportOptions)
 		return ImportResult{}, err
 	}
 	items := make([]item, len(lines))
+	created := make([]time.Time, len(lines))
 	now := s.now()
 	for i, l := range lines {
 		it := item{ref: l.ID, text: strings.TrimSpace(l.Text), layer: Layer(l.Layer), status: StatusActive, category: "other",
@@ -376,7 +378,10 @@ func (s *Store) ImportJSONL(ctx context.Context, r io.Reader, opt ImportOptions)
 				it.created = it.created.Truncate(24 * time.Hour)
 			}
 		}
-		items[i] = it
+		items[i], created[i] = it, it.created
+	}
+	for i, f := range repliesTo(lines, created) {
+		items[i].follows = f
 	}
 	return s.importItems(ctx, items, opt)
 }
@@ -518,15 +523,16 @@ type importWrite struct {
 	res           ImportResult
 	ch            indexChanges
 	existing      map[string]map[string]Memory // profile -> ref -> memory
+	prev          int64                        // rid of the item before (0: none)
 	purge         []string                     // index texts of replaced memories
 	ins, fts, vec *sql.Stmt
 }
 
 func (w *importWrite) run(ctx context.Context, tx *sql.Tx) (err error) {
-	w.res, w.ch, w.existing, w.purge = ImportResult{}, indexChanges{}, map[string]map[string]Memory{}, nil
+	w.res, w.ch, w.existing, w.purge, w.prev = ImportResult{}, indexChanges{}, map[string]map[string]Memory{}, nil, 0
 	if w.ins, err = tx.PrepareContext(ctx, `INSERT INTO memories(id, ref, profile, layer, status, key, key_hash, value, text, norm_hash, category,
-		confidence, asserted_by, origin, sensitive, session_id, source_messages, replaces, note, created_at, updated_at, valid_until, last_confirmed_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, '[]', '', ?, ?, ?, ?)`); err != nil {
+		confidence, asserted_by, origin, sensitive, session_id, source_messages, replaces, note, created_at, updated_at, valid_until, last_confirmed_at, reply_to)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, '[]', '', ?, ?, ?, ?, ?)`); err != nil {
 		return err
 	}
 	defer w.ins.Close()
@@ -580,12 +586,14 @@ func (w *importWrite) one(ctx context.Context, tx *sql.Tx, i int, it item) error
 		switch w.opt.Mode {
 		case ImportSkip:
 			w.res.Skipped++
+			w.prev = old.rid
 			return nil
 		case ImportMerge:
 			if err := w.s.mergeImported(ctx, tx, old, it, w.now, &w.ch); err != nil {
 				return fmt.Errorf("memory %q: %w", it.ref, err)
 			}
 			w.res.Merged++
+			w.prev = old.rid
 			return nil
 		case ImportReplace:
 			gone := []erased{{rid: old.rid, id: old.ID, profile: old.Profile, text: old.Text, key: old.Key}}
@@ -611,11 +619,12 @@ func (w *importWrite) insert(ctx context.Context, tx *sql.Tx, profile string, it
 	}
 	r, err := w.ins.ExecContext(ctx, id, it.ref, profile, it.layer, it.status, it.key, keyHash(profile, it.key), it.value, it.text,
 		store.Digest(normalize(it.text)), it.category, it.confidence, it.asserted, it.origin, it.sensitive, jsonList(it.sources),
-		ts(it.created), ts(updated), nullTS(it.validUntil), ts(it.confirmed))
+		ts(it.created), ts(updated), nullTS(it.validUntil), ts(it.confirmed), w.replyTo(it))
 	if err != nil {
 		return fmt.Errorf("memory %q: %w", it.ref, err)
 	}
 	rid, _ := r.LastInsertId()
+	w.prev = rid
 	for _, h := range it.history {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_history(memory_rid, text, key, value, category, changed_at, changed_by) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			rid, h.Text, h.Key, h.Value, h.Category, ts(h.ChangedAt), h.ChangedBy); err != nil {
@@ -638,6 +647,14 @@ func (w *importWrite) insert(ctx context.Context, tx *sql.Tx, profile string, it
 		w.ch.put(profile, id, v)
 	}
 	return nil
+}
+
+// replyTo is the rid an item answers (replies.go), or NULL.
+func (w *importWrite) replyTo(it item) any {
+	if !it.follows || w.prev == 0 {
+		return nil
+	}
+	return w.prev
 }
 
 // mergeImported takes the imported text for an existing memory; the old text stays
