@@ -259,9 +259,34 @@ func (b *Builder) score(turns []*turn, query string) {
 		}
 		sets[i] = set
 	}
-	for i, s := range relevance(sets, qterms) {
-		turns[i].score = s
+	said := relevance(sets, qterms)
+	before := relevance(precededBy(turns, sets), qterms)
+	for i := range turns {
+		turns[i].score = said[i] + before[i]
 	}
+}
+
+// precededBy are, for each turn, the terms of the message before it (the end
+// of the turn before) that the turn lacks: a reply reads the words of what it
+// answers ("How long have you been married?" -> "5 years already!"). Scored
+// on their own and added to the turn's own share, they keep 0.780 of
+// locomo-dev's evidence at 2,048 tokens (0.720 without; 0.755 when only a
+// question lends its words; 0.770 merged into the turn's own terms).
+func precededBy(turns []*turn, own []map[string]bool) []map[string]bool {
+	out := make([]map[string]bool, len(turns))
+	for i := range turns {
+		out[i] = map[string]bool{}
+		if i == 0 {
+			continue
+		}
+		prev := turns[i-1].infos
+		for _, t := range prev[len(prev)-1].terms {
+			if !own[i][t] {
+				out[i][t] = true
+			}
+		}
+	}
+	return out
 }
 
 func idfs(qterms []string, df map[string]int, docs int) map[string]float64 {

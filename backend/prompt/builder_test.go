@@ -226,3 +226,19 @@ func TestEstimate(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildKeepsTheAnswerToAQuestion: the user's answer shares no word with the
+// query; the assistant's question before it does, so the answer's turn is kept
+// as relevant (precededBy), with the question's.
+func TestBuildKeepsTheAnswerToAQuestion(t *testing.T) {
+	pairs := []string{"I finally picked up my new bike today.", "Congratulations! Which colour did you choose for the bike?",
+		"Dark green, with a brown leather saddle.", "Lovely choice."}
+	for i := 0; i < 40; i++ {
+		pairs = append(pairs, fmt.Sprintf("Tell me a fun fact about the ocean, number %d please.", i), "Octopuses have three hearts and blue blood, and they can taste with their arms.")
+	}
+	c := NewBuilder().Build(context.Background(), Input{Query: "What colour is my new bike?", History: conv(pairs...), Budget: 300})
+	r := reasons(c)
+	if r["r1"] != ReasonRelevant || r["r3"] != ReasonRelevant || r["r4"] != ReasonRelevant {
+		t.Fatalf("the question's turn and the answer's should be kept as relevant: %v", r)
+	}
+}
