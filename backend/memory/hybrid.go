@@ -125,7 +125,7 @@ func (s *Store) hybridFor(ctx context.Context, profile, q, category string, n in
 			c.score += v.score
 		}
 		if len(a.spans) > 0 && !c.inTime {
-			c.inTime = inAnySpan(a.spans, m.CreatedAt)
+			c.inTime = inAnySpan(a.spans, m.CreatedAt) || s.tellsOfSpan(m, a.spans)
 		}
 		out = append(out, c)
 	}

@@ -90,7 +90,7 @@ func (s *Store) Recall(ctx context.Context, q Query) ([]Recalled, error) {
 			decayed = append(decayed, c)
 		case c.Profile != q.Profile || !s.offerable(c.Memory, q.SessionID, now):
 			why = "not offerable (another profile, not active, decayed or another session's)"
-		case s.stages.rerank && c.rr.Total < s.stages.threshold:
+		case s.stages.rerank && c.rr.Total+c.rr.Offer < s.stages.threshold:
 			why = fmt.Sprintf("below the threshold %.2f: %s", s.stages.threshold, c.rr.why())
 		case !s.stages.rerank && !(c.lexRank > 0 || c.sim >= s.minSimilarity()):
 			why = "found by similarity only, below the similarity threshold"

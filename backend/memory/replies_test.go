@@ -104,3 +104,19 @@ func TestRepliesNeedOneSitting(t *testing.T) {
 		t.Fatalf("repliesTo = %v, want %v", got, want)
 	}
 }
+
+// TestATimeToldInTheTextCounts: "three weeks ago", said on 2 August, tells of
+// mid-July; a question about July ranks it above a newer camping memory
+// said in September (which recency alone would put first).
+func TestATimeToldInTheTextCounts(t *testing.T) {
+	e := newEnv(t, nil)
+	lines := `{"id":"july","text":"We went camping at the lake three weeks ago.","created_at":"2026-08-02T18:00:00Z"}
+{"id":"sept","text":"We went camping at the lake again with the kids.","created_at":"2026-09-01T18:00:00Z"}
+`
+	if _, err := e.s.ImportJSONL(context.Background(), strings.NewReader(lines), ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if refs := e.searchRefs("When did we go camping at the lake in July?", 2); len(refs) != 2 || refs[0] != "july" {
+		t.Fatalf("search = %v; want the memory that tells of July first", refs)
+	}
+}
