@@ -242,3 +242,17 @@ func TestBuildKeepsTheAnswerToAQuestion(t *testing.T) {
 		t.Fatalf("the question's turn and the answer's should be kept as relevant: %v", r)
 	}
 }
+
+// TestBuildKeepsTheTurnBeforeAnAnswer: "this morning" is in a turn with none of
+// the query's words; the turn after it has them, so it is kept as relevant.
+func TestBuildKeepsTheTurnBeforeAnAnswer(t *testing.T) {
+	pairs := []string{"Guess what the postman brought this morning!", "Tell me!",
+		"The carbon kayak paddle I ordered.", "Great choice."}
+	for i := 0; i < 40; i++ {
+		pairs = append(pairs, fmt.Sprintf("Tell me a fun fact about the ocean, number %d please.", i), "Octopuses have three hearts and blue blood, and they can taste with their arms.")
+	}
+	c := NewBuilder().Build(context.Background(), Input{Query: "When did my kayak paddle come?", History: conv(pairs...), Budget: 300})
+	if r := reasons(c); r["r1"] != ReasonRelevant || r["r3"] != ReasonRelevant {
+		t.Fatalf("the turn before the answer and the answer's should be kept as relevant: %v", r)
+	}
+}
