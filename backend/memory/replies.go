@@ -34,12 +34,13 @@ const (
 func asksQuestion(s string) bool { return strings.ContainsAny(s, "?？") }
 
 // repliesTo reads which lines of an import answer the line before them: both
-// carry a time (created_at given), and the second follows the first within
-// replyGap.
+// carry a time of day (a created_at with only a date says the day, not the
+// sitting), and the second follows the first within replyGap.
 func repliesTo(lines []ImportLine, created []time.Time) []bool {
 	out := make([]bool, len(lines))
+	timed := func(l ImportLine) bool { return len(l.CreatedAt) > len("2006-01-02") }
 	for i := 1; i < len(lines); i++ {
-		if lines[i].CreatedAt == "" || lines[i-1].CreatedAt == "" {
+		if !timed(lines[i]) || !timed(lines[i-1]) {
 			continue
 		}
 		gap := created[i].Sub(created[i-1])
@@ -62,7 +63,9 @@ func (s *Store) replies(ctx context.Context, profile string, hits []lexHit) (map
 		}
 		args = append(args, h.rid)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT rid, reply_to FROM memories WHERE profile = ? AND status = 'active'
+	// The unary pluses keep the planner on memories_by_reply: on
+	// memories_by_status it read every active memory (80 ms at 100,000).
+	rows, err := s.db.QueryContext(ctx, `SELECT rid, reply_to FROM memories WHERE +profile = ? AND +status = 'active'
 		AND reply_to IN (`+placeholders(len(hits))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("replies: %w", err)

@@ -92,15 +92,15 @@ func TestAnAnswerIsFoundByTheQuestionItAnswers(t *testing.T) {
 }
 
 // TestRepliesNeedOneSitting: a line answers the line before it only when both
-// have a time and the second follows within replyGap.
+// have a time of day and the second follows within replyGap.
 func TestRepliesNeedOneSitting(t *testing.T) {
 	lines := []ImportLine{{CreatedAt: "2026-05-01T10:00:00Z"}, {CreatedAt: "2026-05-01T10:29:00Z"}, {CreatedAt: "2026-05-01T11:00:00Z"},
-		{}, {CreatedAt: "2026-05-01T11:01:00Z"}, {CreatedAt: "2026-05-01T10:59:00Z"}}
+		{}, {CreatedAt: "2026-05-01T11:01:00Z"}, {CreatedAt: "2026-05-01T10:59:00Z"}, {CreatedAt: "2026-05-01"}, {CreatedAt: "2026-05-01"}}
 	created := make([]time.Time, len(lines))
 	for i, l := range lines {
 		created[i], _ = parseDay(l.CreatedAt)
 	}
-	if got, want := repliesTo(lines, created), []bool{false, true, false, false, false, false}; !slices.Equal(got, want) {
+	if got, want := repliesTo(lines, created), []bool{false, true, false, false, false, false, false, false}; !slices.Equal(got, want) {
 		t.Fatalf("repliesTo = %v, want %v", got, want)
 	}
 }
