@@ -132,15 +132,8 @@ func intentCorrectionsCmd(core coreIntent, g globals, args []string, env Env) er
 		}
 		return nil
 	}
-	if !g.yes {
-		ok, err := confirm(env, fmt.Sprintf("Clear %d intent corrections?", len(list)), "this needs confirmation")
-		if err != nil {
-			return err
-		}
-		if !ok {
-			fmt.Fprintln(env.Stderr, "nothing cleared")
-			return nil
-		}
+	if ok, err := proceed(env, g, fmt.Sprintf("Clear %d intent corrections?", len(list)), "this needs confirmation", "nothing cleared"); !ok {
+		return err
 	}
 	n, err := core.ClearIntentCorrections(ctx)
 	if err != nil {

@@ -239,12 +239,9 @@ func kbRemove(ctx context.Context, k *app.Knowledge, g globals, args []string, e
 	if err != nil {
 		return err
 	}
-	if !g.yes {
-		q := fmt.Sprintf("Remove %q from the knowledge base (%d files, %d passages)? The files on disk stay.", c.Name, c.Files, c.Chunks)
-		ok, err := confirm(env, q, "kb remove: not removed")
-		if err != nil || !ok {
-			return err
-		}
+	q := fmt.Sprintf("Remove %q from the knowledge base (%d files, %d passages)? The files on disk stay.", c.Name, c.Files, c.Chunks)
+	if ok, err := proceed(env, g, q, "kb remove: not removed", ""); !ok {
+		return err
 	}
 	r, err := k.Remove(ctx, c.Name)
 	if err != nil {

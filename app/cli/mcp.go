@@ -177,15 +177,8 @@ func mcpAccept(ctx context.Context, core *app.Core, g globals, args []string, en
 	if len(changed) == 0 {
 		return usagef("mcp accept: %s has no changed tool%s; see `hermes mcp tools %s`", args[0], map[bool]string{true: " named " + strings.Join(args[1:], ""), false: ""}[len(args) == 2], args[0])
 	}
-	if !g.yes {
-		ok, err := confirm(env, fmt.Sprintf("Accept the new definition of %s and switch it back on?", strings.Join(changed, ", ")), "this needs confirmation")
-		if err != nil {
-			return err
-		}
-		if !ok {
-			fmt.Fprintln(env.Stderr, "not accepted")
-			return nil
-		}
+	if ok, err := proceed(env, g, fmt.Sprintf("Accept the new definition of %s and switch it back on?", strings.Join(changed, ", ")), "this needs confirmation", "not accepted"); !ok {
+		return err
 	}
 	if err := core.MCPAcceptTools(args[0], changed...); err != nil {
 		return err
@@ -213,15 +206,8 @@ func mcpApprove(ctx context.Context, core *app.Core, g globals, args []string, e
 	if st.Internet {
 		fmt.Fprintln(env.Stderr, "    Warning: this server is on the internet; your messages and tool arguments leave this computer.")
 	}
-	if !g.yes {
-		ok, err := confirm(env, question, "this needs confirmation")
-		if err != nil {
-			return err
-		}
-		if !ok {
-			fmt.Fprintln(env.Stderr, "not approved")
-			return nil
-		}
+	if ok, err := proceed(env, g, question, "this needs confirmation", "not approved"); !ok {
+		return err
 	}
 	if err := core.MCPApproveServer(ctx, args[0]); err != nil {
 		return err

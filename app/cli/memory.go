@@ -288,14 +288,8 @@ func forgetCmd(ctx context.Context, core *app.Core, g globals, args []string, en
 	if len(list) == 0 {
 		return usagef("memory forget: give memory ids or --query Q")
 	}
-	if !g.yes {
-		ok, err := confirm(env, fmt.Sprintf("Forget %d memories for good?", len(list)), "this needs confirmation")
-		if err != nil || !ok {
-			if err == nil {
-				fmt.Fprintln(env.Stderr, "nothing forgotten")
-			}
-			return err
-		}
+	if ok, err := proceed(env, g, fmt.Sprintf("Forget %d memories for good?", len(list)), "this needs confirmation", "nothing forgotten"); !ok {
+		return err
 	}
 	r, err := core.ForgetMemories(ctx, list...)
 	if err != nil {

@@ -136,15 +136,8 @@ func modelRemove(a *app.App, g globals, args []string, env Env) error {
 	if len(args) == 0 {
 		return usagef("model rm: give one or more model names")
 	}
-	if !g.yes {
-		ok, err := confirm(env, fmt.Sprintf("Delete %s from Ollama?", strings.Join(args, ", ")), "refusing to delete without confirmation")
-		if err != nil {
-			return err
-		}
-		if !ok {
-			fmt.Fprintln(env.Stderr, "nothing deleted")
-			return nil
-		}
+	if ok, err := proceed(env, g, fmt.Sprintf("Delete %s from Ollama?", strings.Join(args, ", ")), "refusing to delete without confirmation", "nothing deleted"); !ok {
+		return err
 	}
 	for _, n := range args {
 		if err := a.DeleteModel(n); err != nil {

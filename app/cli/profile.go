@@ -65,14 +65,9 @@ func profileCmd(ctx context.Context, core *app.Core, g globals, args []string, e
 			if n == 1 {
 				what = "its 1 memory"
 			}
-			ok, err := confirm(env, fmt.Sprintf("Delete profile %s and erase %s for good?", args[1], what),
-				fmt.Sprintf("refusing to delete profile %s (%s would be erased) without confirmation", args[1], what[4:]))
-			if err != nil {
+			if ok, err := proceed(env, g, fmt.Sprintf("Delete profile %s and erase %s for good?", args[1], what),
+				fmt.Sprintf("refusing to delete profile %s (%s would be erased) without confirmation", args[1], what[4:]), "nothing deleted"); !ok {
 				return err
-			}
-			if !ok {
-				fmt.Fprintln(env.Stderr, "nothing deleted")
-				return nil
 			}
 		}
 		r, err := core.DeleteMemoryProfile(ctx, args[1])

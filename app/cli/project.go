@@ -158,18 +158,12 @@ func projectDelete(ctx context.Context, core *app.Core, g globals, args []string
 	if err != nil {
 		return err
 	}
-	if !g.yes {
-		q := fmt.Sprintf("Delete project %q? Its %d chat(s) stay, in no project.", p.Name, p.Chats)
-		if *del {
-			q = fmt.Sprintf("Delete project %q and its %d chat(s), with all their messages, for good?", p.Name, p.Chats)
-		}
-		ok, err := confirm(env, q, "refusing to delete without confirmation")
-		if err != nil || !ok {
-			if err == nil {
-				fmt.Fprintln(env.Stderr, "nothing deleted")
-			}
-			return err
-		}
+	q := fmt.Sprintf("Delete project %q? Its %d chat(s) stay, in no project.", p.Name, p.Chats)
+	if *del {
+		q = fmt.Sprintf("Delete project %q and its %d chat(s), with all their messages, for good?", p.Name, p.Chats)
+	}
+	if ok, err := proceed(env, g, q, "refusing to delete without confirmation", "nothing deleted"); !ok {
+		return err
 	}
 	r, err := core.DeleteProject(ctx, p.ID, *del)
 	if err != nil || g.json {

@@ -198,15 +198,8 @@ func sessionDelete(ctx context.Context, core *app.Core, a *app.App, g globals, a
 			return sessionErr("session delete", id, err)
 		}
 	}
-	if !g.yes {
-		ok, err := confirm(env, fmt.Sprintf("Delete %d session(s) and all their messages for good?", len(args)), "refusing to delete without confirmation")
-		if err != nil {
-			return err
-		}
-		if !ok {
-			fmt.Fprintln(env.Stderr, "nothing deleted")
-			return nil
-		}
+	if ok, err := proceed(env, g, fmt.Sprintf("Delete %d session(s) and all their messages for good?", len(args)), "refusing to delete without confirmation", "nothing deleted"); !ok {
+		return err
 	}
 	var receipts []app.DeleteReceipt
 	for _, id := range args {
@@ -251,6 +244,20 @@ func confirm(env Env, question, refusal string) (bool, error) {
 	}
 	a := strings.ToLower(strings.TrimSpace(line))
 	return a == "y" || a == "yes", nil
+}
+
+// proceed is true with --yes, or when the user says yes to question; a
+// refusal without a terminal is confirm's, and a no prints declined (when
+// set) on stderr.
+func proceed(env Env, g globals, question, refusal, declined string) (bool, error) {
+	if g.yes {
+		return true, nil
+	}
+	ok, err := confirm(env, question, refusal)
+	if err == nil && !ok && declined != "" {
+		fmt.Fprintln(env.Stderr, declined)
+	}
+	return ok && err == nil, err
 }
 
 // progressPrinter reports long work on stderr: one line redrawn on a terminal,

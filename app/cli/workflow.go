@@ -167,13 +167,8 @@ func workflowResume(core *app.Core, g globals, env Env, id string) error {
 	confirmed := g.yes
 	if unsure := app.UnsureWorkflowSteps(r); len(unsure) > 0 && !confirmed && r.Resumable() {
 		fmt.Fprintf(env.Stderr, "Step %s was stopped while it ran and may have acted already; resuming runs it again.\n", strings.Join(unsure, ", "))
-		ok, err := confirm(env, "Run it again?", "resuming needs confirmation to run "+strings.Join(unsure, ", ")+" again")
-		if err != nil {
+		if ok, err := proceed(env, g, "Run it again?", "resuming needs confirmation to run "+strings.Join(unsure, ", ")+" again", "not resumed"); !ok {
 			return err
-		}
-		if !ok {
-			fmt.Fprintln(env.Stderr, "not resumed")
-			return nil
 		}
 		confirmed = true
 	}

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // conversation is an imported chat between Ann and Bo: Bo's answer "Seven years
@@ -96,12 +95,12 @@ func TestAnAnswerIsFoundByTheQuestionItAnswers(t *testing.T) {
 func TestRepliesNeedOneSitting(t *testing.T) {
 	lines := []ImportLine{{CreatedAt: "2026-05-01T10:00:00Z"}, {CreatedAt: "2026-05-01T10:29:00Z"}, {CreatedAt: "2026-05-01T11:00:00Z"},
 		{}, {CreatedAt: "2026-05-01T11:01:00Z"}, {CreatedAt: "2026-05-01T10:59:00Z"}, {CreatedAt: "2026-05-01"}, {CreatedAt: "2026-05-01"}}
-	created := make([]time.Time, len(lines))
-	for i, l := range lines {
-		created[i], _ = parseDay(l.CreatedAt)
+	got := make([]bool, len(lines))
+	for i := 1; i < len(lines); i++ {
+		got[i] = follows(lines[i-1], lines[i])
 	}
-	if got, want := repliesTo(lines, created), []bool{false, true, false, false, false, false, false, false}; !slices.Equal(got, want) {
-		t.Fatalf("repliesTo = %v, want %v", got, want)
+	if want := []bool{false, true, false, false, false, false, false, false}; !slices.Equal(got, want) {
+		t.Fatalf("follows = %v, want %v", got, want)
 	}
 }
 

@@ -324,12 +324,7 @@ func (s *Store) rerank(ctx context.Context, a analysis, cs []candidate) {
 		for i := range cs {
 			cs[i].rr = s.scoreOne(a, &cs[i], toks[i], fields[i], prf, now)
 		}
-		sort.SliceStable(cs, func(i, j int) bool {
-			if cs[i].rr.Total != cs[j].rr.Total {
-				return cs[i].rr.Total > cs[j].rr.Total
-			}
-			return cs[i].score > cs[j].score
-		})
+		byRerank(cs)
 	}
 	score(nil)
 	s.topicsRank(cs)
@@ -501,6 +496,11 @@ func (s *Store) topicsRank(cs []candidate) {
 		cs[i].rr.Total += cs[i].rr.Offer
 		cs[i].rr.Offer = 0
 	}
+	byRerank(cs)
+}
+
+// byRerank sorts cs best first by the rerank score, then the fused score.
+func byRerank(cs []candidate) {
 	sort.SliceStable(cs, func(i, j int) bool {
 		if cs[i].rr.Total != cs[j].rr.Total {
 			return cs[i].rr.Total > cs[j].rr.Total

@@ -364,7 +364,6 @@ func (s *Store) ImportJSONL(ctx context.Context, r io.Reader, opt ImportOptions)
 		return ImportResult{}, err
 	}
 	items := make([]item, len(lines))
-	created := make([]time.Time, len(lines))
 	now := s.now()
 	for i, l := range lines {
 		it := item{ref: l.ID, text: strings.TrimSpace(l.Text), layer: Layer(l.Layer), status: StatusActive, category: "other",
@@ -378,10 +377,8 @@ func (s *Store) ImportJSONL(ctx context.Context, r io.Reader, opt ImportOptions)
 				it.created = it.created.Truncate(24 * time.Hour)
 			}
 		}
-		items[i], created[i] = it, it.created
-	}
-	for i, f := range repliesTo(lines, created) {
-		items[i].follows = f
+		it.follows = i > 0 && follows(lines[i-1], l)
+		items[i] = it
 	}
 	return s.importItems(ctx, items, opt)
 }
