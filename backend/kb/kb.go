@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"hermes/backend/document"
+	"hermes/backend/retrieval"
 	"hermes/backend/store"
 	"hermes/backend/vector"
 )
@@ -69,7 +70,7 @@ type Store struct {
 	vecs   *vector.Index // loaded on the first search or write
 	loaded bool
 
-	terms termCounts              // passages per full-text term, for the common-term rule
+	words *retrieval.Index        // the passages' full-text index (kb_fts)
 	watch atomic.Pointer[watcher] // the running Watch, if any
 }
 
@@ -78,7 +79,7 @@ func New(db *store.DB, cfg Config) *Store {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Store{db: db, cfg: cfg, vecs: vector.New(), terms: termCounts{rows: -1}}
+	return &Store{db: db, cfg: cfg, vecs: vector.New(), words: retrieval.NewIndex(db, "kb_fts", `SELECT COUNT(*) FROM kb_chunks`)}
 }
 
 // Pause stops indexing (the pass under way at its next batch, the watcher's

@@ -25,7 +25,7 @@ func (s *Store) Remove(ctx context.Context, name string) (Receipt, error) {
 		return Receipt{}, err
 	}
 	r := Receipt{Collection: c.Name, Files: c.Files}
-	defer s.terms.reset()
+	defer s.words.Reset()
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		ids, err := chunkIDs(ctx, tx, `SELECT k.id FROM kb_chunks k JOIN kb_files f ON f.id = k.file_id WHERE f.collection_id = ?`, c.ID)
 		if err != nil {

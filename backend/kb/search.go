@@ -101,7 +101,7 @@ func (s *Store) fuse(lex, near []int64) []retrieval.Scored {
 	seen := set(lex)
 	for i, id := range near {
 		if !seen[id] {
-			first = append(first, retrieval.Scored{ID: id, Score: lexicalWeight / float64(retrieval.RRFK+len(lex)+i+1)})
+			first = append(first, retrieval.Scored{ID: id, Score: retrieval.RRF(lexicalWeight, len(lex)+i+1)})
 		}
 	}
 	return first
@@ -133,29 +133,13 @@ func (s *Store) lexical(ctx context.Context, q string, colls []int64, n int) ([]
 	for _, id := range colls {
 		scopes = append(scopes, scope(id))
 	}
-	rare, common := s.split(ctx, retrieval.QueryTerms(q))
+	rare, common := s.words.Split(ctx, retrieval.QueryTerms(q))
 	if len(rare) == 0 { // only common words: rank by the rarest of them
-		slices.SortStableFunc(common, func(a, b string) int { return s.termRows(ctx, a) - s.termRows(ctx, b) })
+		slices.SortStableFunc(common, func(a, b string) int { return s.words.TermRows(ctx, a) - s.words.TermRows(ctx, b) })
 		rare = common[:min(2, len(common))]
 	}
-	expr := retrieval.MatchAny(rare, scopes)
-	if expr == "" {
-		return nil, nil
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM kb_fts WHERE kb_fts MATCH ? ORDER BY rank LIMIT ?`, expr, n)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	hits, err := s.words.Rank(ctx, retrieval.Ranking{Expr: retrieval.MatchAny(rare, scopes), Limit: n})
+	return retrieval.IDs(hits), err
 }
 
 // nearest is the chunks nearest to q by meaning; none without an embedder or

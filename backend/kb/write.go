@@ -18,7 +18,7 @@ import (
 func (s *Store) commit(ctx context.Context, outs []outcome) error {
 	olds := make([][]int64, len(outs))
 	ids := make([][]int64, len(outs))
-	defer s.terms.reset()
+	defer s.words.Reset()
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
 		for i, o := range outs {
 			var err error
@@ -145,7 +145,7 @@ func eraseChunks(ctx context.Context, tx *sql.Tx, ids []int64) error {
 // removeFile erases a file that is gone from disk (or from the collection).
 func (s *Store) removeFile(ctx context.Context, collection int64, rel string) error {
 	var gone []int64
-	defer s.terms.reset()
+	defer s.words.Reset()
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
 		var fileID int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM kb_files WHERE collection_id = ? AND path_hash = ?`, collection, store.Digest(rel)).Scan(&fileID)

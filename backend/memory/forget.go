@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"hermes/backend/retrieval"
 	"hermes/backend/store"
-	"hermes/backend/text"
 	"hermes/backend/vector"
 )
 
@@ -558,7 +558,7 @@ func (s *Store) verify(ctx context.Context, gone []erased, idx *index) (lexical,
 			continue
 		}
 		seen[g.profile+g.normHash] = true
-		if expr := text.MatchExpr(g.text); expr != "" {
+		if expr := retrieval.MatchAll(g.text); expr != "" {
 			rows, err := s.db.QueryContext(ctx, `SELECT f.rowid, COALESCE(m.norm_hash, '') FROM memories_fts f LEFT JOIN memories m ON m.rid = f.rowid
 				WHERE memories_fts MATCH ?`, `{body} : (`+expr+`) AND {scope} : "`+scopeToken(g.profile)+`"`)
 			if err == nil {

@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"hermes/backend/retrieval"
 )
 
-// Reciprocal rank fusion: score = Σ weight/(rrfK + rank). A lexical hit shares a
+// Reciprocal rank fusion (retrieval.RRF): score = Σ weight/(RRFK + rank). A lexical hit shares a
 // content word (or its stem) with the question, so its list is trusted a little
 // more than the vector list, which always returns something.
 const (
-	rrfK          = 60
 	lexicalWeight = 1.0
 	vectorWeight  = 0.8
 	conceptWeight = 0.6
@@ -87,21 +88,21 @@ func (s *Store) hybridFor(ctx context.Context, profile, q, category string, n in
 	for i, h := range lex {
 		c := get(h.rid)
 		c.lexRank, c.bm25 = i+1, h.score
-		c.score += lexicalWeight / float64(rrfK+i+1)
+		c.score += retrieval.RRF(lexicalWeight, i+1)
 	}
 	for i, h := range con {
 		c := get(h.rid)
 		c.conRank = i + 1
-		c.score += conceptWeight / float64(rrfK+i+1)
+		c.score += retrieval.RRF(conceptWeight, i+1)
 	}
 	for _, h := range when {
 		get(h.rid).inTime = true
 	}
 	for rid, i := range replies {
-		get(rid).score += replyWeight / float64(rrfK+i+1)
+		get(rid).score += retrieval.RRF(replyWeight, i+1)
 	}
 	for i, h := range vec {
-		byID[h.ID] = &candidate{vecRank: i + 1, sim: h.Sim, score: vectorWeight / float64(rrfK+i+1)}
+		byID[h.ID] = &candidate{vecRank: i + 1, sim: h.Sim, score: retrieval.RRF(vectorWeight, i+1)}
 	}
 	if len(byRid)+len(byID) == 0 {
 		return nil, nil

@@ -65,7 +65,7 @@ func (s *Store) lexical(ctx context.Context, profile string, terms []string, n i
 	if len(terms) == 0 || n <= 0 {
 		return nil, nil
 	}
-	rare, common := retrieval.SplitCommon(terms, func(t string) int { return s.termRows(ctx, t) }, s.commonFrom(ctx))
+	rare, common := retrieval.SplitCommon(terms, func(t string) int { return s.words.TermRows(ctx, t) }, s.commonFrom(ctx))
 	hits, err := s.ranked(ctx, profile, rare, n)
 	if err != nil || len(common) == 0 || len(hits) == n {
 		return hits, err
@@ -92,30 +92,7 @@ func (s *Store) lexical(ctx context.Context, profile string, terms []string, n i
 var commonFloor = retrieval.CommonFloor // a variable for the tests
 
 func (s *Store) commonFrom(ctx context.Context) int {
-	return max(commonFloor, int(retrieval.CommonShare*float64(s.docCount(ctx))))
-}
-
-// termRows is how many rows an FTS term (a word, a "prefix"*, a "bigram")
-// matches at most: the sum of its forms' document counts, cached with docFreq's.
-func (s *Store) termRows(ctx context.Context, term string) int {
-	s.docCount(ctx) // refreshes the cache when it is old
-	key := "\x01" + term
-	s.nmu.Lock()
-	n, ok := s.dfs[key]
-	s.nmu.Unlock()
-	if ok {
-		return n
-	}
-	n = retrieval.TermRows(ctx, func(ctx context.Context, q string, args ...any) retrieval.Row {
-		return s.db.QueryRowContext(ctx, q, args...)
-	}, "memories_fts_vocab", term)
-	s.nmu.Lock() // emptied by every change to the memories (Store.emit)
-	if s.dfs == nil {
-		s.dfs = map[string]int{}
-	}
-	s.dfs[key] = n
-	s.nmu.Unlock()
-	return n
+	return max(commonFloor, int(retrieval.CommonShare*float64(s.words.Rows(ctx))))
 }
 
 // ranked ranks the active memories of profile matching any term by BM25. The
@@ -141,7 +118,15 @@ func (s *Store) ranked(ctx context.Context, profile string, terms []string, n in
 	if len(hits) == n || len(rows) < limit {
 		return hits, nil // complete: nothing beyond the limit could have been missed
 	}
-	return s.lexicalQuery(ctx, `SELECT rowid, rank, ? FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?`, profile, matchAny(profile, terms), n)
+	scoped, err := s.words.Rank(ctx, retrieval.Ranking{Expr: matchAny(profile, terms), Limit: n})
+	if err != nil {
+		return nil, fmt.Errorf("lexical search: %w", err)
+	}
+	hits = make([]lexHit, len(scoped))
+	for i, h := range scoped {
+		hits[i] = lexHit{rid: h.ID, score: h.Score, profile: profile}
+	}
+	return hits, nil
 }
 
 func (s *Store) lexicalQuery(ctx context.Context, q string, args ...any) ([]lexHit, error) {

@@ -21,6 +21,7 @@ import (
 	"hermes/backend/embed"
 	"hermes/backend/llm"
 	"hermes/backend/memory/decay"
+	"hermes/backend/retrieval"
 	"hermes/backend/store"
 )
 
@@ -192,11 +193,9 @@ type Store struct {
 	// stages are the retrieval stages recall runs (productionStages).
 	stages stages
 
-	// nmu guards the cached count of indexed memories and document frequencies (for IDF).
-	nmu   sync.Mutex
-	nDocs int
-	nAt   time.Time
-	dfs   map[string]int
+	// words is the full-text index (memories_fts) and its cached counts (for
+	// IDF and the common-term rule).
+	words *retrieval.Index
 
 	// afterCandidate, when set (tests), runs after each candidate of a job is written;
 	// an error stops the job there as a crash would.
@@ -248,7 +247,8 @@ func Open(ctx context.Context, db *store.DB, cfg Config) (*Store, error) {
 	if cfg.Models == nil {
 		cfg.Models = func() []string { return nil }
 	}
-	s := &Store{db: db, cfg: cfg, policy: cfg.Policy, wake: make(chan struct{}, 1), stages: productionStages()}
+	s := &Store{db: db, cfg: cfg, policy: cfg.Policy, wake: make(chan struct{}, 1), stages: productionStages(),
+		words: retrieval.NewIndex(db, "memories_fts", `SELECT COUNT(*) FROM memories WHERE status = 'active'`)}
 	if _, err := db.ExecContext(ctx, `UPDATE memory_jobs SET state = 'queued' WHERE state = 'running'`); err != nil {
 		return nil, fmt.Errorf("open memory: resume jobs: %w", err)
 	}
@@ -290,9 +290,7 @@ func (s *Store) current() (Embedder, *index) {
 func (s *Store) now() time.Time { return s.cfg.Now().UTC() }
 
 func (s *Store) emit(c Change) {
-	s.nmu.Lock() // the index changed: counts and frequencies are looked up again
-	s.nAt, s.dfs = time.Time{}, nil
-	s.nmu.Unlock()
+	s.words.Reset() // the index changed: counts and frequencies are looked up again
 	if s.cfg.OnChange != nil && len(c.IDs) > 0 {
 		s.cfg.OnChange(c)
 	}

@@ -147,7 +147,7 @@ func (s *Store) expansion(ctx context.Context, q string, concepts []string) []st
 	for _, tok := range text.Tokens(text.Fold(q)) {
 		words[tok] = true
 	}
-	limit := max(50, s.docCount(ctx)/50)
+	limit := max(50, s.words.Rows(ctx)/50)
 	var out []string
 	have := map[string]bool{}
 	for _, c := range concepts {
@@ -171,33 +171,16 @@ func (s *Store) expansion(ctx context.Context, q string, concepts []string) []st
 // docFreq is how many indexed memories contain word (for a CJK word, its rarest
 // bigram), cached with the document count until the memories change.
 func (s *Store) docFreq(ctx context.Context, w string) int {
-	s.docCount(ctx) // refreshes the cache when it is old
-	s.nmu.Lock()
-	df, ok := s.dfs[w]
-	s.nmu.Unlock()
-	if ok {
-		return df
-	}
 	grams := []string{w}
 	if text.IsCJK([]rune(w)[0]) {
 		grams = text.Bigrams(w)
 	}
-	df = -1
+	df := -1
 	for _, g := range grams {
-		var n int
-		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(doc), 0) FROM memories_fts_vocab WHERE term = ?`, g).Scan(&n); err != nil {
-			return 0
-		}
-		if df < 0 || n < df {
+		if n := s.words.TermRows(ctx, g); df < 0 || n < df {
 			df = n
 		}
 	}
-	s.nmu.Lock() // emptied by every change to the memories (Store.emit)
-	if s.dfs == nil {
-		s.dfs = map[string]int{}
-	}
-	s.dfs[w] = df
-	s.nmu.Unlock()
 	return df
 }
 
@@ -205,48 +188,29 @@ func (s *Store) docFreq(ctx context.Context, w string) int {
 // index (an English stem counts its most frequent word form).
 func (s *Store) idfs(ctx context.Context, terms []text.Term) map[string]float64 {
 	out := map[string]float64{}
-	n := float64(s.docCount(ctx))
+	n := float64(s.words.Rows(ctx))
 	for _, t := range terms {
-		key, q, args := t.Text, `SELECT COALESCE(SUM(doc), 0) FROM memories_fts_vocab WHERE term = ?`, []any{t.Text}
-		if !t.CJK {
-			p := strings.Trim(retrieval.FTSWord(t.Text), `"*`)
-			if len(p) > 3 && strings.HasSuffix(p, "i") {
-				p = p[:len(p)-1] // Porter's y -> i: "birthdai" prefixes no word, "birthda" does
-			}
-			key, q, args = "\x00"+p, `SELECT COALESCE(MAX(doc), 0) FROM memories_fts_vocab WHERE term >= ? AND term < ?`, []any{p, p + "\uffff"}
-		}
-		s.nmu.Lock()
-		df, ok := s.dfs[key]
-		s.nmu.Unlock()
-		if !ok {
-			if err := s.db.QueryRowContext(ctx, q, args...).Scan(&df); err != nil {
-				df = 1
-			}
-			s.nmu.Lock()
-			if s.dfs == nil {
-				s.dfs = map[string]int{}
-			}
-			s.dfs[key] = df
-			s.nmu.Unlock()
-		}
+		df := s.commonestForm(ctx, t)
 		out[t.Text] = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 	}
 	return out
 }
 
-// docCount is how many memories are indexed, cached for a minute (with the
-// document frequencies docFreq looked up).
-func (s *Store) docCount(ctx context.Context) int {
-	s.nmu.Lock()
-	defer s.nmu.Unlock()
-	if time.Since(s.nAt) < time.Minute && s.nDocs > 0 {
-		return s.nDocs
+// commonestForm is how many memories hold t: a CJK word as it is, an English
+// one in its most frequent word form (of those its stem prefixes).
+func (s *Store) commonestForm(ctx context.Context, t text.Term) int {
+	if t.CJK {
+		return s.words.TermRows(ctx, t.Text)
 	}
-	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM memories WHERE status = 'active'`).Scan(&n); err == nil {
-		s.nDocs, s.nAt, s.dfs = max(n, 1), time.Now(), nil
+	p := strings.Trim(retrieval.FTSWord(t.Text), `"*`)
+	if len(p) > 3 && strings.HasSuffix(p, "i") {
+		p = p[:len(p)-1] // Porter's y -> i: "birthdai" prefixes no word, "birthda" does
 	}
-	return max(s.nDocs, 1)
+	df, ok := s.words.Stat(ctx, "\x00"+p, `SELECT COALESCE(MAX(doc), 0) FROM `+s.words.Vocab()+` WHERE term >= ? AND term < ?`, p, p+"\uffff")
+	if !ok {
+		return 1
+	}
+	return df
 }
 
 // inSpans returns up to n active memories of profile created in one of spans, newest first.

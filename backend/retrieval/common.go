@@ -1,7 +1,6 @@
 package retrieval
 
 import (
-	"context"
 	"strings"
 )
 
@@ -18,29 +17,19 @@ const CommonFloor = 5000
 // CommonFrom is how many rows make a term common in an index of rows rows.
 func CommonFrom(rows int) int { return max(CommonFloor, int(CommonShare*float64(rows))) }
 
-// Row is a query's one row.
-type Row interface{ Scan(dest ...any) error }
-
-// TermRows is how many rows an FTS term (a word, a "prefix"*, a "bigram" or a
-// phrase) matches at most, from the index's fts5vocab table (vocab, of kind
-// 'row'): the sum of its forms' document counts; a phrase matches no more rows
-// than its first word. An error is 0: unknown, ranked like any term.
-func TermRows(ctx context.Context, q func(ctx context.Context, query string, args ...any) Row, vocab, term string) int {
+// termRowsQuery is the query of how many rows an FTS term (a word, a
+// "prefix"*, a "bigram" or a phrase) matches at most, from the index's
+// fts5vocab table (vocab, of kind 'row'): the sum of its forms' document
+// counts; a phrase matches no more rows than its first word.
+func termRowsQuery(vocab, term string) (string, []any) {
 	w := strings.Trim(term, `"*`)
-	var n int
-	var err error
 	switch {
 	case strings.HasSuffix(term, "*"):
-		err = q(ctx, `SELECT COALESCE(SUM(doc), 0) FROM `+vocab+` WHERE term >= ? AND term < ?`, w, w+"\uffff").Scan(&n)
+		return `SELECT COALESCE(SUM(doc), 0) FROM ` + vocab + ` WHERE term >= ? AND term < ?`, []any{w, w + "\uffff"}
 	case strings.Contains(w, " "):
-		err = q(ctx, `SELECT COALESCE(SUM(doc), 0) FROM `+vocab+` WHERE term = ?`, strings.Fields(w)[0]).Scan(&n)
-	default:
-		err = q(ctx, `SELECT COALESCE(SUM(doc), 0) FROM `+vocab+` WHERE term = ?`, w).Scan(&n)
+		return `SELECT COALESCE(SUM(doc), 0) FROM ` + vocab + ` WHERE term = ?`, []any{strings.Fields(w)[0]}
 	}
-	if err != nil {
-		return 0
-	}
-	return n
+	return `SELECT COALESCE(SUM(doc), 0) FROM ` + vocab + ` WHERE term = ?`, []any{w}
 }
 
 // SplitCommon splits terms into rare and common by rows (TermRows) against

@@ -104,6 +104,31 @@ func PlainTerms(q string) []string {
 	return out
 }
 
+// MatchAll is the FTS5 expression of a find box (chat search, the erasure
+// checks): every term of q must match; Latin terms match as
+// prefixes, CJK terms as the phrase of their bigrams. Terms are quoted, so user
+// input is never FTS5 syntax.
+func MatchAll(q string) string {
+	var parts []string
+	for _, t := range text.QueryTerms(q) {
+		r := []rune(t)
+		if text.IsCJK(r[0]) {
+			if len(r) == 1 {
+				parts = append(parts, `"`+t+`"`)
+				continue
+			}
+			grams := make([]string, 0, len(r)-1)
+			for i := 0; i+1 < len(r); i++ {
+				grams = append(grams, string(r[i:i+2]))
+			}
+			parts = append(parts, `"`+strings.Join(grams, " ")+`"`)
+			continue
+		}
+		parts = append(parts, `"`+strings.ReplaceAll(t, `"`, `""`)+`"*`)
+	}
+	return strings.Join(parts, " AND ")
+}
+
 // MatchAny is an FTS5 expression for rows whose column body has any of terms
 // and, with scopes given, whose column scope has one of those tokens; "" when
 // there are no terms.
@@ -129,6 +154,9 @@ func quote(ts []string) []string {
 // RRFK is reciprocal rank fusion's constant: score = Σ weight/(RRFK + rank).
 const RRFK = 60
 
+// RRF is what rank (1-based) in a list of weight adds to a fused score.
+func RRF(weight float64, rank int) float64 { return weight / float64(RRFK+rank) }
+
 // Ranked is one ranked list for Fuse: ids best first, and the weight the list
 // is trusted with.
 type Ranked struct {
@@ -144,7 +172,7 @@ func Fuse(lists ...Ranked) []Scored {
 	var out []Scored
 	for _, l := range lists {
 		for i, id := range l.IDs {
-			s := l.Weight / float64(RRFK+i+1)
+			s := RRF(l.Weight, i+1)
 			if j, ok := byID[id]; ok {
 				out[j].Score += s
 				continue

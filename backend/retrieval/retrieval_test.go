@@ -42,3 +42,20 @@ func TestFuse(t *testing.T) {
 		t.Fatalf("MatchAny = %q", expr)
 	}
 }
+
+// A find box's query: every word as a prefix, a CJK run as the phrase of its
+// bigrams (as text.Segment indexes it); user input never becomes FTS5 syntax.
+func TestMatchAll(t *testing.T) {
+	cases := []struct{ in, match string }{
+		{"Hello World", `"hello"* AND "world"*`},
+		{"我昨天买了耳机", `"我昨 昨天 天买 买了 了耳 耳机"`},
+		{"买 iPhone 手机", `"买" AND "iphone"* AND "手机"`},
+		{`say "hi" OR NOT`, `"say"* AND "hi"* AND "or"* AND "not"*`},
+		{" ,, ", ""},
+	}
+	for _, tc := range cases {
+		if got := MatchAll(tc.in); got != tc.match {
+			t.Errorf("MatchAll(%q) = %q; want %q", tc.in, got, tc.match)
+		}
+	}
+}

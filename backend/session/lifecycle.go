@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"hermes/backend/retrieval"
 	"hermes/backend/store"
-	"hermes/backend/text"
 )
 
 // Session states.
@@ -375,7 +375,7 @@ func (st *Store) SaidElsewhere(ctx context.Context, id, content string) (bool, e
 func (st *Store) stillFound(ctx context.Context, texts []string, rowids map[int64]bool) int {
 	n := 0
 	for _, gone := range texts {
-		expr := text.MatchExpr(gone)
+		expr := retrieval.MatchAll(gone)
 		if expr == "" {
 			continue
 		}

@@ -1,12 +1,14 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 
-	"hermes/backend/text"
+	"hermes/backend/retrieval"
 )
 
 // Hit is one search result.
@@ -25,7 +27,7 @@ type Hit struct {
 // Search finds messages across all sessions (archived ones too), best match first
 // (BM25), with snippets. It works for English and Chinese.
 func (st *Store) Search(ctx context.Context, query string, limit int) ([]Hit, error) {
-	expr := text.MatchExpr(query)
+	expr := retrieval.MatchAll(query)
 	if expr == "" {
 		return nil, fmt.Errorf("search: %w: the query has no words", ErrInvalid)
 	}
@@ -63,31 +65,48 @@ func (st *Store) flushSearch(ctx context.Context) error {
 // searchWindow is how many of the newest messages are ranked first.
 const searchWindow = 20000
 
+// search ranks the messages matching expr above minRowid with the shared
+// engine (retrieval.Index), then reads the found ones a chat list shows
+// (imported history and incognito chats are not searched), best first.
 func (st *Store) search(ctx context.Context, query, expr string, minRowid int64, limit int) ([]Hit, error) {
+	found, err := st.words.Rank(ctx, retrieval.Ranking{Expr: expr, Limit: limit, Where: "rowid > ?", Args: []any{minRowid}})
+	if err != nil || len(found) == 0 {
+		return nil, wrapSearch(query, err)
+	}
+	args := make([]any, len(found))
+	score := make(map[int64]float64, len(found))
+	for i, h := range found {
+		args[i], score[h.ID] = h.ID, h.Score
+	}
 	rows, err := st.db.QueryContext(ctx, `
-		SELECT m.session_id, s.title, m.id, m.seq, m.role, m.content, f.rank, m.created_at, s.state
-		FROM (SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ? AND rowid > ? ORDER BY rank LIMIT ?) f
-		JOIN messages m ON m.rowid = f.rowid
-		JOIN sessions s ON s.id = m.session_id
-		WHERE m.import_id IS NULL AND s.incognito_owner IS NULL
-		ORDER BY f.rank`, expr, minRowid, limit)
+		SELECT m.rowid, m.session_id, s.title, m.id, m.seq, m.role, m.content, m.created_at, s.state
+		FROM messages m JOIN sessions s ON s.id = m.session_id
+		WHERE m.rowid IN (?`+strings.Repeat(", ?", len(found)-1)+`) AND m.import_id IS NULL AND s.incognito_owner IS NULL`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("search %q: %w", query, err)
+		return nil, wrapSearch(query, err)
 	}
 	defer rows.Close()
 	var out []Hit
 	for rows.Next() {
 		var h Hit
+		var rowid int64
 		var content string
-		var rank float64
-		if err := rows.Scan(&h.SessionID, &h.SessionTitle, &h.MessageID, &h.Seq, &h.Role, &content, &rank, &h.CreatedAt, &h.State); err != nil {
-			return nil, fmt.Errorf("search %q: %w", query, err)
+		if err := rows.Scan(&rowid, &h.SessionID, &h.SessionTitle, &h.MessageID, &h.Seq, &h.Role, &content, &h.CreatedAt, &h.State); err != nil {
+			return nil, wrapSearch(query, err)
 		}
-		h.Score = -rank
+		h.Score = score[rowid]
 		h.Snippet = Snippet(content, query, 120)
 		out = append(out, h)
 	}
-	return out, rows.Err()
+	slices.SortStableFunc(out, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) })
+	return out, wrapSearch(query, rows.Err())
+}
+
+func wrapSearch(query string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("search %q: %w", query, err)
 }
 
 // SnippetText renders a snippet as plain text with the matches in [brackets].

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"hermes/backend/retrieval"
 	"hermes/backend/store"
 )
 
@@ -94,11 +95,12 @@ type Store struct {
 	// active one); nil is "personal".
 	Profile func(ctx context.Context) string
 	hist    historyCache
+	words   *retrieval.Index // the messages' full-text index (messages_fts)
 }
 
 // NewStore returns a session store over db.
 func NewStore(db *store.DB) *Store {
-	return &Store{db: db, Now: time.Now, NewID: newID}
+	return &Store{db: db, Now: time.Now, NewID: newID, words: retrieval.NewIndex(db, "messages_fts", `SELECT COUNT(*) FROM messages`)}
 }
 
 // newID is a UUIDv7: time-ordered and collision-free.

@@ -80,27 +80,3 @@ func QueryTerms(q string) []string {
 	flush()
 	return terms
 }
-
-// MatchExpr builds an FTS5 query: every term must match; Latin terms match as
-// prefixes, CJK terms as the phrase of their bigrams. Terms are quoted, so user
-// input is never FTS5 syntax.
-func MatchExpr(q string) string {
-	var parts []string
-	for _, t := range QueryTerms(q) {
-		r := []rune(t)
-		if IsCJK(r[0]) {
-			if len(r) == 1 {
-				parts = append(parts, `"`+t+`"`)
-				continue
-			}
-			grams := make([]string, 0, len(r)-1)
-			for i := 0; i+1 < len(r); i++ {
-				grams = append(grams, string(r[i:i+2]))
-			}
-			parts = append(parts, `"`+strings.Join(grams, " ")+`"`)
-			continue
-		}
-		parts = append(parts, `"`+strings.ReplaceAll(t, `"`, `""`)+`"*`)
-	}
-	return strings.Join(parts, " AND ")
-}
