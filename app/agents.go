@@ -51,7 +51,7 @@ const agentToolTimeout = 10 * time.Minute
 func (c *Core) openAgents() {
 	ag := &agents{catalog: subagent.NewCatalog(filepath.Join(c.dataDir, subagent.FileName))}
 	ag.runner = &subagent.Runner{LLM: settingsLLM{c}, Sessions: c.sessions, Prompt: c.prompt, Tools: agentTools{c.tools},
-		Memory: agentRecall{c}, Budget: c.subagentBudget, AfterRun: c.afterAgentRun}
+		Memory: agentRecall{c}, Budget: c.budget, AfterRun: c.afterAgentRun}
 	c.agents = ag
 	c.syncAgentTools()
 	ag.watch = startWatch(fileWatchEvery, func() {

@@ -131,6 +131,23 @@ func TestDelegationRunsTheSubAgentInItsOwnChannel(t *testing.T) {
 	if len(subs[0].Tools) == 0 {
 		t.Error("researcher was offered no tools")
 	}
+	// The main turn and the sub-agent run the one loop (agent.Loop): each
+	// follow-up request ends with the model's own call, then that call's result.
+	followUps := map[string]api.ChatRequest{"researcher": subs[1]}
+	for _, r := range s.subRequests("") {
+		if m := r.Messages; !strings.Contains(m[0].Content, "Hermes' researcher") && m[len(m)-1].Role == "tool" {
+			followUps["main"] = r
+		}
+	}
+	for who, r := range followUps {
+		m := r.Messages
+		if n := len(m); n < 2 || m[n-2].Role != "assistant" || len(m[n-2].ToolCalls) != 1 || m[n-1].Role != "tool" || m[n-1].ToolName != m[n-2].ToolCalls[0].Function.Name {
+			t.Errorf("%s follow-up request ends %+v", who, m[max(0, len(m)-2):])
+		}
+	}
+	if len(followUps) != 2 {
+		t.Errorf("follow-ups of %v only", followUps)
+	}
 
 	msgs, err := core.sessions.Messages(context.Background(), res.Session.ID)
 	if err != nil {

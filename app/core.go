@@ -359,8 +359,8 @@ func (l settingsLLM) Chat(ctx context.Context, req llm.ChatRequest, fn func(llm.
 // over the settings, the context size the chat asks for, and the model's own limit).
 func (c *Core) budget(ctx context.Context, models []string, asked int) (budget, numCtx int, model string, recent int) {
 	client, s, err := c.llmClient(ctx)
-	if err != nil {
-		return 4096, 0, "", 0
+	if err != nil { // no server to ask: the agents' default
+		return agent.Budget(nil).Of(ctx, models, asked)
 	}
 	model = s.ChatModel
 	if len(models) > 0 {
@@ -371,11 +371,6 @@ func (c *Core) budget(ctx context.Context, models []string, asked int) (budget, 
 	}
 	numCtx = prompt.ContextSize(asked, client.ContextLength(ctx, model))
 	return prompt.Budget(numCtx, s.ReplyReserve), numCtx, model, s.RecentTurns
-}
-
-// subagentBudget is a sub-agent's budget: its models, the settings' context size.
-func (c *Core) subagentBudget(ctx context.Context, models []string) (budget, numCtx int, model string, recent int) {
-	return c.budget(ctx, models, 0)
 }
 
 // BuildContext builds the context the model would see if query were sent to the

@@ -163,13 +163,8 @@ func (t *turn) buildPrompt() error {
 	if err != nil {
 		return err
 	}
-	budget, numCtx, recent := 6144, 0, 0
-	switch {
-	case a.Budget != nil:
-		budget, numCtx, t.model, recent = a.Budget(ctx, in.Models, in.NumCtx)
-	case in.NumCtx > 0:
-		numCtx, budget = in.NumCtx, prompt.Budget(in.NumCtx, 1024)
-	}
+	budget, numCtx, model, recent := a.Budget.Of(ctx, in.Models, in.NumCtx)
+	t.model = model
 	t.res.Settings.NumCtx = numCtx
 	if t.res.Settings.Model == "" {
 		t.res.Settings.Model = t.model
@@ -248,20 +243,22 @@ func (t *turn) stream() error {
 		t.ctx = a.Memory.Scope(t.ctx, t.mt)
 	}
 	t.clock = figures{start: time.Now()}
-	for {
-		t.reply, t.chatErr = a.LLM.Chat(t.ctx, t.req, t.delta)
-		if err := t.userStored(); err != nil {
-			return err // nothing of the reply was shown; the caller keeps the text
-		}
-		t.clock.round(t.reply)
-		if t.chatErr != nil || len(t.reply.ToolCalls) == 0 || t.toolTurn == nil {
-			break
-		}
-		done, err := t.runTools()
-		if err != nil || done {
-			return err
-		}
+	loop := Loop{LLM: a.LLM, Delta: t.delta, Asked: t.asked, Result: t.toolResult}
+	if t.toolTurn != nil {
+		loop.Tools = t.toolTurn
 	}
+	end, err := loop.Run(t.ctx, &t.req)
+	t.reply, t.chatErr, t.res.Stop = end.Reply, end.ChatErr, end.Stop
+	return err
+}
+
+// asked follows each call of the model: nothing of it counts before the
+// user's message is stored (the caller keeps the text when it is not).
+func (t *turn) asked(reply llm.Reply, _ error) error {
+	if err := t.userStored(); err != nil {
+		return err
+	}
+	t.clock.round(reply)
 	return nil
 }
 
@@ -283,33 +280,20 @@ func (t *turn) delta(d llm.Delta) error {
 	return t.onDelta(d)
 }
 
-// runTools runs one round of tool calls and stores their results; done when
-// the guard stopped the turn or it was cancelled.
-func (t *turn) runTools() (done bool, err error) {
-	outs, stop := t.toolTurn.RunAll(t.ctx, t.reply.ToolCalls)
-	t.req.Messages = append(t.req.Messages, llm.Message{Role: "assistant", Content: t.reply.Content, ToolCalls: t.reply.ToolCalls})
-	for _, o := range outs {
-		t.clock.pause(o.Waited)
-		t.res.Tools = append(t.res.Tools, o)
-		if t.in.OnTool != nil {
-			t.in.OnTool(o)
-		}
-		t.req.Messages = append(t.req.Messages, ToolResultMessage(o))
-		tm := ToolMessage(o, "")
-		tm.SessionID = t.sess.ID
-		if _, err := t.a.Sessions.Append(context.WithoutCancel(t.ctx), tm); err != nil {
-			return true, fmt.Errorf("turn: store tool result: %w", err)
-		}
+// toolResult keeps one tool call's result: in the turn's figures and result,
+// shown, and stored in the conversation.
+func (t *turn) toolResult(o tools.Outcome) error {
+	t.clock.pause(o.Waited)
+	t.res.Tools = append(t.res.Tools, o)
+	if t.in.OnTool != nil {
+		t.in.OnTool(o)
 	}
-	if stop != nil {
-		t.res.Stop = stop
-		return true, nil
+	tm := ToolMessage(o, "")
+	tm.SessionID = t.sess.ID
+	if _, err := t.a.Sessions.Append(context.WithoutCancel(t.ctx), tm); err != nil {
+		return fmt.Errorf("turn: store tool result: %w", err)
 	}
-	if t.ctx.Err() != nil {
-		t.chatErr = t.ctx.Err()
-		return true, nil
-	}
-	return false, nil
+	return nil
 }
 
 // persist stores the reply, even when the caller has gone away: complete, or

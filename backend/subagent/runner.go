@@ -53,9 +53,6 @@ type Recaller interface {
 	Recall(ctx context.Context, profile, text, sessionID, messageID string, k int) ([]string, error)
 }
 
-// Budget says how many prompt tokens a call to the models may use.
-type Budget func(ctx context.Context, models []string) (budget, numCtx int, model string, recentTurns int)
-
 // Runner runs sub-agents. Memory and Budget may be nil.
 type Runner struct {
 	LLM      LLM
@@ -63,7 +60,7 @@ type Runner struct {
 	Prompt   PromptBuilder
 	Tools    Tools
 	Memory   Recaller
-	Budget   Budget
+	Budget   agent.Budget // nil: agent.DefaultBudget
 	// AfterRun hears that a channel's window dropped messages (its summary needs a refresh).
 	AfterRun func(sessionID, channel string)
 }
@@ -138,13 +135,11 @@ func (r *Runner) Run(ctx context.Context, t Task) (string, error) {
 	if d.Model != "" {
 		req.Models = []string{d.Model}
 	}
-	pin := prompt.Input{System: d.System, Query: query, History: history, Channel: d.Name, Budget: 6144}
-	if r.Budget != nil {
-		var numCtx int
-		pin.Budget, numCtx, _, pin.RecentTurns = r.Budget(ctx, req.Models)
-		if numCtx > 0 {
-			req.Options = map[string]any{"num_ctx": numCtx}
-		}
+	pin := prompt.Input{System: d.System, Query: query, History: history, Channel: d.Name}
+	var numCtx int
+	pin.Budget, numCtx, _, pin.RecentTurns = r.Budget.Of(ctx, req.Models, 0)
+	if numCtx > 0 {
+		req.Options = map[string]any{"num_ctx": numCtx}
 	}
 	if t.SessionID != "" {
 		pin.Summary, pin.SummaryUpto, _ = r.Sessions.ChannelSummary(ctx, t.SessionID, d.Name)
@@ -192,14 +187,15 @@ func (r *Runner) Run(ctx context.Context, t Task) (string, error) {
 	return answer, nil
 }
 
-// loop asks the model, runs the tools it calls and asks again, until it answers
-// without tool calls or its loop guard stops it.
+// loop runs the agents' one loop (agent.Loop) with the sub-agent's stages:
+// its answer is the last round's text, each piece and tool result goes to its
+// thread, and a tool result is stored in its channel.
 func (r *Runner) loop(ctx context.Context, req *llm.ChatRequest, turn ToolTurn, callID string, emit func(Event),
 	store func(session.Message) (session.Message, error)) (string, error) {
 	var text strings.Builder
-	for {
-		text.Reset()
-		reply, err := r.LLM.Chat(ctx, *req, func(dl llm.Delta) error {
+	loop := agent.Loop{LLM: r.LLM,
+		Ask: func(int) { text.Reset() },
+		Delta: func(dl llm.Delta) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -208,29 +204,23 @@ func (r *Runner) loop(ctx context.Context, req *llm.ChatRequest, turn ToolTurn, 
 				emit(Event{Kind: "delta", Text: dl.Content})
 			}
 			return nil
-		})
-		if err != nil {
-			return text.String(), err
-		}
-		if len(reply.ToolCalls) == 0 || turn == nil {
-			return text.String(), nil
-		}
-		outs, stop := turn.RunAll(ctx, reply.ToolCalls)
-		req.Messages = append(req.Messages, llm.Message{Role: "assistant", Content: reply.Content, ToolCalls: reply.ToolCalls})
-		for _, o := range outs {
-			req.Messages = append(req.Messages, agent.ToolResultMessage(o))
+		},
+		Result: func(o tools.Outcome) error {
 			emit(Event{Kind: "tool", Tool: &o})
-			if _, err := store(agent.ToolMessage(o, callID)); err != nil {
-				return text.String(), err
-			}
-		}
-		if stop != nil {
-			return text.String(), fmt.Errorf("%w: %s", ErrStopped, stop.Message)
-		}
-		if err := ctx.Err(); err != nil {
-			return text.String(), err
-		}
+			_, err := store(agent.ToolMessage(o, callID))
+			return err
+		}}
+	if turn != nil {
+		loop.Tools = turn
 	}
+	end, err := loop.Run(ctx, req)
+	switch {
+	case err != nil:
+		return text.String(), err
+	case end.Stop != nil:
+		return text.String(), fmt.Errorf("%w: %s", ErrStopped, end.Stop.Message)
+	}
+	return text.String(), end.ChatErr
 }
 
 // store returns how the run keeps a message of its channel (nothing outside a session).
