@@ -89,7 +89,9 @@ func TestLoopRunsToolsUntilTheModelAnswers(t *testing.T) {
 // no tools each end the loop where they happen.
 func TestLoopEnds(t *testing.T) {
 	ctx := context.Background()
-	req := func() *llm.ChatRequest { return &llm.ChatRequest{Messages: []llm.Message{{Role: "user", Content: "go"}}} }
+	req := func() *llm.ChatRequest {
+		return &llm.ChatRequest{Messages: []llm.Message{{Role: "user", Content: "go"}}}
+	}
 	spin := &scripted{replies: []llm.Reply{callOf("current_time")}}
 
 	end, err := Loop{LLM: spin, Tools: &toolRounds{stopAfter: 2}}.Run(ctx, req())
