@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The build tools (task, nfpm) are their own module, build/tools, joined to
+// Hermes' by go.work so `go tool task` works from the repository: Hermes'
+// go.mod names neither, and the workspace links Hermes with exactly the
+// modules its own go.mod gives (docs/architecture.md, "Layout").
+func TestToolsHaveTheirOwnModule(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []string{"go-task/task", "goreleaser/nfpm"} {
+		if strings.Contains(string(mod), tool) {
+			t.Errorf("go.mod names %s: the build tools belong in build/tools/go.mod", tool)
+		}
+	}
+	linked := func(gowork string) []string {
+		cmd := exec.Command("go", "list", "-deps", "-tags", "sqlite_fts5", "-f", "{{with .Module}}{{.Path}}@{{.Version}}{{end}}", ".")
+		cmd.Dir, cmd.Env = root, append(os.Environ(), "GOWORK="+gowork, "GOFLAGS=")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list (GOWORK=%q): %v", gowork, err)
+		}
+		mods := slices.Compact(slices.Sorted(slices.Values(strings.Fields(string(out)))))
+		return mods
+	}
+	alone, joined := linked("off"), linked(filepath.Join(root, "go.work"))
+	if !slices.Equal(alone, joined) {
+		t.Errorf("the workspace changes what Hermes links:\nalone  %v\njoined %v", alone, joined)
+	}
+	if len(alone) < 10 {
+		t.Errorf("only %d modules linked: %v", len(alone), alone)
+	}
+}
