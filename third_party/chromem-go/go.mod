@@ -1,0 +1,3 @@
+module github.com/philippgille/chromem-go
+
+go 1.21
