@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"strings"
 	"sync"
@@ -242,6 +243,25 @@ func (a *App) GetSettings() ([]Setting, error) {
 		out = append(out, Setting{Key: it.Key, Value: it.Value, Description: it.Description})
 	}
 	return out, nil
+}
+
+// gateSetting: from the web, ollama_allow_internet on (chats may go to an
+// Ollama on the internet) and ollama_path (the program Hermes starts as
+// Ollama) need a one-time code; turning the first off needs none.
+func gateSetting(_ *Web, args []string) (guarded, bool) {
+	if len(args) == 2 && args[0] == "ollama_allow_internet" {
+		on := strings.ToLower(strings.TrimSpace(args[1]))
+		if on != "true" && on != "on" && on != "yes" && on != "1" {
+			return guarded{}, false // turning it off needs no code
+		}
+		return guarded{key: "SetSetting\x00ollama_allow_internet", fingerprint: "true",
+			what: "let Hermes send your chats to an Ollama on the internet (ollama_allow_internet)"}, true
+	}
+	if len(args) != 2 || args[0] != "ollama_path" {
+		return guarded{}, false
+	}
+	return guarded{key: "SetSetting\x00ollama_path", fingerprint: args[1],
+		what: fmt.Sprintf("let Hermes start %q as Ollama", args[1])}, true
 }
 
 // SetSetting validates and stores one setting and returns them all.

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -136,6 +138,30 @@ func (a *App) MCPAddServer(name, configJSON string) (mcp.Status, error) {
 		return mcp.Status{}, &UserError{Message: err.Error(), Err: err}
 	}
 	return st, nil
+}
+
+// gateMCPApprove: approving an MCP server from the web needs a one-time code
+// typed from the terminal; its fingerprint is the entry, so a code printed
+// before the entry changed is void.
+func gateMCPApprove(w *Web, args []string) (guarded, bool) {
+	if len(args) != 1 {
+		return guarded{}, false // dispatch refuses it
+	}
+	name := args[0]
+	g := guarded{key: "MCPApprove\x00" + name, what: fmt.Sprintf("start the MCP server %q", name)}
+	if m := w.app.core.mcpManager(); m != nil {
+		if st, err := m.Server(name); err == nil {
+			b, _ := json.Marshal(st.Config)
+			sum := sha256.Sum256(b)
+			g.fingerprint = hex.EncodeToString(sum[:])
+			if st.Config.Remote() {
+				g.what = fmt.Sprintf("connect to the MCP server %q: %s", name, mcp.CommandLine(st.Config))
+			} else {
+				g.what = fmt.Sprintf("start the MCP server %q: %s", name, mcp.CommandLine(st.Config))
+			}
+		}
+	}
+	return g, true
 }
 
 // MCPApprove approves a server's command and starts it.

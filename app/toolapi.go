@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -77,6 +78,27 @@ func addToolInfo(tr *TurnResult, res agent.Result) {
 		tr.Stop = guardStop(res.Stop)
 	}
 	tr.Unverified = res.Unverified
+}
+
+// gateApproval: allowing a call of a tool that runs a program from the web
+// needs a one-time code (a refusal needs none); its fingerprint is the tool's
+// definition.
+func gateApproval(w *Web, args []string) (guarded, bool) {
+	if len(args) != 3 || args[1] != "true" {
+		return guarded{}, false // a refusal needs no code
+	}
+	w.promptMu.Lock()
+	p, ok := w.prompts[args[0]]
+	w.promptMu.Unlock()
+	if !ok || !p.Annotations.Command {
+		return guarded{}, false
+	}
+	callArgs := string(p.Args)
+	if r := []rune(callArgs); len(r) > 300 {
+		callArgs = string(r[:300]) + "…"
+	}
+	return guarded{key: "ResolveApproval\x00" + p.ID, fingerprint: p.DefinitionHash,
+		what: fmt.Sprintf("let the tool %q run its program with %s", p.Tool, callArgs)}, true
 }
 
 // ResolveApproval answers an approval:needed prompt: allow "true"/"false", scope "once"/"session".

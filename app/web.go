@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -66,6 +67,8 @@ type Web struct {
 
 	promptMu sync.Mutex
 	prompts  map[string]ApprovalPrompt // approval:needed prompts still waiting, by id
+
+	gates map[string]webGate // the calls that need a one-time code (webcode.go)
 }
 
 // NewWeb prepares the web mode for a listener already bound to loopback.
@@ -86,6 +89,10 @@ func NewWeb(app *App, assets fs.FS, ln net.Listener) (*Web, error) {
 			net.JoinHostPort(addr.IP.String(), port): true,
 		},
 		Notices: os.Stderr, now: time.Now, codes: newCodeBook(), prompts: map[string]ApprovalPrompt{},
+		gates: gates(),
+	}
+	if err := checkWebRules(w.webRuleNames()); err != nil {
+		return nil, err
 	}
 	app.emit = w.emit
 	return w, nil
@@ -185,8 +192,11 @@ func (w *Web) static(rw http.ResponseWriter, r *http.Request) {
 
 // bodyLimit is the most a call's JSON body may hold: a file to attach comes
 // whole, base64 (4/3 of its bytes), up to the largest file a reader takes.
+// largeBodies are the calls that take more than 1 MiB (bodyLimit).
+var largeBodies = []string{"AttachDocument"}
+
 func bodyLimit(method string) int64 {
-	if method == "AttachDocument" {
+	if slices.Contains(largeBodies, method) {
 		return (document.MaxImageBytes*4/3 + 1<<20) &^ (1<<20 - 1)
 	}
 	return 1 << 20

@@ -2,18 +2,15 @@ package app
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/http"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
-
-	"hermes/backend/mcp"
 )
 
 // guarded is a call that needs a one-time code: key names the action, what says it in
@@ -23,63 +20,64 @@ type guarded struct {
 	key, what, fingerprint string
 }
 
-// gate says whether a web call needs a one-time code: approving an MCP server, or
-// allowing a call of a tool that runs a program.
+// webGate says whether a call of one method with these arguments needs a
+// one-time code, and which.
+type webGate func(w *Web, args []string) (guarded, bool)
+
+// gates are the calls web mode asks a one-time code for, by method: approving
+// an MCP server (gateMCPApprove, beside App.MCPApprove), allowing a call of a
+// tool that runs a program (gateApproval, beside App.ResolveApproval), and the
+// two settings that let Hermes start a program or reach the internet
+// (gateSetting, beside App.SetSetting). checkWebRules refuses to start web mode
+// when a name here is no method of App.
+func gates() map[string]webGate {
+	return map[string]webGate{
+		"MCPApprove":      gateMCPApprove,
+		"ResolveApproval": gateApproval,
+		"SetSetting":      gateSetting,
+	}
+}
+
+// gate says whether a web call needs a one-time code.
 func (w *Web) gate(method string, args []string) (guarded, bool) {
-	switch method {
-	case "MCPApprove":
-		if len(args) != 1 {
-			return guarded{}, false // dispatch refuses it
-		}
-		name := args[0]
-		g := guarded{key: "MCPApprove\x00" + name, what: fmt.Sprintf("start the MCP server %q", name)}
-		if m := w.app.core.mcpManager(); m != nil {
-			if st, err := m.Server(name); err == nil {
-				b, _ := json.Marshal(st.Config)
-				sum := sha256.Sum256(b)
-				g.fingerprint = hex.EncodeToString(sum[:])
-				if st.Config.Remote() {
-					g.what = fmt.Sprintf("connect to the MCP server %q: %s", name, mcp.CommandLine(st.Config))
-				} else {
-					g.what = fmt.Sprintf("start the MCP server %q: %s", name, mcp.CommandLine(st.Config))
-				}
-			}
-		}
-		return g, true
-	case "ResolveApproval":
-		if len(args) != 3 || args[1] != "true" {
-			return guarded{}, false // a refusal needs no code
-		}
-		w.promptMu.Lock()
-		p, ok := w.prompts[args[0]]
-		w.promptMu.Unlock()
-		if !ok || !p.Annotations.Command {
-			return guarded{}, false
-		}
-		callArgs := string(p.Args)
-		if r := []rune(callArgs); len(r) > 300 {
-			callArgs = string(r[:300]) + "…"
-		}
-		return guarded{key: "ResolveApproval\x00" + p.ID, fingerprint: p.DefinitionHash,
-			what: fmt.Sprintf("let the tool %q run its program with %s", p.Tool, callArgs)}, true
-	case "SetSetting":
-		// ollama_allow_internet on lets the chats go to an Ollama on the internet.
-		if len(args) == 2 && args[0] == "ollama_allow_internet" {
-			on := strings.ToLower(strings.TrimSpace(args[1]))
-			if on != "true" && on != "on" && on != "yes" && on != "1" {
-				return guarded{}, false // turning it off needs no code
-			}
-			return guarded{key: "SetSetting\x00ollama_allow_internet", fingerprint: "true",
-				what: "let Hermes send your chats to an Ollama on the internet (ollama_allow_internet)"}, true
-		}
-		// ollama_path names the program Hermes starts as Ollama.
-		if len(args) != 2 || args[0] != "ollama_path" {
-			return guarded{}, false
-		}
-		return guarded{key: "SetSetting\x00ollama_path", fingerprint: args[1],
-			what: fmt.Sprintf("let Hermes start %q as Ollama", args[1])}, true
+	if g := w.gates[method]; g != nil {
+		return g(w, args)
 	}
 	return guarded{}, false
+}
+
+// webRuleNames are the methods web mode has a rule for: a one-time code, the
+// MCP lock (mcpWrites), the request's context (requestBound), a larger body
+// (bodyLimit).
+func (w *Web) webRuleNames() []string {
+	var names []string
+	for n := range w.gates {
+		names = append(names, n)
+	}
+	for n := range mcpWrites {
+		names = append(names, n)
+	}
+	for n := range w.app.requestBound() {
+		names = append(names, n)
+	}
+	return append(names, largeBodies...)
+}
+
+// checkWebRules fails when a rule names a method App does not have: a renamed
+// method would otherwise lose its rule without a word.
+func checkWebRules(names []string) error {
+	t := reflect.TypeOf(&App{})
+	var missing []string
+	for _, n := range names {
+		if _, ok := t.MethodByName(n); !ok {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return fmt.Errorf("serve: web mode has rules for methods App does not have: %s", strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // codeBook holds the codes that wait to be typed, one per action.

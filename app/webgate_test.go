@@ -1,0 +1,26 @@
+package app
+
+import (
+	"strings"
+	"testing"
+)
+
+// Every rule web mode keeps by method name (one-time codes, the MCP lock, the
+// request's context, a larger body) names a method of App; a rule left behind
+// by a renamed method stops web mode from starting, so no gate goes quietly.
+func TestWebRulesNameMethods(t *testing.T) {
+	w := &Web{app: &App{}, gates: gates()}
+	names := w.webRuleNames()
+	for _, want := range []string{"MCPApprove", "ResolveApproval", "SetSetting", "SendMessage", "AttachDocument", "MCPRemove"} {
+		if !strings.Contains(" "+strings.Join(names, " ")+" ", " "+want+" ") {
+			t.Errorf("no web rule for %s: %v", want, names)
+		}
+	}
+	if err := checkWebRules(names); err != nil {
+		t.Fatal(err)
+	}
+	err := checkWebRules(append(names, "ApproveMCPServer"))
+	if err == nil || !strings.Contains(err.Error(), "ApproveMCPServer") {
+		t.Fatalf("a gate on a method that is gone: %v", err)
+	}
+}
