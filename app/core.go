@@ -193,7 +193,7 @@ func newCore(opts Options, db *store.DB, getenv func(string) string) *Core {
 	c := &Core{
 		dataDir:  opts.DataDir,
 		db:       db,
-		settings: config.NewStore(db.DB, getenv),
+		settings: config.NewStore(db.DB, getenv, domainSettings()...),
 		sessions: session.NewStore(db),
 		self:     procid.Self(),
 	}

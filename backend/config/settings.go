@@ -15,9 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"hermes/backend/memory/decay"
 	"hermes/backend/netguard"
-	"hermes/backend/tools"
 )
 
 // ErrInvalid marks a setting that was rejected; the message names the field and the reason.
@@ -47,7 +45,7 @@ const (
 	BadToolName     = "not_tool_name"     // value
 	BadPrefixTwice  = "prefix_twice"      // value
 	BadTooMany      = "too_many"          // count, max
-	// memory_half_lives: decay.Refused* (a half-life list's refusal also names its category)
+	// memory_half_lives: the memory package's reasons (a half-life list's refusal also names its category)
 )
 
 // ValueError is a value a setting refused: the setting (Key, set by Update), why
@@ -74,6 +72,12 @@ func durationReason(parseErr error) string {
 		return BadDuration
 	}
 	return BadDurationRange
+}
+
+// Bad is a value a Spec's Parse refuses: why (a reason code the UI words),
+// the parts its words name, and its English message.
+func Bad(reason string, params map[string]string, format string, args ...any) error {
+	return bad(reason, params, format, args...)
 }
 
 // bad is a ValueError with its English message.
@@ -146,6 +150,17 @@ type spec struct {
 	def              func(getenv func(string) string) string
 	parse            func(string) (string, error) // returns the normalized value
 	apply            func(*Settings, string)
+	domain           bool // its rule is a Spec the composition root gives (NewStore)
+}
+
+// Spec is a setting whose rule a domain package owns (memory's half-lives,
+// its verifiers' tool names): the composition root gives it to NewStore, so
+// this package imports no domain package. It keeps the table's place and an
+// empty default; Parse returns the normalised value or a refusal (Bad).
+type Spec struct {
+	Key, Description string
+	Parse            func(string) (string, error)
+	Apply            func(*Settings, string)
 }
 
 func constant(v string) func(func(string) string) string {
@@ -230,33 +245,8 @@ var specs = []spec{
 		},
 		apply: func(s *Settings, v string) { s.ManageOllama = v },
 	},
-	{
-		key: "memory_half_lives", description: "How fast remembered facts fade: a half-life per category, e.g. health=90d,preference=30d (defaults: " + decay.FormatHalfLives(decay.DefaultHalfLives()) + "; confirmed profile facts never fade)",
-		def: constant(""),
-		parse: func(v string) (string, error) {
-			m, err := decay.ParseHalfLives(v)
-			if r := (*decay.Refusal)(nil); errors.As(err, &r) {
-				return "", bad(r.Reason, r.Params, "%s", r)
-			}
-			if err != nil {
-				return "", err
-			}
-			return decay.FormatHalfLives(m), nil
-		},
-		apply: func(s *Settings, v string) { s.MemoryHalfLives, _ = decay.ParseHalfLives(v) },
-	},
-	{
-		key: "memory_verifiers", description: "Tools that verify pending facts before they become active, by key prefix, e.g. contact.=crm_lookup,work.=hr_check (the tool gets {key, value, text} and answers {\"confirmed\": true|false, \"reason\": \"...\"}; it must run without asking)",
-		def: constant(""),
-		parse: func(v string) (string, error) {
-			m, err := ParseVerifiers(v)
-			if err != nil {
-				return "", err
-			}
-			return FormatVerifiers(m), nil
-		},
-		apply: func(s *Settings, v string) { s.MemoryVerifiers, _ = ParseVerifiers(v) },
-	},
+	{key: "memory_half_lives", domain: true}, // memory's rule (a Spec given to NewStore)
+	{key: "memory_verifiers", domain: true},  // memory's rule with the tools' name rule
 	{
 		key: "ollama_path", description: "The ollama program Hermes may start (empty: search PATH and the usual install places)",
 		def: constant(""),
@@ -433,6 +423,7 @@ func splitList(v string) []string {
 type Store struct {
 	db     *sql.DB
 	getenv func(string) string
+	domain map[string]Spec // the rules of the domain settings, by key
 
 	mu       sync.Mutex
 	cached   Settings
@@ -444,15 +435,45 @@ type Store struct {
 
 const cacheFor = 2 * time.Second
 
-// NewStore returns a settings store; getenv supplies defaults such as OLLAMA_HOST.
-func NewStore(db *sql.DB, getenv func(string) string) *Store {
-	return &Store{db: db, getenv: getenv}
+// NewStore returns a settings store; getenv supplies defaults such as
+// OLLAMA_HOST; domain gives the rules of the settings domain packages own (a
+// domain setting without its Spec refuses every value and keeps its default).
+func NewStore(db *sql.DB, getenv func(string) string, domain ...Spec) *Store {
+	st := &Store{db: db, getenv: getenv, domain: map[string]Spec{}}
+	for _, d := range domain {
+		st.domain[d.Key] = d
+	}
+	return st
 }
 
-func lookup(key string) (spec, error) {
+// specs are the table's settings with the domain ones' rules filled in.
+func (st *Store) specs() []spec {
+	out := make([]spec, len(specs))
+	for i, s := range specs {
+		out[i] = st.resolve(s)
+	}
+	return out
+}
+
+func (st *Store) resolve(s spec) spec {
+	if !s.domain {
+		return s
+	}
+	s.def = constant("")
+	s.parse = func(string) (string, error) {
+		return "", bad(BadChoice, map[string]string{"value": s.key, "choices": ""}, "%s cannot be set here", s.key)
+	}
+	s.apply = func(*Settings, string) {}
+	if d, ok := st.domain[s.key]; ok {
+		s.description, s.parse, s.apply = d.Description, d.Parse, d.Apply
+	}
+	return s
+}
+
+func (st *Store) lookup(key string) (spec, error) {
 	for _, s := range specs {
 		if s.key == key {
-			return s, nil
+			return st.resolve(s), nil
 		}
 	}
 	keys := make([]string, len(specs))
@@ -487,7 +508,7 @@ func (st *Store) List(ctx context.Context) ([]Item, error) {
 		return nil, err
 	}
 	out := make([]Item, 0, len(specs))
-	for _, s := range specs {
+	for _, s := range st.specs() {
 		out = append(out, Item{Key: s.key, Value: st.effective(s, m), Description: s.description})
 	}
 	return out, nil
@@ -519,7 +540,7 @@ func (st *Store) Load(ctx context.Context) (Settings, error) {
 		return Settings{}, err
 	}
 	var out Settings
-	for _, s := range specs {
+	for _, s := range st.specs() {
 		s.apply(&out, st.effective(s, m))
 	}
 	st.mu.Lock()
@@ -532,7 +553,7 @@ func (st *Store) Load(ctx context.Context) (Settings, error) {
 
 // Get returns one setting's effective value.
 func (st *Store) Get(ctx context.Context, key string) (string, error) {
-	s, err := lookup(key)
+	s, err := st.lookup(key)
 	if err != nil {
 		return "", err
 	}
@@ -555,7 +576,7 @@ func (st *Store) Set(ctx context.Context, key, value string) error {
 // see the other's change, and none is lost to a cached read. An error from
 // change is returned as it is, and nothing is written.
 func (st *Store) Update(ctx context.Context, key string, change func(current string) (string, error)) error {
-	s, err := lookup(key)
+	s, err := st.lookup(key)
 	if err != nil {
 		return err
 	}
@@ -597,48 +618,4 @@ func (st *Store) Update(ctx context.Context, key string, change func(current str
 	st.changes++
 	st.mu.Unlock()
 	return nil
-}
-
-// maxVerifiers bounds memory_verifiers.
-const maxVerifiers = 50
-
-// ParseVerifiers reads memory_verifiers: "PREFIX=TOOL" pairs separated by
-// commas (a key prefix such as "contact." and a tool's registry name).
-func ParseVerifiers(v string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, pair := range strings.Split(v, ",") {
-		pair = strings.TrimSpace(pair)
-		if pair == "" {
-			continue
-		}
-		prefix, tool, ok := strings.Cut(pair, "=")
-		prefix, tool = strings.TrimSpace(prefix), strings.TrimSpace(tool)
-		switch {
-		case !ok || prefix == "" || tool == "":
-			return nil, bad(BadVerifierPair, map[string]string{"value": pair}, "%q is not PREFIX=TOOL, e.g. contact.=crm_lookup", pair)
-		case !tools.ValidName(tool):
-			return nil, bad(BadToolName, map[string]string{"value": tool}, "%q is not a tool name (letters, digits, _ and -); `hermes tools list` names them", tool)
-		case out[prefix] != "":
-			return nil, bad(BadPrefixTwice, map[string]string{"value": prefix}, "key prefix %q is given twice", prefix)
-		}
-		out[prefix] = tool
-	}
-	if len(out) > maxVerifiers {
-		return nil, bad(BadTooMany, map[string]string{"count": strconv.Itoa(len(out)), "max": strconv.Itoa(maxVerifiers)}, "%d verifiers; at most %d", len(out), maxVerifiers)
-	}
-	return out, nil
-}
-
-// FormatVerifiers writes m as memory_verifiers (sorted by prefix).
-func FormatVerifiers(m map[string]string) string {
-	prefixes := make([]string, 0, len(m))
-	for p := range m {
-		prefixes = append(prefixes, p)
-	}
-	sort.Strings(prefixes)
-	parts := make([]string, len(prefixes))
-	for i, p := range prefixes {
-		parts[i] = p + "=" + m[p]
-	}
-	return strings.Join(parts, ",")
 }

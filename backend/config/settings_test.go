@@ -273,3 +273,44 @@ func TestAChangeIsNotHiddenByALoadBesideIt(t *testing.T) {
 		}
 	}
 }
+
+// A domain setting takes its rule from the Spec the composition root gives,
+// keeps its place in the list, and without one refuses every value.
+func TestDomainSettings(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "hermes.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	bare := NewStore(db.DB, func(string) string { return "" })
+	var ve *ValueError
+	if err := bare.Set(ctx, "memory_verifiers", "contact.=crm"); !errors.As(err, &ve) || ve.Key != "memory_verifiers" {
+		t.Fatalf("a domain setting without its rule: %v", err)
+	}
+	upper := Spec{Key: "memory_verifiers", Description: "upper-cased",
+		Parse: func(v string) (string, error) {
+			if v == "no" {
+				return "", Bad(BadChoice, map[string]string{"value": v}, "not %q", v)
+			}
+			return strings.ToUpper(v), nil
+		},
+		Apply: func(s *Settings, v string) { s.MemoryVerifiers = map[string]string{"all": v} }}
+	st := NewStore(db.DB, func(string) string { return "" }, upper)
+	if err := st.Set(ctx, "memory_verifiers", "contact.=crm"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Set(ctx, "memory_verifiers", "no"); !errors.As(err, &ve) || ve.Reason != BadChoice || ve.Key != "memory_verifiers" {
+		t.Fatalf("refusal: %v", err)
+	}
+	s, _ := st.Load(ctx)
+	if s.MemoryVerifiers["all"] != "CONTACT.=CRM" {
+		t.Fatalf("applied %v", s.MemoryVerifiers)
+	}
+	items, _ := st.List(ctx)
+	for i, it := range items {
+		if it.Key == "memory_verifiers" && (it.Description != "upper-cased" || items[i-1].Key != "memory_half_lives") {
+			t.Fatalf("listed as %+v after %s", it, items[i-1].Key)
+		}
+	}
+}
