@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"hermes/backend/document"
-	"hermes/backend/procid"
+	"hermes/backend/proc"
 )
 
 // Command is the hidden first argument that makes the executable a cage child.
@@ -104,13 +104,12 @@ func (r Reader) run(ctx context.Context, lim Limits, name string, data []byte, t
 	out := &tail{max: maxOut}
 	errb := &steps{tail: tail{max: 8 << 10}, step: func() { clock.Reset(lim.Wall) }}
 	cmd.Stdout, cmd.Stderr = out, errb
-	cmd.SysProcAttr = &syscall.SysProcAttr{}
-	procid.DieWithParent(cmd.SysProcAttr)
+	proc.Prepare(cmd) // its own group, killed with Hermes
 	cmd.WaitDelay = time.Second
 	if r.Extra != nil {
 		r.Extra(cmd)
 	}
-	err := cmd.Run()
+	err := proc.Run(cmd, nil)
 	if ctx.Err() != nil {
 		return document.Doc{}, fmt.Errorf("read %s: %w", name, ctx.Err())
 	}

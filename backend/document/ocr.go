@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +22,7 @@ import (
 	"golang.org/x/image/tiff"
 
 	"hermes/backend/document/internal/fastjpeg"
-	"hermes/backend/procid"
+	"hermes/backend/proc"
 )
 
 // Text recognition (OCR) for ExtractText. Tesseract (Debian's tesseract-ocr,
@@ -224,19 +223,14 @@ func (t *textRun) helper(path string, args ...string) *exec.Cmd {
 	cmd := exec.Command(path, args...)
 	cmd.Env = []string{"OMP_THREAD_LIMIT=1", "TMPDIR=" + t.dir}
 	cmd.Dir = t.dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{}
-	procid.DieWithParent(cmd.SysProcAttr)
+	proc.Prepare(cmd)
 	cmd.WaitDelay = time.Second
 	return cmd
 }
 
-// runLocked runs a command from a locked thread: the parent-death signal
-// follows the thread that started the child, which must outlive it.
-func runLocked(cmd *exec.Cmd) error {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	return cmd.Run()
-}
+// runLocked runs a helper (proc.Run: from a locked thread, which the
+// parent-death signal follows).
+func runLocked(cmd *exec.Cmd) error { return proc.Run(cmd, nil) }
 
 // writeInput writes the file for a program to read (inputPath): into the
 // private directory, opened, its name removed at once.

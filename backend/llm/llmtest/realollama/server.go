@@ -19,13 +19,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"hermes/backend/procid"
+	"hermes/backend/proc"
 )
 
 // How long a server may take to answer, and to stop once asked.
@@ -171,21 +170,12 @@ func (s *Server) launch(env []string) error {
 	}
 	cmd := exec.Command(s.Binary, "serve")
 	cmd.Env, cmd.Stdout, cmd.Stderr = env, log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	procid.DieWithParent(cmd.SysProcAttr)
+	proc.Prepare(cmd) // its own group, killed with the test binary
 	started, done := make(chan error, 1), make(chan struct{})
 	go func() {
-		// The parent-death signal follows the thread that forked: it stays
-		// locked for as long as the server runs.
-		runtime.LockOSThread()
 		defer close(done)
 		defer log.Close()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		_ = cmd.Wait()
+		_ = proc.Run(cmd, func(err error) { started <- err })
 	}()
 	if err := <-started; err != nil {
 		<-done

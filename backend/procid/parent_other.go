@@ -1,8 +1,0 @@
-//go:build !linux
-
-package procid
-
-import "syscall"
-
-// DieWithParent is a no-op where the kernel has no parent-death signal.
-func DieWithParent(*syscall.SysProcAttr) {}
