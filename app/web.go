@@ -67,8 +67,6 @@ type Web struct {
 
 	promptMu sync.Mutex
 	prompts  map[string]ApprovalPrompt // approval:needed prompts still waiting, by id
-
-	gates map[string]webGate // the calls that need a one-time code (webcode.go)
 }
 
 // NewWeb prepares the web mode for a listener already bound to loopback.
@@ -89,7 +87,6 @@ func NewWeb(app *App, assets fs.FS, ln net.Listener) (*Web, error) {
 			net.JoinHostPort(addr.IP.String(), port): true,
 		},
 		Notices: os.Stderr, now: time.Now, codes: newCodeBook(), prompts: map[string]ApprovalPrompt{},
-		gates: gates(),
 	}
 	if err := checkWebRules(w.webRuleNames()); err != nil {
 		return nil, err

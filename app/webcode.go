@@ -40,7 +40,7 @@ func gates() map[string]webGate {
 
 // gate says whether a web call needs a one-time code.
 func (w *Web) gate(method string, args []string) (guarded, bool) {
-	if g := w.gates[method]; g != nil {
+	if g := gates()[method]; g != nil {
 		return g(w, args)
 	}
 	return guarded{}, false
@@ -51,7 +51,7 @@ func (w *Web) gate(method string, args []string) (guarded, bool) {
 // (bodyLimit).
 func (w *Web) webRuleNames() []string {
 	var names []string
-	for n := range w.gates {
+	for n := range gates() {
 		names = append(names, n)
 	}
 	for n := range mcpWrites {

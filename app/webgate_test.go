@@ -3,13 +3,15 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"hermes/backend/config"
 )
 
 // Every rule web mode keeps by method name (one-time codes, the MCP lock, the
 // request's context, a larger body) names a method of App; a rule left behind
 // by a renamed method stops web mode from starting, so no gate goes quietly.
 func TestWebRulesNameMethods(t *testing.T) {
-	w := &Web{app: &App{}, gates: gates()}
+	w := &Web{app: &App{}}
 	names := w.webRuleNames()
 	for _, want := range []string{"MCPApprove", "ResolveApproval", "SetSetting", "SendMessage", "AttachDocument", "MCPRemove"} {
 		if !strings.Contains(" "+strings.Join(names, " ")+" ", " "+want+" ") {
@@ -22,5 +24,16 @@ func TestWebRulesNameMethods(t *testing.T) {
 	err := checkWebRules(append(names, "ApproveMCPServer"))
 	if err == nil || !strings.Contains(err.Error(), "ApproveMCPServer") {
 		t.Fatalf("a gate on a method that is gone: %v", err)
+	}
+}
+
+// The composition root gives a rule for every domain setting, and only those.
+func TestDomainSettingsAreAllGiven(t *testing.T) {
+	var got []string
+	for _, s := range domainSettings() {
+		got = append(got, s.Key)
+	}
+	if want := config.DomainKeys(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("domain settings given %v; config has %v", got, want)
 	}
 }

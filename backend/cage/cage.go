@@ -104,7 +104,9 @@ func (r Reader) run(ctx context.Context, lim Limits, name string, data []byte, t
 	out := &tail{max: maxOut}
 	errb := &steps{tail: tail{max: 8 << 10}, step: func() { clock.Reset(lim.Wall) }}
 	cmd.Stdout, cmd.Stderr = out, errb
-	proc.Prepare(cmd) // its own group, killed with Hermes
+	// Its own group, killed with Hermes; stopped (wall clock, cancel) as a group.
+	proc.Prepare(cmd)
+	cmd.Cancel = func() error { return proc.KillGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = time.Second
 	if r.Extra != nil {
 		r.Extra(cmd)

@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -441,9 +442,23 @@ const cacheFor = 2 * time.Second
 func NewStore(db *sql.DB, getenv func(string) string, domain ...Spec) *Store {
 	st := &Store{db: db, getenv: getenv, domain: map[string]Spec{}}
 	for _, d := range domain {
+		if !slices.Contains(DomainKeys(), d.Key) || d.Parse == nil || d.Apply == nil {
+			panic(fmt.Sprintf("config: %q is no domain setting, or its Spec lacks Parse or Apply", d.Key)) // the composition root's mistake
+		}
 		st.domain[d.Key] = d
 	}
 	return st
+}
+
+// DomainKeys are the settings whose rules the composition root gives (Spec).
+func DomainKeys() []string {
+	var out []string
+	for _, s := range specs {
+		if s.domain {
+			out = append(out, s.key)
+		}
+	}
+	return out
 }
 
 // specs are the table's settings with the domain ones' rules filled in.

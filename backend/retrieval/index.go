@@ -29,6 +29,7 @@ type Index struct {
 	rows int       // -1: not read since the last Reset
 	at   time.Time // when rows was read
 	by   map[string]int
+	gen  uint64 // bumped by Reset: a count read before it is not kept
 }
 
 // countTTL is how long counts stay cached when nothing calls Reset.
@@ -46,6 +47,7 @@ func (ix *Index) Vocab() string { return ix.table + "_vocab" }
 func (ix *Index) Reset() {
 	ix.mu.Lock()
 	ix.rows, ix.by = -1, nil
+	ix.gen++
 	ix.mu.Unlock()
 }
 
@@ -53,15 +55,20 @@ func (ix *Index) Reset() {
 // minute; reading it again empties the cached term counts too.
 func (ix *Index) Rows(ctx context.Context) int {
 	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if ix.rows >= 0 && time.Since(ix.at) < countTTL {
-		return max(ix.rows, 1)
+	rows, fresh, gen := ix.rows, time.Since(ix.at) < countTTL, ix.gen
+	ix.mu.Unlock()
+	if rows >= 0 && fresh {
+		return max(rows, 1)
 	}
-	var n int
+	var n int // counted without the lock: searches do not wait on it
 	if err := ix.db.QueryRowContext(ctx, ix.count).Scan(&n); err != nil {
-		return max(ix.rows, 1)
+		return max(rows, 1)
 	}
-	ix.rows, ix.at, ix.by = n, time.Now(), nil
+	ix.mu.Lock()
+	if ix.gen == gen {
+		ix.rows, ix.at, ix.by = n, time.Now(), nil
+	}
+	ix.mu.Unlock()
 	return max(n, 1)
 }
 
@@ -71,6 +78,7 @@ func (ix *Index) Stat(ctx context.Context, key, query string, args ...any) (n in
 	ix.Rows(ctx) // refreshes the cache when it is old
 	ix.mu.Lock()
 	n, ok = ix.by[key]
+	gen := ix.gen
 	ix.mu.Unlock()
 	if ok {
 		return n, true
@@ -79,10 +87,12 @@ func (ix *Index) Stat(ctx context.Context, key, query string, args ...any) (n in
 		return 0, false
 	}
 	ix.mu.Lock()
-	if ix.by == nil {
-		ix.by = map[string]int{}
+	if ix.gen == gen { // else the corpus changed while it was read
+		if ix.by == nil {
+			ix.by = map[string]int{}
+		}
+		ix.by[key] = n
 	}
-	ix.by[key] = n
 	ix.mu.Unlock()
 	return n, true
 }
