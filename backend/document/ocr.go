@@ -536,13 +536,34 @@ func lastLine(s string) string {
 }
 
 // cleanOCR is Tesseract's text without its page ends (form feeds), trailing
-// spaces and the spaces it puts between Chinese characters.
+// spaces, the spaces it puts between Chinese characters, and the line breaks
+// where a Chinese paragraph wrapped (a word cut at a line end is one word).
 func cleanOCR(s string) string {
 	lines := strings.Split(strings.ReplaceAll(s, "\f", ""), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
-	return fullWidth(joinCJK(normalize(strings.Join(lines, "\n"))))
+	return fullWidth(joinCJKLines(joinCJK(normalize(strings.Join(lines, "\n")))))
+}
+
+// joinCJKLines drops a single line break between two characters of scripts
+// written without spaces: Tesseract ends every printed line with one, so a
+// wrapped Chinese paragraph would be cut into runs whose words straddle the
+// cuts; a blank line (a paragraph's end) stays.
+func joinCJKLines(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	rs := []rune(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	for i, r := range rs {
+		if r == '\n' && i > 0 && i+1 < len(rs) && unspaced(rs[i-1]) && unspaced(rs[i+1]) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // fullWidthOf are the ASCII marks Tesseract writes for Chinese punctuation.

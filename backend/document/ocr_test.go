@@ -322,6 +322,21 @@ func TestJoinCJK(t *testing.T) {
 	}
 }
 
+// A Chinese paragraph wrapped at the page's edge is one run again; a blank
+// line, and a break beside Latin text, stay.
+func TestJoinCJKLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"北京大\n学位于海淀区。\n\n第二段": "北京大学位于海淀区。\n\n第二段",
+		"Hermes\n是一个助手":       "Hermes\n是一个助手",
+		"中文\nEnglish":         "中文\nEnglish",
+		"line one\nline two":  "line one\nline two",
+	} {
+		if got := joinCJKLines(in); got != want {
+			t.Errorf("joinCJKLines(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // BenchmarkOCRPage is one scanned A4 page (200 dpi, 40 lines of 11-point
 // text) through ExtractText, rendering and recognition included, in English
 // and in Chinese: pages/min is what a knowledge base reads scans at on one core.
