@@ -550,21 +550,7 @@ func cleanOCR(s string) string {
 // written without spaces: Tesseract ends every printed line with one, so a
 // wrapped Chinese paragraph would be cut into runs whose words straddle the
 // cuts; a blank line (a paragraph's end) stays.
-func joinCJKLines(s string) string {
-	if !strings.Contains(s, "\n") {
-		return s
-	}
-	rs := []rune(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	for i, r := range rs {
-		if r == '\n' && i > 0 && i+1 < len(rs) && unspaced(rs[i-1]) && unspaced(rs[i+1]) {
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func joinCJKLines(s string) string { return dropBetweenUnspaced(s, '\n') }
 
 // fullWidthOf are the ASCII marks Tesseract writes for Chinese punctuation.
 var fullWidthOf = map[rune]rune{'(': '（', ')': '）', ',': '，', ':': '：', ';': '；', '!': '！', '?': '？'}
@@ -630,15 +616,19 @@ func isFullWidthMark(r rune) bool {
 
 // joinCJK drops a space between two characters of scripts written without
 // spaces (Han, kana, CJK punctuation and full-width forms).
-func joinCJK(s string) string {
-	if !strings.Contains(s, " ") {
+func joinCJK(s string) string { return dropBetweenUnspaced(s, ' ') }
+
+// dropBetweenUnspaced drops each sep that stands between two characters of
+// scripts written without spaces.
+func dropBetweenUnspaced(s string, sep rune) string {
+	if !strings.ContainsRune(s, sep) {
 		return s
 	}
 	rs := []rune(s)
 	var b strings.Builder
 	b.Grow(len(s))
 	for i, r := range rs {
-		if r == ' ' && i > 0 && i+1 < len(rs) && unspaced(rs[i-1]) && unspaced(rs[i+1]) {
+		if r == sep && i > 0 && i+1 < len(rs) && unspaced(rs[i-1]) && unspaced(rs[i+1]) {
 			continue
 		}
 		b.WriteRune(r)
