@@ -45,3 +45,34 @@ func TestToolsHaveTheirOwnModule(t *testing.T) {
 		t.Errorf("only %d modules linked: %v", len(alone), alone)
 	}
 }
+
+// docs/architecture.md's "Who owns what" names every backend package (go list),
+// so the map a newcomer reads is the tree that is there.
+func TestArchitectureNamesEveryPackage(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "list", "./backend/...")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, p := range strings.Fields(string(out)) {
+		parts := strings.Split(strings.TrimPrefix(p, "hermes/"), "/")
+		top := parts[0] + "/" + parts[1] // backend/X: its subpackages are its own business
+		if !seen[top] && !strings.Contains(string(doc), "`"+top+"`") {
+			t.Errorf("docs/architecture.md does not name %s", top)
+		}
+		seen[top] = true
+	}
+	if len(seen) < 20 {
+		t.Fatalf("only %d backend packages listed: %v", len(seen), seen)
+	}
+}
