@@ -75,14 +75,10 @@ func durationReason(parseErr error) string {
 	return BadDurationRange
 }
 
-// Bad is a value a Spec's Parse refuses: why (a reason code the UI words),
-// the parts its words name, and its English message.
+// Bad is a refused value, a ValueError: why (a reason code the UI words), the
+// parts its words name, and its English message (also what a Spec's Parse
+// returns).
 func Bad(reason string, params map[string]string, format string, args ...any) error {
-	return bad(reason, params, format, args...)
-}
-
-// bad is a ValueError with its English message.
-func bad(reason string, params map[string]string, format string, args ...any) error {
 	return &ValueError{Reason: reason, Params: params, msg: fmt.Sprintf(format, args...)}
 }
 
@@ -216,7 +212,7 @@ var specs = []spec{
 		parse: func(v string) (string, error) {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < time.Minute || d > 30*24*time.Hour {
-				return "", bad(durationReason(err), map[string]string{"value": v, "min": "1m", "max": "720h"}, "%q is not a duration between 1m and 720h", v)
+				return "", Bad(durationReason(err), map[string]string{"value": v, "min": "1m", "max": "720h"}, "%q is not a duration between 1m and 720h", v)
 			}
 			return ShortDuration(d), nil
 		},
@@ -228,7 +224,7 @@ var specs = []spec{
 		parse: func(v string) (string, error) {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < time.Hour || d > 365*24*time.Hour {
-				return "", bad(durationReason(err), map[string]string{"value": v, "min": "1h", "max": "8760h"}, "%q is not a duration between 1h and 8760h", v)
+				return "", Bad(durationReason(err), map[string]string{"value": v, "min": "1h", "max": "8760h"}, "%q is not a duration between 1h and 8760h", v)
 			}
 			return ShortDuration(d), nil
 		},
@@ -242,7 +238,7 @@ var specs = []spec{
 			case "auto", "never":
 				return v, nil
 			}
-			return "", bad(BadChoice, map[string]string{"value": v, "choices": "auto, never"}, "%q is not auto or never", v)
+			return "", Bad(BadChoice, map[string]string{"value": v, "choices": "auto, never"}, "%q is not auto or never", v)
 		},
 		apply: func(s *Settings, v string) { s.ManageOllama = v },
 	},
@@ -254,7 +250,7 @@ var specs = []spec{
 		parse: func(v string) (string, error) {
 			v = strings.TrimSpace(v)
 			if v != "" && !filepath.IsAbs(v) {
-				return "", bad(BadAbsPath, map[string]string{"value": v}, "%q is not an absolute path, e.g. /usr/local/bin/ollama", v)
+				return "", Bad(BadAbsPath, map[string]string{"value": v}, "%q is not an absolute path, e.g. /usr/local/bin/ollama", v)
 			}
 			return v, nil
 		},
@@ -280,7 +276,7 @@ func parseBool(v string) (string, error) {
 	case "false", "off", "no", "0":
 		return "false", nil
 	}
-	return "", bad(BadChoice, map[string]string{"value": v, "choices": "true, false"}, "%q is not true or false", v)
+	return "", Bad(BadChoice, map[string]string{"value": v, "choices": "true, false"}, "%q is not true or false", v)
 }
 
 func intSpec(key, desc, def string, lo, hi int, set func(*Settings, int)) spec {
@@ -289,10 +285,10 @@ func intSpec(key, desc, def string, lo, hi int, set func(*Settings, int)) spec {
 		parse: func(v string) (string, error) {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil {
-				return "", bad(BadWhole, map[string]string{"value": v}, "%q is not a whole number", v)
+				return "", Bad(BadWhole, map[string]string{"value": v}, "%q is not a whole number", v)
 			}
 			if n < lo || n > hi {
-				return "", bad(BadWholeRange, map[string]string{"value": strconv.Itoa(n), "min": strconv.Itoa(lo), "max": strconv.Itoa(hi)},
+				return "", Bad(BadWholeRange, map[string]string{"value": strconv.Itoa(n), "min": strconv.Itoa(lo), "max": strconv.Itoa(hi)},
 					"%d is out of range; use between %d and %d", n, lo, hi)
 			}
 			return strconv.Itoa(n), nil
@@ -307,10 +303,10 @@ func durationSpec(key, desc, def string, set func(*Settings, time.Duration)) spe
 		parse: func(v string) (string, error) {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil {
-				return "", bad(BadDuration, map[string]string{"value": v}, "%q is not a duration; write it like 30s or 2m", v)
+				return "", Bad(BadDuration, map[string]string{"value": v}, "%q is not a duration; write it like 30s or 2m", v)
 			}
 			if d < 100*time.Millisecond || d > time.Hour {
-				return "", bad(BadDurationRange, map[string]string{"value": ShortDuration(d), "min": "100ms", "max": "1h"}, "%s is out of range; use between 100ms and 1h", d)
+				return "", Bad(BadDurationRange, map[string]string{"value": ShortDuration(d), "min": "100ms", "max": "1h"}, "%s is out of range; use between 100ms and 1h", d)
 			}
 			return ShortDuration(d), nil
 		},
@@ -331,11 +327,11 @@ func parseKeepAlive(v string) (string, error) {
 	d, err := time.ParseDuration(v)
 	switch {
 	case err != nil:
-		return "", bad(BadDuration, map[string]string{"value": v}, "%q is not a duration; write it like 5m or 1h (0 unloads at once, -1 keeps the model loaded)", v)
+		return "", Bad(BadDuration, map[string]string{"value": v}, "%q is not a duration; write it like 5m or 1h (0 unloads at once, -1 keeps the model loaded)", v)
 	case d < 0:
 		return "-1s", nil
 	case d > 30*24*time.Hour:
-		return "", bad(BadDurationRange, map[string]string{"value": ShortDuration(d), "min": "0", "max": "720h"}, "%s is out of range; use between 0 and 720h, or -1 to keep the model loaded", d)
+		return "", Bad(BadDurationRange, map[string]string{"value": ShortDuration(d), "min": "0", "max": "720h"}, "%s is out of range; use between 0 and 720h, or -1 to keep the model loaded", d)
 	}
 	return ShortDuration(d), nil
 }
@@ -359,30 +355,30 @@ func ShortDuration(d time.Duration) string {
 func NormalizeHost(v string) (string, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
-		return "", bad(BadHostEmpty, nil, "the host is empty; use e.g. http://127.0.0.1:11434")
+		return "", Bad(BadHostEmpty, nil, "the host is empty; use e.g. http://127.0.0.1:11434")
 	}
 	if !strings.Contains(v, "://") {
 		v = "http://" + v
 	}
 	u, err := url.Parse(v)
 	if err != nil || u.Host == "" {
-		return "", bad(BadHost, map[string]string{"value": v}, "%q is not a host address; use e.g. http://127.0.0.1:11434", v)
+		return "", Bad(BadHost, map[string]string{"value": v}, "%q is not a host address; use e.g. http://127.0.0.1:11434", v)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", bad(BadScheme, map[string]string{"value": u.Scheme}, "scheme %q is not supported; use http or https", u.Scheme)
+		return "", Bad(BadScheme, map[string]string{"value": u.Scheme}, "scheme %q is not supported; use http or https", u.Scheme)
 	}
 	host, port := u.Hostname(), u.Port()
 	if port == "" {
 		port = "11434"
 	}
 	if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
-		return "", bad(BadPort, map[string]string{"value": port}, "port %q is not a number between 1 and 65535", port)
+		return "", Bad(BadPort, map[string]string{"value": port}, "port %q is not a number between 1 and 65535", port)
 	}
 	if host == "0.0.0.0" || host == "::" || host == "" {
 		host = "127.0.0.1"
 	}
 	if a, err := netip.ParseAddr(host); err == nil && netguard.Classify(a) == netguard.Refused {
-		return "", bad(BadHostNever, map[string]string{"value": host}, "%s is a link-local or cloud-metadata address, which Hermes never connects to; use the Ollama machine's LAN address", host)
+		return "", Bad(BadHostNever, map[string]string{"value": host}, "%s is a link-local or cloud-metadata address, which Hermes never connects to; use the Ollama machine's LAN address", host)
 	}
 	return u.Scheme + "://" + net.JoinHostPort(host, port) + strings.TrimSuffix(u.Path, "/"), nil
 }
@@ -390,10 +386,10 @@ func NormalizeHost(v string) (string, error) {
 func parseModel(v string) (string, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
-		return "", bad(BadModelEmpty, nil, "the model name is empty")
+		return "", Bad(BadModelEmpty, nil, "the model name is empty")
 	}
 	if strings.ContainsAny(v, " \t\n,") {
-		return "", bad(BadModel, map[string]string{"value": v}, "%q is not a model name (no spaces or commas)", v)
+		return "", Bad(BadModel, map[string]string{"value": v}, "%q is not a model name (no spaces or commas)", v)
 	}
 	return v, nil
 }
@@ -424,7 +420,7 @@ func splitList(v string) []string {
 type Store struct {
 	db     *sql.DB
 	getenv func(string) string
-	domain map[string]Spec // the rules of the domain settings, by key
+	table  []spec // the settings, the domain ones with the rules NewStore was given
 
 	mu       sync.Mutex
 	cached   Settings
@@ -440,12 +436,16 @@ const cacheFor = 2 * time.Second
 // OLLAMA_HOST; domain gives the rules of the settings domain packages own (a
 // domain setting without its Spec refuses every value and keeps its default).
 func NewStore(db *sql.DB, getenv func(string) string, domain ...Spec) *Store {
-	st := &Store{db: db, getenv: getenv, domain: map[string]Spec{}}
+	given := map[string]Spec{}
 	for _, d := range domain {
 		if !slices.Contains(DomainKeys(), d.Key) || d.Parse == nil || d.Apply == nil {
 			panic(fmt.Sprintf("config: %q is no domain setting, or its Spec lacks Parse or Apply", d.Key)) // the composition root's mistake
 		}
-		st.domain[d.Key] = d
+		given[d.Key] = d
+	}
+	st := &Store{db: db, getenv: getenv, table: make([]spec, len(specs))}
+	for i, s := range specs {
+		st.table[i] = resolve(s, given)
 	}
 	return st
 }
@@ -461,34 +461,27 @@ func DomainKeys() []string {
 	return out
 }
 
-// specs are the table's settings with the domain ones' rules filled in.
-func (st *Store) specs() []spec {
-	out := make([]spec, len(specs))
-	for i, s := range specs {
-		out[i] = st.resolve(s)
-	}
-	return out
-}
-
-func (st *Store) resolve(s spec) spec {
+// resolve is s with its rule: a domain setting's from given, else one that
+// refuses every value and keeps the empty default.
+func resolve(s spec, given map[string]Spec) spec {
 	if !s.domain {
 		return s
 	}
 	s.def = constant("")
 	s.parse = func(string) (string, error) {
-		return "", bad(BadChoice, map[string]string{"value": s.key, "choices": ""}, "%s cannot be set here", s.key)
+		return "", Bad(BadChoice, map[string]string{"value": s.key, "choices": ""}, "%s cannot be set here", s.key)
 	}
 	s.apply = func(*Settings, string) {}
-	if d, ok := st.domain[s.key]; ok {
+	if d, ok := given[s.key]; ok {
 		s.description, s.parse, s.apply = d.Description, d.Parse, d.Apply
 	}
 	return s
 }
 
 func (st *Store) lookup(key string) (spec, error) {
-	for _, s := range specs {
+	for _, s := range st.table {
 		if s.key == key {
-			return st.resolve(s), nil
+			return s, nil
 		}
 	}
 	keys := make([]string, len(specs))
@@ -523,7 +516,7 @@ func (st *Store) List(ctx context.Context) ([]Item, error) {
 		return nil, err
 	}
 	out := make([]Item, 0, len(specs))
-	for _, s := range st.specs() {
+	for _, s := range st.table {
 		out = append(out, Item{Key: s.key, Value: st.effective(s, m), Description: s.description})
 	}
 	return out, nil
@@ -555,7 +548,7 @@ func (st *Store) Load(ctx context.Context) (Settings, error) {
 		return Settings{}, err
 	}
 	var out Settings
-	for _, s := range st.specs() {
+	for _, s := range st.table {
 		s.apply(&out, st.effective(s, m))
 	}
 	st.mu.Lock()

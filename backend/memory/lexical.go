@@ -65,7 +65,7 @@ func (s *Store) lexical(ctx context.Context, profile string, terms []string, n i
 	if len(terms) == 0 || n <= 0 {
 		return nil, nil
 	}
-	rare, common := retrieval.SplitCommon(terms, func(t string) int { return s.words.TermRows(ctx, t) }, s.commonFrom(ctx))
+	rare, common := s.words.Split(ctx, terms)
 	hits, err := s.ranked(ctx, profile, rare, n)
 	if err != nil || len(common) == 0 || len(hits) == n {
 		return hits, err
@@ -85,14 +85,6 @@ func (s *Store) lexical(ctx context.Context, profile string, terms []string, n i
 		}
 	}
 	return hits, nil
-}
-
-// commonFloor is retrieval.CommonFloor, lowered by the tests; below it no term
-// is common (the evaluations' stores stay below it).
-var commonFloor = retrieval.CommonFloor // a variable for the tests
-
-func (s *Store) commonFrom(ctx context.Context) int {
-	return max(commonFloor, int(retrieval.CommonShare*float64(s.words.Rows(ctx))))
 }
 
 // ranked ranks the active memories of profile matching any term by BM25. The

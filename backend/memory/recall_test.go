@@ -231,10 +231,8 @@ func TestRecallSkipsInvalidAndExpired(t *testing.T) {
 // of the common one.
 func TestLexicalCommonTermsAddNewestRows(t *testing.T) {
 	ctx := context.Background()
-	saved := commonFloor
-	defer func() { commonFloor = saved }()
-	commonFloor = 4
 	e := newEnv(t, noDecay)
+	e.s.words.SetCommonFloor(4)
 	var garden []Memory
 	for i := range 6 {
 		garden = append(garden, e.add(fmt.Sprintf("The garden %s", []string{"roses bloomed", "shed leaks", "fence fell over", "hedge needs cutting", "pond froze", "gate squeaks"}[i])))
@@ -262,7 +260,7 @@ func TestLexicalCommonTermsAddNewestRows(t *testing.T) {
 			t.Errorf("hit %d is rid %d, want %d (the rare term's row, then the newest common rows)", i, hits[i].rid, w)
 		}
 	}
-	commonFloor = 100 // not common: garden rows are ranked too, the orchid's found all the same
+	e.s.words.SetCommonFloor(100) // not common: garden rows are ranked too, the orchid's found all the same
 	hits, err = e.s.lexical(ctx, "personal", retrieval.QueryTerms("my garden and the orchid"), 10)
 	if err != nil || len(hits) != 7 {
 		t.Fatalf("ranked: %d hits, %v", len(hits), err)

@@ -14,9 +14,6 @@ const CommonShare = 0.02
 // common (small indexes rank with every term).
 const CommonFloor = 5000
 
-// CommonFrom is how many rows make a term common in an index of rows rows.
-func CommonFrom(rows int) int { return max(CommonFloor, int(CommonShare*float64(rows))) }
-
 // termRowsQuery is the query of how many rows an FTS term (a word, a
 // "prefix"*, a "bigram" or a phrase) matches at most, from the index's
 // fts5vocab table (vocab, of kind 'row'): the sum of its forms' document
@@ -30,17 +27,4 @@ func termRowsQuery(vocab, term string) (string, []any) {
 		return `SELECT COALESCE(SUM(doc), 0) FROM ` + vocab + ` WHERE term = ?`, []any{strings.Fields(w)[0]}
 	}
 	return `SELECT COALESCE(SUM(doc), 0) FROM ` + vocab + ` WHERE term = ?`, []any{w}
-}
-
-// SplitCommon splits terms into rare and common by rows (TermRows) against
-// limit (CommonFrom), in their order.
-func SplitCommon(terms []string, rows func(term string) int, limit int) (rare, common []string) {
-	for _, t := range terms {
-		if rows(t) > limit {
-			common = append(common, t)
-		} else {
-			rare = append(rare, t)
-		}
-	}
-	return rare, common
 }

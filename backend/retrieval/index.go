@@ -30,6 +30,8 @@ type Index struct {
 	at   time.Time // when rows was read
 	by   map[string]int
 	gen  uint64 // bumped by Reset: a count read before it is not kept
+
+	floor int // CommonFloor unless SetCommonFloor (tests) lowered it
 }
 
 // countTTL is how long counts stay cached when nothing calls Reset.
@@ -37,8 +39,12 @@ const countTTL = time.Minute
 
 // NewIndex is the index table of db, whose indexed rows count query counts.
 func NewIndex(db Querier, table, count string) *Index {
-	return &Index{db: db, table: table, count: count, rows: -1}
+	return &Index{db: db, table: table, count: count, rows: -1, floor: CommonFloor}
 }
+
+// SetCommonFloor sets the fewest rows a common term matches (CommonFloor):
+// tests lower it to see the common-term rule on a few rows.
+func (ix *Index) SetCommonFloor(n int) { ix.floor = n }
 
 // Vocab is the name of the index's fts5vocab table.
 func (ix *Index) Vocab() string { return ix.table + "_vocab" }
@@ -105,10 +111,18 @@ func (ix *Index) TermRows(ctx context.Context, term string) int {
 	return n
 }
 
-// Split parts terms into rare and common (SplitCommon against CommonFrom of
-// the index's rows), in their order.
+// Split parts terms, in their order, into rare and common: a common one
+// matches more than CommonShare of the index's rows, and more than its floor.
 func (ix *Index) Split(ctx context.Context, terms []string) (rare, common []string) {
-	return SplitCommon(terms, func(t string) int { return ix.TermRows(ctx, t) }, CommonFrom(ix.Rows(ctx)))
+	limit := max(ix.floor, int(CommonShare*float64(ix.Rows(ctx))))
+	for _, t := range terms {
+		if ix.TermRows(ctx, t) > limit {
+			common = append(common, t)
+		} else {
+			rare = append(rare, t)
+		}
+	}
+	return rare, common
 }
 
 // Hit is one row found: its rowid and its BM25 score (higher is better).

@@ -95,12 +95,12 @@ func runScript(b *testing.B, script string, into any, runs *int) {
 		{chromium, "install Debian's chromium (`go tool task setup:apt`) or set CHROMIUM"},
 	} {
 		if _, err := os.Stat(need.path); err != nil {
-			b.Skipf("UI benchmark skipped: %s is missing (%s)", need.path, need.fix)
+			b.Fatalf("UI benchmark: %s is missing (%s)", need.path, need.fix)
 		}
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		b.Skip("UI benchmark skipped: node is not on PATH")
+		b.Fatal("UI benchmark: node is not on PATH (install Node 20)")
 	}
 
 	b.ResetTimer()
