@@ -215,7 +215,7 @@ func (a *App) LoadSession(id string) (SessionDetail, error) {
 	if err != nil {
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
-	return SessionDetail{Session: toSessionInfo(s), Messages: a.core.withUnsaved(s.ID, toMessages(msgs))}, nil
+	return SessionDetail{Session: toSessionInfo(s.Entry()), Messages: a.core.withUnsaved(s.ID, toMessages(msgs))}, nil
 }
 
 // NewSession starts an empty conversation.
@@ -228,7 +228,7 @@ func (a *App) NewSession() (SessionInfo, error) {
 	if err != nil {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
-	return toSessionInfo(s), nil
+	return toSessionInfo(s.Entry()), nil
 }
 
 // GetSettings lists the settings with their effective values.

@@ -141,7 +141,7 @@ type Delta struct {
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
-func toSessionInfo(s session.Session) SessionInfo {
+func toSessionInfo(s session.Entry) SessionInfo {
 	return SessionInfo{ID: s.ID, Title: s.Title, CreatedAt: stamp(s.CreatedAt), UpdatedAt: stamp(s.UpdatedAt), MessageCount: s.Shown,
 		State: s.State, Pinned: s.Pinned, Incognito: s.Incognito, ProjectID: s.ProjectID}
 }
@@ -171,7 +171,7 @@ func toMessage(m session.Message) Message {
 
 // ToTurnResult converts an agent result.
 func ToTurnResult(r agent.Result) TurnResult {
-	tr := TurnResult{Session: toSessionInfo(r.Session), User: toMessage(r.User), Assistant: toMessage(r.Assistant)}
+	tr := TurnResult{Session: toSessionInfo(r.Session.Entry()), User: toMessage(r.User), Assistant: toMessage(r.Assistant)}
 	addToolInfo(&tr, r)
 	return tr
 }

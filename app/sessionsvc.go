@@ -52,7 +52,7 @@ func (c *Core) Session(ctx context.Context, id string) (SessionInfo, error) {
 	if err != nil {
 		return SessionInfo{}, err
 	}
-	return toSessionInfo(s), nil
+	return toSessionInfo(s.Entry()), nil
 }
 
 // SearchSessions finds messages across every conversation, archived ones

@@ -185,20 +185,44 @@ func (st *Store) Get(ctx context.Context, id string) (Session, error) {
 	return s, nil
 }
 
-// List returns sessions, most recently active first.
-func (st *Store) List(ctx context.Context) ([]Session, error) {
-	rows, err := st.db.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions s WHERE s.import_id IS NULL ORDER BY s.pinned DESC, s.updated_at DESC, s.id DESC`)
+// Entry is a conversation as a list shows it: no summary, and of its
+// messages only the count a person sees.
+type Entry struct {
+	ID                   string
+	Title                string
+	CreatedAt, UpdatedAt time.Time
+	Shown                int // as Session.Shown
+	State                string
+	Pinned, Incognito    bool
+	ProjectID            string
+}
+
+// Entry is the session as a list shows it.
+func (s Session) Entry() Entry {
+	return Entry{ID: s.ID, Title: s.Title, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Shown: s.Shown,
+		State: s.State, Pinned: s.Pinned, Incognito: s.Incognito, ProjectID: s.ProjectID}
+}
+
+const listSessions = `SELECT s.id, s.title, s.created_at, s.updated_at, ` + shownCount + `, s.state, s.pinned,
+	s.incognito_owner IS NOT NULL, COALESCE(s.project_id, '') FROM sessions s WHERE s.import_id IS NULL
+	ORDER BY s.pinned DESC, s.updated_at DESC, s.id DESC`
+
+// List returns the conversations, most recently active first.
+func (st *Store) List(ctx context.Context) ([]Entry, error) {
+	rows, err := st.db.QueryContext(ctx, listSessions)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
 	defer rows.Close()
-	var out []Session
+	out := make([]Entry, 0, 64)
 	for rows.Next() {
-		s, err := scanSession(rows)
-		if err != nil {
+		var e Entry
+		var created, updated string
+		if err := rows.Scan(&e.ID, &e.Title, &created, &updated, &e.Shown, &e.State, &e.Pinned, &e.Incognito, &e.ProjectID); err != nil {
 			return nil, fmt.Errorf("list sessions: %w", err)
 		}
-		out = append(out, s)
+		e.CreatedAt, e.UpdatedAt = parseTS(created), parseTS(updated)
+		out = append(out, e)
 	}
 	return out, rows.Err()
 }

@@ -337,7 +337,8 @@ func TestShownCountsWhatAPersonSees(t *testing.T) {
 		t.Fatal(err)
 	}
 	list, err := st.List(ctx)
-	if err != nil || len(list) != 1 || list[0].Shown != 2 || list[0].MessageCount != 7 {
-		t.Fatalf("after answering again: %+v %v: want 2 shown of 7", list, err)
+	got, gerr := st.Get(ctx, s.ID)
+	if err != nil || gerr != nil || len(list) != 1 || list[0].Shown != 2 || got.Shown != 2 || got.MessageCount != 7 {
+		t.Fatalf("after answering again: %+v %+v %v %v: want 2 shown of 7", list, got, err, gerr)
 	}
 }
