@@ -41,6 +41,9 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 		return err
 	}
 	text := strings.Join(fs.Args(), " ")
+	if text != "" {
+		core.WarmIntent()
+	}
 	thoughts := newThinkingOut(env.Stderr, flagGiven(fs, "show-thinking"), *showThinking)
 	ctx := context.Background()
 	core.SetApprover(newTermApprover(g, env))
