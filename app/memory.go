@@ -7,6 +7,7 @@ import (
 
 	"hermes/backend/agent"
 	"hermes/backend/embed"
+	"hermes/backend/llm"
 	"hermes/backend/memory"
 	"hermes/backend/memory/memtool"
 )
@@ -44,13 +45,14 @@ func (l *memoryLoader) get() (*memory.Store, error) {
 }
 
 // embedder is the embedding model when Ollama has it (embed_model), else the
-// offline one: what long-term memory and the knowledge base embed with.
+// offline one: what long-term memory and the knowledge base embed with. The
+// probe asks once: an Ollama not reachable now means the offline embedder.
 func (c *Core) embedder() embed.Embedder {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	var e embed.Embedder = embed.NewHashed(0)
 	if client, s, err := c.llmClient(ctx); err == nil && s.EmbedModel != "" {
-		e, _ = embed.Choose(ctx, embed.NewHashed(0), embed.NewOllama(client, s.EmbedModel))
+		e, _ = embed.Choose(llm.Once(ctx), embed.NewHashed(0), embed.NewOllama(client, s.EmbedModel))
 	}
 	return e
 }

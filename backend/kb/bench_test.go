@@ -121,6 +121,7 @@ func searchStore(b *testing.B, n int) *Store {
 			o.chunks = append(o.chunks, chunk.Chunk{Seq: i, Text: t.String()})
 		}
 		o.vecs, o.embedder = s.embed(ctx, o.chunks)
+		o.rowsOf()
 		outs = append(outs, o)
 		if err := s.commit(ctx, outs); err != nil {
 			b.Fatal(err)

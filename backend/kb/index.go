@@ -221,6 +221,8 @@ type outcome struct {
 	chunks         []chunk.Chunk
 	vecs           [][]float32
 	embedder       string
+	bodies         []string // each chunk's full-text body (rowsOf)
+	blobs          [][]byte // each chunk's vector bytes, nil without one
 }
 
 // prepareAll reads and cuts a batch of files, readerWorkers at a time.
@@ -280,6 +282,7 @@ func (s *Store) prepare(ctx context.Context, f pendingFile) (outcome, error) {
 		o.doc = doc
 		o.chunks = chunk.Split(doc.Text, doc.Pages, doc.Kind != document.KindCode && doc.Kind != document.KindCSV)
 		o.vecs, o.embedder = s.embed(ctx, o.chunks)
+		o.rowsOf()
 	}
 	return o, nil
 }

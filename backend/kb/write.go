@@ -7,22 +7,26 @@ import (
 	"path"
 	"strings"
 
-	"hermes/backend/chunk"
 	"hermes/backend/store"
 	"hermes/backend/text"
 	"hermes/backend/vector"
 )
 
-// commit writes a batch of read files in one transaction (each file whole),
-// then the vector index (when loaded) follows.
+// commit writes a batch of read files in one transaction (each file whole,
+// through statements prepared once for the batch), then the vector index
+// (when loaded) follows.
 func (s *Store) commit(ctx context.Context, outs []outcome) error {
 	olds := make([][]int64, len(outs))
 	ids := make([][]int64, len(outs))
 	defer s.words.Reset()
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		w, err := newBatchWriter(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer w.close()
 		for i, o := range outs {
-			var err error
-			if olds[i], ids[i], err = s.write(ctx, tx, o); err != nil {
+			if olds[i], ids[i], err = s.write(ctx, tx, w, o); err != nil {
 				return fmt.Errorf("%s: %w", o.f.rel, err)
 			}
 		}
@@ -39,13 +43,50 @@ func (s *Store) commit(ctx context.Context, outs []outcome) error {
 	return nil
 }
 
+// batchWriter holds one batch's statements: a chunk's row and its full-text
+// entry, the file's row once indexed, and the ids of a file's old chunks.
+type batchWriter struct{ chunk, fts, indexed, old *sql.Stmt }
+
+func newBatchWriter(ctx context.Context, tx *sql.Tx) (*batchWriter, error) {
+	w := &batchWriter{}
+	for _, st := range []struct {
+		to  **sql.Stmt
+		sql string
+	}{
+		{&w.chunk, `INSERT INTO kb_chunks(file_id, seq, page, heading, start_at, end_at, text, embedder, embedding)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&w.fts, `INSERT INTO kb_fts(rowid, body, scope) VALUES (?, ?, ?)`},
+		{&w.indexed, `UPDATE kb_files SET state = 'indexed', hash = ?, kind = ?, reason = '', detail = '',
+			pages = ?, chunks = ?, chars = ?, indexed_at = ? WHERE id = ?`},
+		{&w.old, `SELECT id FROM kb_chunks WHERE file_id = ?`},
+	} {
+		var err error
+		if *st.to, err = tx.PrepareContext(ctx, st.sql); err != nil {
+			w.close()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+func (w *batchWriter) close() {
+	for _, st := range []*sql.Stmt{w.chunk, w.fts, w.indexed, w.old} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
 // write applies one outcome: the old chunks it replaces and the new ones' ids.
-func (s *Store) write(ctx context.Context, tx *sql.Tx, o outcome) (old, ids []int64, err error) {
+func (s *Store) write(ctx context.Context, tx *sql.Tx, w *batchWriter, o outcome) (old, ids []int64, err error) {
 	if o.same {
 		_, err = tx.ExecContext(ctx, `UPDATE kb_files SET state = 'indexed' WHERE id = ?`, o.f.id)
 		return nil, nil, err
 	}
-	if old, err = s.eraseFileChunks(ctx, tx, o.f.id); err != nil {
+	if old, err = stmtIDs(ctx, w.old, o.f.id); err != nil {
+		return nil, nil, err
+	}
+	if err = eraseChunks(ctx, tx, old); err != nil {
 		return nil, nil, err
 	}
 	switch {
@@ -55,44 +96,43 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, o outcome) (old, ids []in
 		_, err = tx.ExecContext(ctx, `UPDATE kb_files SET state = 'failed', reason = ?, detail = ?, hash = '', chunks = 0,
 			indexed_at = ? WHERE id = ?`, o.reason, o.detail, s.now(), o.f.id)
 	default:
-		if ids, err = insertChunks(ctx, tx, o.f, o.chunks, o.vecs, o.embedder); err != nil {
+		if ids, err = w.insertChunks(ctx, o); err != nil {
 			return nil, nil, err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE kb_files SET state = 'indexed', hash = ?, kind = ?, reason = '', detail = '',
-			pages = ?, chunks = ?, chars = ?, indexed_at = ? WHERE id = ?`,
-			o.hash, o.doc.Kind, len(o.doc.Pages), len(o.chunks), o.doc.Chars(), s.now(), o.f.id)
+		_, err = w.indexed.ExecContext(ctx, o.hash, o.doc.Kind, len(o.doc.Pages), len(o.chunks), o.doc.Chars(), s.now(), o.f.id)
 	}
 	return old, ids, err
 }
 
-func insertChunks(ctx context.Context, tx *sql.Tx, f pendingFile, chunks []chunk.Chunk, vecs [][]float32, embedder string) ([]int64, error) {
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO kb_chunks(file_id, seq, page, heading, start_at, end_at, text, embedder, embedding)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return nil, err
-	}
-	defer ins.Close()
-	fts, err := tx.PrepareContext(ctx, `INSERT INTO kb_fts(rowid, body, scope) VALUES (?, ?, ?)`)
-	if err != nil {
-		return nil, err
-	}
-	defer fts.Close()
-	ids := make([]int64, len(chunks))
-	for i, c := range chunks {
-		var blob []byte
-		if vecs != nil {
-			blob = vector.Encode(vecs[i])
-		}
-		res, err := ins.ExecContext(ctx, f.id, c.Seq, c.Page, c.Heading, c.Start, c.End, c.Text, embedder, blob)
+// insertChunks writes a file's chunks with their full-text entries (made
+// when the file was read: see rowsOf).
+func (w *batchWriter) insertChunks(ctx context.Context, o outcome) ([]int64, error) {
+	ids := make([]int64, len(o.chunks))
+	sc := scope(o.f.collection)
+	for i, c := range o.chunks {
+		res, err := w.chunk.ExecContext(ctx, o.f.id, c.Seq, c.Page, c.Heading, c.Start, c.End, c.Text, o.embedder, o.blobs[i])
 		if err != nil {
 			return nil, err
 		}
 		ids[i], _ = res.LastInsertId()
-		if _, err := fts.ExecContext(ctx, ids[i], ftsBody(f.rel, c.Heading, c.Text), scope(f.collection)); err != nil {
+		if _, err := w.fts.ExecContext(ctx, ids[i], o.bodies[i], sc); err != nil {
 			return nil, err
 		}
 	}
 	return ids, nil
+}
+
+// rowsOf fills what a file's chunks are written as, beside its reading
+// (on the reader's core, not the writer's): each chunk's full-text body and
+// its vector's bytes (nil without one).
+func (o *outcome) rowsOf() {
+	o.bodies, o.blobs = make([]string, len(o.chunks)), make([][]byte, len(o.chunks))
+	for i, c := range o.chunks {
+		o.bodies[i] = ftsBody(o.f.rel, c.Heading, c.Text)
+		if o.vecs != nil {
+			o.blobs[i] = vector.Encode(o.vecs[i])
+		}
+	}
 }
 
 // Title is a file's title as the index knows it: its name without folder and
@@ -118,6 +158,19 @@ func chunkIDs(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]int
 	if err != nil {
 		return nil, err
 	}
+	return scanIDs(rows)
+}
+
+// stmtIDs is chunkIDs through a prepared statement.
+func stmtIDs(ctx context.Context, st *sql.Stmt, args ...any) ([]int64, error) {
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanIDs(rows)
+}
+
+func scanIDs(rows *sql.Rows) ([]int64, error) {
 	defer rows.Close()
 	var ids []int64
 	for rows.Next() {

@@ -253,12 +253,25 @@ func (c *Client) withRetry(ctx context.Context, fn func() error) error {
 	return c.retry(ctx, fn, retryable)
 }
 
-// retry runs fn again, with exponential backoff, while mayRetry says its error allows it.
+// onceKey marks a context whose requests are tried once (Once).
+type onceKey struct{}
+
+// Once returns ctx marked so that the client tries each request once, without
+// Config.Retries: for a probe, where "not reachable now" is the answer, not a
+// reason to wait (an embedding probe with Ollama down waited 0.9 s).
+func Once(ctx context.Context) context.Context { return context.WithValue(ctx, onceKey{}, true) }
+
+// retry runs fn again, with exponential backoff, while mayRetry says its error
+// allows it and ctx is not marked Once.
 func (c *Client) retry(ctx context.Context, fn func() error, mayRetry func(error) bool) error {
 	delay := c.cfg.Backoff
+	retries := c.cfg.Retries
+	if ctx.Value(onceKey{}) != nil {
+		retries = 0
+	}
 	for attempt := 0; ; attempt++ {
 		err := fn()
-		if err == nil || !mayRetry(err) || attempt >= c.cfg.Retries || ctx.Err() != nil {
+		if err == nil || !mayRetry(err) || attempt >= retries || ctx.Err() != nil {
 			return err
 		}
 		if serr := c.Sleep(ctx, delay); serr != nil {

@@ -195,6 +195,29 @@ func TestChatRetriesConnectionRefused(t *testing.T) {
 	}
 }
 
+// TestOnceTriesOnce: a context marked Once gets one attempt where the client
+// would otherwise retry (the embedding probe with Ollama down).
+func TestOnceTriesOnce(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	c, err := New(Config{Host: "http://" + addr, Retries: 3, Backoff: time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sleeps := 0
+	c.Sleep = func(context.Context, time.Duration) error { sleeps++; return nil }
+	if _, err := c.Embed(Once(context.Background()), "nomic-embed-text", []string{"hermes"}); !errors.Is(err, ErrUnreachable) || sleeps != 0 {
+		t.Fatalf("once: err = %v after %d retries; want ErrUnreachable after none", err, sleeps)
+	}
+	if _, err := c.Embed(context.Background(), "nomic-embed-text", []string{"hermes"}); !errors.Is(err, ErrUnreachable) || sleeps != 3 {
+		t.Fatalf("unmarked: err = %v after %d retries; want ErrUnreachable after 3", err, sleeps)
+	}
+}
+
 func TestChatTimeouts(t *testing.T) {
 	cases := []struct {
 		name       string

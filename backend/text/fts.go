@@ -3,6 +3,7 @@ package text
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The full-text index's form of a text (conversations and memories both): Latin
@@ -14,29 +15,46 @@ import (
 // overlapping bigrams followed by its characters, so "我昨天买了耳机" is found by
 // "耳机", "昨天买了" or "耳".
 func Segment(text string) string {
+	if !utf8.ValidString(text) {
+		text = string([]rune(text)) // each invalid byte as U+FFFD
+	}
 	var b strings.Builder
-	runes := []rune(text)
-	for i := 0; i < len(runes); {
-		if !IsCJK(runes[i]) {
-			j := i
-			for j < len(runes) && !IsCJK(runes[j]) {
-				j++
+	b.Grow(len(text) * 3)
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		j := i + n
+		if !IsCJK(r) {
+			for j < len(text) {
+				r, n := utf8.DecodeRuneInString(text[j:])
+				if IsCJK(r) {
+					break
+				}
+				j += n
 			}
-			b.WriteString(string(runes[i:j]))
+			b.WriteString(text[i:j])
 			b.WriteByte(' ')
 			i = j
 			continue
 		}
-		j := i
-		for j < len(runes) && IsCJK(runes[j]) {
-			j++
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !IsCJK(r) {
+				break
+			}
+			j += n
 		}
-		run := runes[i:j]
+		run := text[i:j]
 		// Bigrams first, adjacent to each other, so a phrase of bigrams matches a
 		// longer word; then the single characters.
-		for k := 0; k+1 < len(run); k++ {
-			b.WriteString(string(run[k : k+2]))
+		for k := 0; k < len(run); {
+			_, n := utf8.DecodeRuneInString(run[k:])
+			if k+n == len(run) {
+				break
+			}
+			_, m := utf8.DecodeRuneInString(run[k+n:])
+			b.WriteString(run[k : k+n+m])
 			b.WriteByte(' ')
+			k += n
 		}
 		for _, r := range run {
 			b.WriteRune(r)
