@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
@@ -137,10 +138,10 @@ func isTableDelim(bs []byte) bool {
 	return !allSep
 }
 
-var tableDelimLeft = regexp.MustCompile(`^\s*\:\-+\s*$`)
-var tableDelimRight = regexp.MustCompile(`^\s*\-+\:\s*$`)
-var tableDelimCenter = regexp.MustCompile(`^\s*\:\-+\:\s*$`)
-var tableDelimNone = regexp.MustCompile(`^\s*\-+\s*$`)
+var tableDelimLeft = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\:\-+\s*$`) })
+var tableDelimRight = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\-+\:\s*$`) })
+var tableDelimCenter = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\:\-+\:\s*$`) })
+var tableDelimNone = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\-+\s*$`) })
 
 type tableParagraphTransformer struct {
 }
@@ -271,13 +272,13 @@ func (b *tableParagraphTransformer) parseDelimiter(segment text.Segment, reader 
 
 	var alignments []ast.Alignment
 	for _, col := range cols {
-		if tableDelimLeft.Match(col) {
+		if tableDelimLeft().Match(col) {
 			alignments = append(alignments, ast.AlignLeft)
-		} else if tableDelimRight.Match(col) {
+		} else if tableDelimRight().Match(col) {
 			alignments = append(alignments, ast.AlignRight)
-		} else if tableDelimCenter.Match(col) {
+		} else if tableDelimCenter().Match(col) {
 			alignments = append(alignments, ast.AlignCenter)
-		} else if tableDelimNone.Match(col) {
+		} else if tableDelimNone().Match(col) {
 			alignments = append(alignments, ast.AlignNone)
 		} else {
 			return nil

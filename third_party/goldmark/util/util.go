@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -449,7 +450,7 @@ func DoFullUnicodeCaseFolding(v []byte) []byte {
 		if r == utf8.RuneError {
 			continue
 		}
-		folded, ok := unicodeCaseFoldings[r]
+		folded, ok := unicodeCaseFoldings()[r]
 		if !ok {
 			continue
 		}
@@ -758,7 +759,9 @@ func FindURLIndex(b []byte) int {
 	return i
 }
 
-var emailDomainRegexp = regexp.MustCompile(`^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*`) //nolint:lll
+var emailDomainRegexp = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*`)
+}) //nolint:lll
 
 // FindEmailIndex returns a stop index value if the given bytes seem an email address.
 func FindEmailIndex(b []byte) int {
@@ -782,7 +785,7 @@ func FindEmailIndex(b []byte) int {
 		return -1
 	}
 	// domain names are at most 255 bytes long
-	match := emailDomainRegexp.FindSubmatchIndex(b[i:min(len(b), i+256)])
+	match := emailDomainRegexp().FindSubmatchIndex(b[i:min(len(b), i+256)])
 	if match == nil || match[1] > 255 {
 		return -1
 	}
