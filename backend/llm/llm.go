@@ -344,10 +344,9 @@ func (c *Client) ContextLength(ctx context.Context, model string) int {
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	info, err := c.Show(sctx, model)
-	if err != nil || info.ContextLength <= 0 {
+	if err != nil {
 		return 0
 	}
-	c.ctxLen.Store(model, info.ContextLength)
 	return info.ContextLength
 }
 
@@ -371,11 +370,12 @@ func (c *Client) Capabilities(ctx context.Context, model string) ([]string, erro
 	if err != nil {
 		return nil, err
 	}
-	c.caps.Store(model, info.Capabilities)
 	return info.Capabilities, nil
 }
 
-// Show returns a model's context length and capabilities.
+// Show returns a model's context length and capabilities, and keeps both for
+// ContextLength and Capabilities (one show answers both, and a model list's
+// shows answer them for every model listed).
 func (c *Client) Show(ctx context.Context, name string) (ModelInfo, error) {
 	var resp *api.ShowResponse
 	err := c.withRetry(ctx, func() error {
@@ -396,6 +396,10 @@ func (c *Client) Show(ctx context.Context, name string) (ModelInfo, error) {
 				info.ContextLength = int(f)
 			}
 		}
+	}
+	c.caps.Store(name, info.Capabilities)
+	if info.ContextLength > 0 {
+		c.ctxLen.Store(name, info.ContextLength)
 	}
 	return info, nil
 }

@@ -394,6 +394,10 @@ func TestContextLengthAskedOnce(t *testing.T) {
 	if shows.Load() != 1 {
 		t.Fatalf("asked %d times, want 1", shows.Load())
 	}
+	// The same show answered the capabilities.
+	if caps, err := c.Capabilities(ctx, "llama3.2"); err != nil || len(caps) == 0 || shows.Load() != 1 {
+		t.Fatalf("capabilities %v, %v after %d shows, want them from the first", caps, err, shows.Load())
+	}
 	if c.ContextLength(ctx, "missing") != 0 || c.ContextLength(ctx, "missing") != 0 || shows.Load() != 3 {
 		t.Fatalf("unknown model: asked %d times in all, want 3", shows.Load())
 	}
