@@ -44,6 +44,7 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 		AssetServer:      &assetserver.Options{Assets: opts.Assets},
 		OnStartup: func(ctx context.Context) {
 			wailsCtx = ctx
+			app.core.WarmIntent() // loads while the page does
 			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
 			go app.core.RunMaintenance(ctx, time.Minute)
 			_ = app.core.StartMCP(ctx) // problems show in the MCP panel

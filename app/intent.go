@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"hermes/backend/intent"
 	"hermes/backend/intent/correct"
@@ -22,7 +23,8 @@ type intentLoader struct {
 	corrections *correct.Store
 
 	once sync.Once
-	user bool // the model trained on this computer (dir/user) is the one loaded
+	done atomic.Bool // the load has finished: cls and err are final
+	user bool        // the model trained on this computer (dir/user) is the one loaded
 	rt   *intent.Runtime
 	cls  *intent.Classifier
 	err  error
@@ -31,6 +33,7 @@ type intentLoader struct {
 // get returns the classifier or the reason it is unavailable, with what to do.
 func (l *intentLoader) get() (*intent.Classifier, error) {
 	l.once.Do(func() {
+		defer l.done.Store(true)
 		lib := l.libPath
 		if lib == "" {
 			if lib, l.err = intent.LocateLibrary(); l.err != nil {
@@ -62,6 +65,17 @@ func (l *intentLoader) get() (*intent.Classifier, error) {
 // for a command about to take a turn: the turn's first steps (settings,
 // the stored message) then run while it loads instead of before.
 func (c *Core) WarmIntent() { go c.intent.get() }
+
+// settled is get's error when the load has finished (done true); otherwise
+// it starts the load in the background and returns at once (done false).
+func (l *intentLoader) settled() (done bool, err error) {
+	if !l.done.Load() {
+		go l.get()
+		return false, nil
+	}
+	_, err = l.get()
+	return true, err
+}
 
 // userDir is where a model trained on this computer lives; "" when the model
 // files come from HERMES_INTENT_MODEL_DIR (used as they are).
@@ -99,14 +113,15 @@ func (c intentClassifier) Classify(ctx context.Context, text string) (string, fl
 }
 
 // IntentProblem describes why the intent classifier is unavailable, with the fix; "" when it works.
+// It waits for the classifier to load.
 func (c *Core) IntentProblem() (problem, fix string) {
-	problem, fix, _, _ = c.intentNotice()
+	_, err := c.intent.get()
+	problem, fix, _, _ = c.intentNotice(err)
 	return problem, fix
 }
 
-// intentNotice is IntentProblem with its notice code and params, for the UI.
-func (c *Core) intentNotice() (problem, fix, code string, params map[string]string) {
-	_, err := c.intent.get()
+// intentNotice is IntentProblem of the load's error, with its notice code and params, for the UI.
+func (c *Core) intentNotice(err error) (problem, fix, code string, params map[string]string) {
 	detail := ""
 	if err != nil {
 		detail = err.Error()

@@ -1,12 +1,14 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"hermes/backend/llm"
 	"hermes/backend/llm/llmtest"
@@ -229,4 +231,36 @@ func uiDictionaries(t *testing.T) []byte {
 		out = append(out, b...)
 	}
 	return out
+}
+
+// TestStatusDoesNotWaitForTheClassifier: the window's first Status (which ends
+// its start) does not load ONNX Runtime; it starts the load, and a later Status
+// tells what the load found (here: no library at HERMES_ORT_LIB).
+func TestStatusDoesNotWaitForTheClassifier(t *testing.T) {
+	fake := llmtest.New()
+	srv := fake.Start()
+	t.Cleanup(func() { fake.Close(); srv.Close() })
+	env := map[string]string{"OLLAMA_HOST": srv.URL, "HERMES_ORT_LIB": filepath.Join(t.TempDir(), "libonnxruntime.so.1")}
+	core, err := Open(context.Background(), Options{DataDir: t.TempDir(), Getenv: func(k string) string { return env[k] },
+		IntentModel: os.DirFS("../models/intent")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { core.Close() })
+	a := NewApp(core, nil)
+	st, err := a.Status()
+	if err != nil || st.IntentCode != "" || !st.Reachable {
+		t.Fatalf("first status: %+v, %v; want Ollama's, with no intent notice yet", st, err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for st.IntentCode == "" && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		st, _ = a.Status()
+	}
+	if st.IntentCode != NoticeIntentNoLibrary || st.IntentProblem == "" {
+		t.Fatalf("later status: %+v; want the missing library told", st)
+	}
+	if problem, _ := core.IntentProblem(); problem != st.IntentProblem {
+		t.Errorf("IntentProblem %q, Status %q", problem, st.IntentProblem)
+	}
 }

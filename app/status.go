@@ -38,7 +38,11 @@ func (c *Core) Status(ctx context.Context) (Status, error) {
 		}
 	}
 	sort.Strings(st.Models)
-	st.IntentProblem, st.IntentFix, st.IntentCode, st.IntentParams = c.intentNotice()
+	// The classifier loading (ONNX Runtime, 80 ms and more) is not waited for: the
+	// window's first Status ends its start (UIReady), and the next poll tells a problem.
+	if done, err := c.intent.settled(); done {
+		st.IntentProblem, st.IntentFix, st.IntentCode, st.IntentParams = c.intentNotice(err)
+	}
 	os, osErr := c.OllamaState(ctx)
 	if osErr == nil {
 		st.OllamaManaged = os.Managed
