@@ -25,14 +25,20 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 		return ErrNoDisplay
 	}
 	var wailsCtx context.Context
-	if opts.Smoke {
-		app.ready = func() {
-			fmt.Fprintf(opts.Log, "HERMES_UI_READY ms=%d\n", time.Since(opts.Started).Milliseconds())
-			go func() {
-				time.Sleep(opts.SmokeHold)
-				runtime.Quit(wailsCtx)
-			}()
+	stage := opts.OnStage
+	if stage == nil {
+		stage = func(string, time.Duration) {}
+	}
+	app.ready = func() {
+		stage("window: first status answered (UI ready)", 0)
+		if !opts.Smoke {
+			return
 		}
+		fmt.Fprintf(opts.Log, "HERMES_UI_READY ms=%d\n", time.Since(opts.Started).Milliseconds())
+		go func() {
+			time.Sleep(opts.SmokeHold)
+			runtime.Quit(wailsCtx)
+		}()
 	}
 	err := wails.Run(&options.App{
 		Title:            "Hermes",
@@ -42,7 +48,9 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 		MinHeight:        480,
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 250, A: 255},
 		AssetServer:      &assetserver.Options{Assets: opts.Assets},
+		OnDomReady: func(context.Context) { stage("window: page loaded and run (DOM ready)", 0) },
 		OnStartup: func(ctx context.Context) {
+			stage("window: GTK and the web view made (startup)", 0)
 			wailsCtx = ctx
 			app.core.WarmIntent() // loads while the page does
 			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }

@@ -24,6 +24,9 @@ type DesktopOptions struct {
 	Log       io.Writer
 	// Getenv reads the environment (the display the window opens on).
 	Getenv func(string) string
+	// OnStage, when set, is told each stage of the window's start as it ends
+	// (HERMES_START_TRACE): took 0 is the time since the stage before.
+	OnStage func(name string, took time.Duration)
 }
 
 // ErrNoDisplay is a window asked for where there is no display to show it on.

@@ -240,7 +240,7 @@ func run(g globals, args []string, env Env) error {
 	case "":
 		return app.RunDesktop(app.NewApp(core, nil), app.DesktopOptions{
 			Assets: env.Assets, Smoke: env.Getenv("HERMES_SMOKE") == "1", SmokeHold: smokeHold(env.Getenv),
-			Started: started(env), Log: env.Stdout, Getenv: env.Getenv,
+			Started: started(env), Log: env.Stdout, Getenv: env.Getenv, OnStage: trace.stage,
 		})
 	case "serve":
 		return serve(core, args, env)
