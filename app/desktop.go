@@ -48,7 +48,7 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 		MinHeight:        480,
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 250, A: 255},
 		AssetServer:      &assetserver.Options{Assets: opts.Assets},
-		OnDomReady: func(context.Context) { stage("window: page loaded and run (DOM ready)", 0) },
+		OnDomReady:       func(context.Context) { stage("window: page loaded and run (DOM ready)", 0) },
 		OnStartup: func(ctx context.Context) {
 			stage("window: GTK and the web view made (startup)", 0)
 			wailsCtx = ctx
