@@ -30,31 +30,47 @@ func (t *table) Write(p []byte) (int, error) {
 
 // Flush writes the aligned lines out.
 func (t *table) Flush() error {
-	var lines [][][]byte
-	for rest := t.text; ; {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 { // the last line: a tab ending it opens no cell (tabwriter's Flush)
-			last := bytes.Split(rest, []byte{'\t'})
-			if n := len(last); n > 1 && len(last[n-1]) == 0 {
-				last = last[:n-1]
-			}
-			lines = append(lines, last)
-			break
-		}
-		lines = append(lines, bytes.Split(rest[:i], []byte{'\t'}))
-		rest = rest[i+1:]
-	}
-	w := bufio.NewWriterSize(t.out, 32<<10)
-	l := layout{lines: lines, w: w}
-	l.format(0, len(lines))
+	l := layout{lines: cells(t.text), w: bufio.NewWriterSize(t.out, 32<<10)}
+	l.format(0, len(l.lines))
 	t.text = t.text[:0]
-	return w.Flush()
+	return l.w.Flush()
+}
+
+// cells cuts text into lines and their tab-ended cells, each with its width
+// in runes; the slices share one backing array of cells. As in tabwriter's
+// Flush, a tab ending the text's last line opens no cell.
+func cells(text []byte) [][]cell {
+	all := make([]cell, 0, bytes.Count(text, []byte{'\t'})+bytes.Count(text, []byte{'\n'})+1)
+	var lines [][]cell
+	start, from := 0, 0
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && text[i] != '\t' && text[i] != '\n' {
+			continue
+		}
+		all = append(all, cell{text[start:i], utf8.RuneCount(text[start:i])})
+		start = i + 1
+		if i == len(text) || text[i] == '\n' {
+			line := all[from:len(all):len(all)]
+			if i == len(text) && len(line) > 1 && line[len(line)-1].width == 0 {
+				line = line[:len(line)-1]
+			}
+			lines = append(lines, line)
+			from = len(all)
+		}
+	}
+	return lines
+}
+
+// cell is one cell's text and its width in runes.
+type cell struct {
+	text  []byte
+	width int
 }
 
 // layout is one Flush: the lines' cells and the widths of the column blocks
 // the recursion is in (tabwriter's format).
 type layout struct {
-	lines  [][][]byte
+	lines  [][]cell
 	widths []int
 	w      *bufio.Writer
 }
@@ -71,7 +87,7 @@ func (l *layout) format(line0, line1 int) {
 		line0 = this
 		width := 0
 		for ; this < line1 && column < len(l.lines[this])-1; this++ {
-			width = max(width, utf8.RuneCount(l.lines[this][column])+tablePadding)
+			width = max(width, l.lines[this][column].width+tablePadding)
 		}
 		l.widths = append(l.widths, width)
 		l.format(line0, this)
@@ -81,15 +97,17 @@ func (l *layout) format(line0, line1 int) {
 	l.write(line0, line1)
 }
 
+const blanks = "                                                                "
+
 // write writes lines [from, to): each cell in a block padded to its width,
 // the rest as it is; every line but the buffer's last ends with a newline.
 func (l *layout) write(from, to int) {
 	for i := from; i < to; i++ {
 		for j, c := range l.lines[i] {
-			l.w.Write(c)
+			l.w.Write(c.text)
 			if j < len(l.widths) {
-				for range l.widths[j] - utf8.RuneCount(c) {
-					l.w.WriteByte(' ')
+				for pad := l.widths[j] - c.width; pad > 0; pad -= len(blanks) {
+					l.w.WriteString(blanks[:min(pad, len(blanks))])
 				}
 			}
 		}
