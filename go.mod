@@ -75,3 +75,5 @@ replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
 replace github.com/yuin/goldmark => ./third_party/goldmark
 
 replace github.com/philippgille/chromem-go => ./third_party/chromem-go
+
+replace github.com/ledongthuc/pdf => ./third_party/pdf

@@ -12,6 +12,7 @@ import (
 	"hermes/app"
 	"hermes/app/cli"
 	"hermes/backend/cage"
+	"hermes/backend/intent"
 )
 
 //go:embed all:frontend/dist
@@ -24,9 +25,15 @@ var version = "dev"
 // copy is written to disk), with the data it was trained from (about 1.1 MB)
 // for `hermes intent train --with-corrections`.
 //
-//go:embed models/intent/intent.onnx models/intent/labels.json models/intent/featurizer.json
+//go:embed models/intent/labels.json models/intent/featurizer.json
 //go:embed models/intent/train.jsonl models/intent/dev.jsonl models/intent/test.jsonl
 var intentModel embed.FS
+
+// The model's graph is a []byte where the linker placed it: handed to ONNX
+// Runtime without a copy in the heap (intent.BuiltIn).
+//
+//go:embed models/intent/intent.onnx
+var intentONNX []byte
 
 func main() {
 	cage.RunIfChild() // a file reader in the parser cage: nothing else of Hermes starts
@@ -36,10 +43,11 @@ func main() {
 	if err != nil {
 		panic(err) // the embed pattern guarantees the folder
 	}
-	model, err := fs.Sub(intentModel, "models/intent")
+	files, err := fs.Sub(intentModel, "models/intent")
 	if err != nil {
 		panic(err)
 	}
+	model := intent.BuiltIn{FS: files, InPlace: map[string][]byte{intent.ModelFile: intentONNX}}
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
 	os.Exit(cli.Main(cli.Env{

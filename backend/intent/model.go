@@ -36,6 +36,9 @@ type modelFiles struct {
 func readModel(files fs.FS, dir string) (*modelFiles, error) {
 	read := func(name string) ([]byte, string, error) {
 		p := filepath.Join(dir, name)
+		if b, ok := inPlaceOf(files, name); ok {
+			return b, p, nil
+		}
 		b, err := fs.ReadFile(files, name)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, p, fmt.Errorf("load intent model: %w: %s is missing; %s", ErrNoModel, p, ModelHint)
