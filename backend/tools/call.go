@@ -35,7 +35,7 @@ func (t *Turn) call(ctx context.Context, c llm.ToolCall) (o Outcome) {
 		o.fail(StatusError, KindUnknownTool, t.unknownToolMessage(c.Name), nil)
 		return o
 	}
-	hash = ent.hash
+	hash = ent.hash()
 	if t.isExhausted(c.Name) {
 		o.fail(StatusError, KindRepairLimit, repairLimitMessage(c.Name, e.cfg.MaxRepairs), nil)
 		return o
@@ -231,7 +231,7 @@ func (t *Turn) approve(ctx context.Context, o *Outcome, ent *entry, args json.Ra
 	defer t.approveMu.Unlock()
 	sid := t.info.SessionID
 	if sid != "" && e.Grants != nil {
-		if ok, err := e.Grants.Granted(ctx, sid, ent.tool.Name(), ent.hash); err == nil && ok {
+		if ok, err := e.Grants.Granted(ctx, sid, ent.tool.Name(), ent.hash()); err == nil && ok {
 			return true
 		}
 	}
@@ -247,7 +247,7 @@ func (t *Turn) approve(ctx context.Context, o *Outcome, ent *entry, args json.Ra
 	asked := time.Now()
 	d, err := ap.Approve(ctx, ApprovalRequest{
 		RequestID: t.info.RequestID, SessionID: sid, CallID: o.CallID, Tool: o.Tool, Description: ent.tool.Description(),
-		Args: args, Annotations: ent.tool.Annotations(), DefinitionHash: ent.hash,
+		Args: args, Annotations: ent.tool.Annotations(), DefinitionHash: ent.hash(),
 	})
 	o.Waited = time.Since(asked) // approvals are asked one at a time: the waits add up
 	switch {
@@ -263,7 +263,7 @@ func (t *Turn) approve(ctx context.Context, o *Outcome, ent *entry, args json.Ra
 		return false
 	}
 	if d.Scope == ScopeSession && sid != "" && e.Grants != nil {
-		if err := e.Grants.Grant(context.WithoutCancel(ctx), sid, ent.tool.Name(), ent.hash); err != nil && e.OnAuditError != nil {
+		if err := e.Grants.Grant(context.WithoutCancel(ctx), sid, ent.tool.Name(), ent.hash()); err != nil && e.OnAuditError != nil {
 			e.OnAuditError(err)
 		}
 	}

@@ -40,3 +40,26 @@ func TestOwnSchemasCompileOnFirstUse(t *testing.T) {
 		t.Fatalf("outside tool after the own one: %v", err)
 	}
 }
+
+// An own tool's parameters are converted for the model and its definition
+// hashed when first needed: a schema that is not an object registers, and
+// CheckSchemas names it; the same bytes from outside are refused at once.
+func TestOwnToolsPrepareOnFirstUse(t *testing.T) {
+	notObject := json.RawMessage(`{"type":"string"}`)
+	mk := func(name string) *Func {
+		return &Func{ToolName: name, ToolDescription: "d", Params: notObject, Annots: Annotations{ReadOnly: true}}
+	}
+	reg := NewRegistry()
+	if err := reg.Register(mk("own"), WithOwnSchemas()); err != nil {
+		t.Fatalf("own tool: %v", err)
+	}
+	if err := reg.CheckSchemas(); err == nil || !strings.Contains(err.Error(), `tool "own"`) {
+		t.Fatalf("CheckSchemas = %v", err)
+	}
+	if err := reg.Register(mk("outside")); !errors.Is(err, ErrInvalidTool) {
+		t.Fatalf("outside tool, not an object: %v", err)
+	}
+	if e := reg.lookup("own"); e.hash() != DefinitionHash(e.tool) || e.hash() == "" {
+		t.Fatalf("own tool's hash %q, want %q", e.hash(), DefinitionHash(e.tool))
+	}
+}

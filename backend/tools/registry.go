@@ -30,12 +30,13 @@ type Registry struct {
 }
 
 // paramSchema is a parameter schema as a tool's entry needs it: compiled for
-// the validator, converted for the model, canonical for DefinitionHash. It is
-// only read once made, so tools share it.
+// the validator, converted for the model, canonical for DefinitionHash, each
+// made once when first needed (at registration for a tool from outside). It
+// is only read once made, so tools share it.
 type paramSchema struct {
 	compiled *schema
-	model    api.ToolFunctionParameters
-	hashed   json.RawMessage
+	model    func() (api.ToolFunctionParameters, error)
+	hashed   func() json.RawMessage
 }
 
 // maxSchemas bounds the cache of compiled schemas (tools come and go with
@@ -48,8 +49,8 @@ type entry struct {
 	groups      []string
 	params      *schema
 	result      *schema // nil when the tool declares none
-	modelParams api.ToolFunctionParameters
-	hash        string
+	modelParams func() (api.ToolFunctionParameters, error)
+	hash        func() string // DefinitionHash, made when first asked
 	timeout     time.Duration // 0: the executor's default
 	autoApprove bool
 	ownSchemas  bool // Hermes' own tool: its schemas compile when first used (WithOwnSchemas)
@@ -109,19 +110,22 @@ func (r *Registry) paramsOf(t Tool, own bool) (*paramSchema, error) {
 	r.mu.RUnlock()
 	fresh := p == nil
 	if fresh {
-		p = &paramSchema{hashed: rawOrNull(canonicalRaw(raw)), compiled: onFirstUse(t.Name()+"/parameters", raw)}
+		p = &paramSchema{
+			compiled: onFirstUse(t.Name()+"/parameters", raw),
+			model:    sync.OnceValues(func() (api.ToolFunctionParameters, error) { return modelParameters(raw) }),
+			hashed:   sync.OnceValue(func() json.RawMessage { return rawOrNull(canonicalRaw(raw)) }),
+		}
 	}
 	if !own {
 		if err := p.compiled.check(); err != nil {
 			return nil, fmt.Errorf("register tool %q: %w: %v", t.Name(), ErrInvalidTool, err)
 		}
+		if _, err := p.model(); err != nil {
+			return nil, fmt.Errorf("register tool %q: %w: %v", t.Name(), ErrInvalidTool, err)
+		}
 	}
 	if !fresh {
 		return p, nil
-	}
-	var err error
-	if p.model, err = modelParameters(raw); err != nil {
-		return nil, fmt.Errorf("register tool %q: %w: %v", t.Name(), ErrInvalidTool, err)
 	}
 	r.mu.Lock()
 	if len(r.schemas) >= maxSchemas {
@@ -196,7 +200,7 @@ func prepare(e *entry, p *paramSchema) error {
 	if slices.Contains(e.groups, GroupReadOnly) && (!t.Annotations().ReadOnly || t.Annotations().NeedsApproval()) {
 		return fmt.Errorf("register tool %q: %w: tagged %q but its annotations say it changes things or runs commands", name, ErrInvalidTool, GroupReadOnly)
 	}
-	e.hash = definitionHash(t, p.hashed)
+	e.hash = sync.OnceValue(func() string { return definitionHash(t, p.hashed()) })
 	return nil
 }
 
@@ -279,7 +283,7 @@ func (e *entry) info() Info {
 	return Info{
 		Name: e.tool.Name(), Description: e.tool.Description(), Parameters: e.tool.Parameters(),
 		Annotations: e.tool.Annotations(), Groups: slices.Clone(e.groups), Timeout: e.timeout,
-		DefinitionHash: e.hash, NeedsApproval: e.needsApproval(), Enabled: e.enabled,
+		DefinitionHash: e.hash(), NeedsApproval: e.needsApproval(), Enabled: e.enabled,
 	}
 }
 
@@ -350,8 +354,9 @@ func (r *Registry) Schemas(filter func(Tool) bool) api.Tools {
 		if e == nil {
 			continue
 		}
+		params, _ := e.modelParams() // an own tool's converts (CheckSchemas), another's did at registration
 		out = append(out, api.Tool{Type: "function", Function: api.ToolFunction{
-			Name: t.Name(), Description: t.Description(), Parameters: e.modelParams,
+			Name: t.Name(), Description: t.Description(), Parameters: params,
 		}})
 	}
 	return out
@@ -365,6 +370,9 @@ func (r *Registry) CheckSchemas() error {
 	var errs []error
 	for _, e := range r.entries {
 		errs = append(errs, e.params.check())
+		if _, err := e.modelParams(); err != nil {
+			errs = append(errs, fmt.Errorf("tool %q: %w", e.tool.Name(), err))
+		}
 		if e.result != nil {
 			errs = append(errs, e.result.check())
 		}

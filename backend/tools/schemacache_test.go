@@ -20,8 +20,8 @@ func TestToolsShareACompiledSchema(t *testing.T) {
 		}
 	}
 	a, b := r.lookup("agent__a"), r.lookup("agent__b")
-	if a.params != b.params || a.hash == b.hash || a.hash != DefinitionHash(a.tool) {
-		t.Fatalf("shared %v, hashes %s %s", a.params == b.params, a.hash, b.hash)
+	if a.params != b.params || a.hash() == b.hash() || a.hash() != DefinitionHash(a.tool) {
+		t.Fatalf("shared %v, hashes %s %s", a.params == b.params, a.hash(), b.hash())
 	}
 	if got := b.params.validate(map[string]any{}); len(got) != 1 || got[0] != "at /: missing property 'task'" {
 		t.Errorf("validation through the shared schema: %q", got)
