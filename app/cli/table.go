@@ -28,23 +28,32 @@ func (t *table) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Flush writes the aligned lines out.
+// Flush writes the aligned lines out. A form feed ends a line and every
+// column block, as in tabwriter: what comes before it is laid out alone.
 func (t *table) Flush() error {
-	l := layout{lines: cells(t.text), w: bufio.NewWriterSize(t.out, 32<<10)}
-	l.format(0, len(l.lines))
+	w := bufio.NewWriterSize(t.out, 32<<10)
+	pieces := bytes.Split(t.text, []byte{'\f'})
+	for i, piece := range pieces {
+		if i < len(pieces)-1 {
+			piece = append(piece[:len(piece):len(piece)], '\n')
+		}
+		l := layout{lines: cells(piece), w: w}
+		l.format(0, len(l.lines))
+	}
 	t.text = t.text[:0]
-	return l.w.Flush()
+	return w.Flush()
 }
 
-// cells cuts text into lines and their tab-ended cells, each with its width
-// in runes; the slices share one backing array of cells. As in tabwriter's
-// Flush, a tab ending the text's last line opens no cell.
+// cells cuts text into lines and their cells (ended by a tab or a vertical
+// tab, as tabwriter's), each with its width in runes; the slices share one
+// backing array of cells. As in tabwriter's Flush, a tab ending the text's
+// last line opens no cell.
 func cells(text []byte) [][]cell {
 	all := make([]cell, 0, bytes.Count(text, []byte{'\t'})+bytes.Count(text, []byte{'\n'})+1)
 	var lines [][]cell
 	start, from := 0, 0
 	for i := 0; i <= len(text); i++ {
-		if i < len(text) && text[i] != '\t' && text[i] != '\n' {
+		if i < len(text) && text[i] != '\t' && text[i] != '\v' && text[i] != '\n' {
 			continue
 		}
 		all = append(all, cell{text[start:i], utf8.RuneCount(text[start:i])})

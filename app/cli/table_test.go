@@ -8,12 +8,13 @@ import (
 	"text/tabwriter"
 )
 
-// TestTableIsTabwriter: the table lays out random text (tabs, newlines, CJK,
-// empty cells, ragged and single-cell lines, written in random pieces) byte
-// for byte as text/tabwriter does with the settings the commands used.
+// TestTableIsTabwriter: the table lays out random text (tabs, vertical tabs,
+// newlines, form feeds, CJK, empty cells, ragged and single-cell lines,
+// written in random pieces) byte for byte as text/tabwriter does with the
+// settings the commands used.
 func TestTableIsTabwriter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	pieces := []string{"a", "bc", "中文", "📌 ", "", "  ", "\t", "\t", "\n", "\n", "ID\t", "x\ty\tz\n"}
+	pieces := []string{"a", "bc", "中文", "📌 ", "", "  ", "\t", "\t", "\n", "\n", "ID\t", "x\ty\tz\n", "\v", "\f"}
 	for i := range 2000 {
 		var text strings.Builder
 		for range rng.IntN(60) {

@@ -20,11 +20,10 @@ func (s *Store) commit(ctx context.Context, outs []outcome) error {
 	ids := make([][]int64, len(outs))
 	defer s.words.Reset()
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		w, err := newBatchWriter(ctx, tx)
+		w, err := s.batchWriter(ctx, tx)
 		if err != nil {
 			return err
 		}
-		defer w.close()
 		for i, o := range outs {
 			if olds[i], ids[i], err = s.write(ctx, tx, w, o); err != nil {
 				return fmt.Errorf("%s: %w", o.f.rel, err)
@@ -43,11 +42,12 @@ func (s *Store) commit(ctx context.Context, outs []outcome) error {
 	return nil
 }
 
-// batchWriter holds one batch's statements: a chunk's row and its full-text
-// entry, the file's row once indexed, and the ids of a file's old chunks.
-type batchWriter struct{ chunk, fts, indexed, old *sql.Stmt }
+// batchWriter is one batch's statements (store.DB.TxStmt: prepared once for
+// the database, bound to the batch's transaction): a chunk's row and its
+// full-text entry, and the file's row once indexed.
+type batchWriter struct{ chunk, fts, indexed *sql.Stmt }
 
-func newBatchWriter(ctx context.Context, tx *sql.Tx) (*batchWriter, error) {
+func (s *Store) batchWriter(ctx context.Context, tx *sql.Tx) (*batchWriter, error) {
 	w := &batchWriter{}
 	for _, st := range []struct {
 		to  **sql.Stmt
@@ -58,23 +58,13 @@ func newBatchWriter(ctx context.Context, tx *sql.Tx) (*batchWriter, error) {
 		{&w.fts, `INSERT INTO kb_fts(rowid, body, scope) VALUES (?, ?, ?)`},
 		{&w.indexed, `UPDATE kb_files SET state = 'indexed', hash = ?, kind = ?, reason = '', detail = '',
 			pages = ?, chunks = ?, chars = ?, indexed_at = ? WHERE id = ?`},
-		{&w.old, `SELECT id FROM kb_chunks WHERE file_id = ?`},
 	} {
 		var err error
-		if *st.to, err = tx.PrepareContext(ctx, st.sql); err != nil {
-			w.close()
+		if *st.to, err = s.db.TxStmt(ctx, tx, st.sql); err != nil {
 			return nil, err
 		}
 	}
 	return w, nil
-}
-
-func (w *batchWriter) close() {
-	for _, st := range []*sql.Stmt{w.chunk, w.fts, w.indexed, w.old} {
-		if st != nil {
-			st.Close()
-		}
-	}
 }
 
 // write applies one outcome: the old chunks it replaces and the new ones' ids.
@@ -83,10 +73,7 @@ func (s *Store) write(ctx context.Context, tx *sql.Tx, w *batchWriter, o outcome
 		_, err = tx.ExecContext(ctx, `UPDATE kb_files SET state = 'indexed' WHERE id = ?`, o.f.id)
 		return nil, nil, err
 	}
-	if old, err = stmtIDs(ctx, w.old, o.f.id); err != nil {
-		return nil, nil, err
-	}
-	if err = eraseChunks(ctx, tx, old); err != nil {
+	if old, err = s.eraseFileChunks(ctx, tx, o.f.id); err != nil {
 		return nil, nil, err
 	}
 	switch {
@@ -155,15 +142,6 @@ func (s *Store) eraseFileChunks(ctx context.Context, tx *sql.Tx, fileID int64) (
 
 func chunkIDs(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]int64, error) {
 	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	return scanIDs(rows)
-}
-
-// stmtIDs is chunkIDs through a prepared statement.
-func stmtIDs(ctx context.Context, st *sql.Stmt, args ...any) ([]int64, error) {
-	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, err
 	}
