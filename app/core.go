@@ -114,11 +114,14 @@ type Core struct {
 	ollamaKey string            // the settings it was made for
 	ollamaAt  string            // its host
 	retired   []*ollamad.Daemon // earlier ones, stopped at Close if Hermes started them
-	clientKey string
-	client    *llm.Client
-	probeMu   sync.Mutex // the last probe of an Ollama host (app/ollama.go)
-	probeHost string
-	probeErr  error
+	// ollamaRecords keeps the record of the Ollama servers Hermes started, for
+	// the sweep after a crash (backend/ollamad/orphan_linux.go).
+	ollamaRecords *ollamad.Recorder
+	clientKey     string
+	client        *llm.Client
+	probeMu       sync.Mutex // the last probe of an Ollama host (app/ollama.go)
+	probeHost     string
+	probeErr      error
 }
 
 // Knowledge is the knowledge base service.
@@ -197,6 +200,7 @@ func newCore(opts Options, db *store.DB, getenv func(string) string) *Core {
 		sessions: session.NewStore(db),
 		self:     procid.Self(),
 	}
+	c.ollamaRecords = ollamad.NewRecorder(filepath.Join(opts.DataDir, "ollama-pids"), nil)
 	c.openNetwork()
 	c.sessions.Profile = func(ctx context.Context) string { return memory.ActiveProfile(ctx, db) } // new chats join the active profile
 	db.OnWait = opts.OnDBWait

@@ -28,7 +28,7 @@ func (c *Core) daemon(s config.Settings) *ollamad.Daemon {
 			answered = c.ollamaAt == host && c.ollama.Answered()
 		}
 		c.ollama = ollamad.New(ollamad.Config{Host: host, Path: s.OllamaPath, Manage: s.ManageOllama,
-			LogFile: filepath.Join(c.dataDir, "ollama.log"), Answers: c.answers(host), Answered: answered})
+			LogFile: filepath.Join(c.dataDir, "ollama.log"), Answers: c.answers(host), Answered: answered, Records: c.ollamaRecords})
 		c.ollamaAt = host
 		c.ollamaKey = key
 	}

@@ -51,6 +51,9 @@ type Config struct {
 	// Answered: an Ollama answered at Host before this Daemon was made (the
 	// one it replaces, for the same host, saw it).
 	Answered bool
+	// Records keeps the record of the server this Daemon starts, so a Hermes
+	// started after a crash stops what it left (orphan_linux.go); nil keeps none.
+	Records *Recorder
 }
 
 // State is what the status bar, the setup screen and doctor show.
@@ -304,12 +307,19 @@ func (d *Daemon) start(bin string) error {
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+hostPort)
 	cmd.Stdout, cmd.Stderr = log, log
+	rec := d.cfg.Records
+	run := rec.prepare(cmd)
 	proc.Prepare(cmd) // its own process group; SIGKILL when Hermes dies
 	fmt.Fprintf(log, "\n--- %s: %s %s serve on %s ---\n", time.Now().Format(time.RFC3339), startMarker, bin, hostPort)
 	started, done := make(chan error, 1), make(chan struct{})
 	go func() {
 		ran := false
-		err := proc.Run(cmd, func(err error) { ran = err == nil; started <- err })
+		err := proc.Run(cmd, func(err error) {
+			if ran = err == nil; ran {
+				rec.started(cmd.Process.Pid, run)
+			}
+			started <- err
+		})
 		if ran {
 			fmt.Fprintf(log, "--- %s: %s serve ended: %s ---\n", time.Now().Format(time.RFC3339), bin, exitWords(err))
 			log.Close()
@@ -319,6 +329,7 @@ func (d *Daemon) start(bin string) error {
 			}
 			d.mu.Unlock()
 			close(done)
+			rec.ended(run) // after the exit is known: the runners it left go too
 		}
 	}()
 	if err := <-started; err != nil {

@@ -159,29 +159,11 @@ func TestWhenItMayNotStart(t *testing.T) {
 // and is killed with SIGKILL; the Ollama it started goes with it.
 func TestOllamaDiesWithHermes(t *testing.T) {
 	if os.Getenv("HERMES_OLLAMAD_CHILD") != "" {
-		d := New(Config{Host: os.Getenv("HERMES_OLLAMAD_HOST"), Path: os.Getenv("HERMES_OLLAMAD_BIN"), Manage: "auto",
-			LogFile: os.Getenv("HERMES_OLLAMAD_LOG"), Answers: answers(os.Getenv("HERMES_OLLAMAD_HOST"))})
-		if _, err := d.Ensure(context.Background()); err != nil {
-			fmt.Println("ERR", err)
-			os.Exit(1)
-		}
-		fmt.Println("STARTED")
-		time.Sleep(time.Minute)
+		serveAsChild()
 		return
 	}
 	host := freeHost(t)
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestOllamaDiesWithHermes$")
-	cmd.Env = append(os.Environ(), "HERMES_OLLAMAD_CHILD=1", "HERMES_OLLAMAD_HOST="+host, "HERMES_OLLAMAD_BIN="+standIn(t),
-		"HERMES_OLLAMAD_LOG="+filepath.Join(t.TempDir(), "l"))
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 64)
-	n, _ := out.Read(buf)
-	if !strings.Contains(string(buf[:n]), "STARTED") || !answers(host)(context.Background()) {
-		t.Fatalf("child: %q", buf[:n])
-	}
+	cmd := startChild(t, "TestOllamaDiesWithHermes", host, standIn(t), "")
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	deadline := time.Now().Add(3 * time.Second)
@@ -191,6 +173,43 @@ func TestOllamaDiesWithHermes(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// serveAsChild is the helper process of the tests that kill a Hermes: it
+// starts the Ollama its environment names (records kept where
+// HERMES_OLLAMAD_RECORDS says, if set), says STARTED and waits to be killed.
+func serveAsChild() {
+	host := os.Getenv("HERMES_OLLAMAD_HOST")
+	cfg := Config{Host: host, Path: os.Getenv("HERMES_OLLAMAD_BIN"), Manage: "auto",
+		LogFile: os.Getenv("HERMES_OLLAMAD_LOG"), Answers: answers(host)}
+	if dir := os.Getenv("HERMES_OLLAMAD_RECORDS"); dir != "" {
+		cfg.Records = NewRecorder(dir, nil)
+	}
+	if _, err := New(cfg).Ensure(context.Background()); err != nil {
+		fmt.Println("ERR", err)
+		os.Exit(1)
+	}
+	fmt.Println("STARTED")
+	time.Sleep(time.Minute)
+}
+
+// startChild runs test in a helper process that starts bin's Ollama at host
+// (serveAsChild), and returns once it has.
+func startChild(t *testing.T, test, host, bin, records string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+test+"$")
+	cmd.Env = append(os.Environ(), "HERMES_OLLAMAD_CHILD=1", "HERMES_OLLAMAD_HOST="+host, "HERMES_OLLAMAD_BIN="+bin,
+		"HERMES_OLLAMAD_LOG="+filepath.Join(t.TempDir(), "l"), "HERMES_OLLAMAD_RECORDS="+records)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	n, _ := out.Read(buf)
+	if !strings.Contains(string(buf[:n]), "STARTED") || !answers(host)(context.Background()) {
+		t.Fatalf("child: %q", buf[:n])
+	}
+	return cmd
 }
 
 // TestStartFailuresSayWhich: a started Ollama that exits at once, and one that

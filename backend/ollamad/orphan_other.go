@@ -1,0 +1,18 @@
+//go:build !linux
+
+package ollamad
+
+import (
+	"log/slog"
+	"os/exec"
+)
+
+// Recorder keeps no records off Linux (see orphan_linux.go).
+type Recorder struct{}
+
+// NewRecorder returns a Recorder that keeps nothing.
+func NewRecorder(string, *slog.Logger) *Recorder { return &Recorder{} }
+
+func (*Recorder) prepare(*exec.Cmd) string { return "" }
+func (*Recorder) started(int, string)      {}
+func (*Recorder) ended(string)             {}
