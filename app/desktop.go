@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -24,13 +25,20 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 	if !HasDisplay(opts.Getenv) {
 		return ErrNoDisplay
 	}
-	var wailsCtx context.Context
 	stage := opts.OnStage
 	if stage == nil {
 		stage = func(string, time.Duration) {}
 	}
+	var wailsCtx context.Context
+	// The background work (the classifier's ONNX Runtime, maintenance, MCP
+	// servers, the memory worker) starts once the page has answered its first
+	// status, or after backgroundDelay if it never does: on two cores it
+	// otherwise takes the CPU the page needs to load.
+	var background sync.Once
+	startBackground := func() { background.Do(func() { startDesktopWork(wailsCtx, app.core) }) }
 	app.ready = func() {
 		stage("window: first status answered (UI ready)", 0)
+		startBackground()
 		if !opts.Smoke {
 			return
 		}
@@ -52,11 +60,8 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 		OnStartup: func(ctx context.Context) {
 			stage("window: GTK and the web view made (startup)", 0)
 			wailsCtx = ctx
-			app.core.WarmIntent() // loads while the page does
 			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
-			go app.core.RunMaintenance(ctx, time.Minute)
-			_ = app.core.StartMCP(ctx) // problems show in the MCP panel
-			go app.core.RunMemoryWorker(ctx)
+			time.AfterFunc(backgroundDelay, startBackground)
 			app.saveDialog = func(name string) (string, error) {
 				return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{DefaultFilename: name, Title: "Export conversation"})
 			}
@@ -78,4 +83,15 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 		return fmt.Errorf("open desktop window: %w", err)
 	}
 	return nil
+}
+
+// backgroundDelay bounds how long the background work waits for the page.
+const backgroundDelay = 5 * time.Second
+
+// startDesktopWork starts what the window keeps running while it is open.
+func startDesktopWork(ctx context.Context, core *Core) {
+	core.WarmIntent()
+	go core.RunMaintenance(ctx, time.Minute)
+	_ = core.StartMCP(ctx) // problems show in the MCP panel
+	go core.RunMemoryWorker(ctx)
 }

@@ -78,6 +78,8 @@ export interface StatusDeps {
   onReconnect?: () => void;
   /** After this long disconnected the bar also says how to reach a restarted server (30 s). */
   goneMs?: number;
+  /** The first Status, asked for before the page was drawn (main.ts): the first refresh takes it. */
+  first?: () => Promise<Status> | undefined;
 }
 
 export class StatusStore {
@@ -110,8 +112,11 @@ export class StatusStore {
   #readySent = false;
   #modelsKey = '\u0000';
 
+  #first: Promise<Status> | undefined;
+
   constructor(deps: StatusDeps) {
     this.#deps = deps;
+    this.#first = deps.first?.();
   }
 
   /** The warnings the user has not hidden: key (the English, what dismiss takes) and text (in the UI's language). */
@@ -187,7 +192,9 @@ export class StatusStore {
     if (this.#inflight) return fresh ? this.#inflight.then(() => this.refresh()) : this.#inflight;
     this.#inflight = (async () => {
       try {
-        const s = await this.#deps.api.Status();
+        const first = this.#first;
+        this.#first = undefined;
+        const s = await (first ?? this.#deps.api.Status());
         this.status = s;
         this.error = '';
         this.errorCode = '';

@@ -104,6 +104,27 @@ describe('StatusStore', () => {
     };
   }
 
+  it('takes the status asked for before the page was drawn, then asks again', async () => {
+    const api = fakeApi();
+    const early = st({ version: '0.17.4' });
+    const s = new StatusStore({ api, first: () => Promise.resolve(early) });
+    await s.refresh();
+    expect(api.Status).not.toHaveBeenCalled();
+    expect(s.status?.version).toBe(early.version);
+    expect(api.UIReady).toHaveBeenCalledTimes(1);
+    await s.refresh();
+    expect(api.Status).toHaveBeenCalledTimes(1);
+    expect(s.status?.version).toBe('0.12.0');
+  });
+
+  it('reports a failed early status as any failed one', async () => {
+    const api = fakeApi();
+    const s = new StatusStore({ api, first: () => Promise.reject(new Error('backend gone')) });
+    await s.refresh();
+    expect(s.error).toContain('backend gone');
+    expect(api.UIReady).toHaveBeenCalledTimes(1);
+  });
+
   it('calls UIReady once, after the first Status returned', async () => {
     const api = fakeApi();
     let release!: () => void;

@@ -5,6 +5,8 @@
 export const en = {
   'app.name': 'Hermes',
   'app.tagline': 'Private, offline assistant',
+  'app.panelFailed': 'This panel could not be loaded. Reload the window (Ctrl+R) and try again.',
+  'app.panelClose': 'Close',
 
   // Layout: header, sidebar, starters, shortcut sheet.
   'layout.sidebarHide': 'Hide the chat list (Ctrl+B)',

@@ -4,6 +4,8 @@ import type { MessageKey } from './en';
 export const zh: Record<MessageKey, string> = {
   'app.name': 'Hermes',
   'app.tagline': '私密的离线助手',
+  'app.panelFailed': '无法加载此面板。请重新加载窗口（Ctrl+R）后再试。',
+  'app.panelClose': '关闭',
 
   // Layout: header, sidebar, starters, shortcut sheet.
   'layout.sidebarHide': '隐藏对话列表 (Ctrl+B)',
