@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -176,11 +175,7 @@ func (a *App) AgentProblems() ([]string, error) {
 func (a *App) AgentFile() (string, error) { return a.core.AgentFile(), nil }
 
 // SaveAgent adds (original "") or replaces a sub-agent from the form's JSON.
-func (a *App) SaveAgent(original, definitionJSON string) (AgentInfo, error) {
-	var d subagent.Definition
-	if err := json.Unmarshal([]byte(definitionJSON), &d); err != nil {
-		return AgentInfo{}, &UserError{Message: "The agent's form could not be read: " + err.Error()}
-	}
+func (a *App) SaveAgent(original string, d subagent.Definition) (AgentInfo, error) {
 	info, err := a.core.SaveAgent(d, original)
 	return info, a.agentErr(err)
 }
@@ -189,8 +184,8 @@ func (a *App) SaveAgent(original, definitionJSON string) (AgentInfo, error) {
 func (a *App) DeleteAgent(name string) error { return a.agentErr(a.core.DeleteAgent(name)) }
 
 // SetAgentEnabled switches a sub-agent on ("true") or off.
-func (a *App) SetAgentEnabled(name, on string) error {
-	return a.agentErr(a.core.SetAgentEnabled(name, on == "true"))
+func (a *App) SetAgentEnabled(name string, on bool) error {
+	return a.agentErr(a.core.SetAgentEnabled(name, on))
 }
 
 // SessionChannels lists a conversation's channels ("main" first).

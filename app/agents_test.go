@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hermes/backend/subagent"
 	"os"
 	"path/filepath"
 	"strings"
@@ -327,16 +328,16 @@ func TestAgentsFileIsWatchedAndEdited(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if err := a.SetAgentEnabled("researcher", "false"); err != nil {
+	if err := a.SetAgentEnabled("researcher", false); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := core.tools.reg.Get("agent__researcher"); ok {
 		t.Error("a switched-off agent is still offered")
 	}
-	if _, err := a.SaveAgent("", `{"name":"Bad Name","description":"x","system":"y"}`); err == nil || !strings.Contains(err.Error(), "name") {
+	if _, err := a.SaveAgent("", subagent.Definition{Name: "Bad Name", Description: "x", System: "y"}); err == nil || !strings.Contains(err.Error(), "name") {
 		t.Errorf("bad definition: %v", err)
 	}
-	info, err := a.SaveAgent("travel", `{"name":"trips","description":"Plans trips.","system":"You plan trips.","tools":["current_time"],"memory":"read"}`)
+	info, err := a.SaveAgent("travel", subagent.Definition{Name: "trips", Description: "Plans trips.", System: "You plan trips.", Tools: []string{"current_time"}, Memory: "read"})
 	if err != nil || info.Tool != "agent__trips" {
 		t.Fatalf("rename = %+v, %v", info, err)
 	}

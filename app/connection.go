@@ -266,10 +266,10 @@ func (a *App) CheckOllamaHost(raw string) (OllamaCheck, error) {
 
 // UseOllamaHost checks an Ollama address and saves it as ollama_host when it
 // answers (or anyway is "true"); the setup follows (setup:changed).
-func (a *App) UseOllamaHost(raw, anyway string) (OllamaCheck, error) {
+func (a *App) UseOllamaHost(raw string, anyway bool) (OllamaCheck, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	out, err := a.core.UseOllama(ctx, raw, anyway == "true")
+	out, err := a.core.UseOllama(ctx, raw, anyway)
 	if err != nil {
 		return OllamaCheck{}, a.mapErr(ctx, err)
 	}

@@ -198,7 +198,7 @@ func TestCheckAndUseOllamaHost(t *testing.T) {
 	if h, _ := core.settings.Get(context.Background(), "ollama_host"); h == srv.URL {
 		t.Error("a check saved the address")
 	}
-	if got, err = a.UseOllamaHost(strings.TrimPrefix(srv.URL, "http://"), "false"); err != nil || !got.Saved || got.Host != srv.URL {
+	if got, err = a.UseOllamaHost(strings.TrimPrefix(srv.URL, "http://"), false); err != nil || !got.Saved || got.Host != srv.URL {
 		t.Fatalf("use: %+v, %v", got, err)
 	}
 	if h, _ := core.settings.Get(context.Background(), "ollama_host"); h != srv.URL {
@@ -213,15 +213,17 @@ func TestCheckAndUseOllamaHost(t *testing.T) {
 
 	closed := closedHost(t)
 	for _, c := range []struct {
-		name, url, anyway, code string
-		saved                   bool
+		name, url string
+		anyway    bool
+		code      string
+		saved     bool
 	}{
-		{"not a URL", "ftp://x:1", "true", CheckBadURL, false},
-		{"link-local", "http://169.254.169.254", "true", CheckBadURL, false},
-		{"internet", "http://192.0.2.10:11434", "true", CheckNeedsInternet, false},
-		{"not Ollama", notOllama.URL, "false", CheckNotOllama, false},
-		{"nothing answers", closed, "false", CheckNoAnswer, false},
-		{"nothing answers, anyway", closed, "true", CheckNoAnswer, true},
+		{"not a URL", "ftp://x:1", true, CheckBadURL, false},
+		{"link-local", "http://169.254.169.254", true, CheckBadURL, false},
+		{"internet", "http://192.0.2.10:11434", true, CheckNeedsInternet, false},
+		{"not Ollama", notOllama.URL, false, CheckNotOllama, false},
+		{"nothing answers", closed, false, CheckNoAnswer, false},
+		{"nothing answers, anyway", closed, true, CheckNoAnswer, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before, _ := core.settings.Get(context.Background(), "ollama_host")

@@ -36,7 +36,7 @@ func TestIncognitoChatIsKeptOnlyWhileOpen(t *testing.T) {
 	if _, err := a.SendMessage("r0", "", "a normal chat about zqxnormal"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SetIncognito("true"); err != nil {
+	if _, err := a.SetIncognito(true); err != nil {
 		t.Fatal(err)
 	}
 	fresh, err := a.NewSession() // the window's new chat: incognito while incognito is on

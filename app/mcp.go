@@ -104,31 +104,18 @@ func (a *App) MCPProblems() ([]mcp.Problem, error) {
 }
 
 // MCPCommandLine shows the exact command a server entry would run, for approval.
-func (a *App) MCPCommandLine(configJSON string) (string, error) {
-	cfg, err := parseServerConfig(configJSON)
-	if err != nil {
-		return "", err
-	}
+func (a *App) MCPCommandLine(cfg mcp.ServerConfig) (string, error) {
 	return mcp.CommandLine(cfg), nil
-}
-
-func parseServerConfig(configJSON string) (mcp.ServerConfig, error) {
-	var cfg mcp.ServerConfig
-	if err := json.Unmarshal([]byte(configJSON), &cfg); err != nil {
-		return cfg, &UserError{Message: "The server entry is not valid JSON: " + err.Error(), Err: err}
-	}
-	return cfg, nil
 }
 
 // MCPAddServer adds (or replaces) a server entry in mcp.json. It does not start until
 // approved with MCPApprove, after the user saw the exact command.
-func (a *App) MCPAddServer(name, configJSON string) (mcp.Status, error) {
-	cfg, err := parseServerConfig(configJSON)
-	if err != nil {
-		return mcp.Status{}, err
-	}
+func (a *App) MCPAddServer(name string, cfg mcp.ServerConfig) (mcp.Status, error) {
 	ctx := context.Background()
-	var st mcp.Status
+	var (
+		st  mcp.Status
+		err error
+	)
 	if _, exists := a.core.mcp.Server(name); exists == nil {
 		st, err = a.core.mcp.UpdateServer(ctx, name, cfg)
 	} else {
@@ -175,8 +162,8 @@ func (a *App) MCPRestart(name string) (mcp.Status, error) {
 }
 
 // MCPSetDisabled disables ("true") or enables a server.
-func (a *App) MCPSetDisabled(name, disabled string) (mcp.Status, error) {
-	return a.mcpDo(name, func(ctx context.Context) error { return a.core.mcp.SetServerDisabled(ctx, name, disabled == "true") })
+func (a *App) MCPSetDisabled(name string, disabled bool) (mcp.Status, error) {
+	return a.mcpDo(name, func(ctx context.Context) error { return a.core.mcp.SetServerDisabled(ctx, name, disabled) })
 }
 
 // MCPRemove removes a server from mcp.json and stops it.
@@ -188,8 +175,8 @@ func (a *App) MCPRemove(name string) error {
 }
 
 // MCPSetToolEnabled turns one of a server's tools on ("true") or off for the model.
-func (a *App) MCPSetToolEnabled(server, tool, on string) (mcp.Status, error) {
-	return a.mcpDo(server, func(context.Context) error { return a.core.mcp.SetToolEnabled(server, tool, on == "true") })
+func (a *App) MCPSetToolEnabled(server, tool string, on bool) (mcp.Status, error) {
+	return a.mcpDo(server, func(context.Context) error { return a.core.mcp.SetToolEnabled(server, tool, on) })
 }
 
 // MCPAcceptToolChanges accepts changed tool definitions of a server (after a rug-pull warning).
@@ -216,12 +203,9 @@ func (a *App) MCPPrompts() ([]mcp.PromptInfo, error) {
 }
 
 // MCPGetPrompt fetches a prompt template with its arguments (a JSON object of strings).
-func (a *App) MCPGetPrompt(server, name, argsJSON string) (mcp.PromptResult, error) {
-	args := map[string]string{}
-	if argsJSON != "" {
-		if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
-			return mcp.PromptResult{}, &UserError{Message: "Prompt arguments must be a JSON object of strings.", Err: err}
-		}
+func (a *App) MCPGetPrompt(server, name string, args map[string]string) (mcp.PromptResult, error) {
+	if args == nil {
+		args = map[string]string{}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,14 +15,13 @@ import (
 )
 
 // everythingConfig is server-everything from the pinned npm install (go tool task setup:mcp).
-func everythingConfig(t *testing.T) string {
+func everythingConfig(t *testing.T) mcp.ServerConfig {
 	t.Helper()
 	script, _ := filepath.Abs("../backend/mcp/testdata/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 	if _, err := os.Stat(script); err != nil {
 		t.Fatalf("server-everything is not installed (%v): run `go tool task setup:mcp`", err)
 	}
-	b, _ := json.Marshal(mcp.ServerConfig{Command: "node", Args: []string{script, "stdio"}})
-	return string(b)
+	return mcp.ServerConfig{Command: "node", Args: []string{script, "stdio"}}
 }
 
 func waitMCP(t *testing.T, a *App, name string, want mcp.State) mcp.Status {
@@ -96,7 +94,7 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 		t.Fatal("the MCP tool was not offered to the model")
 	}
 	// Switched off, it is no longer offered.
-	if _, err := a.MCPSetToolEnabled("everything", "echo", "false"); err != nil {
+	if _, err := a.MCPSetToolEnabled("everything", "echo", false); err != nil {
 		t.Fatal(err)
 	}
 	fake.Chat = llmtest.Echo(0, 0)
@@ -108,7 +106,7 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 		t.Fatal("a tool switched off was still offered")
 	}
 	// The Settings switch goes through the server too, so both views agree.
-	if err := a.SetToolEnabled(echo, "true"); err != nil {
+	if err := a.SetToolEnabled(echo, true); err != nil {
 		t.Fatal(err)
 	}
 	echoStatus := func() mcp.ToolStatus {
@@ -123,7 +121,7 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 	if ts := echoStatus(); !ts.Enabled || ts.UserOff {
 		t.Fatalf("after Settings on: %+v", ts)
 	}
-	if err := a.SetToolEnabled(echo, "false"); err != nil {
+	if err := a.SetToolEnabled(echo, false); err != nil {
 		t.Fatal(err)
 	}
 	if ts := echoStatus(); ts.Enabled || !ts.UserOff {

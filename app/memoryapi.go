@@ -3,9 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
 
 	"hermes/backend/memory"
@@ -39,12 +37,11 @@ func memErr(err error) error {
 	return &UserError{Message: msg, Err: err}
 }
 
-func ids(idsJSON string) ([]string, error) {
-	var out []string
-	if err := json.Unmarshal([]byte(idsJSON), &out); err != nil || len(out) == 0 {
-		return nil, &UserError{Message: "Give the memory ids as a JSON list."}
+func ids(list []string) ([]string, error) {
+	if len(list) == 0 {
+		return nil, &UserError{Message: "Give at least one memory id."}
 	}
-	return out, nil
+	return list, nil
 }
 
 // MemoryFilter is what the memory browser filters by.
@@ -61,13 +58,7 @@ type MemoryFilter struct {
 }
 
 // MemoryList lists memories; filterJSON is a MemoryFilter ("" lists everything).
-func (a *App) MemoryList(filterJSON string) ([]memory.Memory, error) {
-	var f MemoryFilter
-	if filterJSON != "" {
-		if err := json.Unmarshal([]byte(filterJSON), &f); err != nil {
-			return nil, &UserError{Message: "The memory filter is not valid JSON: " + err.Error()}
-		}
-	}
+func (a *App) MemoryList(f MemoryFilter) ([]memory.Memory, error) {
 	list, err := a.core.ListMemories(context.Background(), f)
 	if list == nil {
 		list = []memory.Memory{}
@@ -82,9 +73,8 @@ func (a *App) MemoryShow(id string) (memory.Detail, error) {
 }
 
 // MemorySearch ranks memories for a query (the browser's search box).
-func (a *App) MemorySearch(query, k string) ([]memory.Hit, error) {
-	n, _ := strconv.Atoi(k)
-	hits, err := a.core.SearchMemories(context.Background(), query, n)
+func (a *App) MemorySearch(query string, k int) ([]memory.Hit, error) {
+	hits, err := a.core.SearchMemories(context.Background(), query, k)
 	return hits, memErr(err)
 }
 
@@ -114,9 +104,9 @@ func (a *App) MemoryEdit(id, text, key, value string) (memory.Memory, error) {
 	return mm, memErr(err)
 }
 
-// MemoryForget erases memories for good (idsJSON is a JSON list) and returns the receipt.
-func (a *App) MemoryForget(idsJSON string) (memory.Receipt, error) {
-	list, err := ids(idsJSON)
+// MemoryForget erases memories for good and returns the receipt.
+func (a *App) MemoryForget(idList []string) (memory.Receipt, error) {
+	list, err := ids(idList)
 	if err != nil {
 		return memory.Receipt{}, err
 	}
@@ -135,19 +125,19 @@ func (a *App) MemoryForgetMatches(query string) ([]memory.Hit, error) {
 }
 
 // MemoryApprove activates pending memories.
-func (a *App) MemoryApprove(idsJSON string) error {
-	return a.memDo(idsJSON, func(m *memory.Store, ids []string) error { return m.Approve(context.Background(), ids...) })
+func (a *App) MemoryApprove(idList []string) error {
+	return a.memDo(idList, func(m *memory.Store, ids []string) error { return m.Approve(context.Background(), ids...) })
 }
 
 // MemoryRestore brings archived memories back.
-func (a *App) MemoryRestore(idsJSON string) error {
-	return a.memDo(idsJSON, func(m *memory.Store, ids []string) error { return m.Restore(context.Background(), ids...) })
+func (a *App) MemoryRestore(idList []string) error {
+	return a.memDo(idList, func(m *memory.Store, ids []string) error { return m.Restore(context.Background(), ids...) })
 }
 
 // MemoryConfirm says memories are true: a fact joins the profile layer (no
 // decay, always offered); a working memory is reinforced.
-func (a *App) MemoryConfirm(idsJSON string) error {
-	list, err := ids(idsJSON)
+func (a *App) MemoryConfirm(idList []string) error {
+	list, err := ids(idList)
 	if err != nil {
 		return err
 	}
@@ -156,15 +146,15 @@ func (a *App) MemoryConfirm(idsJSON string) error {
 }
 
 // MemoryReject erases pending memories.
-func (a *App) MemoryReject(idsJSON string) (memory.Receipt, error) {
-	return a.memReceipt(idsJSON, func(m *memory.Store, ids []string) (memory.Receipt, error) {
+func (a *App) MemoryReject(idList []string) (memory.Receipt, error) {
+	return a.memReceipt(idList, func(m *memory.Store, ids []string) (memory.Receipt, error) {
 		return m.Reject(context.Background(), ids...)
 	})
 }
 
 // MemoryUndo erases what a turn wrote and brings back what it replaced.
-func (a *App) MemoryUndo(idsJSON string) (memory.Receipt, error) {
-	return a.memReceipt(idsJSON, func(m *memory.Store, ids []string) (memory.Receipt, error) {
+func (a *App) MemoryUndo(idList []string) (memory.Receipt, error) {
+	return a.memReceipt(idList, func(m *memory.Store, ids []string) (memory.Receipt, error) {
 		return m.Undo(context.Background(), ids...)
 	})
 }
@@ -213,9 +203,9 @@ func (a *App) WhyRecalled(messageID string) ([]memory.RecallEntry, error) {
 }
 
 // SetIncognito switches chat to incognito ("true"): turns neither read nor write memory.
-func (a *App) SetIncognito(on string) (bool, error) {
+func (a *App) SetIncognito(on bool) (bool, error) {
 	a.mu.Lock()
-	a.incognito = on == "true"
+	a.incognito = on
 	v := a.incognito
 	a.mu.Unlock()
 	return v, nil
@@ -228,8 +218,8 @@ func (a *App) Incognito() (bool, error) {
 	return a.incognito, nil
 }
 
-func (a *App) memDo(idsJSON string, fn func(*memory.Store, []string) error) error {
-	list, err := ids(idsJSON)
+func (a *App) memDo(idList []string, fn func(*memory.Store, []string) error) error {
+	list, err := ids(idList)
 	if err != nil {
 		return err
 	}
@@ -240,8 +230,8 @@ func (a *App) memDo(idsJSON string, fn func(*memory.Store, []string) error) erro
 	return memErr(fn(m, list))
 }
 
-func (a *App) memReceipt(idsJSON string, fn func(*memory.Store, []string) (memory.Receipt, error)) (memory.Receipt, error) {
-	list, err := ids(idsJSON)
+func (a *App) memReceipt(idList []string, fn func(*memory.Store, []string) (memory.Receipt, error)) (memory.Receipt, error) {
+	list, err := ids(idList)
 	if err != nil {
 		return memory.Receipt{}, err
 	}

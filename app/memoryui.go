@@ -95,11 +95,11 @@ func (c *Core) MemoryRecallLog(ctx context.Context, messageID string) ([]memory.
 	return out, err
 }
 
-// MemoryUndoable says whether the chat notice's Undo (idsJSON: what the turn
+// MemoryUndoable says whether the chat notice's Undo (idList: what the turn
 // wrote) can still work, until when, and if not, why: the window shows Undo only
 // while it can.
-func (a *App) MemoryUndoable(idsJSON string) (memory.UndoState, error) {
-	list, err := ids(idsJSON)
+func (a *App) MemoryUndoable(idList []string) (memory.UndoState, error) {
+	list, err := ids(idList)
 	if err != nil {
 		return memory.UndoState{}, err
 	}

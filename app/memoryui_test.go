@@ -15,7 +15,7 @@ import (
 // command sees the same value.
 func TestMemoryHalfLifeSettingDrivesDecay(t *testing.T) {
 	a, core, _, _, _ := rememberPeanuts(t)
-	list, err := a.MemoryList(`{"statuses":["active"]}`)
+	list, err := a.MemoryList(MemoryFilter{Statuses: []string{"active"}})
 	if err != nil || len(list) != 1 {
 		t.Fatalf("memories = %+v, %v", list, err)
 	}
@@ -113,8 +113,8 @@ func TestMemoryRecallLogShowsDropped(t *testing.T) {
 // take back is gone, the check and the undo itself say why.
 func TestMemoryUndoableFromTheWindow(t *testing.T) {
 	a, _, _, _, _ := rememberPeanuts(t)
-	list, _ := a.MemoryList(`{"statuses":["active"]}`)
-	ids := `["` + list[0].ID + `"]`
+	list, _ := a.MemoryList(MemoryFilter{Statuses: []string{"active"}})
+	ids := []string{list[0].ID}
 	st, err := a.MemoryUndoable(ids)
 	if err != nil || !st.OK || st.Until.IsZero() {
 		t.Fatalf("fresh = %+v, %v", st, err)
@@ -132,7 +132,7 @@ func TestMemoryUndoableFromTheWindow(t *testing.T) {
 	if _, err := a.MemoryUndo(ids); err == nil || !strings.Contains(err.Error(), "Undo is no longer possible (it wrote into profile personal and work is active now; switch back to undo)") {
 		t.Fatalf("undo after a switch = %v", err)
 	}
-	if l, _ := a.MemoryList(`{"profile":"personal"}`); len(l) != 1 {
+	if l, _ := a.MemoryList(MemoryFilter{Profile: "personal"}); len(l) != 1 {
 		t.Fatalf("a refused undo erased: %+v", l)
 	}
 }

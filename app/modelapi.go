@@ -190,10 +190,10 @@ func (a *App) CopyModel(src, dst string) (ModelDetail, error) {
 }
 
 // UseModel makes a model the chat model (embed "false") or the embedding model ("true").
-func (a *App) UseModel(name, embed string) (SetupState, error) {
+func (a *App) UseModel(name string, embed bool) (SetupState, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := a.core.UseModel(ctx, name, embed == "true"); err != nil {
+	if err := a.core.UseModel(ctx, name, embed); err != nil {
 		return SetupState{}, a.mapErr(ctx, err)
 	}
 	return a.setupChanged(ctx)

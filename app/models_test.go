@@ -33,7 +33,7 @@ func TestFirstRunToWorkingChat(t *testing.T) {
 	if models, _ := a.ListModels(); len(models) != 0 {
 		t.Errorf("the picker offers %+v (an embedding model cannot chat)", models)
 	}
-	if _, err := a.UseModel("nomic-embed-text", "false"); err == nil || !strings.Contains(err.Error(), "is an embedding model and cannot chat") {
+	if _, err := a.UseModel("nomic-embed-text", false); err == nil || !strings.Contains(err.Error(), "is an embedding model and cannot chat") {
 		t.Errorf("embedder as chat model: %v", err)
 	}
 	m, err := a.PullModel("pull-1", "llama3.2")
@@ -61,13 +61,13 @@ func TestFirstRunToWorkingChat(t *testing.T) {
 	if _, err := a.ImportModel("imp-1", file, "tiny", ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.UseModel("tiny", "false"); err != nil {
+	if _, err := a.UseModel("tiny", false); err != nil {
 		t.Fatal(err)
 	}
 	if s, _ := core.settings.Load(context.Background()); s.ChatModel != "tiny" {
 		t.Errorf("chat model = %s", s.ChatModel)
 	}
-	if _, err := a.UseModel("tiny", "true"); err == nil || !strings.Contains(err.Error(), "cannot make embeddings") {
+	if _, err := a.UseModel("tiny", true); err == nil || !strings.Contains(err.Error(), "cannot make embeddings") {
 		t.Errorf("chat model as embedder: %v", err)
 	}
 	if err := a.DeleteModel("tiny"); err != nil {

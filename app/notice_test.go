@@ -154,11 +154,11 @@ func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
 		}
 	}
 	// A model checked against the installed ones.
-	_, err := a.UseModel("nomic-embed-text", "false")
+	_, err := a.UseModel("nomic-embed-text", false)
 	if b := errorBody(err); b.Code != CodeBadSetting || b.Params["reason"] != "not_chat_model" || b.Params["value"] != "nomic-embed-text" || b.Params["key"] != "chat_model" {
 		t.Errorf("an embedder as the chat model: %+v", b)
 	}
-	_, err = a.UseModel("mistral", "false")
+	_, err = a.UseModel("mistral", false)
 	if b := errorBody(err); b.Params["reason"] != "model_not_installed" || !strings.Contains(b.Params["installed"], "llama3.2") {
 		t.Errorf("a model not installed: %+v", b)
 	}

@@ -75,7 +75,7 @@ func TestRenameMemoryProfileAndConfirmFromTheWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.MemoryConfirm(`["` + m.ID + `"]`); err != nil {
+	if err := a.MemoryConfirm([]string{m.ID}); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.RenameMemoryProfile("work", "job"); err != nil {

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -137,12 +136,8 @@ func (a *App) ListProjects() ([]ProjectInfo, error) {
 }
 
 // SaveProject creates or changes a project from a JSON ProjectInput.
-func (a *App) SaveProject(inputJSON string) (ProjectInfo, error) {
+func (a *App) SaveProject(in ProjectInput) (ProjectInfo, error) {
 	ctx := context.Background()
-	var in ProjectInput
-	if err := json.Unmarshal([]byte(inputJSON), &in); err != nil {
-		return ProjectInfo{}, &UserError{Message: "The project could not be read; try again."}
-	}
 	p, err := a.core.SaveProject(ctx, in)
 	return p, a.mapErr(ctx, err)
 }
@@ -154,9 +149,9 @@ func (a *App) MoveToProject(projectID, sessionID string) error {
 }
 
 // DeleteProject removes a project; deleteChats "true" erases its chats too.
-func (a *App) DeleteProject(projectID, deleteChats string) (ProjectDeleteReceipt, error) {
+func (a *App) DeleteProject(projectID string, deleteChats bool) (ProjectDeleteReceipt, error) {
 	ctx := context.Background()
-	r, err := a.core.DeleteProject(ctx, projectID, deleteChats == "true")
+	r, err := a.core.DeleteProject(ctx, projectID, deleteChats)
 	if err == nil {
 		a.mu.Lock()
 		for _, d := range r.Deleted {

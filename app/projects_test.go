@@ -46,7 +46,7 @@ func TestAChatInAProjectRunsWithItsDefaults(t *testing.T) {
 	if s := system(); strings.Contains(s, "field guide") {
 		t.Fatalf("out of the project, the system prompt is still the project's: %q", s)
 	}
-	r, err := a.DeleteProject(p.ID, "false")
+	r, err := a.DeleteProject(p.ID, false)
 	if err != nil || r.Kept != 0 || len(r.Deleted) != 0 {
 		t.Fatalf("delete: %+v %v", r, err)
 	}

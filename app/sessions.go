@@ -34,18 +34,18 @@ func (a *App) RenameSession(id, title string) (SessionInfo, error) {
 }
 
 // PinSession pins ("true") or unpins ("false") a conversation.
-func (a *App) PinSession(id, pinned string) (SessionInfo, error) {
+func (a *App) PinSession(id string, pinned bool) (SessionInfo, error) {
 	ctx := context.Background()
-	if err := a.core.PinSession(ctx, id, pinned == "true"); err != nil {
+	if err := a.core.PinSession(ctx, id, pinned); err != nil {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
 	return a.sessionInfo(ctx, id)
 }
 
 // PinMessage pins ("true") or unpins a message; pinned messages are always offered to the model.
-func (a *App) PinMessage(id, pinned string) error {
+func (a *App) PinMessage(id string, pinned bool) error {
 	ctx := context.Background()
-	return a.mapErr(ctx, a.core.sessions.PinMessage(ctx, id, pinned == "true"))
+	return a.mapErr(ctx, a.core.sessions.PinMessage(ctx, id, pinned))
 }
 
 // ArchiveSession archives a conversation; it stays searchable and resumes on a new message.

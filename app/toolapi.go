@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"hermes/backend/agent"
@@ -102,8 +101,8 @@ func gateApproval(w *Web, args []string) (guarded, bool) {
 }
 
 // ResolveApproval answers an approval:needed prompt: allow "true"/"false", scope "once"/"session".
-func (a *App) ResolveApproval(id, allow, scope string) error {
-	d := tools.Decision{Allow: allow == "true", Scope: tools.ScopeOnce}
+func (a *App) ResolveApproval(id string, allow bool, scope string) error {
+	d := tools.Decision{Allow: allow, Scope: tools.ScopeOnce}
 	if scope == "session" {
 		d.Scope = tools.ScopeSession
 	}
@@ -149,8 +148,8 @@ func (a *App) ListTools() ([]ToolInfo, error) {
 }
 
 // SetToolEnabled turns a tool on ("true") or off for the model.
-func (a *App) SetToolEnabled(name, on string) error {
-	if err := a.core.tools.reg.SetEnabled(name, on == "true"); err != nil {
+func (a *App) SetToolEnabled(name string, on bool) error {
+	if err := a.core.tools.reg.SetEnabled(name, on); err != nil {
 		return &UserError{Message: err.Error(), Err: err}
 	}
 	return nil
@@ -178,9 +177,8 @@ type Activity struct {
 }
 
 // ToolActivity lists audited tool calls, newest first; empty filters match all.
-func (a *App) ToolActivity(tool, status, sessionID, limit string) ([]Activity, error) {
-	n, _ := strconv.Atoi(limit)
-	return a.core.toolActivity(context.Background(), tools.AuditFilter{Tool: tool, Status: tools.Status(status), SessionID: sessionID, Limit: n})
+func (a *App) ToolActivity(tool, status, sessionID string, limit int) ([]Activity, error) {
+	return a.core.toolActivity(context.Background(), tools.AuditFilter{Tool: tool, Status: tools.Status(status), SessionID: sessionID, Limit: limit})
 }
 
 // toolActivity reads the audit log.

@@ -135,8 +135,10 @@ tools:
 		}
 	})
 	for _, tc := range []struct {
-		name, allow, want string
-	}{{"allowed", "true", "; rm -rf /tmp/x"}, {"denied", "false", "denied_by_user"}} {
+		name  string
+		allow bool
+		want  string
+	}{{"allowed", true, "; rm -rf /tmp/x"}, {"denied", false, "denied_by_user"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake.Chat = func(req api.ChatRequest) llmtest.Reply {
 				if n, last := toolRounds(req); n > 0 {

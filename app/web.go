@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -199,13 +200,14 @@ func bodyLimit(method string) int64 {
 	return 1 << 20
 }
 
-// call runs one bound method: POST /api/call/<Method> with a JSON array of string arguments.
+// call runs one bound method: POST /api/call/<Method> with a JSON array of its
+// arguments, each decoded into the method's own parameter type (as Wails does).
 func (w *Web) call(rw http.ResponseWriter, r *http.Request, method string) {
 	if r.Method != http.MethodPost {
 		http.Error(rw, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	var args []string
+	var args []json.RawMessage
 	limit := bodyLimit(method)
 	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	if err == nil && int64(len(body)) > limit {
@@ -217,14 +219,14 @@ func (w *Web) call(rw http.ResponseWriter, r *http.Request, method string) {
 		err = json.Unmarshal(body, &args)
 	}
 	if err != nil {
-		writeJSON(rw, http.StatusBadRequest, map[string]string{"error": "the request body must be a JSON array of strings"})
+		writeJSON(rw, http.StatusBadRequest, map[string]string{"error": "the request body must be a JSON array of arguments"})
 		return
 	}
 	if mcpWrites[method] {
 		w.mcpMu.Lock()
 		defer w.mcpMu.Unlock()
 	}
-	if g, ok := w.gate(method, args); ok {
+	if g, ok := w.gate(method, argTexts(args)); ok {
 		if status, body := w.confirm(g, r.Header.Get(CodeHeader)); status != 0 {
 			writeJSON(rw, status, body)
 			return
@@ -253,10 +255,11 @@ func writeJSON(rw http.ResponseWriter, status int, v any) {
 
 var errBadCall = errors.New("bad call")
 
-// dispatch calls a bound method by name with string arguments, as Wails does for the
-// window: every exported method of App is callable, and only those. SendMessage runs
-// under the request's context, so a closed page stops its turn.
-func (a *App) dispatch(ctx context.Context, method string, args []string) (any, error) {
+// dispatch calls a bound method by name with JSON arguments, as Wails does for
+// the window: every exported method of App is callable, and only those, each
+// argument decoded into its parameter's type. SendMessage runs under the
+// request's context, so a closed page stops its turn.
+func (a *App) dispatch(ctx context.Context, method string, args []json.RawMessage) (any, error) {
 	if f, ok := a.requestBound()[method]; ok { // long calls stop when the page's request goes away
 		if len(args) != f.args {
 			return nil, fmt.Errorf("%w: %s takes %d arguments, got %d", errBadCall, method, f.args, len(args))
@@ -272,11 +275,15 @@ func (a *App) dispatch(ctx context.Context, method string, args []string) (any, 
 		return nil, fmt.Errorf("%w: %s takes %d arguments, got %d", errBadCall, method, t.NumIn(), len(args))
 	}
 	in := make([]reflect.Value, len(args))
-	for i, arg := range args {
-		if t.In(i).Kind() != reflect.String {
-			return nil, fmt.Errorf("%w: %s is not callable from the web", errBadCall, method)
-		}
-		in[i] = reflect.ValueOf(arg)
+	ptrs := make([]any, len(args))
+	for i := range args {
+		ptrs[i] = reflect.New(t.In(i)).Interface()
+	}
+	if err := decodeArgs(args, ptrs...); err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	for i, p := range ptrs {
+		in[i] = reflect.ValueOf(p).Elem()
 	}
 	out := m.Call(in)
 	var result any
@@ -288,4 +295,16 @@ func (a *App) dispatch(ctx context.Context, method string, args []string) (any, 
 		return nil, err
 	}
 	return result, nil
+}
+
+// argTexts are args as a gate reads them: a string's value, and any other
+// value's JSON (true, 5, ["a"]).
+func argTexts(args []json.RawMessage) []string {
+	v := make([]string, len(args))
+	for i, arg := range args {
+		if json.Unmarshal(arg, &v[i]) != nil {
+			v[i] = string(bytes.TrimSpace(arg))
+		}
+	}
+	return v
 }

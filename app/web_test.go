@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -134,7 +135,7 @@ func (r *webRig) do(t *testing.T, method, path, body string, header map[string]s
 }
 
 // call posts a bound method with the token and, when code is set, the one-time code.
-func (r *webRig) call(t *testing.T, method, code string, args ...string) webReply {
+func (r *webRig) call(t *testing.T, method, code string, args ...any) webReply {
 	t.Helper()
 	b, _ := json.Marshal(args)
 	return r.do(t, http.MethodPost, "/api/call/"+method, string(b), map[string]string{TokenHeader: r.web.Token(), CodeHeader: code})
@@ -253,8 +254,8 @@ func TestWebEventsWithTheTokenHeader(t *testing.T) {
 // addServer adds an MCP entry over the web whose command does not exist (nothing runs).
 func (r *webRig) addServer(t *testing.T, name, command string) {
 	t.Helper()
-	cfg, _ := json.Marshal(map[string]any{"command": command, "args": []string{"--stdio"}})
-	if res := r.call(t, "MCPAddServer", "", name, string(cfg)); res.status != http.StatusOK || res.body["approved"] != false {
+	cfg := map[string]any{"command": command, "args": []string{"--stdio"}}
+	if res := r.call(t, "MCPAddServer", "", name, cfg); res.status != http.StatusOK || res.body["approved"] != false {
 		t.Fatalf("MCPAddServer = %d %v", res.status, res.body)
 	}
 }
@@ -433,7 +434,7 @@ func TestWebCommandToolApprovalNeedsTheTerminalCode(t *testing.T) {
 
 	t.Run("allowing a command tool needs the code", func(t *testing.T) {
 		id, got := ask("shout", tools.Annotations{Command: true})
-		res := rig.call(t, "ResolveApproval", "", id, "true", "once")
+		res := rig.call(t, "ResolveApproval", "", id, true, "once")
 		if res.status != http.StatusPreconditionRequired || res.body["confirm"] != "required" {
 			t.Fatalf("ResolveApproval = %d %v", res.status, res.body)
 		}
@@ -445,7 +446,7 @@ func TestWebCommandToolApprovalNeedsTheTerminalCode(t *testing.T) {
 			t.Fatalf("the call was answered without a code: %+v", d)
 		case <-time.After(50 * time.Millisecond):
 		}
-		res = rig.call(t, "ResolveApproval", rig.terminal.lastCode(t), id, "true", "once")
+		res = rig.call(t, "ResolveApproval", rig.terminal.lastCode(t), id, true, "once")
 		if res.status != http.StatusOK {
 			t.Fatalf("ResolveApproval with the code = %d %v", res.status, res.body)
 		}
@@ -455,7 +456,7 @@ func TestWebCommandToolApprovalNeedsTheTerminalCode(t *testing.T) {
 	})
 	t.Run("denying needs no code", func(t *testing.T) {
 		id, got := ask("shout", tools.Annotations{Command: true})
-		if res := rig.call(t, "ResolveApproval", "", id, "false", "once"); res.status != http.StatusOK {
+		if res := rig.call(t, "ResolveApproval", "", id, false, "once"); res.status != http.StatusOK {
 			t.Fatalf("ResolveApproval = %d %v", res.status, res.body)
 		}
 		if d := decision(got); d.Allow {
@@ -464,7 +465,7 @@ func TestWebCommandToolApprovalNeedsTheTerminalCode(t *testing.T) {
 	})
 	t.Run("a tool that runs no program needs no code", func(t *testing.T) {
 		id, got := ask("delete_note", tools.Annotations{Destructive: true})
-		if res := rig.call(t, "ResolveApproval", "", id, "true", "session"); res.status != http.StatusOK {
+		if res := rig.call(t, "ResolveApproval", "", id, true, "session"); res.status != http.StatusOK {
 			t.Fatalf("ResolveApproval = %d %v", res.status, res.body)
 		}
 		if d := decision(got); !d.Allow {
@@ -473,14 +474,14 @@ func TestWebCommandToolApprovalNeedsTheTerminalCode(t *testing.T) {
 	})
 	t.Run("the code of one prompt does not answer another", func(t *testing.T) {
 		id1, got1 := ask("shout", tools.Annotations{Command: true})
-		rig.call(t, "ResolveApproval", "", id1, "true", "once")
+		rig.call(t, "ResolveApproval", "", id1, true, "once")
 		code := rig.terminal.lastCode(t)
 		id2, got2 := ask("shout", tools.Annotations{Command: true})
-		if res := rig.call(t, "ResolveApproval", code, id2, "true", "once"); res.status == http.StatusOK {
+		if res := rig.call(t, "ResolveApproval", code, id2, true, "once"); res.status == http.StatusOK {
 			t.Fatalf("the code of %s answered %s", id1, id2)
 		}
-		rig.call(t, "ResolveApproval", "", id1, "false", "once")
-		rig.call(t, "ResolveApproval", "", id2, "false", "once")
+		rig.call(t, "ResolveApproval", "", id1, false, "once")
+		rig.call(t, "ResolveApproval", "", id2, false, "once")
 		decision(got1)
 		decision(got2)
 	})
@@ -534,5 +535,35 @@ func TestWebRequestTooBigIsWorded(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge || got.Code != CodeRequestTooBig || got.Params["limit"] != "1" ||
 		strings.Contains(got.Error, "SendMessage") || !strings.Contains(got.Error, "Attach long text as a file") {
 		t.Fatalf("%d %+v", resp.StatusCode, got)
+	}
+}
+
+// TestWebDecodesArgumentsByType: each argument is decoded into its parameter's
+// own type, as the window's binding does: a boolean and a list arrive as JSON
+// values, and a value of the wrong type is a bad call that changes nothing.
+func TestWebDecodesArgumentsByType(t *testing.T) {
+	rig := startWebRig(t)
+	s, err := rig.app.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := rig.call(t, "PinSession", "", s.ID, "true"); res.status != http.StatusBadRequest {
+		t.Fatalf("a boolean sent as text: %d %v", res.status, res.body)
+	}
+	if got, _ := rig.app.LoadSession(s.ID); got.Session.Pinned {
+		t.Fatal("a bad call pinned the chat")
+	}
+	if res := rig.call(t, "PinSession", "", s.ID, true); res.status != http.StatusOK || res.body["pinned"] != true {
+		t.Fatalf("PinSession(id, true) = %d %v", res.status, res.body)
+	}
+	if res := rig.call(t, "MemoryForget", "", `["x"]`); res.status != http.StatusBadRequest {
+		t.Fatalf("a list sent as text: %d %v", res.status, res.body)
+	}
+	res := rig.call(t, "MemoryForget", "", []string{})
+	if res.status != http.StatusUnprocessableEntity || !strings.Contains(fmt.Sprint(res.body["error"]), "at least one memory id") {
+		t.Fatalf("MemoryForget([]) = %d %v", res.status, res.body)
+	}
+	if res := rig.call(t, "ResumeWorkflow", "", "no-such-run", "true"); res.status != http.StatusBadRequest {
+		t.Fatalf("a request-bound call with a boolean sent as text: %d %v", res.status, res.body)
 	}
 }

@@ -1,26 +1,77 @@
 package app
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
 
 // boundCall is an App method whose work belongs to the web request that asked for
 // it: a turn or a workflow run stops (its partial reply kept, its run interrupted
 // and resumable) when the page goes away, as Stop would stop it.
 type boundCall struct {
 	args int
-	call func(ctx context.Context, args []string) (any, error)
+	call func(ctx context.Context, args []json.RawMessage) (any, error)
 }
 
 // requestBound are the long calls web mode runs under the request's context; the
 // window calls the same methods, which run under a background context.
 func (a *App) requestBound() map[string]boundCall {
 	return map[string]boundCall{
-		"SendMessage": {3, func(ctx context.Context, v []string) (any, error) { return a.send(ctx, v[0], v[1], v[2]) }},
-		"ContinueTurn": {2, func(ctx context.Context, v []string) (any, error) {
-			return a.continueTurn(ctx, v[0], v[1])
-		}},
-		"RegenerateReply": {3, func(ctx context.Context, v []string) (any, error) { return a.regenerate(ctx, v[0], v[1], v[2]) }},
-		"EditMessage":     {4, func(ctx context.Context, v []string) (any, error) { return a.edit(ctx, v[0], v[1], v[2], v[3]) }},
-		"RunWorkflow":     {3, func(ctx context.Context, v []string) (any, error) { return a.runWorkflow(ctx, v[0], v[1], v[2]) }},
-		"ResumeWorkflow":  {2, func(ctx context.Context, v []string) (any, error) { return a.resumeWorkflow(ctx, v[0], v[1]) }},
+		"SendMessage":     bind3(a.send),
+		"ContinueTurn":    bind2(a.continueTurn),
+		"RegenerateReply": bind3(a.regenerate),
+		"EditMessage":     bind4(a.edit),
+		"RunWorkflow":     bind3(a.runWorkflow),
+		"ResumeWorkflow":  bind2(a.resumeWorkflow),
 	}
+}
+
+// decodeArgs decodes each JSON argument into the value its pointer points at.
+func decodeArgs(args []json.RawMessage, into ...any) error {
+	if len(args) != len(into) {
+		return fmt.Errorf("%w: %d arguments, got %d", errBadCall, len(into), len(args))
+	}
+	for i, arg := range args {
+		if err := json.Unmarshal(arg, into[i]); err != nil {
+			return fmt.Errorf("%w: argument %d: %v", errBadCall, i+1, err)
+		}
+	}
+	return nil
+}
+
+func bind2[A, B, R any](f func(context.Context, A, B) (R, error)) boundCall {
+	return boundCall{2, func(ctx context.Context, v []json.RawMessage) (any, error) {
+		var a A
+		var b B
+		if err := decodeArgs(v, &a, &b); err != nil {
+			return nil, err
+		}
+		return f(ctx, a, b)
+	}}
+}
+
+func bind3[A, B, C, R any](f func(context.Context, A, B, C) (R, error)) boundCall {
+	return boundCall{3, func(ctx context.Context, v []json.RawMessage) (any, error) {
+		var a A
+		var b B
+		var c C
+		if err := decodeArgs(v, &a, &b, &c); err != nil {
+			return nil, err
+		}
+		return f(ctx, a, b, c)
+	}}
+}
+
+func bind4[A, B, C, D, R any](f func(context.Context, A, B, C, D) (R, error)) boundCall {
+	return boundCall{4, func(ctx context.Context, v []json.RawMessage) (any, error) {
+		var a A
+		var b B
+		var c C
+		var d D
+		if err := decodeArgs(v, &a, &b, &c, &d); err != nil {
+			return nil, err
+		}
+		return f(ctx, a, b, c, d)
+	}}
 }

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"strings"
 )
 
 // Workflow methods of the UI.
@@ -41,26 +40,26 @@ func (a *App) GetWorkflowRun(id string) (WorkflowRun, error) {
 // RunWorkflow runs a workflow with inputs (a JSON object) in a session ("" for
 // none); progress comes as workflow:progress events; it returns the run when it
 // ends.
-func (a *App) RunWorkflow(sessionID, name, inputsJSON string) (WorkflowRun, error) {
-	return a.runWorkflow(context.Background(), sessionID, name, inputsJSON)
+func (a *App) RunWorkflow(sessionID, name string, inputs json.RawMessage) (WorkflowRun, error) {
+	return a.runWorkflow(context.Background(), sessionID, name, inputs)
 }
 
-func (a *App) runWorkflow(ctx context.Context, sessionID, name, inputsJSON string) (WorkflowRun, error) {
-	if strings.TrimSpace(inputsJSON) == "" {
-		inputsJSON = "{}"
+func (a *App) runWorkflow(ctx context.Context, sessionID, name string, inputs json.RawMessage) (WorkflowRun, error) {
+	if len(inputs) == 0 || string(inputs) == "null" {
+		inputs = json.RawMessage("{}")
 	}
-	r, err := a.core.RunWorkflow(ctx, name, json.RawMessage(inputsJSON), WorkflowOptions{SessionID: sessionID})
+	r, err := a.core.RunWorkflow(ctx, name, inputs, WorkflowOptions{SessionID: sessionID})
 	return r, a.workflowErr(ctx, err)
 }
 
 // ResumeWorkflow resumes a failed or interrupted run; confirm "true" runs again
 // the steps that were stopped mid-way.
-func (a *App) ResumeWorkflow(id, confirm string) (WorkflowRun, error) {
+func (a *App) ResumeWorkflow(id string, confirm bool) (WorkflowRun, error) {
 	return a.resumeWorkflow(context.Background(), id, confirm)
 }
 
-func (a *App) resumeWorkflow(ctx context.Context, id, confirm string) (WorkflowRun, error) {
-	r, err := a.core.ResumeWorkflow(ctx, id, WorkflowOptions{Confirm: confirm == "true"})
+func (a *App) resumeWorkflow(ctx context.Context, id string, confirm bool) (WorkflowRun, error) {
+	r, err := a.core.ResumeWorkflow(ctx, id, WorkflowOptions{Confirm: confirm})
 	return r, a.workflowErr(ctx, err)
 }
 

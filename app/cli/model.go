@@ -157,11 +157,7 @@ func modelUse(a *app.App, args []string, env Env) error {
 	if fs.NArg() != 1 {
 		return usagef("model use: give one model name")
 	}
-	flag := "false"
-	if *embed {
-		flag = "true"
-	}
-	if _, err := a.UseModel(fs.Arg(0), flag); err != nil {
+	if _, err := a.UseModel(fs.Arg(0), *embed); err != nil {
 		if app.IsBadInput(err) {
 			return usagef("model use: %v", err)
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -102,7 +101,7 @@ func toolsCmd(core *app.Core, g globals, args []string, env Env) error {
 		if err := noArgs("tools log", fs.Args()); err != nil {
 			return err
 		}
-		rows, err := app.NewApp(core, nil).ToolActivity(*tool, *status, *sess, strconv.Itoa(*limit))
+		rows, err := app.NewApp(core, nil).ToolActivity(*tool, *status, *sess, *limit)
 		if err != nil {
 			return err
 		}

@@ -3,7 +3,10 @@ import { fireEvent, render, waitFor } from '@testing-library/svelte';
 import McpServerForm from './McpServerForm.svelte';
 import { McpStore } from '../lib/mcp.svelte';
 import { fakeApi, remote, status } from '../lib/mcp.fixture';
-import { ConfirmError } from '../lib/backend';
+import { ConfirmError, type McpServerConfig } from '../lib/backend';
+
+/** What the transport sends of an entry: its JSON (a field left undefined is not sent). */
+const wire = (cfg: McpServerConfig): McpServerConfig => JSON.parse(JSON.stringify(cfg));
 
 async function fill(getByTestId: (id: string) => HTMLElement, values: Record<string, string>) {
   for (const [k, v] of Object.entries(values)) {
@@ -17,8 +20,8 @@ describe('McpServerForm', () => {
   it('sends the config entry, then shows the exact command and the variables before anything runs', async () => {
     const api = fakeApi({
       MCPServers: vi.fn(async () => []),
-      MCPAddServer: vi.fn(async (name: string, cfg: string) =>
-        status({ name, state: 'awaiting approval', approved: false, config: JSON.parse(cfg), command: EXACT, tools: [] }),
+      MCPAddServer: vi.fn(async (name: string, cfg: McpServerConfig) =>
+        status({ name, state: 'awaiting approval', approved: false, config: wire(cfg), command: EXACT, tools: [] }),
       ),
     });
     const store = new McpStore(api);
@@ -37,9 +40,9 @@ describe('McpServerForm', () => {
     });
     await fireEvent.click(getByTestId('mcp-form-submit'));
     await waitFor(() => expect(api.MCPAddServer).toHaveBeenCalledTimes(1));
-    const [name, json] = api.MCPAddServer.mock.calls[0] as [string, string];
+    const [name, json] = api.MCPAddServer.mock.calls[0] as [string, McpServerConfig];
     expect(name).toBe('everything');
-    expect(JSON.parse(json)).toEqual({
+    expect(wire(json)).toEqual({
       command: 'node',
       args: ['/srv/everything.js', 'stdio'],
       env: { API_KEY: '${MY KEY}', DEBUG: '1' },
@@ -111,7 +114,7 @@ describe('McpServerForm', () => {
 
   it('edits an entry in the same form; an unchanged command needs no new approval', async () => {
     const server = status({ config: { command: 'node', args: ['a.js'], env: { K: 'v' }, disabled: true } });
-    const api = fakeApi({ MCPAddServer: vi.fn(async (name: string, cfg: string) => status({ name, config: JSON.parse(cfg) })) });
+    const api = fakeApi({ MCPAddServer: vi.fn(async (name: string, cfg: McpServerConfig) => status({ name, config: wire(cfg) })) });
     const store = new McpStore(api);
     const onclose = vi.fn();
     const { getByTestId, queryByTestId } = render(McpServerForm, { store, edit: server, onclose });
@@ -123,7 +126,7 @@ describe('McpServerForm', () => {
     await fill(getByTestId, { timeout: '1m' });
     await fireEvent.click(getByTestId('mcp-form-submit'));
     await waitFor(() => expect(onclose).toHaveBeenCalled());
-    expect(JSON.parse(api.MCPAddServer.mock.calls[0][1] as string)).toEqual({
+    expect(wire(api.MCPAddServer.mock.calls[0][1] as McpServerConfig)).toEqual({
       command: 'node',
       args: ['a.js'],
       env: { K: 'v' },
@@ -150,8 +153,8 @@ describe('McpServerForm', () => {
   it('adds a URL server: the kind switch, the headers editor, and an approval that shows the address, header names and the internet warning', async () => {
     const api = fakeApi({
       MCPServers: vi.fn(async () => []),
-      MCPAddServer: vi.fn(async (name: string, cfg: string) => {
-        const c = JSON.parse(cfg);
+      MCPAddServer: vi.fn(async (name: string, cfg: McpServerConfig) => {
+        const c = wire(cfg);
         return remote({ name, url: c.url, config: { ...c, headers: { Authorization: '[REDACTED]', 'X-Team': '[REDACTED]' } }, header_names: ['Authorization', 'X-Team'] });
       }),
     });
@@ -195,9 +198,9 @@ describe('McpServerForm', () => {
 
     await fireEvent.click(getByTestId('mcp-form-submit'));
     await waitFor(() => expect(api.MCPAddServer).toHaveBeenCalledTimes(1));
-    const [name, json] = api.MCPAddServer.mock.calls[0] as [string, string];
+    const [name, json] = api.MCPAddServer.mock.calls[0] as [string, McpServerConfig];
     expect(name).toBe('remote');
-    expect(JSON.parse(json)).toEqual({
+    expect(wire(json)).toEqual({
       url: 'https://mcp.example.com/mcp',
       type: 'sse',
       headers: { Authorization: 'Bearer ${TOKEN}', 'X-Team': 'hermes' },
@@ -241,7 +244,7 @@ describe('McpServerForm', () => {
     const api = fakeApi({
       // The same address and header names: nothing new to approve.
       MCPCommandLine: vi.fn(async () => server.command),
-      MCPAddServer: vi.fn(async (name: string, cfg: string) => remote({ name, state: 'ready', approved: true, config: JSON.parse(cfg) })),
+      MCPAddServer: vi.fn(async (name: string, cfg: McpServerConfig) => remote({ name, state: 'ready', approved: true, config: wire(cfg) })),
     });
     const store = new McpStore(api);
     const onclose = vi.fn();
@@ -256,7 +259,7 @@ describe('McpServerForm', () => {
     await fill(getByTestId, { timeout: '45s' });
     await fireEvent.click(getByTestId('mcp-form-submit'));
     await waitFor(() => expect(onclose).toHaveBeenCalled());
-    expect(JSON.parse(api.MCPAddServer.mock.calls[0][1] as string)).toEqual({
+    expect(wire(api.MCPAddServer.mock.calls[0][1] as McpServerConfig)).toEqual({
       url: 'https://mcp.example.com/mcp',
       type: 'http',
       headers: { Authorization: '[REDACTED]' },
@@ -270,7 +273,7 @@ describe('McpServerForm', () => {
     const server = remote({ state: 'ready', approved: true });
     const api = fakeApi({
       MCPCommandLine: vi.fn(async () => 'http https://mcp.example.com/v2 (headers: Authorization, X-Key; on the internet)'),
-      MCPAddServer: vi.fn(async (name: string, cfg: string) => remote({ name, config: JSON.parse(cfg) })),
+      MCPAddServer: vi.fn(async (name: string, cfg: McpServerConfig) => remote({ name, config: wire(cfg) })),
     });
     const store = new McpStore(api);
     const onclose = vi.fn();
@@ -290,7 +293,7 @@ describe('McpServerForm', () => {
     await waitFor(() => expect(getByTestId('mcp-approve')).not.toBeNull());
     await fireEvent.click(getByTestId('mcp-approve-ok'));
     await waitFor(() => expect(api.MCPApprove).toHaveBeenCalledWith('remote'));
-    expect(JSON.parse(api.MCPAddServer.mock.calls[0][1] as string).headers).toEqual({ Authorization: '[REDACTED]', 'X-Key': '${KEY}' });
+    expect(wire(api.MCPAddServer.mock.calls[0][1] as McpServerConfig).headers).toEqual({ Authorization: '[REDACTED]', 'X-Key': '${KEY}' });
     await waitFor(() => expect(onclose).toHaveBeenCalled());
     unmount();
 

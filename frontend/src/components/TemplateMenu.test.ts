@@ -34,7 +34,7 @@ describe('TemplateMenu', () => {
     expect(insert.disabled).toBe(false);
     await fireEvent.click(insert);
     await waitFor(() => expect(oninsert).toHaveBeenCalledWith("What's weather in Paris?"));
-    expect(api.MCPGetPrompt).toHaveBeenCalledWith('everything', 'args-prompt', '{"city":"Paris"}');
+    expect(api.MCPGetPrompt).toHaveBeenCalledWith('everything', 'args-prompt', { city: 'Paris' });
     await waitFor(() => expect(queryByTestId('template-dialog')).toBeNull());
   });
 
@@ -45,7 +45,7 @@ describe('TemplateMenu', () => {
     await fireEvent.click(getByTestId('templates-button'));
     await fireEvent.click(getAllByTestId('template-item')[0]);
     await waitFor(() => expect(getByTestId('templates-error').textContent).toContain('server is not ready'));
-    expect(api.MCPGetPrompt).toHaveBeenCalledWith('everything', 'simple-prompt', '{}');
+    expect(api.MCPGetPrompt).toHaveBeenCalledWith('everything', 'simple-prompt', {});
     expect(oninsert).not.toHaveBeenCalled();
   });
 

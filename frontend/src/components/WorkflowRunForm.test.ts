@@ -56,7 +56,7 @@ describe('WorkflowRunForm', () => {
     await fireEvent.click(field(container, 'urgent'));
     expect(queryByTestId('wf-field-problem')).toBeNull();
     await fireEvent.click(getByTestId('wf-form-run'));
-    expect(api.RunWorkflow).toHaveBeenCalledWith('', 'reset_password', JSON.stringify({ phone: '555-0100', channel: 'voice', attempts: 2, urgent: true }));
+    expect(api.RunWorkflow).toHaveBeenCalledWith('', 'reset_password', { phone: '555-0100', channel: 'voice', attempts: 2, urgent: true });
   });
 
   it('shows the backend’s refusal', async () => {
@@ -65,7 +65,7 @@ describe('WorkflowRunForm', () => {
     const { getByTestId } = render(WorkflowRunForm, { workflow: noInputs, store, sessionId: 's1' });
     expect(getByTestId('wf-form-none').textContent).toBe('This workflow takes no inputs.');
     await fireEvent.click(getByTestId('wf-form-run'));
-    expect(api.RunWorkflow).toHaveBeenCalledWith('s1', 'tidy', '{}');
+    expect(api.RunWorkflow).toHaveBeenCalledWith('s1', 'tidy', {});
     await waitFor(() => expect(getByTestId('wf-start-error').textContent).toBe('Could not start it: invalid workflow input: phone: does not match'));
   });
 
@@ -80,6 +80,6 @@ describe('WorkflowRunForm', () => {
     expect(getByTestId('wf-field-problem').textContent).toContain('Type a JSON object');
     await fireEvent.input(box, { target: { value: '{"a": 1}' } });
     await fireEvent.click(getByTestId('wf-form-run'));
-    expect(api.RunWorkflow).toHaveBeenCalledWith('', 'tidy', '{"a":1}');
+    expect(api.RunWorkflow).toHaveBeenCalledWith('', 'tidy', { a: 1 });
   });
 });

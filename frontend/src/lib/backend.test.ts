@@ -181,7 +181,7 @@ describe('web transport', () => {
     await api.ResolveApproval('ap1', true, 'once', '123456');
     const [url, init] = fetchMock.mock.calls[2] as [string, RequestInit];
     expect(url).toBe('/api/call/ResolveApproval');
-    expect(JSON.parse(String(init.body))).toEqual(['ap1', 'true', 'once']);
+    expect(JSON.parse(String(init.body))).toEqual(['ap1', true, 'once']);
     expect(new Headers(init.headers).get('X-Hermes-Code')).toBe('123456');
 
     // An error without "confirm" stays a plain Error.
@@ -237,25 +237,25 @@ describe('web transport', () => {
     ]);
   });
 
-  it('sends the tool methods their arguments as strings', async () => {
+  it('sends the tool methods their arguments with their own types', async () => {
     const { api, fetchMock, es } = setup(() => jsonResponse(200, null));
     es.open();
     await api.ResolveApproval('ap1', true, 'session');
     await api.ResolveApproval('ap2', false, 'once');
     await api.SetToolEnabled('shout', false);
     await api.ResetBreaker('shout');
-    expect(await api.ToolActivity('shout', 'ok', '', '200')).toEqual([]);
+    expect(await api.ToolActivity('shout', 'ok', '', 200)).toEqual([]);
     expect(await api.ListTools()).toEqual([]);
     const calls = fetchMock.mock.calls.map((c) => {
       const [url, init] = c as [string, RequestInit];
       return [url.replace('/api/call/', ''), JSON.parse(String(init.body))];
     });
     expect(calls).toEqual([
-      ['ResolveApproval', ['ap1', 'true', 'session']],
-      ['ResolveApproval', ['ap2', 'false', 'once']],
-      ['SetToolEnabled', ['shout', 'false']],
+      ['ResolveApproval', ['ap1', true, 'session']],
+      ['ResolveApproval', ['ap2', false, 'once']],
+      ['SetToolEnabled', ['shout', false]],
       ['ResetBreaker', ['shout']],
-      ['ToolActivity', ['shout', 'ok', '', '200']],
+      ['ToolActivity', ['shout', 'ok', '', 200]],
       ['ListTools', []],
     ]);
   });
@@ -399,15 +399,14 @@ describe('session methods', () => {
     expect(calls).toEqual([
       ['SearchSessions', ['zebra']],
       ['RenameSession', ['s1', 'Trip']],
-      ['PinSession', ['s1', 'true']],
-      ['PinSession', ['s1', 'false']],
+      ['PinSession', ['s1', true]],
+      ['PinSession', ['s1', false]],
       ['ArchiveSession', ['s1']],
       ['DeleteSession', ['s1']],
       ['ExportSession', ['s1', 'md']],
-      ['PinMessage', ['m1', 'true']],
+      ['PinMessage', ['m1', true]],
       ['LastContext', ['s1']],
     ]);
-    for (const [, args] of calls) for (const a of args) expect(typeof a).toBe('string');
   });
 });
 

@@ -814,6 +814,16 @@ export interface Memory {
   valid_until?: string;
 }
 
+/** What the memory browser lists by (app.MemoryFilter); every field may be left out. */
+export interface MemoryFilter {
+  profile?: string;
+  layer?: string;
+  statuses?: string[];
+  category?: string;
+  minConfidence?: number;
+  limit?: number;
+}
+
 export interface MemoryRevision {
   text: string;
   key?: string;
@@ -1711,7 +1721,7 @@ export function createApi(t: Transport) {
     UIReady: () => call<void>('UIReady'),
     SearchSessions: (query: string) => call<SearchHit[] | null>('SearchSessions', query).then((l) => l ?? []),
     RenameSession: (id: string, title: string) => call<SessionInfo>('RenameSession', id, title),
-    PinSession: (id: string, pinned: boolean) => call<SessionInfo>('PinSession', id, pinned ? 'true' : 'false'),
+    PinSession: (id: string, pinned: boolean) => call<SessionInfo>('PinSession', id, pinned),
     ArchiveSession: (id: string) => call<SessionInfo>('ArchiveSession', id),
     DeleteSession: (id: string) => call<DeleteReceipt>('DeleteSession', id),
     ExportSession: (id: string, format: ExportFormat) => call<string>('ExportSession', id, format),
@@ -1736,7 +1746,7 @@ export function createApi(t: Transport) {
     /** An attached image as a data: URL, to show it in the conversation. */
     DocumentImage: (id: string) => call<string>('DocumentImage', id),
     PinMessage: (messageId: string, pinned: boolean) =>
-      call<void>('PinMessage', messageId, pinned ? 'true' : 'false'),
+      call<void>('PinMessage', messageId, pinned),
     /** Gives a user's message the intent the user chose on its chip; a re-run of its turn follows it. */
     CorrectIntent: (messageId: string, label: string) => call<IntentCorrected>('CorrectIntent', messageId, label),
     LastContext: (sessionId: string) => call<ContextReport>('LastContext', sessionId),
@@ -1768,12 +1778,12 @@ export function createApi(t: Transport) {
     DeleteTurn: (sessionId: string, messageId: string) => call<SessionDetail>('DeleteTurn', sessionId, messageId),
     /** code: the one-time code (web mode, allowing a tool that runs a program); "" for none. */
     ResolveApproval: (id: string, allow: boolean, scope: 'once' | 'session', code = '') =>
-      confirmed<void>(code, 'ResolveApproval', id, allow ? 'true' : 'false', scope),
+      confirmed<void>(code, 'ResolveApproval', id, allow, scope),
     ListTools: () => call<ToolInfo[] | null>('ListTools').then((l) => l ?? []),
-    SetToolEnabled: (name: string, enabled: boolean) => call<void>('SetToolEnabled', name, enabled ? 'true' : 'false'),
+    SetToolEnabled: (name: string, enabled: boolean) => call<void>('SetToolEnabled', name, enabled),
     ResetBreaker: (name: string) => call<void>('ResetBreaker', name),
     /** Audited tool calls, newest first; empty strings match everything. */
-    ToolActivity: (tool: string, status: string, sessionId: string, limit: string) =>
+    ToolActivity: (tool: string, status: string, sessionId: string, limit: number) =>
       call<ActivityRow[] | null>('ToolActivity', tool, status, sessionId, limit).then((l) => l ?? []),
     /** Every connection Hermes made, refused or failed to make, the latest first. */
     NetworkActivity: () =>
@@ -1781,49 +1791,49 @@ export function createApi(t: Transport) {
     MCPServers: () => call<McpStatus[] | null>('MCPServers').then((l) => l ?? []),
     MCPProblems: () => call<McpProblem[] | null>('MCPProblems').then((l) => l ?? []),
     /** The exact command line a server entry (as JSON) would run. */
-    MCPCommandLine: (configJSON: string) => call<string>('MCPCommandLine', configJSON),
+    MCPCommandLine: (config: McpServerConfig) => call<string>('MCPCommandLine', config),
     /** Adds or replaces an entry of mcp.json; a new command waits for MCPApprove. */
-    MCPAddServer: (name: string, configJSON: string) => call<McpStatus>('MCPAddServer', name, configJSON),
+    MCPAddServer: (name: string, config: McpServerConfig) => call<McpStatus>('MCPAddServer', name, config),
     /** code: the one-time code printed by `hermes serve` (web mode); "" for none. */
     MCPApprove: (name: string, code = '') => confirmed<McpStatus>(code, 'MCPApprove', name),
     MCPRestart: (name: string) => call<McpStatus>('MCPRestart', name),
     MCPSetDisabled: (name: string, disabled: boolean) =>
-      call<McpStatus>('MCPSetDisabled', name, disabled ? 'true' : 'false'),
+      call<McpStatus>('MCPSetDisabled', name, disabled),
     MCPRemove: (name: string) => call<void>('MCPRemove', name),
     /** Switches one of a server's tools (by the server's name for it) on or off for the model. */
     MCPSetToolEnabled: (server: string, tool: string, enabled: boolean) =>
-      call<McpStatus>('MCPSetToolEnabled', server, tool, enabled ? 'true' : 'false'),
+      call<McpStatus>('MCPSetToolEnabled', server, tool, enabled),
     MCPAcceptToolChanges: (server: string) => call<McpStatus>('MCPAcceptToolChanges', server),
     MCPStderr: (name: string) => call<string>('MCPStderr', name),
     MCPPrompts: () => call<McpPrompt[] | null>('MCPPrompts').then((l) => l ?? []),
     /** Fetches a prompt template filled in with args (a JSON object of strings). */
-    MCPGetPrompt: (server: string, name: string, argsJSON: string) =>
-      call<McpPromptResult>('MCPGetPrompt', server, name, argsJSON),
+    MCPGetPrompt: (server: string, name: string, args: Record<string, string>) =>
+      call<McpPromptResult>('MCPGetPrompt', server, name, args),
     /** The resources a ready server lists, fresh from the server. */
     MCPResources: (server: string) => call<McpResource[] | null>('MCPResources', server).then((l) => l ?? []),
     MCPReadResource: (server: string, uri: string) => call<McpResourceContent>('MCPReadResource', server, uri),
     /** filterJSON: see buildMemoryFilter in memory.svelte.ts ("" lists everything). */
-    MemoryList: (filterJSON: string) => call<Memory[] | null>('MemoryList', filterJSON).then((l) => l ?? []),
+    MemoryList: (filter: MemoryFilter) => call<Memory[] | null>('MemoryList', filter).then((l) => l ?? []),
     MemoryShow: (id: string) => call<MemoryDetail>('MemoryShow', id),
     MemorySearch: (query: string, k: number) =>
-      call<MemoryHit[] | null>('MemorySearch', query, String(k)).then((l) => l ?? []),
+      call<MemoryHit[] | null>('MemorySearch', query, k).then((l) => l ?? []),
     MemoryAdd: (text: string) => call<Memory>('MemoryAdd', text),
     ContextMeter: (sessionId: string) => call<ContextMeterInfo>('ContextMeter', sessionId),
     ListProjects: () => call<ProjectInfo[]>('ListProjects'),
-    SaveProject: (input: ProjectInput) => call<ProjectInfo>('SaveProject', JSON.stringify(input)),
+    SaveProject: (input: ProjectInput) => call<ProjectInfo>('SaveProject', input),
     MoveToProject: (projectId: string, sessionId: string) => call<null>('MoveToProject', projectId, sessionId),
-    DeleteProject: (projectId: string, deleteChats: boolean) => call<ProjectDeleteReceipt>('DeleteProject', projectId, String(deleteChats)),
+    DeleteProject: (projectId: string, deleteChats: boolean) => call<ProjectDeleteReceipt>('DeleteProject', projectId, deleteChats),
     MemoryEdit: (id: string, text: string, key: string, value: string) => call<Memory>('MemoryEdit', id, text, key, value),
-    MemoryForget: (ids: string[]) => call<MemoryReceipt>('MemoryForget', JSON.stringify(ids)),
+    MemoryForget: (ids: string[]) => call<MemoryReceipt>('MemoryForget', ids),
     MemoryForgetMatches: (query: string) =>
       call<MemoryHit[] | null>('MemoryForgetMatches', query).then((l) => l ?? []),
-    MemoryApprove: (ids: string[]) => call<unknown>('MemoryApprove', JSON.stringify(ids)),
-    MemoryReject: (ids: string[]) => call<MemoryReceipt>('MemoryReject', JSON.stringify(ids)),
-    MemoryRestore: (ids: string[]) => call<unknown>('MemoryRestore', JSON.stringify(ids)),
-    MemoryConfirm: (ids: string[]) => call<unknown>('MemoryConfirm', JSON.stringify(ids)),
-    MemoryUndo: (ids: string[]) => call<MemoryReceipt>('MemoryUndo', JSON.stringify(ids)),
+    MemoryApprove: (ids: string[]) => call<unknown>('MemoryApprove', ids),
+    MemoryReject: (ids: string[]) => call<MemoryReceipt>('MemoryReject', ids),
+    MemoryRestore: (ids: string[]) => call<unknown>('MemoryRestore', ids),
+    MemoryConfirm: (ids: string[]) => call<unknown>('MemoryConfirm', ids),
+    MemoryUndo: (ids: string[]) => call<MemoryReceipt>('MemoryUndo', ids),
     /** Whether Undo of what a turn wrote can still work, until when, and if not, why. */
-    MemoryUndoable: (ids: string[]) => call<MemoryUndoState>('MemoryUndoable', JSON.stringify(ids)),
+    MemoryUndoable: (ids: string[]) => call<MemoryUndoState>('MemoryUndoable', ids),
     MemoryHalfLives: () => call<MemoryHalfLife[] | null>('MemoryHalfLives').then((l) => l ?? []),
     /** halfLife like 30d, 2w or 36h; "" returns the category to the default. */
     SetMemoryHalfLife: (category: string, halfLife: string) =>
@@ -1846,7 +1856,7 @@ export function createApi(t: Transport) {
     /** Erases a profile and every memory in it (not the default one); the receipt says what went. */
     DeleteMemoryProfile: (name: string) => call<MemoryReceipt>('DeleteMemoryProfile', name),
     WhyRecalled: (messageId: string) => call<RecallEntry[] | null>('WhyRecalled', messageId).then((l) => l ?? []),
-    SetIncognito: (on: boolean) => call<boolean>('SetIncognito', on ? 'true' : 'false'),
+    SetIncognito: (on: boolean) => call<boolean>('SetIncognito', on),
     Incognito: () => call<boolean>('Incognito'),
     /** What the first run still needs. */
     Setup: () => call<SetupState>('Setup'),
@@ -1855,7 +1865,7 @@ export function createApi(t: Transport) {
     /** Checks an Ollama address (version, models) without saving it. */
     CheckOllamaHost: (url: string) => call<OllamaCheck>('CheckOllamaHost', url),
     /** Checks an address and saves it as ollama_host when Ollama answers there (or anyway). */
-    UseOllamaHost: (url: string, anyway: boolean) => call<OllamaCheck>('UseOllamaHost', url, anyway ? 'true' : 'false'),
+    UseOllamaHost: (url: string, anyway: boolean) => call<OllamaCheck>('UseOllamaHost', url, anyway),
     ListModelDetails: () => call<ModelDetail[] | null>('ListModelDetails').then((l) => l ?? []),
     /** Blocks until the pull is done; progress arrives as model:progress:<requestId>. */
     PullModel: (requestId: string, name: string) => call<ModelDetail>('PullModel', requestId, name),
@@ -1869,7 +1879,7 @@ export function createApi(t: Transport) {
     DeleteModel: (name: string) => call<void>('DeleteModel', name),
     CopyModel: (src: string, dst: string) => call<ModelDetail>('CopyModel', src, dst),
     /** Makes name the chat model, or the embedding model with embed. */
-    UseModel: (name: string, embed: boolean) => call<SetupState>('UseModel', name, embed ? 'true' : 'false'),
+    UseModel: (name: string, embed: boolean) => call<SetupState>('UseModel', name, embed),
     /** The workflows declared in workflows.yaml (a broken one is left out: see WorkflowProblems). */
     ListWorkflows: () => call<WorkflowInfo[] | null>('ListWorkflows').then((l) => l ?? []),
     /** The mistakes in workflows.yaml, each with its line and field. */
@@ -1878,16 +1888,16 @@ export function createApi(t: Transport) {
     WorkflowRuns: (sessionId: string) => call<WorkflowRun[] | null>('WorkflowRuns', sessionId).then((l) => l ?? []),
     GetWorkflowRun: (id: string) => call<WorkflowRun>('GetWorkflowRun', id),
     /**
-     * Runs a workflow with inputs (a JSON object as text) in a conversation ("" for none). Blocks
+     * Runs a workflow with inputs (a JSON object) in a conversation ("" for none). Blocks
      * until the run ends; progress arrives as workflow:progress events.
      */
-    RunWorkflow: (sessionId: string, name: string, inputsJSON: string) =>
-      call<WorkflowRun>('RunWorkflow', sessionId, name, inputsJSON),
+    RunWorkflow: (sessionId: string, name: string, inputs: Record<string, unknown>) =>
+      call<WorkflowRun>('RunWorkflow', sessionId, name, inputs),
     /**
      * Goes on with a failed or interrupted run; confirm runs again the steps stopped mid-way that
      * are not idempotent (without it such a run is refused). Blocks until the run ends.
      */
-    ResumeWorkflow: (id: string, confirm: boolean) => call<WorkflowRun>('ResumeWorkflow', id, confirm ? 'true' : 'false'),
+    ResumeWorkflow: (id: string, confirm: boolean) => call<WorkflowRun>('ResumeWorkflow', id, confirm),
     /** Ends a run for good (waits until it has stopped). */
     CancelWorkflow: (id: string) => call<WorkflowRun>('CancelWorkflow', id),
     /** The sub-agents: the built-ins and those of agents.yaml (a broken one is left out: see AgentProblems). */
@@ -1896,10 +1906,10 @@ export function createApi(t: Transport) {
     AgentProblems: () => call<string[] | null>('AgentProblems').then((l) => l ?? []),
     /** Adds (original "") or replaces (and may rename) a sub-agent in agents.yaml. */
     SaveAgent: (original: string, definition: AgentDefinition) =>
-      call<AgentInfo>('SaveAgent', original, JSON.stringify(definition)),
+      call<AgentInfo>('SaveAgent', original, definition),
     /** Takes a sub-agent out of agents.yaml (a built-in cannot go: switch it off instead). */
     DeleteAgent: (name: string) => call<void>('DeleteAgent', name),
-    SetAgentEnabled: (name: string, on: boolean) => call<void>('SetAgentEnabled', name, on ? 'true' : 'false'),
+    SetAgentEnabled: (name: string, on: boolean) => call<void>('SetAgentEnabled', name, on),
     /** The path of agents.yaml. */
     AgentFile: () => call<string>('AgentFile'),
     /** The knowledge base's collections with their counts. */

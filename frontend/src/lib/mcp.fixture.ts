@@ -1,6 +1,6 @@
 // Test data for the MCP tests (not part of the app).
 import { vi, type Mock } from 'vitest';
-import type { McpResource, McpResourceContent, McpStatus, McpTool } from './backend';
+import type { McpResource, McpResourceContent, McpServerConfig, McpStatus, McpTool } from './backend';
 import type { McpApi } from './mcp.svelte';
 
 export function tool(over: Partial<McpTool> = {}): McpTool {
@@ -81,8 +81,8 @@ export function fakeApi(over: Partial<McpApi> = {}): FakeMcpApi {
     MCPServers: vi.fn(async () => [status()]),
     MCPProblems: vi.fn(async () => []),
     MCPCommandLine: vi.fn(async () => 'cmd'),
-    MCPAddServer: vi.fn(async (name: string, cfg: string) =>
-      status({ name, state: 'awaiting approval', approved: false, config: JSON.parse(cfg), command: 'cmd', tools: [] }),
+    MCPAddServer: vi.fn(async (name: string, cfg: McpServerConfig) =>
+      status({ name, state: 'awaiting approval', approved: false, config: cfg, command: 'cmd', tools: [] }),
     ),
     MCPApprove: vi.fn(async (name: string) => status({ name, state: 'starting' })),
     MCPRestart: vi.fn(async (name: string) => status({ name, state: 'starting' })),

@@ -338,10 +338,6 @@ export function formToConfig(f: ServerForm, base: Pick<McpServerConfig, 'disable
 }
 
 /** The JSON text MCPAddServer and MCPCommandLine take. */
-export function configJSON(cfg: McpServerConfig): string {
-  return JSON.stringify(cfg);
-}
-
 /** Whether an entry is a remote server. */
 export function isRemoteConfig(c: McpServerConfig | null | undefined): boolean {
   return !!c && (!!c.url || c.type === 'http' || c.type === 'sse');
@@ -878,7 +874,7 @@ export class McpStore {
 
   /** Adds or replaces an entry; the status says whether it waits for approval. Throws the backend's error. */
   async save(name: string, cfg: McpServerConfig): Promise<McpStatus> {
-    const st = await this.api.MCPAddServer(name, configJSON(cfg));
+    const st = await this.api.MCPAddServer(name, cfg);
     this.apply(st);
     void this.loadProblems();
     return st;

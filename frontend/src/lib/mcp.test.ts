@@ -6,7 +6,6 @@ import {
   McpStore,
   asksFirst,
   canToggle,
-  configJSON,
   configToForm,
   emptyForm,
   errorsByField,
@@ -97,12 +96,12 @@ describe('the server form', () => {
       tools: { include: ['read_*', 'list_*', 'search_*'], exclude: ['write_*'] },
       autoApprove: ['read_file'],
     });
-    expect(JSON.parse(configJSON(cfg))).toEqual(cfg);
+    expect(JSON.parse(JSON.stringify(cfg))).toEqual(cfg); // what the transport sends
   });
 
   it('leaves empty fields out and keeps a disabled entry disabled', () => {
     expect(formToConfig({ ...emptyForm(), name: 'x', command: 'node' })).toEqual({ command: 'node' });
-    expect(configJSON(formToConfig({ ...emptyForm(), command: 'node', exclude: 'a*' }))).toBe('{"command":"node","tools":{"exclude":["a*"]}}');
+    expect(JSON.stringify(formToConfig({ ...emptyForm(), command: 'node', exclude: 'a*' }))).toBe('{"command":"node","tools":{"exclude":["a*"]}}');
     expect(formToConfig({ ...emptyForm(), command: 'node' }, { disabled: true })).toEqual({ command: 'node', disabled: true });
   });
 
@@ -212,7 +211,7 @@ describe('the server form for a URL', () => {
     const f = urlForm({ kind: 'command', command: 'node', allowInternet: true, caFile: '/ca.pem' });
     const cfg = formToConfig(f);
     expect(cfg).toEqual({ command: 'node' });
-    expect(JSON.parse(configJSON(cfg))).not.toHaveProperty('url');
+    expect(JSON.parse(JSON.stringify(cfg))).not.toHaveProperty('url');
   });
 
   it('keeps a stored header value hidden: [REDACTED] goes back unless the value is changed', () => {

@@ -11,6 +11,7 @@ import {
   type Memory,
   type MemoryChange,
   type MemoryDetail,
+  type MemoryFilter,
   type MemoryHit,
   type MemoryImportResult,
   type MemoryHalfLife,
@@ -76,8 +77,8 @@ export function emptyFilter(): MemoryFilterState {
 }
 
 /** The JSON MemoryList takes. Empty fields are left out; statuses overrides the status filter. */
-export function buildMemoryFilter(f: Partial<MemoryFilterState>, opts: { statuses?: string[]; limit?: number } = {}): string {
-  const out: Record<string, unknown> = {};
+export function buildMemoryFilter(f: Partial<MemoryFilterState>, opts: { statuses?: string[]; limit?: number } = {}): MemoryFilter {
+  const out: MemoryFilter = {};
   if (f.profile) out.profile = f.profile;
   if (f.layer) out.layer = f.layer;
   const statuses = opts.statuses ?? (f.status ? [f.status] : []);
@@ -86,7 +87,7 @@ export function buildMemoryFilter(f: Partial<MemoryFilterState>, opts: { statuse
   const min = Number(f.minStrength ?? 0);
   if (Number.isFinite(min) && min > 0) out.minConfidence = Math.min(1, min);
   if (opts.limit) out.limit = opts.limit;
-  return JSON.stringify(out);
+  return out;
 }
 
 /** The decay bar's filled share in percent (0..100, whole numbers). */

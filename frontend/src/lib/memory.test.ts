@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BackendError, type Memory } from './backend';
+import { BackendError, type Memory, type MemoryFilter } from './backend';
 import { en, format, locale, zh } from './i18n.svelte';
 import { fakeApi, mem, profileApi, receipt } from './memory.fixture';
 import {
@@ -26,11 +26,11 @@ const tZh = (k: keyof typeof en, p?: Record<string, string | number>) => format(
 
 describe('memory filter JSON', () => {
   it('leaves out empty fields', () => {
-    expect(buildMemoryFilter(emptyFilter())).toBe('{}');
+    expect(buildMemoryFilter(emptyFilter())).toEqual({});
   });
   it('maps the UI filters to MemoryList fields', () => {
     const f = { ...emptyFilter(), layer: 'fact', status: 'archived', category: 'health', minStrength: 0.35, profile: 'work', query: 'x' };
-    expect(JSON.parse(buildMemoryFilter(f, { limit: 50 }))).toEqual({
+    expect(buildMemoryFilter(f, { limit: 50 })).toEqual({
       profile: 'work',
       layer: 'fact',
       statuses: ['archived'],
@@ -40,7 +40,7 @@ describe('memory filter JSON', () => {
     });
   });
   it('lets explicit statuses win (the pending inbox)', () => {
-    expect(JSON.parse(buildMemoryFilter({ status: 'active' }, { statuses: ['pending'] }))).toEqual({ statuses: ['pending'] });
+    expect(buildMemoryFilter({ status: 'active' }, { statuses: ['pending'] })).toEqual({ statuses: ['pending'] });
   });
 });
 
@@ -303,7 +303,7 @@ describe('MemoryStore forget', () => {
 describe('memory profiles', () => {
   const lastFilter = (api: ReturnType<typeof fakeApi>) => {
     const calls = (api.MemoryList as ReturnType<typeof vi.fn>).mock.calls;
-    return JSON.parse(calls[calls.length - 1][0] as string);
+    return calls[calls.length - 1][0] as MemoryFilter;
   };
 
   it('lists the active profile only, and says nothing in the status bar for the default one', async () => {
@@ -314,7 +314,7 @@ describe('memory profiles', () => {
     expect(s.otherProfile).toBe('');
     expect(s.profileList.map((p) => [p.name, p.memories])).toEqual([['personal', 1], ['work', 3]]);
     expect(s.filter.profile).toBe('personal');
-    const calls = (api.MemoryList as ReturnType<typeof vi.fn>).mock.calls.map((c) => JSON.parse(c[0] as string));
+    const calls = (api.MemoryList as ReturnType<typeof vi.fn>).mock.calls.map((c) => c[0] as MemoryFilter);
     expect(calls.every((f) => f.profile === 'personal')).toBe(true);
   });
 

@@ -300,11 +300,11 @@ export interface ActivityFilter {
 export const ACTIVITY_LIMIT = 200;
 
 /** The ToolActivity arguments for a filter: [tool, status, sessionId, limit], "" = no filter. */
-export function activityArgs(f: ActivityFilter, sessionId: string, limit = ACTIVITY_LIMIT): [string, string, string, string] {
+export function activityArgs(f: ActivityFilter, sessionId: string, limit = ACTIVITY_LIMIT): [string, string, string, number] {
   const tool = f.tool.trim();
   const status = isKnownStatus(f.status) ? f.status : '';
   const session = f.currentOnly ? sessionId.trim() : '';
-  return [tool, status, session, String(Math.max(1, Math.floor(limit)))];
+  return [tool, status, session, Math.max(1, Math.floor(limit))];
 }
 
 /** Whether the filter cannot match anything (only this conversation, but none is open). */

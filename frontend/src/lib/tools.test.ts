@@ -22,17 +22,17 @@ import { en, format } from './i18n.svelte';
 
 describe('activity filters', () => {
   it('builds the ToolActivity arguments from the filter', () => {
-    expect(activityArgs({ tool: '', status: '', currentOnly: false }, 's1')).toEqual(['', '', '', '200']);
+    expect(activityArgs({ tool: '', status: '', currentOnly: false }, 's1')).toEqual(['', '', '', 200]);
     expect(activityArgs({ tool: ' shout ', status: 'denied', currentOnly: false }, 's1')).toEqual([
       'shout',
       'denied',
       '',
-      '200',
+      200,
     ]);
-    expect(activityArgs({ tool: '', status: 'ok', currentOnly: true }, 's1', 50)).toEqual(['', 'ok', 's1', '50']);
+    expect(activityArgs({ tool: '', status: 'ok', currentOnly: true }, 's1', 50)).toEqual(['', 'ok', 's1', 50]);
     // An unknown status is no filter rather than a filter that matches nothing.
-    expect(activityArgs({ tool: '', status: 'bogus', currentOnly: false }, '')).toEqual(['', '', '', '200']);
-    expect(activityArgs({ tool: '', status: '', currentOnly: false }, '', 0)[3]).toBe('1');
+    expect(activityArgs({ tool: '', status: 'bogus', currentOnly: false }, '')).toEqual(['', '', '', 200]);
+    expect(activityArgs({ tool: '', status: '', currentOnly: false }, '', 0)[3]).toBe(1);
   });
 
   it('knows when "this conversation only" cannot match', () => {
@@ -248,7 +248,7 @@ describe('ActivityStore', () => {
     s.filter.tool = 'shout';
     s.filter.currentOnly = true;
     await s.load('s1');
-    expect(api.ToolActivity).toHaveBeenCalledWith('shout', '', 's1', '200');
+    expect(api.ToolActivity).toHaveBeenCalledWith('shout', '', 's1', 200);
     expect(s.rows.map((r) => r.id)).toEqual([2, 1]);
     await s.load('');
     expect(api.ToolActivity).toHaveBeenCalledTimes(1);

@@ -487,7 +487,7 @@ export class WorkflowsStore {
     this.startErrors[name] = '';
     this.#awaitingStart.add(name);
     try {
-      const r = await this.#api.RunWorkflow(sessionId, name, JSON.stringify(inputs));
+      const r = await this.#api.RunWorkflow(sessionId, name, inputs);
       this.#put(r);
       if (!this.openRun || this.runs[this.openRun]?.workflow === name) this.openRun = r.id;
       return r;

@@ -197,7 +197,7 @@ describe('WorkflowsStore', () => {
     const api = fakeApi();
     const s = new WorkflowsStore({ api });
     const r = await s.run('reset_password', { phone: '1' });
-    expect(api.RunWorkflow).toHaveBeenCalledWith('', 'reset_password', '{"phone":"1"}');
+    expect(api.RunWorkflow).toHaveBeenCalledWith('', 'reset_password', { phone: '1' });
     expect(r?.id).toBe(doneRun.id);
     expect(s.openRun).toBe(doneRun.id);
     expect(s.starting.reset_password).toBe(false);
