@@ -183,7 +183,7 @@ func (a *App) SaveAgent(original string, d subagent.Definition) (AgentInfo, erro
 // DeleteAgent removes a sub-agent from agents.yaml.
 func (a *App) DeleteAgent(name string) error { return a.agentErr(a.core.DeleteAgent(name)) }
 
-// SetAgentEnabled switches a sub-agent on ("true") or off.
+// SetAgentEnabled switches a sub-agent on or off.
 func (a *App) SetAgentEnabled(name string, on bool) error {
 	return a.agentErr(a.core.SetAgentEnabled(name, on))
 }

@@ -265,7 +265,7 @@ func (a *App) CheckOllamaHost(raw string) (OllamaCheck, error) {
 }
 
 // UseOllamaHost checks an Ollama address and saves it as ollama_host when it
-// answers (or anyway is "true"); the setup follows (setup:changed).
+// answers (or anyway is true); the setup follows (setup:changed).
 func (a *App) UseOllamaHost(raw string, anyway bool) (OllamaCheck, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()

@@ -30,15 +30,10 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 		stage = func(string, time.Duration) {}
 	}
 	var wailsCtx context.Context
-	// The background work (the classifier's ONNX Runtime, maintenance, MCP
-	// servers, the memory worker) starts once the page has answered its first
-	// status, or after backgroundDelay if it never does: on two cores it
-	// otherwise takes the CPU the page needs to load.
-	var background sync.Once
-	startBackground := func() { background.Do(func() { startDesktopWork(wailsCtx, app.core) }) }
+	var work deferredWork
 	app.ready = func() {
 		stage("window: first status answered (UI ready)", 0)
-		startBackground()
+		go work.start(wailsCtx, app.core)
 		if !opts.Smoke {
 			return
 		}
@@ -57,11 +52,13 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 250, A: 255},
 		AssetServer:      &assetserver.Options{Assets: opts.Assets},
 		OnDomReady:       func(context.Context) { stage("window: page loaded and run (DOM ready)", 0) },
+		OnShutdown:       func(context.Context) { work.stop() },
 		OnStartup: func(ctx context.Context) {
 			stage("window: GTK and the web view made (startup)", 0)
 			wailsCtx = ctx
 			app.emit = func(name string, data any) { runtime.EventsEmit(ctx, name, data) }
-			time.AfterFunc(backgroundDelay, startBackground)
+			_ = app.core.StartMCP(ctx) // problems show in the MCP panel, which the page lists at once
+			work.arm(ctx, app.core)
 			app.saveDialog = func(name string) (string, error) {
 				return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{DefaultFilename: name, Title: "Export conversation"})
 			}
@@ -85,13 +82,35 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 	return nil
 }
 
+// deferredWork is what the window keeps running while it is open (the
+// classifier's ONNX Runtime, maintenance, the memory worker): it starts once
+// the page has answered its first status, or backgroundDelay after start if it
+// never does, since on two cores it would otherwise take the CPU the page
+// needs to load; never after the window closed.
+type deferredWork struct {
+	once  sync.Once
+	timer *time.Timer
+}
+
 // backgroundDelay bounds how long the background work waits for the page.
 const backgroundDelay = 5 * time.Second
 
-// startDesktopWork starts what the window keeps running while it is open.
-func startDesktopWork(ctx context.Context, core *Core) {
-	core.WarmIntent()
-	go core.RunMaintenance(ctx, time.Minute)
-	_ = core.StartMCP(ctx) // problems show in the MCP panel
-	go core.RunMemoryWorker(ctx)
+func (w *deferredWork) arm(ctx context.Context, core *Core) {
+	w.timer = time.AfterFunc(backgroundDelay, func() { w.start(ctx, core) })
+}
+
+func (w *deferredWork) start(ctx context.Context, core *Core) {
+	w.once.Do(func() {
+		core.WarmIntent()
+		go core.RunMaintenance(ctx, time.Minute)
+		go core.RunMemoryWorker(ctx)
+	})
+}
+
+// stop: the window closes; what has not started never will.
+func (w *deferredWork) stop() {
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+	w.once.Do(func() {})
 }

@@ -69,6 +69,7 @@ type noModelKey struct{}
 // at once (another process was reading): "scrub:done" tells the UI.
 func (c *Core) RunMaintenance(ctx context.Context, every time.Duration) {
 	go c.kb.Run(ctx)
+	c.ollamaRecords.Sweep() // the Ollama runners a killed Hermes left hold a model's memory
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {

@@ -161,7 +161,7 @@ func (a *App) MCPRestart(name string) (mcp.Status, error) {
 	return a.mcpDo(name, func(ctx context.Context) error { return a.core.mcp.Restart(ctx, name) })
 }
 
-// MCPSetDisabled disables ("true") or enables a server.
+// MCPSetDisabled disables or enables a server.
 func (a *App) MCPSetDisabled(name string, disabled bool) (mcp.Status, error) {
 	return a.mcpDo(name, func(ctx context.Context) error { return a.core.mcp.SetServerDisabled(ctx, name, disabled) })
 }
@@ -174,7 +174,7 @@ func (a *App) MCPRemove(name string) error {
 	return nil
 }
 
-// MCPSetToolEnabled turns one of a server's tools on ("true") or off for the model.
+// MCPSetToolEnabled turns one of a server's tools on or off for the model.
 func (a *App) MCPSetToolEnabled(server, tool string, on bool) (mcp.Status, error) {
 	return a.mcpDo(server, func(context.Context) error { return a.core.mcp.SetToolEnabled(server, tool, on) })
 }

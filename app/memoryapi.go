@@ -57,7 +57,7 @@ type MemoryFilter struct {
 	Offset        int      `json:"offset"`
 }
 
-// MemoryList lists memories; filterJSON is a MemoryFilter ("" lists everything).
+// MemoryList lists the memories f lets through (its zero value: every one).
 func (a *App) MemoryList(f MemoryFilter) ([]memory.Memory, error) {
 	list, err := a.core.ListMemories(context.Background(), f)
 	if list == nil {
@@ -202,7 +202,7 @@ func (a *App) WhyRecalled(messageID string) ([]memory.RecallEntry, error) {
 	return r, memErr(err)
 }
 
-// SetIncognito switches chat to incognito ("true"): turns neither read nor write memory.
+// SetIncognito switches chat to incognito (on) or back: turns neither read nor write memory.
 func (a *App) SetIncognito(on bool) (bool, error) {
 	a.mu.Lock()
 	a.incognito = on

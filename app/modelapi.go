@@ -189,7 +189,7 @@ func (a *App) CopyModel(src, dst string) (ModelDetail, error) {
 	return a.finishModelJob(dst, nil)
 }
 
-// UseModel makes a model the chat model (embed "false") or the embedding model ("true").
+// UseModel makes a model the chat model, or with embed the embedding model.
 func (a *App) UseModel(name string, embed bool) (SetupState, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

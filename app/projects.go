@@ -148,7 +148,7 @@ func (a *App) MoveToProject(projectID, sessionID string) error {
 	return a.mapErr(ctx, a.core.MoveToProject(ctx, projectID, sessionID))
 }
 
-// DeleteProject removes a project; deleteChats "true" erases its chats too.
+// DeleteProject removes a project; with deleteChats its chats are erased too.
 func (a *App) DeleteProject(projectID string, deleteChats bool) (ProjectDeleteReceipt, error) {
 	ctx := context.Background()
 	r, err := a.core.DeleteProject(ctx, projectID, deleteChats)

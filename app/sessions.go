@@ -33,7 +33,7 @@ func (a *App) RenameSession(id, title string) (SessionInfo, error) {
 	return a.sessionInfo(ctx, id)
 }
 
-// PinSession pins ("true") or unpins ("false") a conversation.
+// PinSession pins or unpins a conversation.
 func (a *App) PinSession(id string, pinned bool) (SessionInfo, error) {
 	ctx := context.Background()
 	if err := a.core.PinSession(ctx, id, pinned); err != nil {
@@ -42,7 +42,7 @@ func (a *App) PinSession(id string, pinned bool) (SessionInfo, error) {
 	return a.sessionInfo(ctx, id)
 }
 
-// PinMessage pins ("true") or unpins a message; pinned messages are always offered to the model.
+// PinMessage pins or unpins a message; pinned messages are always offered to the model.
 func (a *App) PinMessage(id string, pinned bool) error {
 	ctx := context.Background()
 	return a.mapErr(ctx, a.core.sessions.PinMessage(ctx, id, pinned))

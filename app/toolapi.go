@@ -100,7 +100,7 @@ func gateApproval(w *Web, args []string) (guarded, bool) {
 		what: fmt.Sprintf("let the tool %q run its program with %s", p.Tool, callArgs)}, true
 }
 
-// ResolveApproval answers an approval:needed prompt: allow "true"/"false", scope "once"/"session".
+// ResolveApproval answers an approval:needed prompt: allow or deny, scope "once" or "session".
 func (a *App) ResolveApproval(id string, allow bool, scope string) error {
 	d := tools.Decision{Allow: allow, Scope: tools.ScopeOnce}
 	if scope == "session" {
@@ -147,7 +147,7 @@ func (a *App) ListTools() ([]ToolInfo, error) {
 	return out, nil
 }
 
-// SetToolEnabled turns a tool on ("true") or off for the model.
+// SetToolEnabled turns a tool on or off for the model.
 func (a *App) SetToolEnabled(name string, on bool) error {
 	if err := a.core.tools.reg.SetEnabled(name, on); err != nil {
 		return &UserError{Message: err.Error(), Err: err}

@@ -48,7 +48,7 @@ const CodeHeader = "X-Hermes-Code"
 // holds no secret and loads without the token; every /api/ request needs it.
 //
 // Approving a new MCP server command (MCPApprove) or a call of a command tool
-// (ResolveApproval with allow "true") also needs a one-time code that is printed on the
+// (ResolveApproval with allow true) also needs a one-time code that is printed on the
 // terminal running `hermes serve`: whoever holds the token alone cannot start a program.
 type Web struct {
 	app    *App
@@ -277,6 +277,9 @@ func (a *App) dispatch(ctx context.Context, method string, args []json.RawMessag
 	in := make([]reflect.Value, len(args))
 	ptrs := make([]any, len(args))
 	for i := range args {
+		if !plainData(t.In(i)) {
+			return nil, fmt.Errorf("%w: %s is not callable from the web", errBadCall, method)
+		}
 		ptrs[i] = reflect.New(t.In(i)).Interface()
 	}
 	if err := decodeArgs(args, ptrs...); err != nil {
@@ -295,6 +298,20 @@ func (a *App) dispatch(ctx context.Context, method string, args []json.RawMessag
 		return nil, err
 	}
 	return result, nil
+}
+
+// plainData: a parameter type JSON fills in full (no interface, function,
+// channel or pointer, at any depth of a list or map).
+func plainData(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Interface, reflect.Func, reflect.Chan, reflect.Pointer, reflect.UnsafePointer:
+		return false
+	case reflect.Slice, reflect.Array:
+		return plainData(t.Elem())
+	case reflect.Map:
+		return plainData(t.Key()) && plainData(t.Elem())
+	}
+	return true
 }
 
 // argTexts are args as a gate reads them: a string's value, and any other

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -565,5 +566,32 @@ func TestWebDecodesArgumentsByType(t *testing.T) {
 	}
 	if res := rig.call(t, "ResumeWorkflow", "", "no-such-run", "true"); res.status != http.StatusBadRequest {
 		t.Fatalf("a request-bound call with a boolean sent as text: %d %v", res.status, res.body)
+	}
+}
+
+// TestEveryMethodTakesPlainData: web mode decodes JSON into a bound method's
+// parameters only when JSON fills them in full; every method of App can be.
+func TestEveryMethodTakesPlainData(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want bool
+	}{{"", true}, {[]string{}, true}, {json.RawMessage{}, true}, {MemoryFilter{}, true}, {map[string]string{}, true},
+		{(*context.Context)(nil), false}, {func() {}, false}, {[]any{}, false}, {map[string]*int{}, false}} {
+		typ := reflect.TypeOf(c.v)
+		if typ.Kind() == reflect.Pointer && typ.Elem().Kind() == reflect.Interface {
+			typ = typ.Elem()
+		}
+		if plainData(typ) != c.want {
+			t.Errorf("plainData(%v) = %v", typ, !c.want)
+		}
+	}
+	typ := reflect.TypeOf(&App{})
+	for i := range typ.NumMethod() {
+		m := typ.Method(i)
+		for j := 1; j < m.Type.NumIn(); j++ {
+			if !plainData(m.Type.In(j)) {
+				t.Errorf("%s's parameter %d (%v) cannot come from the web", m.Name, j, m.Type.In(j))
+			}
+		}
 	}
 }

@@ -52,7 +52,7 @@ func (a *App) runWorkflow(ctx context.Context, sessionID, name string, inputs js
 	return r, a.workflowErr(ctx, err)
 }
 
-// ResumeWorkflow resumes a failed or interrupted run; confirm "true" runs again
+// ResumeWorkflow resumes a failed or interrupted run; with confirm it runs again
 // the steps that were stopped mid-way.
 func (a *App) ResumeWorkflow(id string, confirm bool) (WorkflowRun, error) {
 	return a.resumeWorkflow(context.Background(), id, confirm)

@@ -166,7 +166,10 @@ func (d *Daemon) State(ctx context.Context) State {
 	d.mu.Lock()
 	d.answered = d.answered || up
 	answered := d.answered
-	managed, exited, exit := d.runningLocked(), d.cmd != nil && !d.runningLocked(), d.exit
+	// An exit is known as soon as the server is reaped, a moment before done closes.
+	exit := d.exit
+	managed := d.runningLocked() && exit == ""
+	exited := d.cmd != nil && !managed
 	d.mu.Unlock()
 	if up {
 		return State{Status: Running, Managed: managed, Answered: true}
@@ -292,6 +295,8 @@ func (e *StartError) Error() string {
 const startMarker = "Hermes starts"
 
 func (d *Daemon) start(bin string) error {
+	rec := d.cfg.Records
+	rec.Sweep() // what a killed Hermes left, before anything is held
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.runningLocked() {
@@ -307,8 +312,7 @@ func (d *Daemon) start(bin string) error {
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+hostPort)
 	cmd.Stdout, cmd.Stderr = log, log
-	rec := d.cfg.Records
-	run := rec.prepare(cmd)
+	run := rec.mark(cmd)
 	proc.Prepare(cmd) // its own process group; SIGKILL when Hermes dies
 	fmt.Fprintf(log, "\n--- %s: %s %s serve on %s ---\n", time.Now().Format(time.RFC3339), startMarker, bin, hostPort)
 	started, done := make(chan error, 1), make(chan struct{})
@@ -328,8 +332,8 @@ func (d *Daemon) start(bin string) error {
 				d.exit = exitWords(err)
 			}
 			d.mu.Unlock()
+			rec.ended(run) // once its exit is known; Stop waits for its runners too
 			close(done)
-			rec.ended(run) // after the exit is known: the runners it left go too
 		}
 	}()
 	if err := <-started; err != nil {

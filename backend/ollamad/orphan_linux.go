@@ -13,8 +13,9 @@ package ollamad
 //  2. while they run, the serves are recorded in <data dir>/ollama-pids/
 //     <Hermes pid>-<start>.json (proc.WriteRecords);
 //  3. before it starts one, a Daemon stops what Hermes processes that are gone
-//     left (proc.Sweep: their recorded serve, and every process with their
-//     marker); when a serve ends, the runners it left are stopped.
+//     left (Recorder.Sweep: their recorded serve, and every process with their
+//     marker), as does the window or web mode once it runs; when a serve ends,
+//     the runners it left are stopped.
 //
 // docs/architecture.md, "Connecting to Ollama", and backend/proc's records.
 
@@ -47,15 +48,21 @@ func NewRecorder(dir string, log *slog.Logger) *Recorder {
 	return &Recorder{dir: dir, log: log, live: map[string]proc.Record{}}
 }
 
-// prepare sweeps what dead Hermes processes left and marks cmd; it returns
-// the marker's value ("" for a nil Recorder, which keeps nothing).
-func (r *Recorder) prepare(cmd *exec.Cmd) string {
+// Sweep stops what Hermes processes that are gone left of the Ollama servers
+// they started (proc.Sweep); a nil Recorder does nothing.
+func (r *Recorder) Sweep() {
+	if r != nil {
+		proc.Sweep(r.dir, markerVar, proc.Self(), r.log)
+	}
+}
+
+// mark marks cmd and returns the marker's value ("" for a nil Recorder, which
+// keeps nothing).
+func (r *Recorder) mark(cmd *exec.Cmd) string {
 	if r == nil {
 		return ""
 	}
-	self := proc.Self()
-	proc.Sweep(r.dir, markerVar, self, r.log)
-	run := self.Prefix() + strconv.FormatUint(rand.Uint64(), 36)
+	run := proc.Self().Prefix() + strconv.FormatUint(rand.Uint64(), 36)
 	cmd.Env = append(cmd.Env, markerVar+"="+run)
 	return run
 }

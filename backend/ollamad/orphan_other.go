@@ -13,6 +13,9 @@ type Recorder struct{}
 // NewRecorder returns a Recorder that keeps nothing.
 func NewRecorder(string, *slog.Logger) *Recorder { return &Recorder{} }
 
-func (*Recorder) prepare(*exec.Cmd) string { return "" }
-func (*Recorder) started(int, string)      {}
-func (*Recorder) ended(string)             {}
+// Sweep does nothing off Linux.
+func (*Recorder) Sweep() {}
+
+func (*Recorder) mark(*exec.Cmd) string { return "" }
+func (*Recorder) started(int, string)   {}
+func (*Recorder) ended(string)          {}

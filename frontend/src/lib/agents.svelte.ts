@@ -264,7 +264,7 @@ export function definitionOf(d: AgentDraft): AgentDefinition {
     model: d.model.trim(),
     tools: splitTools(d.tools),
     memory: d.memory,
-    maxRounds: d.maxRounds.trim() !== '' && Number.isFinite(n) ? n : 0,
+    maxRounds: d.maxRounds.trim() !== '' && Number.isFinite(n) ? Math.trunc(n) : 0, // an int on the Go side
   };
 }
 

@@ -1812,7 +1812,7 @@ export function createApi(t: Transport) {
     /** The resources a ready server lists, fresh from the server. */
     MCPResources: (server: string) => call<McpResource[] | null>('MCPResources', server).then((l) => l ?? []),
     MCPReadResource: (server: string, uri: string) => call<McpResourceContent>('MCPReadResource', server, uri),
-    /** filterJSON: see buildMemoryFilter in memory.svelte.ts ("" lists everything). */
+    /** filter: see buildMemoryFilter in memory.svelte.ts ({} lists everything). */
     MemoryList: (filter: MemoryFilter) => call<Memory[] | null>('MemoryList', filter).then((l) => l ?? []),
     MemoryShow: (id: string) => call<MemoryDetail>('MemoryShow', id),
     MemorySearch: (query: string, k: number) =>

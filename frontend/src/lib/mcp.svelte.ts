@@ -337,7 +337,6 @@ export function formToConfig(f: ServerForm, base: Pick<McpServerConfig, 'disable
   return cfg;
 }
 
-/** The JSON text MCPAddServer and MCPCommandLine take. */
 /** Whether an entry is a remote server. */
 export function isRemoteConfig(c: McpServerConfig | null | undefined): boolean {
   return !!c && (!!c.url || c.type === 'http' || c.type === 'sse');
