@@ -37,11 +37,12 @@ func memErr(err error) error {
 	return &UserError{Message: msg, Err: err}
 }
 
-func ids(list []string) ([]string, error) {
+// needIDs refuses an empty list of memory ids.
+func needIDs(list []string) error {
 	if len(list) == 0 {
-		return nil, &UserError{Message: "Give at least one memory id."}
+		return &UserError{Message: "Give at least one memory id."}
 	}
-	return list, nil
+	return nil
 }
 
 // MemoryFilter is what the memory browser filters by.
@@ -106,11 +107,10 @@ func (a *App) MemoryEdit(id, text, key, value string) (memory.Memory, error) {
 
 // MemoryForget erases memories for good and returns the receipt.
 func (a *App) MemoryForget(idList []string) (memory.Receipt, error) {
-	list, err := ids(idList)
-	if err != nil {
+	if err := needIDs(idList); err != nil {
 		return memory.Receipt{}, err
 	}
-	r, err := a.core.ForgetMemories(context.Background(), list...)
+	r, err := a.core.ForgetMemories(context.Background(), idList...)
 	return r, memErr(err)
 }
 
@@ -137,11 +137,10 @@ func (a *App) MemoryRestore(idList []string) error {
 // MemoryConfirm says memories are true: a fact joins the profile layer (no
 // decay, always offered); a working memory is reinforced.
 func (a *App) MemoryConfirm(idList []string) error {
-	list, err := ids(idList)
-	if err != nil {
+	if err := needIDs(idList); err != nil {
 		return err
 	}
-	_, err = a.core.ConfirmMemories(context.Background(), list...)
+	_, err := a.core.ConfirmMemories(context.Background(), idList...)
 	return memErr(err)
 }
 
@@ -219,26 +218,24 @@ func (a *App) Incognito() (bool, error) {
 }
 
 func (a *App) memDo(idList []string, fn func(*memory.Store, []string) error) error {
-	list, err := ids(idList)
-	if err != nil {
+	if err := needIDs(idList); err != nil {
 		return err
 	}
 	m, err := a.mem()
 	if err != nil {
 		return err
 	}
-	return memErr(fn(m, list))
+	return memErr(fn(m, idList))
 }
 
 func (a *App) memReceipt(idList []string, fn func(*memory.Store, []string) (memory.Receipt, error)) (memory.Receipt, error) {
-	list, err := ids(idList)
-	if err != nil {
+	if err := needIDs(idList); err != nil {
 		return memory.Receipt{}, err
 	}
 	m, err := a.mem()
 	if err != nil {
 		return memory.Receipt{}, err
 	}
-	r, err := fn(m, list)
+	r, err := fn(m, idList)
 	return r, memErr(err)
 }

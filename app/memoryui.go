@@ -99,12 +99,11 @@ func (c *Core) MemoryRecallLog(ctx context.Context, messageID string) ([]memory.
 // wrote) can still work, until when, and if not, why: the window shows Undo only
 // while it can.
 func (a *App) MemoryUndoable(idList []string) (memory.UndoState, error) {
-	list, err := ids(idList)
-	if err != nil {
+	if err := needIDs(idList); err != nil {
 		return memory.UndoState{}, err
 	}
 	st, err := withMemory(a.core, "check undo", func(m *memory.Store) (memory.UndoState, error) {
-		return m.Undoable(context.Background(), list...)
+		return m.Undoable(context.Background(), idList...)
 	})
 	return st, memErr(err)
 }
