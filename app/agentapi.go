@@ -114,7 +114,7 @@ func (c *Core) SetAgentEnabled(name string, on bool) error {
 func (c *Core) reloadAgents() {
 	c.agents.catalog.Refresh()
 	c.syncAgentTools()
-	c.emitEvent("agents:changed", nil)
+	send(c.emitEvent, evAgentsChanged, nil)
 }
 
 // ChannelContext builds the window a channel's next turn starts from, as its

@@ -57,7 +57,7 @@ func (c *Core) openAgents() {
 	ag.watch = startWatch(fileWatchEvery, func() {
 		if ag.catalog.Refresh() {
 			c.syncAgentTools()
-			c.emitEvent("agents:changed", nil)
+			send(c.emitEvent, evAgentsChanged, nil)
 		}
 	})
 }
@@ -146,7 +146,7 @@ func (c *Core) delegate(ctx context.Context, name string, args json.RawMessage) 
 	}
 	answer, err := c.agents.runner.Run(ctx, subagent.Task{Def: d, Task: in.Task, Context: in.Context, SessionID: sid,
 		RequestID: call.RequestID, CallID: call.CallID, Incognito: sc.Incognito,
-		Observe: func(e subagent.Event) { c.emitEvent("chat:agent:"+call.RequestID, toAgentEvent(e)) }})
+		Observe: func(e subagent.Event) { send(c.emitEvent, evAgent.of(call.RequestID), toAgentEvent(e)) }})
 	if err != nil {
 		if errors.Is(err, subagent.ErrStopped) {
 			return nil, fmt.Errorf("%w. Answer the user without this specialist, or give it a narrower task", err)

@@ -1,5 +1,9 @@
 package app
 
+// bindgen writes the window's TypeScript types and client (frontend/src/lib/bindings.gen.ts)
+// and web mode's table of methods (webmethods_gen.go) from this package's types.
+//go:generate go run -C ../build/tools ./bindgen -root ../..
+
 import (
 	"context"
 	"errors"
@@ -24,6 +28,8 @@ type App struct {
 	// ready is called once when the UI reports it has loaded.
 	ready     func()
 	readyOnce sync.Once
+	// methods is web mode's table of the bound methods, built on first use.
+	methods func() map[string]webMethod
 	// Throttle is the shortest gap between two chat:delta events of one request: the UI's
 	// redraw interval of a streaming reply (Message.svelte, STREAM_DRAW_MS). Deltas sent more
 	// often are not drawn sooner; each still costs the page a read, a parse and an update
@@ -52,7 +58,7 @@ type App struct {
 // quotesStale reports whether a memory change can make a live report quote text
 // that is gone or changed (adding or confirming memories cannot).
 func quotesStale(name string, data any) bool {
-	if name != "memory:changed" {
+	if name != string(evMemoryChanged) {
 		return false
 	}
 	ch, ok := data.(memory.Change)
@@ -66,6 +72,7 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	}
 	a := &App{core: core, emit: emit, throttle: streamGap, running: map[string]context.CancelFunc{},
 		contexts: map[string]ContextReport{}}
+	a.methods = sync.OnceValue(a.webMethods)
 	a.approvals = &uiApprover{emit: func(n string, d any) { a.emit(n, d) }, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
 	core.SetApprover(a.approvals)
 	core.mu.Lock()
@@ -80,7 +87,7 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	}
 	core.mu.Unlock()
 	core.tools.exec.OnBreakerChange = func(tool, from, to string) {
-		a.emit("tool:breaker", map[string]string{"tool": tool, "from": from, "to": to})
+		send(a.emit, evBreaker, BreakerChange{Tool: tool, From: from, To: to})
 	}
 	return a
 }
@@ -110,13 +117,13 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 	}
 	defer done()
 
-	out := newThrottle(a.throttle, func(d Delta) { a.emit("chat:delta:"+requestID, d) })
+	out := newThrottle(a.throttle, func(d Delta) { send(a.emit, evDelta.of(requestID), d) })
 	in.RequestID = requestID
 	a.mu.Lock()
 	in.Incognito = a.incognito
 	gen := a.memGen
 	a.mu.Unlock()
-	in.OnTool = func(o tools.Outcome) { a.emit("chat:tool:"+requestID, toToolCall(o)) }
+	in.OnTool = func(o tools.Outcome) { send(a.emit, evTool.of(requestID), toToolCall(o)) }
 	watch := newLoadingWatch()
 	go a.watchLoading(ctx, requestID, in, watch)
 	res, err := a.core.turn(ctx, in, func(d llm.Delta) error {

@@ -16,15 +16,15 @@ import (
 // ChatImportPreview is what an export file holds, counted before anything is
 // written (chatimport.Preview; for a Hermes JSONL file only Messages).
 type ChatImportPreview struct {
-	Source        string `json:"source"` // jsonl, chatgpt, claude or openwebui
-	Conversations int    `json:"conversations"`
-	Messages      int    `json:"messages"`
-	Branches      int    `json:"branches"`
-	Skipped       int    `json:"skipped"`
-	Images        int    `json:"images"`
-	Shortened     int    `json:"shortened"`
-	First         string `json:"first,omitempty"` // RFC 3339, "" when no message has a time
-	Last          string `json:"last,omitempty"`
+	Source        ChatImportSource `json:"source"`
+	Conversations int              `json:"conversations"`
+	Messages      int              `json:"messages"`
+	Branches      int              `json:"branches"`
+	Skipped       int              `json:"skipped"`
+	Images        int              `json:"images"`
+	Shortened     int              `json:"shortened"`
+	First         string           `json:"first,omitempty"` // RFC 3339, "" when no message has a time
+	Last          string           `json:"last,omitempty"`
 }
 
 // ChatImportProgress is a session:import:<requestID> event: the phase
@@ -35,6 +35,19 @@ type ChatImportProgress struct {
 	Done  int64  `json:"done"`
 	Total int64  `json:"total"`
 }
+
+// ChatImportSource is where an import's file comes from: another assistant's
+// export (chatimport's formats) or Hermes' own JSONL.
+type ChatImportSource string
+
+// The sources an import reads, as the import dialog offers them
+// (TestChatImportSourcesAreListed keeps them with ChatImportSources).
+const (
+	SourceChatGPT   = ChatImportSource(chatimport.ChatGPT)
+	SourceClaude    = ChatImportSource(chatimport.Claude)
+	SourceOpenWebUI = ChatImportSource(chatimport.OpenWebUI)
+	SourceJSONL     = ChatImportSource("jsonl")
+)
 
 // ChatImportSources are the sources an import reads: Hermes' own JSONL and
 // the exports chatimport reads.
@@ -55,7 +68,7 @@ func checkChatImport(source string, r io.ReadSeeker, progress func(done, total i
 		if err != nil {
 			return nil, ChatImportPreview{}, invalid(err)
 		}
-		return checked, ChatImportPreview{Source: "jsonl", Messages: checked.Len()}, nil
+		return checked, ChatImportPreview{Source: SourceJSONL, Messages: checked.Len()}, nil
 	}
 	f, err := chatimport.ParseFormat(source)
 	if err != nil {
@@ -68,7 +81,7 @@ func checkChatImport(source string, r io.ReadSeeker, progress func(done, total i
 	if err != nil {
 		return nil, ChatImportPreview{}, err
 	}
-	out := ChatImportPreview{Source: string(f), Conversations: p.Conversations, Messages: p.Messages, Branches: p.Branches,
+	out := ChatImportPreview{Source: ChatImportSource(f), Conversations: p.Conversations, Messages: p.Messages, Branches: p.Branches,
 		Skipped: p.Skipped, Images: p.Images, Shortened: p.Shortened}
 	if !p.First.IsZero() {
 		out.First, out.Last = p.First.UTC().Format(time.RFC3339), p.Last.UTC().Format(time.RFC3339)
@@ -131,7 +144,7 @@ func openImportFile(path string) (*os.File, error) {
 // PreviewChatImport counts what the export file at path holds (source: jsonl,
 // chatgpt, claude or openwebui), writing nothing; session:import:<requestID>
 // events ("checking") tell how much of the file is read.
-func (a *App) PreviewChatImport(requestID, source, path string) (ChatImportPreview, error) {
+func (a *App) PreviewChatImport(requestID string, source ChatImportSource, path string) (ChatImportPreview, error) {
 	ctx, done, err := a.track(context.Background(), requestID)
 	if err != nil {
 		return ChatImportPreview{}, err
@@ -143,7 +156,7 @@ func (a *App) PreviewChatImport(requestID, source, path string) (ChatImportPrevi
 	}
 	defer f.Close()
 	tell := a.importProgress(requestID)
-	p, err := a.core.PreviewChatImport(ctx, source, f, func(d, total int64) { tell("checking", d, total) })
+	p, err := a.core.PreviewChatImport(ctx, string(source), f, func(d, total int64) { tell("checking", d, total) })
 	return p, a.mapErr(ctx, err)
 }
 
@@ -154,7 +167,7 @@ func (a *App) importProgress(requestID string) func(phase string, done, total in
 	return func(phase string, d, total int64) {
 		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || d >= total {
 			last = now
-			a.emitEvent("session:import:"+requestID, ChatImportProgress{Phase: phase, Done: d, Total: total})
+			send(a.emitEvent, evChatImport.of(requestID), ChatImportProgress{Phase: phase, Done: d, Total: total})
 		}
 	}
 }
@@ -162,7 +175,7 @@ func (a *App) importProgress(requestID string) func(phase string, done, total in
 // ImportChats imports the export file at path (source as PreviewChatImport's)
 // into project (an id; "" none), all or nothing, with session:import:<requestID>
 // progress events (throttled); CancelMessage(requestID) stops it and nothing stays.
-func (a *App) ImportChats(requestID, source, path, project string) (SessionImportResult, error) {
+func (a *App) ImportChats(requestID string, source ChatImportSource, path, project string) (SessionImportResult, error) {
 	ctx, done, err := a.track(context.Background(), requestID)
 	if err != nil {
 		return SessionImportResult{}, err
@@ -174,7 +187,7 @@ func (a *App) ImportChats(requestID, source, path, project string) (SessionImpor
 	}
 	defer f.Close()
 	tell := a.importProgress(requestID)
-	res, _, err := a.core.ImportChats(ctx, source, project, f,
+	res, _, err := a.core.ImportChats(ctx, string(source), project, f,
 		func(d, total int64) { tell("checking", d, total) },
 		func(d, total int) { tell("importing", int64(d), int64(total)) })
 	if err != nil && ctx.Err() != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,5 +93,17 @@ func TestChatImportIntoAProjectBound(t *testing.T) {
 		if s.ProjectID != p.ID {
 			t.Fatalf("an imported chat is not in the project: %+v", s)
 		}
+	}
+}
+
+// TestChatImportSourcesAreListed: the sources the dialog offers (the constants,
+// which the UI's type is written from) are the sources an import reads.
+func TestChatImportSourcesAreListed(t *testing.T) {
+	want := []string{string(SourceChatGPT), string(SourceClaude), string(SourceOpenWebUI), string(SourceJSONL)}
+	got := ChatImportSources()
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("ChatImportSources() = %v; the ChatImportSource constants are %v", got, want)
 	}
 }

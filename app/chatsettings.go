@@ -13,12 +13,12 @@ import (
 // ChatSettings are one conversation's own settings; an empty field (null
 // temperature, 0 context) means the global setting. Defaults says what those are.
 type ChatSettings struct {
-	SessionID   string   `json:"sessionId"`
-	System      string   `json:"system"`
-	Model       string   `json:"model"`
-	Temperature *float64 `json:"temperature"`
-	NumCtx      int      `json:"numCtx"`
-	Think       string   `json:"think"`
+	SessionID   string        `json:"sessionId"`
+	System      string        `json:"system"`
+	Model       string        `json:"model"`
+	Temperature *float64      `json:"temperature"`
+	NumCtx      int           `json:"numCtx"`
+	Think       session.Think `json:"think"`
 	// Knowledge are the collections the chat may cite: null every one, [] none.
 	Knowledge []string     `json:"knowledge"`
 	Defaults  ChatDefaults `json:"defaults"`
@@ -34,16 +34,20 @@ type ChatDefaults struct {
 // ChatSettingsInput is a change to a chat's settings (SetSessionSettings' JSON).
 // Preset, when set, fills System from that saved system prompt.
 type ChatSettingsInput struct {
-	System      string   `json:"system"`
-	Preset      string   `json:"preset,omitempty"`
-	Model       string   `json:"model"`
-	Temperature *float64 `json:"temperature"`
-	NumCtx      int      `json:"numCtx"`
-	Think       string   `json:"think"`
+	System      string        `json:"system"`
+	Preset      string        `json:"preset,omitempty"`
+	Model       string        `json:"model"`
+	Temperature *float64      `json:"temperature"`
+	NumCtx      int           `json:"numCtx"`
+	Think       session.Think `json:"think"`
 	// Knowledge names the collections the chat may cite: absent or null every
 	// one, [] none.
 	Knowledge []string `json:"knowledge"`
 }
+
+// Think is a chat's choice of thinking (session.Think): the command line
+// names it through app.
+type Think = session.Think
 
 // SystemPreset is a saved system prompt.
 type SystemPreset struct {
@@ -197,7 +201,7 @@ func (c *Core) withChatSettings(ctx context.Context, in agent.Input) (agent.Inpu
 		in.NumCtx = cs.NumCtx // the model's own limit applies when smaller (Core.budget)
 	}
 	if in.Think == "" {
-		in.Think = cs.Think
+		in.Think = string(cs.Think)
 	}
 	if len(in.Models) == 0 && cs.Model != "" {
 		st, err := c.settings.Load(ctx)
@@ -220,6 +224,8 @@ func (a *App) SessionSettings(sessionID string) (ChatSettings, error) {
 
 // SetSessionSettings replaces a conversation's own settings from a JSON object
 // {"system","preset"?,"model","temperature","numCtx"}; empty fields use the globals.
+//
+//bindgen:json settingsJSON ChatSettingsInput
 func (a *App) SetSessionSettings(sessionID, settingsJSON string) (ChatSettings, error) {
 	ctx := context.Background()
 	var in ChatSettingsInput

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"time"
+
+	"hermes/backend/prompt"
 )
 
 // ReplyContext is what the model saw when it wrote a stored reply of a session.
@@ -45,7 +47,7 @@ func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep
 	rep.Settings = toTurnSettings(&seen.Settings, a.core.agent.SystemPrompt())
 	rep.countedBy(seen.Figures)
 	for _, it := range seen.Items {
-		rep.Items = append(rep.Items, ContextItem{Reason: it.Reason, Role: it.Role, Preview: preview(it.Text), Tokens: it.Tokens,
+		rep.Items = append(rep.Items, ContextItem{Reason: prompt.Reason(it.Reason), Role: it.Role, Preview: preview(it.Text), Tokens: it.Tokens,
 			MessageID: it.MessageID, Shortened: it.Shortened, ImageID: it.Image})
 	}
 	return rep, true, nil

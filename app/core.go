@@ -205,7 +205,7 @@ func newCore(opts Options, db *store.DB, getenv func(string) string) *Core {
 	c.sessions.Profile = func(ctx context.Context) string { return memory.ActiveProfile(ctx, db) } // new chats join the active profile
 	db.OnWait = opts.OnDBWait
 	if db.OnWait == nil {
-		db.OnWait = func(w bool) { c.emitEvent("db:waiting", w) }
+		db.OnWait = func(w bool) { send(c.emitEvent, evDBWaiting, w) }
 	}
 	modelDir := getenv("HERMES_INTENT_MODEL_DIR")
 	model := opts.IntentModel

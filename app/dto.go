@@ -200,12 +200,12 @@ func ToSearchHits(hits []session.Hit) []SearchHit {
 
 // ContextItem is one thing the model saw, for the context inspector.
 type ContextItem struct {
-	Reason    string `json:"reason"`
-	Role      string `json:"role"`
-	Preview   string `json:"preview"`
-	Tokens    int    `json:"tokens"`
-	MessageID string `json:"messageId,omitempty"`
-	Shortened bool   `json:"shortened,omitempty"`
+	Reason    prompt.Reason `json:"reason"`
+	Role      string        `json:"role"`
+	Preview   string        `json:"preview"`
+	Tokens    int           `json:"tokens"`
+	MessageID string        `json:"messageId,omitempty"`
+	Shortened bool          `json:"shortened,omitempty"`
 	// ImageID is the image an item carries (DocumentImage shows it); "" for text.
 	ImageID string `json:"imageId,omitempty"`
 }
@@ -303,7 +303,7 @@ func systemText(c prompt.Context) string {
 func contextItems(c prompt.Context) []ContextItem {
 	items := []ContextItem{}
 	for _, it := range c.Items {
-		ci := ContextItem{Reason: string(it.Reason), Role: it.Role, Preview: preview(it.Content), Tokens: it.Tokens,
+		ci := ContextItem{Reason: it.Reason, Role: it.Role, Preview: preview(it.Content), Tokens: it.Tokens,
 			MessageID: it.MessageID, Shortened: it.Shortened}
 		if len(it.Images) > 0 {
 			ci.ImageID = it.Ref

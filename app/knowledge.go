@@ -51,9 +51,9 @@ func (k *Knowledge) store() *kb.Store {
 			Reader:       c.docs,
 			Embedder:     e,
 			VectorWeight: weight,
-			OnProgress:   func(p kb.Progress) { c.emitEvent("kb:progress", p) },
+			OnProgress:   func(p kb.Progress) { send(c.emitEvent, evKBProgress, p) },
 			OnChange: func(name string) {
-				c.emitEvent("kb:changed", name)
+				send(c.emitEvent, evKBChanged, name)
 				k.activate(context.Background())
 			},
 		})

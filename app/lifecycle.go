@@ -87,6 +87,6 @@ func (c *Core) RunMaintenance(ctx context.Context, every time.Duration) {
 // retryScrubs completes erasures that wait for a checkpoint.
 func (c *Core) retryScrubs(ctx context.Context) {
 	if ids, err := c.db.RetryScrubs(ctx); err == nil && len(ids) > 0 {
-		c.emitEvent("scrub:done", ids)
+		send(c.emitEvent, evScrubDone, ids)
 	}
 }

@@ -56,7 +56,7 @@ func (a *App) watchLoading(ctx context.Context, requestID string, in agent.Input
 	select {
 	case <-w.first: // the answer began meanwhile
 	default:
-		a.emit("chat:status:"+requestID, Loading{State: "loading", Model: model})
+		send(a.emit, evLoading.of(requestID), Loading{State: "loading", Model: model})
 	}
 }
 

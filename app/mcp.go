@@ -21,7 +21,7 @@ func (c *Core) openMCP(environ func() []string, only []string, noStart bool) err
 	_ = mcp.BecomeSubreaper() // Linux: orphans of MCP servers come back to Hermes, which stops and reaps them
 	m, err := mcp.New(c.tools.reg, mcp.Options{
 		DataDir: c.dataDir, Environ: environ, Only: only, NoAutoStart: noStart,
-		OnStatus: func(s mcp.Status) { c.emitEvent("mcp:status", s) },
+		OnStatus: func(s mcp.Status) { send(c.emitEvent, evMCPStatus, s) },
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Net:      c.outbound,
 	})

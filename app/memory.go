@@ -37,8 +37,8 @@ func (l *memoryLoader) get() (*memory.Store, error) {
 				return s.MemoryHalfLives
 			},
 			Verifiers:  toolVerifiers{c},
-			OnChange:   func(ch memory.Change) { c.emitEvent("memory:changed", ch) },
-			OnProgress: func(p memory.Progress) { c.emitEvent("memory:progress", p) },
+			OnChange:   func(ch memory.Change) { send(c.emitEvent, evMemoryChanged, ch) },
+			OnProgress: func(p memory.Progress) { send(c.emitEvent, evMemoryProgress, p) },
 		})
 	})
 	return l.m, l.err

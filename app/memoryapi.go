@@ -183,8 +183,8 @@ func (a *App) MemoryExport() (string, error) {
 // MemoryImport reads an export or JSONL lines (the format is recognised; kind,
 // "export" or "jsonl", is what the user chose and is no longer needed); mode is
 // skip, merge or replace.
-func (a *App) MemoryImport(content, kind, mode string) (memory.ImportResult, error) {
-	res, err := a.core.ImportMemories(context.Background(), strings.NewReader(content), mode, nil)
+func (a *App) MemoryImport(content, kind string, mode memory.ImportMode) (memory.ImportResult, error) {
+	res, err := a.core.ImportMemories(context.Background(), strings.NewReader(content), string(mode), nil)
 	return res, memErr(err)
 }
 

@@ -39,7 +39,7 @@ func (a *App) setupChanged(ctx context.Context) (SetupState, error) {
 	if err != nil {
 		return SetupState{}, a.mapErr(ctx, err)
 	}
-	a.emitEvent("setup:changed", st)
+	send(a.emitEvent, evSetupChanged, st)
 	return st, nil
 }
 

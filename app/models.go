@@ -241,7 +241,7 @@ func (a *App) modelJob(requestID string, work func(ctx context.Context, progress
 	err = work(ctx, func(p llm.Progress) error {
 		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.Percent >= 100 || p.Status == "success" {
 			last = now
-			a.emitEvent("model:progress:"+requestID, p)
+			send(a.emitEvent, evModelProgress.of(requestID), p)
 		}
 		return nil
 	})

@@ -71,14 +71,25 @@ func (a *App) UnarchiveSession(id string) (SessionInfo, error) {
 	return a.sessionInfo(ctx, id)
 }
 
+// ExportFormat is a format a conversation is exported in.
+type ExportFormat string
+
+// The export formats, as the export dialog offers them.
+const (
+	ExportMarkdown ExportFormat = "md"
+	ExportHTML     ExportFormat = "html"
+	ExportPDF      ExportFormat = "pdf"
+	ExportJSON     ExportFormat = "json"
+)
+
 // SaveExport asks where to save a conversation's export (desktop window only) and
 // writes it there; it returns the path, or "" when the user cancelled.
-func (a *App) SaveExport(id, format string) (string, error) {
+func (a *App) SaveExport(id string, format ExportFormat) (string, error) {
 	if a.saveDialog == nil {
 		return "", &UserError{Message: "Saving files is only available in the desktop window; use the download link.", Code: CodeUnavailable}
 	}
 	var body string
-	if format == "pdf" {
+	if format == ExportPDF {
 		var b strings.Builder
 		if err := a.core.ExportPDF(context.Background(), id, &b); err != nil {
 			return "", a.mapErr(context.Background(), err)
@@ -91,8 +102,8 @@ func (a *App) SaveExport(id, format string) (string, error) {
 		}
 	}
 	ext := ".md"
-	if format == "json" || format == "html" || format == "pdf" {
-		ext = "." + format
+	if format == ExportJSON || format == ExportHTML || format == ExportPDF {
+		ext = "." + string(format)
 	}
 	path, err := a.saveDialog("hermes-conversation" + ext)
 	if err != nil || path == "" {
@@ -122,7 +133,7 @@ func (a *App) DeleteSession(id string) (DeleteReceipt, error) {
 
 // ExportSession returns a conversation as Markdown ("md"), JSON ("json") or a
 // self-contained HTML page ("html").
-func (a *App) ExportSession(id, format string) (string, error) {
+func (a *App) ExportSession(id string, format ExportFormat) (string, error) {
 	ctx := context.Background()
 	switch format {
 	case "md", "markdown", "":

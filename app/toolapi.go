@@ -12,15 +12,15 @@ import (
 
 // ToolCall is one tool call of a turn, as the chat shows it.
 type ToolCall struct {
-	CallID    string `json:"callId,omitempty"` // the model's id of the call (a delegation's thread is found by it)
-	Tool      string `json:"tool"`
-	Args      string `json:"args"`
-	Status    string `json:"status"`
-	ErrorKind string `json:"errorKind,omitempty"`
-	Error     string `json:"error,omitempty"`
-	Result    string `json:"result,omitempty"`
-	LatencyMs int64  `json:"latencyMs"`
-	Breaker   string `json:"breaker,omitempty"`
+	CallID    string       `json:"callId,omitempty"` // the model's id of the call (a delegation's thread is found by it)
+	Tool      string       `json:"tool"`
+	Args      string       `json:"args"`
+	Status    tools.Status `json:"status"`
+	ErrorKind string       `json:"errorKind,omitempty"`
+	Error     string       `json:"error,omitempty"`
+	Result    string       `json:"result,omitempty"`
+	LatencyMs int64        `json:"latencyMs"`
+	Breaker   string       `json:"breaker,omitempty"`
 }
 
 // GuardStop says why the loop guard stopped a turn: its kind, the English
@@ -42,7 +42,7 @@ func guardStop(r *tools.StopReason) *GuardStop {
 }
 
 func toToolCall(o tools.Outcome) ToolCall {
-	return ToolCall{CallID: o.CallID, Tool: o.Tool, Args: tools.RedactArgs(o.Args), Status: string(o.Status), ErrorKind: o.ErrorKind,
+	return ToolCall{CallID: o.CallID, Tool: o.Tool, Args: tools.RedactArgs(o.Args), Status: o.Status, ErrorKind: o.ErrorKind,
 		Error: o.Error, Result: clipResult(o.Content), LatencyMs: o.Latency.Milliseconds(), Breaker: o.Breaker}
 }
 
@@ -53,7 +53,7 @@ func storedToolCall(m session.Message) *ToolCall {
 	if !ok {
 		return nil
 	}
-	return &ToolCall{CallID: d.CallID, Tool: m.ToolName, Args: d.Args, Status: d.Status, ErrorKind: d.ErrorKind, Error: d.Error,
+	return &ToolCall{CallID: d.CallID, Tool: m.ToolName, Args: d.Args, Status: tools.Status(d.Status), ErrorKind: d.ErrorKind, Error: d.Error,
 		Result: clipResult(m.Content), LatencyMs: d.LatencyUs / 1000, Breaker: d.Breaker}
 }
 
@@ -101,9 +101,9 @@ func gateApproval(w *Web, args []string) (guarded, bool) {
 }
 
 // ResolveApproval answers an approval:needed prompt: allow or deny, scope "once" or "session".
-func (a *App) ResolveApproval(id string, allow bool, scope string) error {
+func (a *App) ResolveApproval(id string, allow bool, scope tools.Scope) error {
 	d := tools.Decision{Allow: allow, Scope: tools.ScopeOnce}
-	if scope == "session" {
+	if scope == tools.ScopeSession {
 		d.Scope = tools.ScopeSession
 	}
 	if !a.approvals.resolve(id, d) {

@@ -125,7 +125,7 @@ func (c *Core) watchToolFile() {
 	f := c.tools.file
 	f.watch = startWatch(fileWatchEvery, func() {
 		if f.refresh(c.tools.reg) {
-			c.emitEvent("tools:changed", nil)
+			send(c.emitEvent, evToolsChanged, nil)
 		}
 	})
 }
@@ -226,9 +226,9 @@ func (u *uiApprover) Approve(ctx context.Context, req tools.ApprovalRequest) (to
 		u.mu.Lock()
 		delete(u.pending, id)
 		u.mu.Unlock()
-		u.emit("approval:done", map[string]string{"id": id})
+		send(u.emit, evApprovalDone, ApprovalDone{ID: id})
 	}()
-	u.emit("approval:needed", ApprovalPrompt{ID: id, ApprovalRequest: req})
+	send(u.emit, evApprovalNeeded, ApprovalPrompt{ID: id, ApprovalRequest: req})
 	t := time.NewTimer(u.timeout)
 	defer t.Stop()
 	select {

@@ -14,12 +14,10 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"hermes/backend/document"
 )
@@ -89,7 +87,7 @@ func NewWeb(app *App, assets fs.FS, ln net.Listener) (*Web, error) {
 		},
 		Notices: os.Stderr, now: time.Now, codes: newCodeBook(), prompts: map[string]ApprovalPrompt{},
 	}
-	if err := checkWebRules(w.webRuleNames()); err != nil {
+	if err := checkWebRules(w.webRuleNames(), app.methods()); err != nil {
 		return nil, err
 	}
 	app.emit = w.emit
@@ -100,16 +98,16 @@ func NewWeb(app *App, assets fs.FS, ln net.Listener) (*Web, error) {
 // and sends every event to the connected pages.
 func (w *Web) emit(name string, data any) {
 	switch name {
-	case "approval:needed":
+	case string(evApprovalNeeded):
 		if p, ok := data.(ApprovalPrompt); ok {
 			w.promptMu.Lock()
 			w.prompts[p.ID] = p
 			w.promptMu.Unlock()
 		}
-	case "approval:done":
-		if m, ok := data.(map[string]string); ok {
+	case string(evApprovalDone):
+		if d, ok := data.(ApprovalDone); ok {
 			w.promptMu.Lock()
-			delete(w.prompts, m["id"])
+			delete(w.prompts, d.ID)
 			w.promptMu.Unlock()
 		}
 	}
@@ -255,63 +253,27 @@ func writeJSON(rw http.ResponseWriter, status int, v any) {
 
 var errBadCall = errors.New("bad call")
 
-// dispatch calls a bound method by name with JSON arguments, as Wails does for
-// the window: every exported method of App is callable, and only those, each
-// argument decoded into its parameter's type. SendMessage runs under the
-// request's context, so a closed page stops its turn.
+// dispatch calls a bound method with JSON arguments, as Wails does for the
+// window: every exported method of App is callable (the generated table holds
+// each, none else), each argument decoded into its parameter's type. The
+// request-bound ones run under the request's context, so a closed page stops
+// a turn.
 func (a *App) dispatch(ctx context.Context, method string, args []json.RawMessage) (any, error) {
-	if f, ok := a.requestBound()[method]; ok { // long calls stop when the page's request goes away
-		if len(args) != f.args {
-			return nil, fmt.Errorf("%w: %s takes %d arguments, got %d", errBadCall, method, f.args, len(args))
-		}
-		return f.call(ctx, args)
+	m, ok := a.requestBound()[method]
+	if !ok {
+		m, ok = a.methods()[method]
 	}
-	m := reflect.ValueOf(a).MethodByName(method)
-	if !m.IsValid() || method == "" || !unicode.IsUpper(rune(method[0])) {
+	if !ok {
 		return nil, fmt.Errorf("%w: unknown method %q", errBadCall, method)
 	}
-	t := m.Type()
-	if t.IsVariadic() || t.NumIn() != len(args) {
-		return nil, fmt.Errorf("%w: %s takes %d arguments, got %d", errBadCall, method, t.NumIn(), len(args))
+	if len(args) != m.args {
+		return nil, fmt.Errorf("%w: %s takes %d arguments, got %d", errBadCall, method, m.args, len(args))
 	}
-	in := make([]reflect.Value, len(args))
-	ptrs := make([]any, len(args))
-	for i := range args {
-		if !plainData(t.In(i)) {
-			return nil, fmt.Errorf("%w: %s is not callable from the web", errBadCall, method)
-		}
-		ptrs[i] = reflect.New(t.In(i)).Interface()
-	}
-	if err := decodeArgs(args, ptrs...); err != nil {
+	res, err := m.call(ctx, args)
+	if errors.Is(err, errBadCall) { // its arguments did not decode
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
-	for i, p := range ptrs {
-		in[i] = reflect.ValueOf(p).Elem()
-	}
-	out := m.Call(in)
-	var result any
-	if len(out) == 2 {
-		result = out[0].Interface()
-	}
-	if last := out[len(out)-1]; !last.IsNil() {
-		err, _ := last.Interface().(error)
-		return nil, err
-	}
-	return result, nil
-}
-
-// plainData: a parameter type JSON fills in full (no interface, function,
-// channel or pointer, at any depth of a list or map).
-func plainData(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Interface, reflect.Func, reflect.Chan, reflect.Pointer, reflect.UnsafePointer:
-		return false
-	case reflect.Slice, reflect.Array:
-		return plainData(t.Elem())
-	case reflect.Map:
-		return plainData(t.Key()) && plainData(t.Elem())
-	}
-	return true
+	return res, err
 }
 
 // argTexts are args as a gate reads them: a string's value, and any other

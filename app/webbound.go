@@ -6,18 +6,20 @@ import (
 	"fmt"
 )
 
-// boundCall is an App method whose work belongs to the web request that asked for
-// it: a turn or a workflow run stops (its partial reply kept, its run interrupted
-// and resumable) when the page goes away, as Stop would stop it.
-type boundCall struct {
+// webMethod is one bound method as web mode calls it: args is how many
+// arguments it takes, call decodes each into its parameter's type and calls it.
+// The table of every method (webmethods_gen.go) is written by bindgen.
+type webMethod struct {
 	args int
 	call func(ctx context.Context, args []json.RawMessage) (any, error)
 }
 
-// requestBound are the long calls web mode runs under the request's context; the
-// window calls the same methods, which run under a background context.
-func (a *App) requestBound() map[string]boundCall {
-	return map[string]boundCall{
+// requestBound are the long calls web mode runs under the request's context (a
+// turn or a workflow run stops, its partial reply kept, its run interrupted and
+// resumable, when the page goes away, as Stop would stop it); the window calls
+// the same methods, which run under a background context.
+func (a *App) requestBound() map[string]webMethod {
+	return map[string]webMethod{
 		"SendMessage":     bind3(a.send),
 		"ContinueTurn":    bind2(a.continueTurn),
 		"RegenerateReply": bind3(a.regenerate),
@@ -40,8 +42,27 @@ func decodeArgs(args []json.RawMessage, into ...any) error {
 	return nil
 }
 
-func bind2[A, B, R any](f func(context.Context, A, B) (R, error)) boundCall {
-	return boundCall{2, func(ctx context.Context, v []json.RawMessage) (any, error) {
+func bind0[R any](f func(context.Context) (R, error)) webMethod {
+	return webMethod{0, func(ctx context.Context, v []json.RawMessage) (any, error) {
+		if err := decodeArgs(v); err != nil {
+			return nil, err
+		}
+		return f(ctx)
+	}}
+}
+
+func bind1[A, R any](f func(context.Context, A) (R, error)) webMethod {
+	return webMethod{1, func(ctx context.Context, v []json.RawMessage) (any, error) {
+		var a A
+		if err := decodeArgs(v, &a); err != nil {
+			return nil, err
+		}
+		return f(ctx, a)
+	}}
+}
+
+func bind2[A, B, R any](f func(context.Context, A, B) (R, error)) webMethod {
+	return webMethod{2, func(ctx context.Context, v []json.RawMessage) (any, error) {
 		var a A
 		var b B
 		if err := decodeArgs(v, &a, &b); err != nil {
@@ -51,8 +72,8 @@ func bind2[A, B, R any](f func(context.Context, A, B) (R, error)) boundCall {
 	}}
 }
 
-func bind3[A, B, C, R any](f func(context.Context, A, B, C) (R, error)) boundCall {
-	return boundCall{3, func(ctx context.Context, v []json.RawMessage) (any, error) {
+func bind3[A, B, C, R any](f func(context.Context, A, B, C) (R, error)) webMethod {
+	return webMethod{3, func(ctx context.Context, v []json.RawMessage) (any, error) {
 		var a A
 		var b B
 		var c C
@@ -63,8 +84,8 @@ func bind3[A, B, C, R any](f func(context.Context, A, B, C) (R, error)) boundCal
 	}}
 }
 
-func bind4[A, B, C, D, R any](f func(context.Context, A, B, C, D) (R, error)) boundCall {
-	return boundCall{4, func(ctx context.Context, v []json.RawMessage) (any, error) {
+func bind4[A, B, C, D, R any](f func(context.Context, A, B, C, D) (R, error)) webMethod {
+	return webMethod{4, func(ctx context.Context, v []json.RawMessage) (any, error) {
 		var a A
 		var b B
 		var c C

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -63,13 +62,12 @@ func (w *Web) webRuleNames() []string {
 	return append(names, largeBodies...)
 }
 
-// checkWebRules fails when a rule names a method App does not have: a renamed
+// checkWebRules fails when a rule names a method App does not bind: a renamed
 // method would otherwise lose its rule without a word.
-func checkWebRules(names []string) error {
-	t := reflect.TypeOf(&App{})
+func checkWebRules(names []string, bound map[string]webMethod) error {
 	var missing []string
 	for _, n := range names {
-		if _, ok := t.MethodByName(n); !ok {
+		if _, ok := bound[n]; !ok {
 			missing = append(missing, n)
 		}
 	}

@@ -11,17 +11,19 @@ import (
 // request's context, a larger body) names a method of App; a rule left behind
 // by a renamed method stops web mode from starting, so no gate goes quietly.
 func TestWebRulesNameMethods(t *testing.T) {
-	w := &Web{app: &App{}}
+	a := &App{}
+	w := &Web{app: a}
 	names := w.webRuleNames()
+	bound := a.webMethods()
 	for _, want := range []string{"MCPApprove", "ResolveApproval", "SetSetting", "SendMessage", "AttachDocument", "MCPRemove"} {
 		if !strings.Contains(" "+strings.Join(names, " ")+" ", " "+want+" ") {
 			t.Errorf("no web rule for %s: %v", want, names)
 		}
 	}
-	if err := checkWebRules(names); err != nil {
+	if err := checkWebRules(names, bound); err != nil {
 		t.Fatal(err)
 	}
-	err := checkWebRules(append(names, "ApproveMCPServer"))
+	err := checkWebRules(append(names, "ApproveMCPServer"), bound)
 	if err == nil || !strings.Contains(err.Error(), "ApproveMCPServer") {
 		t.Fatalf("a gate on a method that is gone: %v", err)
 	}

@@ -91,7 +91,7 @@ func (c *Core) openWorkflows(ctx context.Context) error {
 		return strings.Contains(name, "__") // an MCP tool: its server may not have started yet
 	}
 	eng := workflow.New(c.db, c.tools.exec)
-	eng.OnEvent = func(e workflow.Event) { c.emitEvent("workflow:progress", e) }
+	eng.OnEvent = func(e workflow.Event) { send(c.emitEvent, evWorkflowProgress, e) }
 	wf := &workflows{engine: eng, catalog: workflow.NewCatalog(filepath.Join(c.dataDir, workflow.FileName), workflow.Options{KnownTool: known})}
 	ids, err := eng.Recover(ctx)
 	if err != nil {
@@ -103,7 +103,7 @@ func (c *Core) openWorkflows(ctx context.Context) error {
 	wf.watch = startWatch(fileWatchEvery, func() {
 		if wf.catalog.Refresh() {
 			c.syncWorkflowTools()
-			c.emitEvent("workflow:changed", nil)
+			send(c.emitEvent, evWorkflowChanged, nil)
 		}
 	})
 	return nil

@@ -144,7 +144,7 @@ func (f *settingsFlags) input(cmd string, cur app.ChatSettings) (app.ChatSetting
 		}
 	}
 	if set["think"] {
-		in.Think = clearable(*f.think)
+		in.Think = app.Think(clearable(*f.think))
 	}
 	if set["knowledge"] {
 		in.Knowledge = collections(*f.knowledge)
@@ -212,6 +212,6 @@ func printChatSettings(env Env, g globals, s app.ChatSettings) error {
 		knowledge = strings.Join(s.Knowledge, ", ")
 	}
 	fmt.Fprintf(env.Stdout, "session:     %s\nmodel:       %s\ntemperature: %s\ncontext:     %s tokens\nthink:       %s\nknowledge:   %s\nsystem:\n%s\n",
-		s.SessionID, or(s.Model, s.Defaults.Model), temp, numCtx, or(s.Think, "the model decides"), knowledge, or(s.System, s.Defaults.System))
+		s.SessionID, or(s.Model, s.Defaults.Model), temp, numCtx, or(string(s.Think), "the model decides"), knowledge, or(s.System, s.Defaults.System))
 	return nil
 }

@@ -22,7 +22,7 @@ func TestToolsHaveTheirOwnModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tool := range []string{"go-task/task", "goreleaser/nfpm"} {
+	for _, tool := range []string{"go-task/task", "goreleaser/nfpm", "golang.org/x/tools"} {
 		if strings.Contains(string(mod), tool) {
 			t.Errorf("go.mod names %s: the build tools belong in build/tools/go.mod", tool)
 		}

@@ -72,11 +72,11 @@ func shellQuote(s string) string {
 func CommandHash(c ServerConfig) string {
 	if c.Remote() {
 		b, _ := json.Marshal(struct { // plain data: never fails
-			URL           string   `json:"url"`
-			Transport     string   `json:"transport"`
-			Headers       []string `json:"headers"`
-			AllowInternet bool     `json:"allow_internet"`
-			CAFile        string   `json:"ca_file"`
+			URL           string    `json:"url"`
+			Transport     Transport `json:"transport"`
+			Headers       []string  `json:"headers"`
+			AllowInternet bool      `json:"allow_internet"`
+			CAFile        string    `json:"ca_file"`
 		}{c.URL, c.Transport(), c.HeaderNames(), c.AllowInternet, c.CAFile})
 		sum := sha256.Sum256(b)
 		return hex.EncodeToString(sum[:])

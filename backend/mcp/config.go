@@ -24,8 +24,8 @@ type ServerConfig struct {
 	AutoApprove []string          `json:"autoApprove,omitempty"` // tool names (the server's) that never ask
 
 	// A remote server (Streamable HTTP, or the legacy HTTP+SSE transport).
-	URL  string `json:"url,omitempty"`
-	Type string `json:"type,omitempty"` // "stdio", "http" (the default with a url) or "sse"
+	URL  string    `json:"url,omitempty"`
+	Type Transport `json:"type,omitempty"` // "stdio", "http" (the default with a url) or "sse"
 	// Headers are sent with every request; values may reference ${VAR} of
 	// Hermes's environment, read at connect time and never shown.
 	Headers map[string]string `json:"headers,omitempty"`
@@ -36,18 +36,22 @@ type ServerConfig struct {
 	CAFile string `json:"ca_file,omitempty"`
 }
 
+// Transport is how Hermes talks to a server: a local program (stdio),
+// Streamable HTTP, or legacy HTTP+SSE.
+type Transport string
+
 // Transports of a server entry.
 const (
-	TransportStdio = "stdio"
-	TransportHTTP  = "http"
-	TransportSSE   = "sse"
+	TransportStdio Transport = "stdio"
+	TransportHTTP  Transport = "http"
+	TransportSSE   Transport = "sse"
 )
 
 // Remote reports whether the entry is a remote (HTTP) server.
 func (c ServerConfig) Remote() bool { return c.URL != "" }
 
 // Transport is "stdio", "http" or "sse".
-func (c ServerConfig) Transport() string {
+func (c ServerConfig) Transport() Transport {
 	switch {
 	case !c.Remote():
 		return TransportStdio

@@ -355,7 +355,7 @@ func (p *configParser) entryType(cfg *Config, name string, f member, sc *ServerC
 	}
 	switch t {
 	case "stdio", "http", "sse":
-		sc.Type = t
+		sc.Type = Transport(t)
 	case "streamable-http", "streamableHttp", "streamable_http":
 		sc.Type = TransportHTTP
 	default:

@@ -37,7 +37,7 @@ type Status struct {
 	// Command is the exact command line, shell-quoted, as the user approves it.
 	Command string `json:"command"`
 	// Transport is "stdio", "http" (Streamable HTTP) or "sse" (legacy HTTP+SSE).
-	Transport string `json:"transport"`
+	Transport Transport `json:"transport"`
 	// URL is a remote server's address (without any user:password part).
 	URL string `json:"url,omitempty"`
 	// HeaderNames are the names (never the values) of a remote entry's headers.

@@ -19,7 +19,7 @@ type ChatSettings struct {
 	Model       string   // chat model; "" uses chat_model
 	Temperature *float64 // 0..2; nil leaves it to the model
 	NumCtx      int      // context size asked for; 0 uses context_window
-	Think       string   // "" (the model decides), on, off, low, medium, high
+	Think       Think    // "" (the model decides), on, off, low, medium, high
 	// Knowledge limits the knowledge base the chat may cite: "" every
 	// collection, "[]" none, "[1,3]" those collections (their ids, JSON).
 	Knowledge string
@@ -34,10 +34,21 @@ const (
 	MaxPresetName  = 60
 )
 
-// thinkChoices are the Think values a chat may keep, in the order a picker
-// shows them: the model decides, on, off, and the levels some models take
-// (llm.ParseThink turns them into what a request carries).
-var thinkChoices = []string{"", "on", "off", "low", "medium", "high"}
+// Think is a chat's choice of thinking: the model decides, on, off, or a level
+// some models take (llm.ParseThink turns it into what a request carries).
+type Think string
+
+// The Think choices, in the order a picker shows them.
+const (
+	ThinkDefault Think = ""
+	ThinkOn      Think = "on"
+	ThinkOff     Think = "off"
+	ThinkLow     Think = "low"
+	ThinkMedium  Think = "medium"
+	ThinkHigh    Think = "high"
+)
+
+var thinkChoices = []Think{ThinkDefault, ThinkOn, ThinkOff, ThinkLow, ThinkMedium, ThinkHigh}
 
 // Validate checks the settings' own bounds (whether the model is installed is the
 // caller's to check). The error says which field is wrong and what to write.
@@ -82,7 +93,7 @@ func (st *Store) ChatSettings(ctx context.Context, sessionID string) (ChatSettin
 // SetChatSettings replaces a session's own settings (all zero removes them).
 func (st *Store) SetChatSettings(ctx context.Context, sessionID string, c ChatSettings) error {
 	c.System, c.Model = strings.TrimSpace(c.System), strings.TrimSpace(c.Model)
-	if c.Think = strings.ToLower(strings.TrimSpace(c.Think)); c.Think == "default" {
+	if c.Think = Think(strings.ToLower(strings.TrimSpace(string(c.Think)))); c.Think == "default" {
 		c.Think = ""
 	}
 	if err := c.Validate(); err != nil {

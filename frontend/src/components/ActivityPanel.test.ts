@@ -2,9 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render } from '@testing-library/svelte';
 import ActivityPanel from './ActivityPanel.svelte';
 import { ActivityStore } from '../lib/tools.svelte';
-import type { ActivityRow } from '../lib/backend';
+import type { Activity } from '../lib/backend';
+import { annotations } from '../lib/tools.fixture';
 
-const rows: ActivityRow[] = [
+const rows: Activity[] = [
   {
     id: 2,
     requestId: 'r2',
@@ -27,7 +28,7 @@ describe('ActivityPanel', () => {
     const onclose = vi.fn();
     const { getByTestId, getAllByTestId, queryByTestId } = render(ActivityPanel, {
       store,
-      tools: [{ name: 'convert_units', description: '', annotations: {}, groups: [], enabled: true, breaker: 'closed' }],
+      tools: [{ name: 'convert_units', description: '', annotations: annotations(), groups: [], enabled: true, breaker: 'closed' }],
       sessionId: 's1',
       onrefresh: vi.fn(),
       onclose,

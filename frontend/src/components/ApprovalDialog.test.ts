@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render } from '@testing-library/svelte';
 import ApprovalDialog from './ApprovalDialog.svelte';
 import type { ApprovalPrompt } from '../lib/backend';
+import { annotations } from '../lib/tools.fixture';
 
 function prompt(p: Partial<ApprovalPrompt> = {}): ApprovalPrompt {
   return {
@@ -12,7 +13,7 @@ function prompt(p: Partial<ApprovalPrompt> = {}): ApprovalPrompt {
     tool: 'shout',
     description: 'Print a message on the console.',
     args: { text: 'hello' },
-    annotations: { command: true },
+    annotations: annotations({ command: true }),
     definition_hash: 'h',
     ...p,
   };
@@ -22,7 +23,7 @@ describe('ApprovalDialog', () => {
   it('shows the tool, its description, why it asks and the full arguments', () => {
     const long = 'x'.repeat(5000) + 'END';
     const { getByTestId } = render(ApprovalDialog, {
-      prompt: prompt({ args: { text: long, nested: { list: [1, 2, 3] } }, annotations: { destructive: true, open_world: true, command: true } }),
+      prompt: prompt({ args: { text: long, nested: { list: [1, 2, 3] } }, annotations: annotations({ destructive: true, open_world: true, command: true }) }),
       onanswer: vi.fn(),
     });
     expect(getByTestId('approval-dialog').getAttribute('role')).toBe('alertdialog');

@@ -10,7 +10,7 @@ import type { SessionDetail, SessionInfo } from '../lib/backend';
 import { researchEvents, storedDelegation } from '../lib/agents.fixture';
 
 function session(id: string): SessionInfo {
-  return { id, title: id, createdAt: '2026-01-02T10:00:00Z', updatedAt: '2026-01-02T10:00:00Z', messageCount: 0 };
+  return { id, title: id, createdAt: '2026-01-02T10:00:00Z', updatedAt: '2026-01-02T10:00:00Z', messageCount: 0, state: 'active', pinned: false };
 }
 
 function chat() {

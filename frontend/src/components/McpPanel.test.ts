@@ -2,9 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, waitFor } from '@testing-library/svelte';
 import McpPanel from './McpPanel.svelte';
 import McpServerCard from './McpServerCard.svelte';
-import { MCP_STATES } from '../lib/backend';
+import { mcpStateValues } from '../lib/backend';
 import { McpStore } from '../lib/mcp.svelte';
 import { content, fakeApi, remote, status, tool } from '../lib/mcp.fixture';
+import { annotations } from '../lib/tools.fixture';
 import { ChatStore, type ChatApi } from '../lib/chat.svelte';
 
 const noop = () => {};
@@ -13,7 +14,7 @@ describe('McpServerCard', () => {
   it('shows a badge for every state', () => {
     const store = new McpStore(fakeApi());
     const labels: Record<string, string> = {};
-    for (const state of MCP_STATES) {
+    for (const state of mcpStateValues) {
       const { getByTestId, unmount } = render(McpServerCard, {
         server: status({ state }),
         store,
@@ -46,8 +47,8 @@ describe('McpServerCard', () => {
       status({
         tools: [
           tool(),
-          tool({ name: 'everything__zap', remote: 'zap', annotations: { destructive: true } }),
-          tool({ name: 'everything__web', remote: 'web', annotations: { open_world: true }, auto_approve: true }),
+          tool({ name: 'everything__zap', remote: 'zap', annotations: annotations({ destructive: true }) }),
+          tool({ name: 'everything__web', remote: 'web', annotations: annotations({ open_world: true }), auto_approve: true }),
         ],
       }),
     );

@@ -122,7 +122,7 @@ describe('Message', () => {
           { tool: 'calculator', args: '{}', status: 'blocked', latencyMs: 0 },
         ],
         unverified: true,
-        stop: { kind: 'consecutive_failures', message: 'Stopped after 3 tool calls in a row failed.' },
+        stop: { kind: 'consecutive_failures', message: 'Stopped after 3 tool calls in a row failed.', iterations: 0, failures: 0 },
       }),
       oncontinue,
     });
@@ -150,7 +150,7 @@ describe('Message', () => {
         message: m({
           role: 'assistant',
           content: 'Partial answer.',
-          stop: { kind: 'consecutive_failures', message: 'Stopped after 3 …', failures: 3, lastTool: 'clock' },
+          stop: { kind: 'consecutive_failures', message: 'Stopped after 3 …', iterations: 0, failures: 3, lastTool: 'clock' },
         }),
       });
       expect(f.getByTestId('loop-message').textContent).toBe('连续 3 次工具调用失败（最后一次：clock），已停止。');
@@ -162,7 +162,7 @@ describe('Message', () => {
 
   it('offers no continue button without a handler and no warnings on a plain reply', () => {
     const stopped = render(Message, {
-      message: m({ id: 'x', role: 'assistant', content: 'a', stop: { kind: 'max_iterations', message: '' } }),
+      message: m({ id: 'x', role: 'assistant', content: 'a', stop: { kind: 'max_iterations', message: '', iterations: 0, failures: 0 } }),
     });
     expect(stopped.getByTestId('loop-stopped')).toBeTruthy();
     expect(stopped.queryByTestId('continue-once')).toBeNull();

@@ -95,12 +95,12 @@ describe('Message: regenerate and versions', () => {
 
   it('regenerating streams into a new version whose switcher shows 2/2', async () => {
     const stored: StoredMessage[] = [
-      { id: 'u1', sessionId: 's1', role: 'user', content: 'hello', status: 'ok', createdAt: NOON },
-      { id: 'a1', sessionId: 's1', role: 'assistant', content: 'Echo: hello', status: 'ok', createdAt: NOON },
+      { id: 'u1', sessionId: 's1', role: 'user', content: 'hello', status: 'ok', intentConfidence: 0, createdAt: NOON },
+      { id: 'a1', sessionId: 's1', role: 'assistant', content: 'Echo: hello', status: 'ok', intentConfidence: 0, createdAt: NOON },
     ];
     let finish!: (r: TurnResult) => void;
     const handlers = new Map<string, (d: unknown) => void>();
-    const session: SessionInfo = { id: 's1', title: 't', createdAt: NOON, updatedAt: NOON, messageCount: 2 };
+    const session: SessionInfo = { id: 's1', title: 't', createdAt: NOON, updatedAt: NOON, messageCount: 2, state: 'active', pinned: false };
     const store = new ChatStore({
       api: {
         LoadSession: async (): Promise<SessionDetail> => ({ session, messages: stored }),
@@ -141,6 +141,7 @@ describe('Message: regenerate and versions', () => {
       session,
       user: stored[0],
       assistant: { ...stored[1], id: 'a2', content: 'Echo: hello again', versions: { index: 1, count: 2, ids: ['a1', 'a2'] } },
+      tools: null,
     });
     await waitFor(() => expect(store.streaming).toBe(false));
     const done = render(Message, { message: store.messages[1], branch });
@@ -180,10 +181,10 @@ describe('Message: edit and resend', () => {
   });
 
   it('keeps the edited text and shows the error after a failed resend', async () => {
-    const session: SessionInfo = { id: 's1', title: 't', createdAt: NOON, updatedAt: NOON, messageCount: 2 };
+    const session: SessionInfo = { id: 's1', title: 't', createdAt: NOON, updatedAt: NOON, messageCount: 2, state: 'active', pinned: false };
     const stored: StoredMessage[] = [
-      { id: 'u1', sessionId: 's1', role: 'user', content: 'hello', status: 'ok', createdAt: NOON },
-      { id: 'a1', sessionId: 's1', role: 'assistant', content: 'Echo: hello', status: 'ok', createdAt: NOON },
+      { id: 'u1', sessionId: 's1', role: 'user', content: 'hello', status: 'ok', intentConfidence: 0, createdAt: NOON },
+      { id: 'a1', sessionId: 's1', role: 'assistant', content: 'Echo: hello', status: 'ok', intentConfidence: 0, createdAt: NOON },
     ];
     const store = new ChatStore({
       api: {

@@ -3,13 +3,13 @@ import { fireEvent, render, within } from '@testing-library/svelte';
 import Message from './Message.svelte';
 import { locale } from '../lib/i18n.svelte';
 import type { UIMessage } from '../lib/chat.svelte';
-import type { CitedSource } from '../lib/backend';
+import type { AgentSource } from '../lib/backend';
 
 afterEach(() => {
   locale.lang = 'en';
 });
 
-const sources: CitedSource[] = [
+const sources: AgentSource[] = [
   { n: 1, chunk: '11', collection: 'manuals', file: 'pump.md', page: 3, heading: 'Faults' },
   { n: 2, chunk: '12', collection: 'manuals', file: 'boiler.md' },
   { n: 3, chunk: '13', collection: 'manuals', file: 'unused.md' },

@@ -160,7 +160,7 @@ describe('ModelsPanel', () => {
   it('starts a stopped Ollama from the panel', async () => {
     const api = fakeApi();
     const { getByTestId } = panel(api, vi.fn(), []);
-    api.Setup.mockResolvedValue(setupState({ ollama: 'stopped', step: 'start', chat_ready: false, models: [] }));
+    api.Setup.mockResolvedValue(setupState({ ollama: 'stopped', connection: 'stopped', step: 'start', can_start: true, chat_ready: false, models: [] }));
     await fireEvent.click(getByTestId('models-refresh'));
     await waitFor(() => expect(getByTestId('models-ollama').dataset.ollama).toBe('stopped'));
     await fireEvent.click(getByTestId('models-start'));
@@ -184,8 +184,8 @@ describe('ModelPicker', () => {
     const { getByTestId } = render(ModelPicker, {
       models: [
         { name: 'llama3.2:latest', size: 2_019_393_189, modifiedAt: '', parameter_size: '3.2B' },
-        { name: 'old', size: 500_000_000, modifiedAt: '' },
-        { name: 'tiny', size: 81_300, modifiedAt: '' },
+        { name: 'old', size: 500_000_000, modifiedAt: '', parameter_size: '' },
+        { name: 'tiny', size: 81_300, modifiedAt: '', parameter_size: '' },
       ],
       current: 'llama3.2:latest',
       onpick: async () => true,

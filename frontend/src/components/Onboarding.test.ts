@@ -115,7 +115,7 @@ describe('Onboarding', () => {
 
   it('start: the program found and a Start Ollama button; a failure is shown', async () => {
     const api = fakeApi({ StartOllama: vi.fn(async () => Promise.reject(new Error('ollama serve did not answer within 20s'))) });
-    const { getByTestId, queryByTestId } = setup({ ollama: 'stopped', step: 'start', binary: '/usr/local/bin/ollama', models: [] }, api);
+    const { getByTestId, queryByTestId } = setup({ ollama: 'stopped', connection: 'stopped', step: 'start', binary: '/usr/local/bin/ollama', can_start: true, models: [] }, api);
     expect(getByTestId('setup-binary').textContent).toBe('Found: /usr/local/bin/ollama');
     expect(getByTestId('setup-start').textContent).toBe('Start Ollama');
     expect(queryByTestId('setup-pull-form')).toBeNull();
@@ -133,7 +133,7 @@ describe('Onboarding', () => {
 
   it('start: moves on when Ollama is started', async () => {
     const api = fakeApi({ StartOllama: vi.fn(async () => setupState({ chat_ready: false, step: 'pull', models: [], managed: true })) });
-    const { getByTestId } = setup({ ollama: 'stopped', step: 'start', models: [] }, api);
+    const { getByTestId } = setup({ ollama: 'stopped', connection: 'stopped', step: 'start', can_start: true, models: [] }, api);
     await fireEvent.click(getByTestId('setup-start'));
     await waitFor(() => expect(getByTestId('onboarding').dataset.step).toBe('pull'));
   });
@@ -267,7 +267,7 @@ describe('Onboarding', () => {
   });
 
   it('start after a failed start shows how it ended and its log', () => {
-    const { getByTestId } = setup({ ollama: 'stopped', connection: 'stopped', step: 'start', binary: '/usr/bin/ollama', exited: true, exit: 'exit status 1', log_tail: ['Error: listen tcp 127.0.0.1:11434: bind: address already in use'], models: [] });
+    const { getByTestId } = setup({ ollama: 'stopped', connection: 'stopped', step: 'start', binary: '/usr/bin/ollama', can_start: true, exited: true, exit: 'exit status 1', log_tail: ['Error: listen tcp 127.0.0.1:11434: bind: address already in use'], models: [] });
     expect(getByTestId('setup-exit').textContent).toContain('exit status 1');
     expect(getByTestId('setup-log').textContent).toContain('address already in use');
   });

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, waitFor } from '@testing-library/svelte';
 import ContextInspector from './ContextInspector.svelte';
-import type { ContextReport, RecallCandidate } from '../lib/backend';
+import type { ContextReport, MemoryRecallCandidate } from '../lib/backend';
 import { mem } from '../lib/memory.fixture';
 import { recallDetail, recallWhyKey } from '../lib/recall';
 
-function cand(id: string, text: string, kept: boolean, reason: string, rerank = 0.5): RecallCandidate {
+function cand(id: string, text: string, kept: boolean, reason: string, rerank = 0.5): MemoryRecallCandidate {
   return { memory: mem(id, text), rank: 1, score: 0.0312, lexical_rank: kept ? 1 : 0, vector_rank: 3, similarity: 0.41, at: '', kept, rerank, reason };
 }
 

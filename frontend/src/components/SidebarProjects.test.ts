@@ -5,20 +5,21 @@ import { ProjectsStore } from '../lib/projects.svelte';
 import type { ProjectInfo, ProjectInput, SearchHit, SessionInfo } from '../lib/backend';
 
 function s(id: string, p: Partial<SessionInfo> = {}): SessionInfo {
-  return { id, title: `Title ${id}`, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', messageCount: 2, state: 'active', ...p };
+  return { id, title: `Title ${id}`, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', messageCount: 2, state: 'active', pinned: false, ...p };
 }
 
 function setup(sessions: SessionInfo[], extra: Record<string, unknown> = {}) {
   let list: ProjectInfo[] = [{ id: 'p1', name: 'Field trip', system: 'Answer as a field guide.', model: '', knowledge: null, memoryProfile: '', chats: 1, updatedAt: '' }];
   const api = {
     ListProjects: vi.fn(async () => list),
-    SaveProject: vi.fn(async (input: ProjectInput) => {
-      if (list.some((p) => p.name.toLowerCase() === input.name.toLowerCase())) throw new Error(`a project named "${input.name}" exists already; choose another name`);
-      const p = { id: `p${list.length + 1}`, name: input.name, system: input.system, model: input.model, knowledge: null, memoryProfile: '', chats: 0, updatedAt: '' };
+    SaveProject: vi.fn(async (input: ProjectInput): Promise<ProjectInfo> => {
+      const name = input.name ?? '';
+      if (list.some((p) => p.name.toLowerCase() === name.toLowerCase())) throw new Error(`a project named "${name}" exists already; choose another name`);
+      const p = { id: `p${list.length + 1}`, name, system: input.system ?? '', model: input.model ?? '', knowledge: null, memoryProfile: '', chats: 0, updatedAt: '' };
       list = [...list, p];
       return p;
     }),
-    MoveToProject: vi.fn(async (_p: string, _s: string) => null),
+    MoveToProject: vi.fn(async (_p: string, _s: string) => {}),
     DeleteProject: vi.fn(async (_id: string, deleteChats: boolean) => ({ project: 'Field trip', kept: deleteChats ? 0 : 1, deleted: [] })),
     ...extra,
   };

@@ -1,15 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, waitFor } from '@testing-library/svelte';
 import TemplateMenu from './TemplateMenu.svelte';
-import type { McpPrompt } from '../lib/backend';
+import type { McpPromptInfo } from '../lib/backend';
 
-const prompts: McpPrompt[] = [
+const prompts: McpPromptInfo[] = [
   { server: 'everything', name: 'simple-prompt', title: 'Simple Prompt', description: 'A prompt with no arguments' },
   {
     server: 'everything',
     name: 'args-prompt',
     title: 'Arguments Prompt',
-    arguments: [{ name: 'city', description: 'Name of the city', required: true }, { name: 'state' }],
+    arguments: [{ name: 'city', description: 'Name of the city', required: true }, { name: 'state', required: false }],
   },
 ];
 

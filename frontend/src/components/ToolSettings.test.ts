@@ -3,15 +3,16 @@ import { fireEvent, render, waitFor } from '@testing-library/svelte';
 import ToolSettings from './ToolSettings.svelte';
 import { ToolsStore } from '../lib/tools.svelte';
 import type { ToolInfo } from '../lib/backend';
+import { annotations } from '../lib/tools.fixture';
 
 describe('ToolSettings', () => {
   it('shows each tool with its groups, approval, switch and breaker, and resets an open breaker', async () => {
     let list: ToolInfo[] = [
-      { name: 'calculator', description: 'Evaluate arithmetic.', annotations: { read_only: true }, groups: ['read-only'], enabled: true, breaker: 'closed' },
+      { name: 'calculator', description: 'Evaluate arithmetic.', annotations: annotations({ read_only: true }), groups: ['read-only'], enabled: true, breaker: 'closed' },
       {
         name: 'shout',
         description: 'Print a message.',
-        annotations: { command: true },
+        annotations: annotations({ command: true }),
         groups: ['task'],
         enabled: false,
         breaker: 'open',

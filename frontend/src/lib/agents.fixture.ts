@@ -76,7 +76,7 @@ export const researchEvents: AgentEvent[] = [
 export function storedDelegation(sessionId = 's1'): Message[] {
   const at = '2026-01-02T10:00:00Z';
   return [
-    { id: 'm1', sessionId, role: 'user', content: 'research my invoices', status: 'ok', createdAt: at },
+    { id: 'm1', sessionId, role: 'user', content: 'research my invoices', status: 'ok', intentConfidence: 0, createdAt: at },
     {
       id: 'm2',
       sessionId,
@@ -84,11 +84,12 @@ export function storedDelegation(sessionId = 's1'): Message[] {
       toolName: 'agent__researcher',
       content: 'I found: invoice #42',
       status: 'ok',
+      intentConfidence: 0,
       createdAt: at,
       tool: { tool: 'agent__researcher', args: '{"task":"research my invoices"}', status: 'ok', result: 'I found: invoice #42', latencyMs: 900, callId: 'call-7' },
       thread: [
-        { id: 't1', sessionId, role: 'user', content: 'research my invoices', status: 'ok', createdAt: at, channel: 'researcher' },
-        { id: 't2', sessionId, role: 'assistant', content: '', status: 'ok', createdAt: at, channel: 'researcher' },
+        { id: 't1', sessionId, role: 'user', content: 'research my invoices', status: 'ok', intentConfidence: 0, createdAt: at, channel: 'researcher' },
+        { id: 't2', sessionId, role: 'assistant', content: '', status: 'ok', intentConfidence: 0, createdAt: at, channel: 'researcher' },
         {
           id: 't3',
           sessionId,
@@ -96,13 +97,14 @@ export function storedDelegation(sessionId = 's1'): Message[] {
           toolName: 'session_search',
           content: 'invoice #42 from ACME',
           status: 'ok',
+          intentConfidence: 0,
           createdAt: at,
           channel: 'researcher',
           tool: { tool: 'session_search', args: '{"query":"invoice"}', status: 'ok', result: 'invoice #42 from ACME', latencyMs: 10 },
         },
-        { id: 't4', sessionId, role: 'assistant', content: 'I found: invoice #42', status: 'ok', createdAt: at, channel: 'researcher' },
+        { id: 't4', sessionId, role: 'assistant', content: 'I found: invoice #42', status: 'ok', intentConfidence: 0, createdAt: at, channel: 'researcher' },
       ],
     },
-    { id: 'm3', sessionId, role: 'assistant', content: 'Done: I found: invoice #42', status: 'ok', createdAt: at },
+    { id: 'm3', sessionId, role: 'assistant', content: 'Done: I found: invoice #42', status: 'ok', intentConfidence: 0, createdAt: at },
   ];
 }

@@ -3,7 +3,7 @@
 // reply made: live from the chat:agent:<requestId> events, or from a stored tool message's thread.
 import {
   errorMessage,
-  type AgentDefinition,
+  type SubagentDefinition,
   type AgentEvent,
   type AgentInfo,
   type Api,
@@ -255,7 +255,7 @@ export function splitTools(s: string): string[] {
 }
 
 /** The definition SaveAgent takes; the backend checks it. An empty max rounds goes as 0: the default. */
-export function definitionOf(d: AgentDraft): AgentDefinition {
+export function definitionOf(d: AgentDraft): SubagentDefinition {
   const n = Number(d.maxRounds.trim());
   return {
     name: d.name.trim(),
@@ -265,6 +265,10 @@ export function definitionOf(d: AgentDraft): AgentDefinition {
     tools: splitTools(d.tools),
     memory: d.memory,
     maxRounds: d.maxRounds.trim() !== '' && Number.isFinite(n) ? Math.trunc(n) : 0, // an int on the Go side
+    // the form edits none of these (the Go side reads builtin and line from the file)
+    disabled: false,
+    builtin: false,
+    line: 0,
   };
 }
 

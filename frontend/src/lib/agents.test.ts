@@ -108,6 +108,9 @@ describe('delegation helpers', () => {
       tools: ['calculator'],
       memory: 'none',
       maxRounds: 4,
+      disabled: false,
+      builtin: false,
+      line: 0,
     });
     expect(definitionOf({ ...d, maxRounds: 'x' }).maxRounds).toBe(0);
   });
@@ -200,7 +203,7 @@ describe('AgentsStore', () => {
 
 describe('ChatStore and delegations', () => {
   function session(id: string): SessionInfo {
-    return { id, title: id, createdAt: '2026-01-02T10:00:00Z', updatedAt: '2026-01-02T10:00:00Z', messageCount: 0 };
+    return { id, title: id, createdAt: '2026-01-02T10:00:00Z', updatedAt: '2026-01-02T10:00:00Z', messageCount: 0, state: 'active', pinned: false };
   }
 
   function harness(messages = storedDelegation()) {
@@ -247,8 +250,8 @@ describe('ChatStore and delegations', () => {
     const at = '2026-01-02T10:00:00Z';
     h.resolve({
       session: session('s1'),
-      user: { id: 'u1', sessionId: 's1', role: 'user', content: 'research my invoices', status: 'ok', createdAt: at },
-      assistant: { id: 'a1', sessionId: 's1', role: 'assistant', content: 'Done: I found: invoice #42', status: 'ok', createdAt: at },
+      user: { id: 'u1', sessionId: 's1', role: 'user', content: 'research my invoices', status: 'ok', intentConfidence: 0, createdAt: at },
+      assistant: { id: 'a1', sessionId: 's1', role: 'assistant', content: 'Done: I found: invoice #42', status: 'ok', intentConfidence: 0, createdAt: at },
       tools: [{ tool: 'agent__researcher', args: '{}', status: 'ok', result: 'I found: invoice #42', latencyMs: 5, callId: 'c1' }],
     });
     await done;
@@ -260,7 +263,7 @@ describe('ChatStore and delegations', () => {
 
   it('shows a loaded conversation with the delegation read from its thread; sub-agent messages stay out', async () => {
     const msgs = storedDelegation();
-    msgs.push({ id: 'x1', sessionId: 's1', role: 'assistant', content: 'inner reply', status: 'ok', createdAt: msgs[0].createdAt, channel: 'researcher' });
+    msgs.push({ id: 'x1', sessionId: 's1', role: 'assistant', content: 'inner reply', status: 'ok', intentConfidence: 0, createdAt: msgs[0].createdAt, channel: 'researcher' });
     const h = harness(msgs);
     await h.store.select('s1');
     expect(h.store.messages.map((m) => m.id)).toEqual(['m1', 'm3']);

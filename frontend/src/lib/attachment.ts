@@ -12,6 +12,7 @@
 //
 // Attribute values escape & " < >; a "</resource" inside the text is written "<\/resource" so
 // that the block cannot be closed early.
+import type { DocumentInfo } from './backend';
 
 export interface Attachment {
   server: string;
@@ -60,23 +61,12 @@ export type MessagePart =
   | { kind: 'document'; doc: DocumentInfo };
 
 /**
- * A file attached to a message (AttachDocument): its text stays in the backend, which
- * fits it into the prompt; the message names it with one line after the rest,
+ * A file attached to a message (AttachDocument; the type is Go's): its text stays in the
+ * backend, which fits it into the prompt; the message names it with one line after the rest,
  *
  *   <document id="…" name="report.pdf" kind="pdf" tokens="812" chars="3120"/>
  */
-export interface DocumentInfo {
-  id: string;
-  name: string;
-  kind: string;
-  tokens: number;
-  chars: number;
-  /** An image's media type and size (kind "image"); thumb, a small data: URL, only while it is attached. */
-  mime?: string;
-  width?: number;
-  height?: number;
-  thumb?: string;
-}
+export type { DocumentInfo };
 
 /** Whether an attached document is an image (it goes to a model that can see). */
 export function isImage(d: Pick<DocumentInfo, 'kind'>): boolean {

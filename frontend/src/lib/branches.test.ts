@@ -5,11 +5,11 @@ import { ChatStore, toFigures, toVersions, typedText } from './chat.svelte';
 import type { Message, SessionDetail, SessionInfo, TurnResult } from './backend';
 
 function session(id: string): SessionInfo {
-  return { id, title: `t-${id}`, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', messageCount: 0 };
+  return { id, title: `t-${id}`, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', messageCount: 0, state: 'active', pinned: false };
 }
 
 function msg(p: Partial<Message> & Pick<Message, 'id' | 'role' | 'content'>): Message {
-  return { sessionId: 's1', status: 'ok', createdAt: '2025-01-01T00:00:00Z', ...p };
+  return { sessionId: 's1', status: 'ok', createdAt: '2025-01-01T00:00:00Z', intentConfidence: 0, ...p };
 }
 
 function deferred<T>() {
@@ -43,7 +43,7 @@ function harness(stored: Message[] = TWO_TURNS) {
     RenameSession: vi.fn(async (id: string, title: string) => ({ ...session(id), title })),
     PinSession: vi.fn(async (id: string, pinned: boolean) => ({ ...session(id), pinned })),
     ArchiveSession: vi.fn(async (id: string) => ({ ...session(id), state: 'archived' as const })),
-    DeleteSession: vi.fn(async (id: string) => ({ id: `del-${id}`, session_id: id, at: '', messages: 2, lexical_matches: 0, checkpointed: true })),
+    DeleteSession: vi.fn(async (id: string) => ({ id: `del-${id}`, session_id: id, at: '', messages: 2, documents: 0, images: 0, lexical_matches: 0, checkpointed: true })),
     ExportSession: vi.fn(async (id: string, format: string) => `${format}:${id}`),
     PinMessage: vi.fn(async (_id: string, _pinned: boolean) => {}),
     ContinueTurn: vi.fn((_r: string, _s: string) => pending.promise),
@@ -92,6 +92,7 @@ describe('ChatStore.regenerate', () => {
         versions: { index: 1, count: 2, ids: ['a1', 'a1b'] },
         figures: { model: 'llama3.2', promptTokens: 12, completionTokens: 3, tokensPerSecond: 40, firstTokenMs: 350, totalMs: 900 },
       }),
+      tools: null,
     });
     expect(await done).toBe(true);
     expect(shown(h.store)).toEqual([
@@ -202,6 +203,7 @@ describe('ChatStore edit and resend', () => {
       session: session('s1'),
       user: msg({ id: 'u1b', role: 'user', content: 'first, edited', versions: { index: 1, count: 2, ids: ['u1', 'u1b'] } }),
       assistant: msg({ id: 'a1c', role: 'assistant', content: 'Echo: first, edited' }),
+      tools: null,
     });
     expect(await done).toBe(true);
     expect(shown(h.store)).toEqual([

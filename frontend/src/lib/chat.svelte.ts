@@ -4,13 +4,13 @@ import {
   errorMessage,
   scrubbedIds,
   type Api,
-  type CitedSource,
-  type DeleteReceipt,
+  type AgentSource,
+  type SessionDeleteReceipt,
   type ExportFormat,
   type GuardStop,
   type Message,
-  type MessageVersions,
-  type ReplyFigures,
+  type Versions,
+  type AgentFigures,
   type SessionDetail,
   type SessionInfo,
   type ToolCall,
@@ -53,11 +53,11 @@ export interface UIMessage {
   /** The sub-agents this reply delegated to: live from chat:agent events, or from stored threads. */
   delegations?: Delegation[];
   /** An edited user message's or a regenerated reply's versions (absent with only one). */
-  versions?: MessageVersions;
+  versions?: Versions;
   /** A reply's figures (model, tokens, speed); absent on old replies. */
-  figures?: ReplyFigures;
+  figures?: AgentFigures;
   /** The knowledge-base passages the reply was offered, by the number it cites them with. */
-  sources?: CitedSource[];
+  sources?: AgentSource[];
   /** Numbers the reply cites that point at no passage it was offered. */
   badCitations?: number[];
 }
@@ -144,16 +144,16 @@ export function toUIMessage(m: Message): UIMessage {
 }
 
 /** A reply's cited sources, each well formed (chunk as text), in number order; none when there are none. */
-export function toSources(v: unknown): CitedSource[] | undefined {
+export function toSources(v: unknown): AgentSource[] | undefined {
   if (!Array.isArray(v)) return undefined;
-  const out: CitedSource[] = [];
+  const out: AgentSource[] = [];
   for (const x of v) {
     if (!x || typeof x !== 'object') continue;
     const o = x as Record<string, unknown>;
     const n = Number(o.n);
     const chunk = typeof o.chunk === 'number' || typeof o.chunk === 'string' ? String(o.chunk) : '';
     if (!Number.isInteger(n) || n <= 0 || !chunk) continue;
-    const s: CitedSource = { n, chunk, collection: String(o.collection ?? ''), file: String(o.file ?? '') };
+    const s: AgentSource = { n, chunk, collection: String(o.collection ?? ''), file: String(o.file ?? '') };
     if (typeof o.page === 'number' && o.page > 0) s.page = o.page;
     if (typeof o.heading === 'string' && o.heading) s.heading = o.heading;
     out.push(s);
@@ -170,9 +170,9 @@ export function toBadCitations(v: unknown): number[] | undefined {
 }
 
 /** A message's versions as the switcher uses them; none when there is only one or they do not add up. */
-export function toVersions(v: unknown): MessageVersions | undefined {
+export function toVersions(v: unknown): Versions | undefined {
   if (!v || typeof v !== 'object') return undefined;
-  const o = v as Partial<MessageVersions>;
+  const o = v as Partial<Versions>;
   const ids = Array.isArray(o.ids) ? o.ids.filter((x): x is string => typeof x === 'string' && x !== '') : [];
   const count = typeof o.count === 'number' && o.count > 0 ? Math.floor(o.count) : ids.length;
   const index = typeof o.index === 'number' ? Math.floor(o.index) : -1;
@@ -183,10 +183,10 @@ export function toVersions(v: unknown): MessageVersions | undefined {
 const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0);
 
 /** A reply's figures with every unknown or nonsense value as 0; none when nothing is known. */
-export function toFigures(f: unknown): ReplyFigures | undefined {
+export function toFigures(f: unknown): AgentFigures | undefined {
   if (!f || typeof f !== 'object') return undefined;
-  const o = f as Partial<Record<keyof ReplyFigures, unknown>>;
-  const out: ReplyFigures = {
+  const o = f as Partial<Record<keyof AgentFigures, unknown>>;
+  const out: AgentFigures = {
     model: typeof o.model === 'string' ? o.model : '',
     promptTokens: num(o.promptTokens),
     completionTokens: num(o.completionTokens),
@@ -302,8 +302,8 @@ function withAttachments(old: string, text: string): string {
 }
 
 /** The versions a message will have once a new one (local id) is added after its last. */
-function nextVersion(m: UIMessage, id: string): MessageVersions {
-  const ids = m.versions ? [...m.versions.ids] : [m.id];
+function nextVersion(m: UIMessage, id: string): Versions {
+  const ids = m.versions?.ids ? [...m.versions.ids] : [m.id];
   ids.push(id);
   return { index: ids.length - 1, count: ids.length, ids };
 }
@@ -374,7 +374,7 @@ export class ChatStore {
    * The last deletion whose file waits to be scrubbed (another Hermes process was reading the
    * database), until dismissed; checkpointed turns true when scrub:done names it.
    */
-  deleteReceipt = $state<DeleteReceipt | null>(null);
+  deleteReceipt = $state<SessionDeleteReceipt | null>(null);
 
   #deps: ChatDeps;
   #uuid: () => string;
@@ -420,7 +420,7 @@ export class ChatStore {
     try {
       const detail = await this.#deps.api.LoadSession(id);
       if (view !== this.#view) return;
-      this.#show(detail.session, detail.messages);
+      this.#show(detail.session, detail.messages ?? []);
       this.loadError = '';
       this.sendError = '';
     } catch (e) {
@@ -792,7 +792,7 @@ export class ChatStore {
     const detail: SessionDetail = await this.#deps.api.SelectVersion(sessionId, messageId);
     if (view !== this.#view) return;
     this.editing = null;
-    this.#show(detail.session, detail.messages);
+    this.#show(detail.session, detail.messages ?? []);
   }
 
   /** Deletes a turn: a user message and its reply (all versions). The UI must have asked first. Throws the backend's error. */
@@ -803,7 +803,7 @@ export class ChatStore {
     const detail: SessionDetail = await this.#deps.api.DeleteTurn(sessionId, messageId);
     if (view !== this.#view) return;
     if (this.editing?.id === messageId) this.editing = null;
-    this.#show(detail.session, detail.messages);
+    this.#show(detail.session, detail.messages ?? []);
     this.turns++;
   }
 
@@ -897,7 +897,7 @@ export class ChatStore {
     if (!id) return null;
     try {
       const detail = await this.#deps.api.LoadSession(id);
-      if (view === this.#view) this.#show(detail.session, detail.messages);
+      if (view === this.#view) this.#show(detail.session, detail.messages ?? []);
       return detail.messages;
     } catch {
       return null; // keep the local view with the failure marker

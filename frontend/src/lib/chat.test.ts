@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ChatStore, exportFilename, sortSessions, toUIMessage } from './chat.svelte';
-import { BackendError, type Message, type SessionDetail, type SessionInfo, type TurnResult } from './backend';
+import { BackendError, type Message, type SessionDetail, type SessionInfo, type ToolCall, type TurnResult } from './backend';
 import { locale } from './i18n.svelte';
 
 function session(id: string, updatedAt = '2025-01-01T00:00:00Z'): SessionInfo {
-  return { id, title: `t-${id}`, createdAt: updatedAt, updatedAt, messageCount: 0 };
+  return { id, title: `t-${id}`, createdAt: updatedAt, updatedAt, messageCount: 0, state: 'active', pinned: false };
 }
 
 function msg(p: Partial<Message> & Pick<Message, 'id' | 'role' | 'content'>): Message {
-  return { sessionId: 's1', status: 'ok', createdAt: '2025-01-01T00:00:00Z', ...p };
+  return { sessionId: 's1', status: 'ok', createdAt: '2025-01-01T00:00:00Z', intentConfidence: 0, ...p };
 }
 
 function deferred<T>() {
@@ -33,7 +33,7 @@ function harness() {
     RenameSession: vi.fn(async (id: string, title: string) => ({ ...session(id), title })),
     PinSession: vi.fn(async (id: string, pinned: boolean) => ({ ...session(id), pinned })),
     ArchiveSession: vi.fn(async (id: string) => ({ ...session(id), state: 'archived' as const })),
-    DeleteSession: vi.fn(async (id: string) => ({ id: `del-${id}`, session_id: id, at: "2025-05-01T12:00:00Z", messages: 2, lexical_matches: 0, checkpointed: true })),
+    DeleteSession: vi.fn(async (id: string) => ({ id: `del-${id}`, session_id: id, at: "2025-05-01T12:00:00Z", messages: 2, documents: 0, images: 0, lexical_matches: 0, checkpointed: true })),
     ExportSession: vi.fn(async (id: string, format: string) => `${format}:${id}`),
     PinMessage: vi.fn(async (_id: string, _pinned: boolean) => {}),
     ContinueTurn: vi.fn((_r: string, _s: string) => pending.promise),
@@ -75,6 +75,7 @@ describe('ChatStore.send', () => {
       session: session('s1', '2025-02-01T00:00:00Z'),
       user: msg({ id: 'u1', role: 'user', content: 'hello' }),
       assistant: msg({ id: 'a1', role: 'assistant', content: 'Echo: hello world', model: 'llama3.2' }),
+      tools: null,
     });
     expect(await done).toBe(true);
     // The streaming message is replaced by the stored one.
@@ -102,6 +103,7 @@ describe('ChatStore.send', () => {
       session: session('s1'),
       user: msg({ id: 'u1', role: 'user', content: 'tell me' }),
       assistant: msg({ id: 'a1', role: 'assistant', content: 'Once upon', status: 'cancelled' }),
+      tools: null,
     });
     await done;
     const a = h.store.messages[1];
@@ -116,6 +118,7 @@ describe('ChatStore.send', () => {
       session: session('s1'),
       user: msg({ id: 'u1', role: 'user', content: 'x' }),
       assistant: msg({ id: 'a1', role: 'assistant', content: 'part', status: 'failed', error: 'ollama stopped' }),
+      tools: null,
     });
     await done;
     expect(h.store.messages[1]).toMatchObject({ status: 'failed', error: 'ollama stopped', content: 'part' });
@@ -303,6 +306,7 @@ describe('ChatStore.send', () => {
       session: session('s1', '2030-01-01T00:00:00Z'),
       user: msg({ id: 'u1', role: 'user', content: 'one' }),
       assistant: msg({ id: 'a1', role: 'assistant', content: 'reply' }),
+      tools: null,
     });
     await done;
     expect(h.store.currentId).toBe('other');
@@ -316,7 +320,7 @@ describe('ChatStore sessions', () => {
     const { store, api, handlers } = harness();
     const off = store.listen();
     api.DeleteSession.mockResolvedValueOnce({
-      id: 'del-1', session_id: 's1', at: '2025-05-01T12:00:00Z', messages: 3, lexical_matches: 0, checkpointed: false,
+      id: 'del-1', session_id: 's1', at: '2025-05-01T12:00:00Z', messages: 3, documents: 0, images: 0, lexical_matches: 0, checkpointed: false,
     });
     await store.remove('s1');
     expect(store.deleteReceipt?.id).toBe('del-1');
@@ -409,7 +413,8 @@ describe('ChatStore sessions', () => {
     const m = toUIMessage(msg({ id: 'u', role: 'user', content: 'x', intent: 'task', intentConfidence: 0.91, pinned: true }));
     expect([m.intent, m.intentConfidence, m.pinned]).toEqual(['task', 0.91, true]);
     const plain = toUIMessage(msg({ id: 'a', role: 'assistant', content: 'y' }));
-    expect([plain.intent, plain.intentConfidence, plain.pinned]).toEqual([undefined, undefined, false]);
+    // Go sends intentConfidence 0 for a message with no intent; it passes through as 0.
+    expect([plain.intent, plain.intentConfidence, plain.pinned]).toEqual([undefined, 0, false]);
   });
 
   it('opens a search hit: loads the session and marks the message', async () => {
@@ -464,6 +469,7 @@ describe('ChatStore sessions', () => {
       session: session('s1'),
       user: msg({ id: 'u2', role: 'user', content: 'x', intent: 'chitchat', intentConfidence: 0.8 }),
       assistant: msg({ id: 'a2', role: 'assistant', content: 'y' }),
+      tools: null,
     });
     await done;
     expect(h.store.turns).toBe(1);
@@ -478,7 +484,7 @@ describe('ChatStore sessions', () => {
 });
 
 describe('ChatStore tools', () => {
-  const shout = { tool: 'shout', args: '{"text":"hi"}', status: 'ok', result: 'hi', latencyMs: 4 };
+  const shout: ToolCall = { tool: 'shout', args: '{"text":"hi"}', status: 'ok', result: 'hi', latencyMs: 4 };
 
   it('shows tool calls as they finish and keeps the turn result flags', async () => {
     const h = harness();
@@ -513,6 +519,7 @@ describe('ChatStore tools', () => {
       session: session('s1'),
       user: msg({ id: 'u1', role: 'user', content: 'x' }),
       assistant: msg({ id: 'a1', role: 'assistant', content: 'y' }),
+      tools: null,
     });
     await done;
     expect(h.store.messages[1].tools?.map((c) => c.tool)).toEqual(['shout']);
@@ -525,7 +532,7 @@ describe('ChatStore tools', () => {
     h.store.currentId = 's1';
     h.store.messages = [
       { id: 'u1', role: 'user', content: 'loop', status: 'ok', createdAt: '' },
-      { id: 'a1', role: 'assistant', content: 'stopped', status: 'ok', createdAt: '', stop: { kind: 'max_iterations', message: 'm' } },
+      { id: 'a1', role: 'assistant', content: 'stopped', status: 'ok', createdAt: '', stop: { kind: 'max_iterations', message: 'm', iterations: 0, failures: 0 } },
     ];
     const done = h.store.continueTurn();
     expect(h.api.ContinueTurn).toHaveBeenCalledWith('req-1', 's1');
@@ -580,8 +587,8 @@ describe('ChatStore tools', () => {
 
   it('shows the arguments, exact outcome, loop stop and warning the backend kept with a stored turn', async () => {
     const h = harness();
-    const kept = { tool: 'shout', args: '{"text":"hi"}', status: 'denied', errorKind: 'denied_by_user', result: 'denied', latencyMs: 3 };
-    const stop = { kind: 'max_iterations', message: 'Stopped after 5 rounds.' };
+    const kept: ToolCall = { tool: 'shout', args: '{"text":"hi"}', status: 'denied', errorKind: 'denied_by_user', result: 'denied', latencyMs: 3 };
+    const stop = { kind: 'max_iterations', message: 'Stopped after 5 rounds.', iterations: 5, failures: 0 };
     h.api.LoadSession.mockResolvedValueOnce({
       session: session('s1'),
       messages: [

@@ -16,13 +16,14 @@ export function settings(over: Partial<ChatSettings> = {}): ChatSettings {
     temperature: null,
     numCtx: 0,
     think: '',
+    knowledge: null,
     defaults: { system: 'You are Hermes.', model: 'llama3.2', numCtx: 8192 },
     ...over,
   };
 }
 
 export function model(name: string, caps: string[]): ModelDetail {
-  return { name, family: '', parameter_size: '', quantization: '', context_length: 8192, capabilities: caps, size: 1, loaded: false, modified_at: '', is_chat: false, is_embed: false };
+  return { name, family: '', parameter_size: '', quantization: '', context_length: 8192, capabilities: caps, size: 1, loaded: false, modified_at: '', is_chat: false, is_embed: false, digest: '' };
 }
 
 export function fakeApi(over: Partial<ChatSettingsApi> = {}): ChatSettingsApi {

@@ -1,6 +1,6 @@
 // A conversation's own settings (system prompt, model, temperature, context size) and the
 // saved system prompts (presets), for the per-chat settings dialog.
-import type { Api, ChatSettings, ChatSettingsInput, ModelDetail, SystemPreset, ThinkChoice } from './backend';
+import type { Api, ChatSettings, ChatSettingsInput, ModelDetail, SystemPreset, SessionThink } from './backend';
 import { errorMessage } from './backend';
 
 export type ChatSettingsApi = Pick<
@@ -15,7 +15,7 @@ export interface ChatSettingsDraft {
   model: string;
   temperature: string;
   numCtx: string;
-  think: ThinkChoice;
+  think: SessionThink;
   /** The collections the chat may cite: null every one, [] none. */
   knowledge: string[] | null;
 }
@@ -30,7 +30,7 @@ export function toDraft(s: ChatSettings): ChatSettingsDraft {
     model: s.model,
     temperature: s.temperature === null || s.temperature === undefined ? '' : String(s.temperature),
     numCtx: s.numCtx > 0 ? String(s.numCtx) : '',
-    think: s.think ?? '',
+    think: (s.think ?? '') as SessionThink,
     knowledge: s.knowledge ?? null,
   };
 }

@@ -67,7 +67,7 @@ describe('ChatSettingsStore', () => {
 
 describe('knowledge in chat settings', () => {
   it('keeps every collection (null), none ([]) or some through the draft', () => {
-    const base = { sessionId: 's', system: '', model: '', temperature: null, numCtx: 0, think: '' as const, defaults: { system: '', model: '', numCtx: 0 } };
+    const base = { sessionId: 's', system: '', model: '', temperature: null, numCtx: 0, think: '' as const, knowledge: null, defaults: { system: '', model: '', numCtx: 0 } };
     expect(toDraft({ ...base }).knowledge).toBeNull();
     expect(fromDraft(toDraft({ ...base, knowledge: [] })).knowledge).toEqual([]);
     expect(fromDraft(toDraft({ ...base, knowledge: ['manuals'] })).knowledge).toEqual(['manuals']);

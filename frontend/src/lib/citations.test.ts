@@ -3,22 +3,22 @@ import { citationIndex, citedNumbers, linkCitations, passageParts, sourceTitle, 
 import { renderMarkdownFragment } from './markdown';
 import { toBadCitations, toSources } from './chat.svelte';
 import { t } from './i18n.svelte';
-import type { CitedSource } from './backend';
+import type { AgentSource } from './backend';
 
 const known = new Set([1, 2, 3]);
 const none = new Set<number>();
 
-function src(n: number, over: Partial<CitedSource> = {}): CitedSource {
+function src(n: number, over: Partial<AgentSource> = {}): AgentSource {
   return { n, chunk: String(100 + n), collection: 'manuals', file: `f${n}.md`, ...over };
 }
 
 const labels = {
-  source: (s: CitedSource) => `Source ${s.n}: ${sourceTitle(s, t)}`,
+  source: (s: AgentSource) => `Source ${s.n}: ${sourceTitle(s, t)}`,
   bad: (n: number) => `[${n}] cites no source that was offered`,
 };
 
 /** Draws Markdown as a finished reply is drawn, then links its citations. */
-function drawn(md: string, sources: CitedSource[], bad: number[] = []) {
+function drawn(md: string, sources: AgentSource[], bad: number[] = []) {
   const div = document.createElement('div');
   div.append(renderMarkdownFragment(md));
   const made = linkCitations(div, sources, bad, labels);

@@ -1,7 +1,7 @@
 // Citations in a reply: the [n] markers a reply writes for the knowledge-base passages it was
 // offered (Message.sources), made into chips that open the passage, and the passage viewer's text
 // cut around the cited passage. Pure, apart from linkCitations, which edits the drawn reply's DOM.
-import type { CitedSource, KBPassage } from './backend';
+import type { AgentSource, KBPassage } from './backend';
 
 /** One number of a citation group; bad: it points at no passage the reply was offered. */
 export interface CiteRef {
@@ -50,7 +50,7 @@ export function citedNumbers(text: string, known: ReadonlySet<number>, bad: Read
 type T = (key: 'cite.page', params: Record<string, string | number>) => string;
 
 /** A source as one line: "pump.md · p. 3 · Faults". */
-export function sourceTitle(s: Pick<CitedSource, 'file' | 'page' | 'heading'>, t: T): string {
+export function sourceTitle(s: Pick<AgentSource, 'file' | 'page' | 'heading'>, t: T): string {
   const parts = [s.file];
   if (s.page && s.page > 0) parts.push(t('cite.page', { n: s.page }));
   if (s.heading) parts.push(s.heading);
@@ -58,8 +58,8 @@ export function sourceTitle(s: Pick<CitedSource, 'file' | 'page' | 'heading'>, t
 }
 
 /** Sources by their number, and the flagged numbers, from a message (anything malformed left out). */
-export function citationIndex(sources: CitedSource[] | null | undefined, bad: number[] | null | undefined) {
-  const byN = new Map<number, CitedSource>();
+export function citationIndex(sources: AgentSource[] | null | undefined, bad: number[] | null | undefined) {
+  const byN = new Map<number, AgentSource>();
   for (const s of sources ?? []) if (Number.isInteger(s.n) && s.n > 0 && !byN.has(s.n)) byN.set(s.n, s);
   const flagged = new Set<number>((bad ?? []).filter((n) => Number.isInteger(n) && n > 0 && !byN.has(n)));
   return { byN, flagged };
@@ -70,7 +70,7 @@ const SKIP = 'code, pre, a, .cite, .cites';
 
 export interface CiteLabels {
   /** The chip's accessible name and tooltip for a source. */
-  source: (s: CitedSource) => string;
+  source: (s: AgentSource) => string;
   /** The tooltip of a flagged number. */
   bad: (n: number) => string;
 }
@@ -81,7 +81,7 @@ export interface CiteLabels {
  * tooltip, and words for screen readers, say why). Text
  * inside code, pre and links is left alone. Returns how many chips it made.
  */
-export function linkCitations(root: HTMLElement, sources: CitedSource[] | null | undefined, bad: number[] | null | undefined, labels: CiteLabels): number {
+export function linkCitations(root: HTMLElement, sources: AgentSource[] | null | undefined, bad: number[] | null | undefined, labels: CiteLabels): number {
   const { byN, flagged } = citationIndex(sources, bad);
   if (byN.size === 0 && flagged.size === 0) return 0;
   const known = new Set(byN.keys());

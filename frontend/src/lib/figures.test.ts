@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { figuresText, seconds, speed } from './figures';
-import type { ReplyFigures } from './backend';
+import type { AgentFigures } from './backend';
 
-const full: ReplyFigures = {
+const full: AgentFigures = {
   model: 'llama3.2',
   promptTokens: 1204,
   completionTokens: 312,

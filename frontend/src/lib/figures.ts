@@ -1,6 +1,6 @@
 // A reply's figures as one short line ("llama3.2 · 1,204 → 312 tokens · 41 tok/s · first token
 // 0.35 s") and a longer tooltip, in the UI's language. Unknown figures (0) are left out.
-import type { ReplyFigures } from './backend';
+import type { AgentFigures } from './backend';
 import { format, dictionaries, type Lang } from './i18n.svelte';
 
 function localeOf(lang: Lang): string {
@@ -33,7 +33,7 @@ export interface FiguresText {
 }
 
 /** The line and tooltip of a reply's figures; model falls back to the reply's model. */
-export function figuresText(f: ReplyFigures | undefined, lang: Lang, fallbackModel = ''): FiguresText {
+export function figuresText(f: AgentFigures | undefined, lang: Lang, fallbackModel = ''): FiguresText {
   const dict = dictionaries[lang];
   const tr = (k: keyof typeof dict, p: Record<string, string | number>) => format(dict[k], p, lang);
   const parts: string[] = [];

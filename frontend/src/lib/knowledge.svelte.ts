@@ -6,7 +6,7 @@ import {
   errorCode,
   errorMessage,
   type Api,
-  type CitedSource,
+  type AgentSource,
   type KBCollection,
   type KBFile,
   type KBPassage,
@@ -93,7 +93,7 @@ export function passagePlace(p: Pick<KBPassage, 'page' | 'pages' | 'collection'>
 
 /** The passage a citation opened: loading, shown, or why it cannot be. */
 export interface PassageView {
-  source: CitedSource;
+  source: AgentSource;
   passage: KBPassage | null;
   loading: boolean;
   error: string;
@@ -372,7 +372,7 @@ export class KnowledgeStore {
   // -------------------------------------------------------------------------------------------
   // The passage viewer
 
-  async openPassage(source: CitedSource): Promise<void> {
+  async openPassage(source: AgentSource): Promise<void> {
     const seq = ++this.#viewSeq;
     this.viewing = { source, passage: null, loading: true, error: '', needsDesktop: !this.desktop, openError: '' };
     try {

@@ -157,7 +157,15 @@ function okStatus(): Status {
     warnings: [],
     problem: '',
     fix: '',
+    code: '',
+    params: {},
     dataDir: '/tmp/h',
+    ollamaManaged: false,
+    connection: 'ready',
+    intentProblem: '',
+    intentFix: '',
+    intentCode: '',
+    intentParams: {},
   };
 }
 

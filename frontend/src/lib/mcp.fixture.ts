@@ -1,14 +1,16 @@
 // Test data for the MCP tests (not part of the app).
 import { vi, type Mock } from 'vitest';
-import type { McpResource, McpResourceContent, McpServerConfig, McpStatus, McpTool } from './backend';
+import type { McpResourceInfo, McpResourceContent, McpServerConfig, McpStatus, McpToolStatus } from './backend';
 import type { McpApi } from './mcp.svelte';
+import { annotations } from './tools.fixture';
 
-export function tool(over: Partial<McpTool> = {}): McpTool {
+export function tool(over: Partial<McpToolStatus> = {}): McpToolStatus {
   return {
     name: 'everything__echo',
     remote: 'echo',
     description: 'Echoes back the input string',
-    annotations: { read_only: true },
+    annotations: annotations({ read_only: true }),
+    hints: {},
     enabled: true,
     user_off: false,
     auto_approve: false,
@@ -53,7 +55,7 @@ export function remote(over: Partial<McpStatus> = {}): McpStatus {
   });
 }
 
-export function resource(over: Partial<McpResource> = {}): McpResource {
+export function resource(over: Partial<McpResourceInfo> = {}): McpResourceInfo {
   return {
     server: 'everything',
     uri: 'demo://resource/static/document/architecture.md',

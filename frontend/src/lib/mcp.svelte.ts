@@ -2,25 +2,27 @@
 // config entry (and back), client-side checks, server errors mapped to form fields, and prompt
 // templates. Pure helpers first, then the stores.
 import {
-  MCP_REDACTED,
-  MCP_STATES,
+  mcpStateValues,
   errorMessage,
   isConfirmError,
   type Api,
-  type McpPrompt,
+  type McpPromptInfo,
   type McpProblem,
   type McpPromptResult,
-  type McpResource,
+  type McpResourceInfo,
   type McpResourceContent,
   type McpServerConfig,
   type McpState,
   type McpStatus,
-  type McpTool,
+  type McpToolStatus,
   type McpTransport,
   type Unsubscribe,
 } from './backend';
 import type { MessageKey } from './i18n.svelte';
 import { needsApproval, type CodeState } from './tools.svelte';
+
+/** The value the backend shows instead of a stored header value (mcp.Redacted; sending it back keeps the value). */
+export const MCP_REDACTED = '[REDACTED]';
 
 // ---------------------------------------------------------------------------------------------
 // States
@@ -37,7 +39,7 @@ const STATE_KEYS: Record<McpState, MessageKey> = {
 };
 
 export function isMcpState(s: string | null | undefined): s is McpState {
-  return (MCP_STATES as readonly string[]).includes(s ?? '');
+  return (mcpStateValues as readonly string[]).includes(s ?? '');
 }
 
 /** The i18n key naming a server state, or null for a state this UI does not know. */
@@ -86,7 +88,7 @@ export function stateIcon(s: string | null | undefined): string {
 // Tools
 
 /** The annotation chips of a tool, as i18n keys, in a fixed order. */
-export function toolChips(t: Pick<McpTool, 'annotations'>): MessageKey[] {
+export function toolChips(t: Pick<McpToolStatus, 'annotations'>): MessageKey[] {
   const a = t.annotations ?? {};
   const out: MessageKey[] = [];
   if (a.read_only) out.push('mcp.chip.readOnly');
@@ -97,17 +99,17 @@ export function toolChips(t: Pick<McpTool, 'annotations'>): MessageKey[] {
 }
 
 /** Whether a call of the tool asks the user first (it needs approval and is not auto-approved). */
-export function asksFirst(t: Pick<McpTool, 'annotations' | 'auto_approve'>): boolean {
+export function asksFirst(t: Pick<McpToolStatus, 'annotations' | 'auto_approve'>): boolean {
   return needsApproval(t.annotations) && !t.auto_approve;
 }
 
 /** The name MCPSetToolEnabled takes: the server's own name; Hermes's added tools by their registered name. */
-export function toggleName(t: Pick<McpTool, 'name' | 'remote' | 'builtin'>): string {
+export function toggleName(t: Pick<McpToolStatus, 'name' | 'remote' | 'builtin'>): string {
   return t.builtin && t.name ? t.name : t.remote;
 }
 
 /** Whether the switch can be used (a changed tool must be accepted first; a skipped one is never offered). */
-export function canToggle(t: Pick<McpTool, 'changed' | 'skipped'>): boolean {
+export function canToggle(t: Pick<McpToolStatus, 'changed' | 'skipped'>): boolean {
   return !t.changed && !t.skipped;
 }
 
@@ -585,7 +587,7 @@ export function previewText(text: string, max = PREVIEW_CHARS): { text: string; 
 }
 
 /** What the list shows for a resource: its title, else its name, else its URI. */
-export function resourceLabel(r: Pick<McpResource, 'title' | 'name' | 'uri'>): string {
+export function resourceLabel(r: Pick<McpResourceInfo, 'title' | 'name' | 'uri'>): string {
   return r.title || r.name || r.uri;
 }
 
@@ -599,12 +601,12 @@ export interface ResourceList {
   loading: boolean;
   error: string;
   /** null until loaded. */
-  items: McpResource[] | null;
+  items: McpResourceInfo[] | null;
 }
 
 /** The resource being previewed in a server's card. */
 export interface ResourcePreview {
-  resource: McpResource;
+  resource: McpResourceInfo;
   loading: boolean;
   error: string;
   content: McpResourceContent | null;
@@ -614,8 +616,8 @@ export interface ResourcePreview {
 // Prompt templates
 
 /** The prompts of the ready servers, in server order. */
-export function readyPrompts(servers: McpStatus[]): McpPrompt[] {
-  const out: McpPrompt[] = [];
+export function readyPrompts(servers: McpStatus[]): McpPromptInfo[] {
+  const out: McpPromptInfo[] = [];
   for (const s of servers) {
     if (s.state !== 'ready') continue;
     for (const p of s.prompts ?? []) out.push({ ...p, server: p.server || s.name });
@@ -639,7 +641,7 @@ export function promptArgs(values: Record<string, string>): Record<string, strin
 }
 
 /** Required arguments that are still empty. */
-export function missingArgs(p: McpPrompt, values: Record<string, string>): string[] {
+export function missingArgs(p: McpPromptInfo, values: Record<string, string>): string[] {
   return (p.arguments ?? []).filter((a) => a.required && !(values[a.name] ?? '').trim()).map((a) => a.name);
 }
 
@@ -711,7 +713,7 @@ export class McpStore {
   }
 
   /** The prompts of the ready servers (the composer's templates). */
-  get prompts(): McpPrompt[] {
+  get prompts(): McpPromptInfo[] {
     return readyPrompts(this.servers);
   }
 
@@ -854,7 +856,7 @@ export class McpStore {
     return ok;
   }
 
-  async setToolEnabled(server: string, tool: McpTool, enabled: boolean): Promise<void> {
+  async setToolEnabled(server: string, tool: McpToolStatus, enabled: boolean): Promise<void> {
     const key = `${server}\u0000${tool.remote}`;
     this.toolBusy[key] = true;
     this.errors[server] = '';
@@ -867,7 +869,7 @@ export class McpStore {
     }
   }
 
-  isToolBusy(server: string, tool: McpTool): boolean {
+  isToolBusy(server: string, tool: McpToolStatus): boolean {
     return !!this.toolBusy[`${server}\u0000${tool.remote}`];
   }
 
@@ -892,7 +894,7 @@ export class McpStore {
   }
 
   /** Reads a resource into the server's preview; a later pick wins over an earlier one still loading. */
-  async readResource(server: string, resource: McpResource): Promise<void> {
+  async readResource(server: string, resource: McpResourceInfo): Promise<void> {
     const seq = (this.#reads.get(server) ?? 0) + 1;
     this.#reads.set(server, seq);
     this.previews[server] = { resource, loading: true, error: '', content: null };

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ConfirmError, MCP_STATES, type McpResourceContent } from './backend';
+import { ConfirmError, mcpStateValues, type McpResourceContent, type McpServerConfig, type McpStatus } from './backend';
 import { content, fakeApi, remote, resource, status, tool } from './mcp.fixture';
+import { annotations } from './tools.fixture';
 import { dictionaries, t } from './i18n.svelte';
 import {
   McpStore,
@@ -34,7 +35,7 @@ import {
 
 describe('server states', () => {
   it('names every state in both languages and gives it a tone', () => {
-    for (const s of MCP_STATES) {
+    for (const s of mcpStateValues) {
       const k = stateKey(s);
       expect(k, s).not.toBeNull();
       for (const d of Object.values(dictionaries)) expect(d[k!], s).toBeTruthy();
@@ -53,15 +54,15 @@ describe('server states', () => {
 
 describe('tools', () => {
   it('shows annotation chips and whether a call asks first', () => {
-    expect(toolChips(tool({ annotations: { read_only: true } }))).toEqual(['mcp.chip.readOnly']);
-    expect(toolChips(tool({ annotations: { destructive: true, open_world: true, command: true } }))).toEqual([
+    expect(toolChips(tool({ annotations: annotations({ read_only: true }) }))).toEqual(['mcp.chip.readOnly']);
+    expect(toolChips(tool({ annotations: annotations({ destructive: true, open_world: true, command: true }) }))).toEqual([
       'mcp.chip.destructive',
       'mcp.chip.openWorld',
       'mcp.chip.command',
     ]);
-    expect(asksFirst(tool({ annotations: { read_only: true } }))).toBe(false);
-    expect(asksFirst(tool({ annotations: { open_world: true } }))).toBe(true);
-    expect(asksFirst(tool({ annotations: { destructive: true }, auto_approve: true }))).toBe(false);
+    expect(asksFirst(tool({ annotations: annotations({ read_only: true }) }))).toBe(false);
+    expect(asksFirst(tool({ annotations: annotations({ open_world: true }) }))).toBe(true);
+    expect(asksFirst(tool({ annotations: annotations({ destructive: true }), auto_approve: true }))).toBe(false);
   });
 
   it('switches a tool by the server’s name for it, and Hermes’s own tools by their registered name', () => {
@@ -284,10 +285,12 @@ describe('the server form for a URL', () => {
   });
 
   it('reads the transport and header names of a status, also from older backends', () => {
+    // An older backend sent no transport: deliberately outside the generated type.
+    const older = (config: McpServerConfig) => ({ config }) as Pick<McpStatus, 'transport' | 'config'>;
     expect(serverTransport(status())).toBe('stdio');
     expect(serverTransport(remote())).toBe('http');
-    expect(serverTransport({ config: { url: 'http://x/sse', type: 'sse' } })).toBe('sse');
-    expect(serverTransport({ config: { command: 'node' } })).toBe('stdio');
+    expect(serverTransport(older({ url: 'http://x/sse', type: 'sse' }))).toBe('sse');
+    expect(serverTransport(older({ command: 'node' }))).toBe('stdio');
     expect(headerNames(remote())).toEqual(['Authorization']);
     expect(headerNames({ config: { url: 'u', headers: { b: '[REDACTED]', a: '[REDACTED]' } } })).toEqual(['a', 'b']);
   });
@@ -317,7 +320,7 @@ describe('prompt templates', () => {
   });
 
   it('sends only the arguments filled in and knows which required ones are missing', () => {
-    const p = { server: 's', name: 'n', arguments: [{ name: 'city', required: true }, { name: 'state' }] };
+    const p = { server: 's', name: 'n', arguments: [{ name: 'city', required: true }, { name: 'state', required: false }] };
     expect(missingArgs(p, { city: ' ', state: '' })).toEqual(['city']);
     expect(missingArgs(p, { city: 'Paris' })).toEqual([]);
     expect(promptArgs({ city: 'Paris', state: ' ' })).toEqual({ city: 'Paris' });

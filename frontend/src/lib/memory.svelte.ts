@@ -6,8 +6,7 @@ import {
   scrubbedIds,
   toError,
   type Api,
-  type ImportKind,
-  type ImportMode,
+  type MemoryImportMode,
   type Memory,
   type MemoryChange,
   type MemoryDetail,
@@ -24,6 +23,9 @@ import {
 } from './backend';
 import { errorText } from './errors';
 import { t, type MessageKey } from './i18n.svelte';
+
+/** What the user says an import's text is: Hermes' own export or JSONL lines (the backend recognises it either way). */
+export type ImportKind = 'export' | 'jsonl';
 
 export const MEMORY_LAYERS = ['working', 'fact', 'profile'] as const;
 export const MEMORY_STATUSES = ['pending', 'active', 'archived', 'superseded'] as const;
@@ -836,7 +838,7 @@ export class MemoryStore {
     return this.#api.MemoryExport();
   }
 
-  async importText(content: string, kind: ImportKind, mode: ImportMode): Promise<boolean> {
+  async importText(content: string, kind: ImportKind, mode: MemoryImportMode): Promise<boolean> {
     this.importResult = null;
     return this.#act(async () => {
       this.importResult = await this.#api.MemoryImport(content, kind, mode);

@@ -1,6 +1,6 @@
 // Test data for the models and first-run tests (not part of the app).
 import { vi, type Mock } from 'vitest';
-import type { ModelDetail, ModelProgress, Recommendation, SetupState } from './backend';
+import type { ModelDetail, LlmProgress, Recommendation, SetupState } from './backend';
 import type { ModelsApi } from './models.svelte';
 
 export function detail(over: Partial<ModelDetail> = {}): ModelDetail {
@@ -16,6 +16,7 @@ export function detail(over: Partial<ModelDetail> = {}): ModelDetail {
     modified_at: '2026-01-02T03:04:05Z',
     is_chat: false,
     is_embed: false,
+    digest: '',
     ...over,
   };
 }
@@ -44,6 +45,8 @@ export function setupState(over: Partial<SetupState> = {}): SetupState {
     version: '0.12.3',
     binary: '',
     install_hint: 'curl -fsSL https://ollama.invalid/install.sh | sh',
+    install_note: '',
+    os: '',
     chat_model: 'llama3.2',
     chat_ready: true,
     embed_model: 'nomic-embed-text',
@@ -52,12 +55,21 @@ export function setupState(over: Partial<SetupState> = {}): SetupState {
     recommended: [recommendation(), recommendation({ name: 'qwen2.5:1.5b', title: 'Qwen 2.5 1.5B', size_gb: 1.0, params: '1.5B', why: 'Smallest' })],
     memory_gb: 16,
     problem: '',
+    code: '',
+    params: {},
     step: '',
+    // A local Ollama that answers: Go fills CanStart and LogTail only when it does not.
+    connection: 'ready',
+    remote: false,
+    can_start: false,
+    exited: false,
+    exit: '',
+    log_tail: null,
     ...over,
   };
 }
 
-export function progress(over: Partial<ModelProgress> = {}): ModelProgress {
+export function progress(over: Partial<LlmProgress> = {}): LlmProgress {
   return { status: 'pulling 6a0746a1ec1a', completed: 500_000_000, total: 2_000_000_000, percent: 25, rate_bps: 12_500_000, eta_seconds: 120, ...over };
 }
 

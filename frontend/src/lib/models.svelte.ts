@@ -7,7 +7,7 @@ import {
   toError,
   type Api,
   type ModelDetail,
-  type ModelProgress,
+  type LlmProgress,
   type Recommendation,
   type SetupState,
   type Unsubscribe,
@@ -59,7 +59,7 @@ export function formatRate(bytesPerSecond: number): string {
 }
 
 /** How far a job is, 0..100, or null when unknown (no total yet). */
-export function progressPercent(p: ModelProgress | null | undefined): number | null {
+export function progressPercent(p: LlmProgress | null | undefined): number | null {
   if (!p) return null;
   if (p.total > 0 && Number.isFinite(p.completed)) return Math.max(0, Math.min(100, (p.completed / p.total) * 100));
   if (Number.isFinite(p.percent) && p.percent > 0) return Math.max(0, Math.min(100, p.percent));
@@ -105,7 +105,7 @@ export function statusText(status: string, t: T): string {
 }
 
 /** The numbers of a job: "1.2 GB of 2.0 GB · 60% · 12.0 MB/s · 1 min 5 s left". */
-export function progressLine(p: ModelProgress | null | undefined, t: T): string {
+export function progressLine(p: LlmProgress | null | undefined, t: T): string {
   if (!p) return '';
   const parts: string[] = [];
   if (p.total > 0) parts.push(t('progress.of', { done: formatBytes(Math.min(p.completed, p.total)), total: formatBytes(p.total) }));
@@ -260,7 +260,7 @@ export interface ModelJob {
   /** The model's name (pulled, or created by the import). */
   name: string;
   state: JobState;
-  progress: ModelProgress | null;
+  progress: LlmProgress | null;
   error: string;
   /** The failure as thrown (kept so that its words follow the UI's language); undefined: none. */
   failure?: unknown;
@@ -269,8 +269,8 @@ export interface ModelJob {
   result: ModelDetail | null;
 }
 
-function isProgress(d: unknown): d is ModelProgress {
-  return !!d && typeof d === 'object' && typeof (d as ModelProgress).status === 'string';
+function isProgress(d: unknown): d is LlmProgress {
+  return !!d && typeof d === 'object' && typeof (d as LlmProgress).status === 'string';
 }
 
 function isSetup(d: unknown): d is SetupState {

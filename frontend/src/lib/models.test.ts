@@ -188,7 +188,7 @@ describe('setup', () => {
     expect(s.setup?.step).toBe('');
     expect(s.models.map((m) => m.name)).toEqual(['llama3.2:latest', 'nomic-embed-text:latest']);
     const off = s.listen();
-    bus.emit('setup:changed', setupState({ ollama: 'stopped', step: 'start', chat_ready: false, models: [] }));
+    bus.emit('setup:changed', setupState({ ollama: 'stopped', connection: 'stopped', step: 'start', can_start: true, chat_ready: false, models: [] }));
     expect(s.setup?.step).toBe('start');
     expect(s.models).toEqual([]);
     expect(onchange).toHaveBeenCalledTimes(1);

@@ -76,7 +76,7 @@ export class NetworkStore {
     try {
       const a = await this.#api.NetworkActivity();
       if (seq !== this.#seq) return;
-      this.entries = a.entries;
+      this.entries = a.entries ?? [];
       this.offlineOnly = a.offlineOnly;
       this.error = '';
       this.loaded = true;

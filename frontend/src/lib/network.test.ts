@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { hostPort, outcomeText, partOf, partText, summaryText, whenText } from './network.svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NetworkStore, hostPort, outcomeText, partOf, partText, summaryText, whenText } from './network.svelte';
 import { locale } from './i18n.svelte';
 
 afterEach(() => {
@@ -43,5 +43,16 @@ describe('network words', () => {
     expect(whenText(new Date('2025-03-10T21:05:07').toISOString(), now)).toBe('21:05:07'); // 24-hour: short, one line
     expect(whenText(new Date('2025-03-02T09:05:07').toISOString(), now)).toMatch(/Mar/);
     expect(whenText('not a time', now)).toBe('not a time');
+  });
+});
+
+describe('NetworkStore', () => {
+  it('reads a null list of connections (a nil Go slice) as none', async () => {
+    const store = new NetworkStore({ NetworkActivity: vi.fn(async () => ({ offlineOnly: true, entries: null })) });
+    await store.load();
+    expect(store.entries).toEqual([]);
+    expect(store.offlineOnly).toBe(true);
+    expect(store.loaded).toBe(true);
+    expect(store.error).toBe('');
   });
 });

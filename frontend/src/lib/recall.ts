@@ -1,6 +1,6 @@
 // The recall log as the context inspector shows it: the candidates a recall considered, split into
 // those offered to the model and those considered but not used, each with a reason the UI words.
-import type { RecallCandidate } from './backend';
+import type { MemoryRecallCandidate } from './backend';
 import type { MessageKey } from './i18n.svelte';
 
 /** The reason's kind, from the backend's words ("kept: …", "dropped: below the threshold …"). */
@@ -23,7 +23,7 @@ export function recallDetail(reason: string): string {
   return i >= 0 ? r.slice(i + 2) : reason.startsWith('kept:') ? r : '';
 }
 
-export function splitRecall(list: RecallCandidate[]): { kept: RecallCandidate[]; dropped: RecallCandidate[] } {
+export function splitRecall(list: MemoryRecallCandidate[]): { kept: MemoryRecallCandidate[]; dropped: MemoryRecallCandidate[] } {
   return { kept: list.filter((c) => c.kept), dropped: list.filter((c) => !c.kept) };
 }
 

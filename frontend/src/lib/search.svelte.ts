@@ -1,5 +1,5 @@
 // Search across all sessions: debounced while typing, and a late answer never replaces a newer one.
-import { errorMessage, type Fragment, type SearchHit } from './backend';
+import { errorMessage, type SessionFragment, type SearchHit } from './backend';
 
 export interface SearchDeps {
   search: (query: string) => Promise<SearchHit[]>;
@@ -78,6 +78,6 @@ export class SearchStore {
 }
 
 /** Snippet fragments, never null; an empty snippet falls back to nothing. */
-export function fragments(hit: Pick<SearchHit, 'snippet'>): Fragment[] {
+export function fragments(hit: Pick<SearchHit, 'snippet'>): SessionFragment[] {
   return (hit.snippet ?? []).filter((f) => f && typeof f.text === 'string' && f.text !== '');
 }

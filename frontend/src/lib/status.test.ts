@@ -14,7 +14,15 @@ function st(p: Partial<Status>): Status {
     warnings: [],
     problem: '',
     fix: '',
+    code: '',
+    params: {},
     dataDir: '/tmp/h',
+    ollamaManaged: false,
+    connection: 'ready',
+    intentProblem: '',
+    intentFix: '',
+    intentCode: '',
+    intentParams: {},
     ...p,
   };
 }
@@ -98,7 +106,7 @@ describe('StatusStore', () => {
           ],
         }),
       ),
-      ListModels: vi.fn(async () => [{ name: 'llama3.2', size: 2e9, modifiedAt: '' }]),
+      ListModels: vi.fn(async () => [{ name: 'llama3.2', size: 2e9, modifiedAt: '', parameter_size: '3.2B' }]),
       SetSetting: vi.fn(async () => []),
       UIReady: vi.fn(async () => {}),
     };

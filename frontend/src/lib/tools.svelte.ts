@@ -3,15 +3,17 @@
 import {
   errorMessage,
   isConfirmError,
-  type ActivityRow,
+  type Activity,
   type ConfirmReason,
   type GuardStop,
   type Api,
   type ApprovalPrompt,
-  type ToolAnnotations,
+  type ToolsAnnotations,
   type ToolCall,
   type ToolInfo,
   type Unsubscribe,
+  type ToolsStatus,
+  toolsStatusValues,
 } from './backend';
 import { isKey, type MessageKey } from './i18n.svelte';
 
@@ -103,7 +105,7 @@ export function prettyJSON(v: unknown): string {
 }
 
 /** Why a call asks the user first, as i18n keys (in a fixed order). */
-export function approvalReasons(a: ToolAnnotations | null | undefined): MessageKey[] {
+export function approvalReasons(a: ToolsAnnotations | null | undefined): MessageKey[] {
   const out: MessageKey[] = [];
   if (a?.destructive) out.push('approval.why.destructive');
   if (a?.open_world) out.push('approval.why.open_world');
@@ -112,7 +114,7 @@ export function approvalReasons(a: ToolAnnotations | null | undefined): MessageK
   return out;
 }
 
-export function needsApproval(a: ToolAnnotations | null | undefined): boolean {
+export function needsApproval(a: ToolsAnnotations | null | undefined): boolean {
   return approvalReasons(a).length > 0;
 }
 
@@ -132,7 +134,7 @@ export function toToolCall(p: unknown): ToolCall | null {
   return {
     tool: o.tool,
     args: typeof o.args === 'string' ? o.args : o.args === undefined ? '' : prettyJSON(o.args),
-    status: typeof o.status === 'string' ? o.status : 'error',
+    status: toolsStatusValues.includes(o.status as ToolsStatus) ? (o.status as ToolsStatus) : 'error',
     errorKind: str(o.errorKind),
     error: str(o.error),
     result: str(o.result),
@@ -194,7 +196,7 @@ function toPrompt(p: unknown): ApprovalPrompt | null {
     tool: o.tool,
     description: typeof o.description === 'string' ? o.description : '',
     args: o.args,
-    annotations: (o.annotations && typeof o.annotations === 'object' ? o.annotations : {}) as ToolAnnotations,
+    annotations: (o.annotations && typeof o.annotations === 'object' ? o.annotations : {}) as ToolsAnnotations,
     definition_hash: typeof o.definition_hash === 'string' ? o.definition_hash : '',
   };
 }
@@ -313,7 +315,7 @@ export function activityEmptyScope(f: ActivityFilter, sessionId: string): boolea
 }
 
 /** Tool names for the filter dropdown: the registered tools and any seen in the log, sorted. */
-export function toolNames(tools: Pick<ToolInfo, 'name'>[], rows: Pick<ActivityRow, 'tool'>[], selected = ''): string[] {
+export function toolNames(tools: Pick<ToolInfo, 'name'>[], rows: Pick<Activity, 'tool'>[], selected = ''): string[] {
   const set = new Set<string>();
   for (const t of tools) if (t.name) set.add(t.name);
   for (const r of rows) if (r.tool) set.add(r.tool);
@@ -324,7 +326,7 @@ export function toolNames(tools: Pick<ToolInfo, 'name'>[], rows: Pick<ActivityRo
 export type ActivityApi = Pick<Api, 'ToolActivity'>;
 
 export class ActivityStore {
-  rows = $state<ActivityRow[]>([]);
+  rows = $state<Activity[]>([]);
   filter = $state<ActivityFilter>({ tool: '', status: '', currentOnly: false });
   loading = $state(false);
   error = $state('');

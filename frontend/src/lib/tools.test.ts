@@ -17,7 +17,8 @@ import {
   toToolCall,
   toolNames,
 } from './tools.svelte';
-import { ConfirmError, type ActivityRow, type ToolInfo } from './backend';
+import { ConfirmError, type Activity, type ToolInfo } from './backend';
+import { annotations } from './tools.fixture';
 import { en, format } from './i18n.svelte';
 
 describe('activity filters', () => {
@@ -68,8 +69,8 @@ describe('tool helpers', () => {
     expect(statusIcon('error')).toBe('✕');
     expect(stopKey('max_iterations')).toBe('loop.kind.max_iterations');
     expect(stopKey('new_kind')).toBe('loop.kind.other');
-    expect(approvalReasons({ read_only: true })).toEqual([]);
-    expect(approvalReasons({ command: true, destructive: true, open_world: true })).toEqual([
+    expect(approvalReasons(annotations({ read_only: true }))).toEqual([]);
+    expect(approvalReasons(annotations({ command: true, destructive: true, open_world: true }))).toEqual([
       'approval.why.destructive',
       'approval.why.open_world',
       'approval.why.command',
@@ -98,7 +99,7 @@ describe('ApprovalStore', () => {
       handlers.set(name, cb);
       return () => handlers.delete(name);
     });
-    const api = { ResolveApproval: vi.fn(async (_id: string, _allow: boolean, _scope: 'once' | 'session') => {}) };
+    const api = { ResolveApproval: vi.fn(async (_id: string, _allow: boolean, _scope: string) => {}) };
     const store = new ApprovalStore(api);
     const off = store.listen(on);
     const emit = (n: string, d: unknown) => handlers.get(n)?.(d);
@@ -127,7 +128,7 @@ describe('ApprovalStore', () => {
     function webSetup() {
       const h = setup();
       const api = {
-        ResolveApproval: vi.fn(async (_id: string, _allow: boolean, _scope: 'once' | 'session', _code?: string) => {}),
+        ResolveApproval: vi.fn(async (_id: string, _allow: boolean, _scope: string, _code?: string) => {}),
         needsCode: vi.fn(() => true),
       };
       const store = new ApprovalStore(api);
@@ -232,7 +233,7 @@ describe('one-time code texts', () => {
 });
 
 describe('ActivityStore', () => {
-  const row = (id: number, tool = 'shout'): ActivityRow => ({
+  const row = (id: number, tool = 'shout'): Activity => ({
     id,
     requestId: 'r',
     tool,
@@ -258,11 +259,11 @@ describe('ActivityStore', () => {
   });
 
   it('keeps only the newest answer and shows errors', async () => {
-    let release!: (v: ActivityRow[]) => void;
+    let release!: (v: Activity[]) => void;
     const api = {
       ToolActivity: vi
         .fn()
-        .mockImplementationOnce(() => new Promise<ActivityRow[]>((r) => (release = r)))
+        .mockImplementationOnce(() => new Promise<Activity[]>((r) => (release = r)))
         .mockResolvedValueOnce([row(9)])
         .mockRejectedValueOnce(new Error('db locked')),
     };
@@ -282,7 +283,7 @@ describe('ToolsStore', () => {
   const tool = (name: string, p: Partial<ToolInfo> = {}): ToolInfo => ({
     name,
     description: '',
-    annotations: {},
+    annotations: annotations(),
     groups: ['task'],
     enabled: true,
     breaker: 'closed',
@@ -334,7 +335,7 @@ describe('ToolsStore', () => {
 
 describe('a tool that runs a shell', () => {
   it('gives the shell warning as its own reason', () => {
-    expect(approvalReasons({ command: true, shell: true })).toEqual(['approval.why.command', 'approval.why.shell']);
-    expect(approvalReasons({ command: true })).not.toContain('approval.why.shell');
+    expect(approvalReasons(annotations({ command: true, shell: true }))).toEqual(['approval.why.command', 'approval.why.shell']);
+    expect(approvalReasons(annotations({ command: true }))).not.toContain('approval.why.shell');
   });
 });

@@ -1,6 +1,6 @@
 // Workflow data for the unit tests (shaped as app/workflow.go sends it).
 import { vi } from 'vitest';
-import type { WorkflowInfo, WorkflowRun, WorkflowStep } from './backend';
+import type { Workflow, WorkflowInfo, WorkflowRun, WorkflowStatus, WorkflowStepState } from './backend';
 import type { WorkflowsApi } from './workflows.svelte';
 
 export const resetPassword: WorkflowInfo = {
@@ -37,8 +37,10 @@ export const noInputs: WorkflowInfo = {
   line: 20,
 };
 
-const definition = {
+const definition: Workflow = {
   name: 'reset_password',
+  description: 'Reset a password after checking the phone number.',
+  inputs: resetPassword.inputs,
   phases: [
     { name: 'pre_check', mode: 'sequence', steps: [{ id: 'check', tool: 'check_phone', args: {} }] },
     {
@@ -56,8 +58,8 @@ const definition = {
 /** A run of reset_password; status and steps as given (the rest pending). */
 export function makeRun(
   id: string,
-  status: string,
-  steps: Record<string, Partial<WorkflowStep>> = {},
+  status: WorkflowStatus,
+  steps: Record<string, Partial<WorkflowStepState>> = {},
   extra: Partial<WorkflowRun> = {},
 ): WorkflowRun {
   const base = [
@@ -129,8 +131,8 @@ export function fakeApi(over: Partial<WorkflowsApi> = {}) {
       return structuredClone(r);
     }),
     RunWorkflow: vi.fn(async () => structuredClone(doneRun)),
-    ResumeWorkflow: vi.fn(async (id: string) => ({ ...structuredClone(interruptedRun), id, status: 'done' })),
-    CancelWorkflow: vi.fn(async (id: string) => ({ ...structuredClone(interruptedRun), id, status: 'cancelled' })),
+    ResumeWorkflow: vi.fn(async (id: string): Promise<WorkflowRun> => ({ ...structuredClone(interruptedRun), id, status: 'done' })),
+    CancelWorkflow: vi.fn(async (id: string): Promise<WorkflowRun> => ({ ...structuredClone(interruptedRun), id, status: 'cancelled' })),
   };
   return Object.assign(api, over) as typeof api;
 }

@@ -7,9 +7,10 @@ import {
   type Unsubscribe,
   type WorkflowEvent,
   type WorkflowInfo,
-  type WorkflowProblem,
   type WorkflowRun,
-  type WorkflowStep,
+  type WorkflowStepState,
+  type WorkflowStatus,
+  type WorkflowStepStatus,
 } from './backend';
 import { locale, type MessageKey } from './i18n.svelte';
 
@@ -43,7 +44,7 @@ export function stepKey(v: StepView): MessageKey {
  * How a step is shown in its run: a step left running by a run that is no longer running, or one
  * stopped while it ran (its effects unknown), is "interrupted" — unless the user cancelled the run.
  */
-export function stepView(step: Pick<WorkflowStep, 'status' | 'interrupted'>, run?: Pick<WorkflowRun, 'status'> | null): StepView {
+export function stepView(step: Pick<WorkflowStepState, 'status' | 'interrupted'>, run?: Pick<WorkflowRun, 'status'> | null): StepView {
   const s = step.status;
   if (s === 'running' && run && run.status !== 'running') return 'interrupted';
   if (s === 'cancelled' && step.interrupted && run?.status !== 'cancelled') return 'interrupted';
@@ -113,7 +114,7 @@ export interface PhaseView {
   index: number;
   name: string;
   mode: string;
-  steps: WorkflowStep[];
+  steps: WorkflowStepState[];
 }
 
 /** A run's steps grouped by phase, in order. */
@@ -137,7 +138,7 @@ function ms(s: string | undefined | null): number | null {
 }
 
 /** A step's time: of its last attempt, to now while it runs. null when it never started. */
-export function stepElapsedMs(step: WorkflowStep, now: number, run?: Pick<WorkflowRun, 'status'>): number | null {
+export function stepElapsedMs(step: WorkflowStepState, now: number, run?: Pick<WorkflowRun, 'status'>): number | null {
   const start = ms(step.started_at);
   if (start === null) return null;
   const end = ms(step.finished_at);
@@ -190,16 +191,7 @@ export interface ProblemView {
 
 const PROBLEM_LINE = /^(.*?\.ya?ml)(?::(\d+))?: (.*)$/s;
 
-export function problemView(p: WorkflowProblem): ProblemView {
-  if (typeof p !== 'string') {
-    const where = [p.phase && `phase ${p.phase}`, p.step && `step ${p.step}`, p.field].filter(Boolean).join(': ');
-    return {
-      file: (p.file ?? '').split(/[\\/]/).pop() ?? '',
-      line: typeof p.line === 'number' && p.line > 0 ? p.line : null,
-      workflow: p.workflow ?? '',
-      text: where ? `${where}: ${p.message}` : p.message,
-    };
-  }
+export function problemView(p: string): ProblemView {
   const m = PROBLEM_LINE.exec(p);
   if (!m) return { file: '', line: null, workflow: '', text: p };
   let text = m[3];
@@ -272,7 +264,7 @@ function sortRuns(runs: WorkflowRun[]): WorkflowRun[] {
 
 export class WorkflowsStore {
   workflows = $state<WorkflowInfo[]>([]);
-  problems = $state<WorkflowProblem[]>([]);
+  problems = $state<string[]>([]);
   /** Every run the page knows, by id. */
   runs = $state<Record<string, WorkflowRun>>({});
   loaded = $state(false);
@@ -461,7 +453,7 @@ export class WorkflowsStore {
         } else if (e.status !== 'running' && e.status !== 'pending' && st.status === 'running') {
           st.finished_at = iso;
         }
-        st.status = e.status;
+        st.status = e.status as WorkflowStepStatus;
         if (e.attempt) st.attempts = e.attempt;
         if (e.error) st.error = e.error;
         if (e.status === 'running') st.interrupted = false;
@@ -470,7 +462,7 @@ export class WorkflowsStore {
         else delete this.retries[key];
       }
     } else {
-      r.status = e.status;
+      r.status = e.status as WorkflowStatus;
       r.error = e.error || undefined;
       if (e.status === 'running') r.finished_at = undefined;
     }

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// method is one bound method of App as both sides see it.
+type method struct {
+	name   string
+	doc    string
+	params []*types.Var
+	result types.Type // nil: none
+	err    bool       // its last result is an error
+	gated  bool       // web mode asks a one-time code for it (gates in app/webcode.go)
+	// asJSON are the string parameters that carry a value as JSON text, by
+	// name, with its type (//bindgen:json NAME TYPE): the client sends the text.
+	asJSON map[string]types.Type
+}
+
+// event is one event the Go side emits: its name (a prefix when perRequest: the
+// request's id follows) and its payload's type.
+type event struct {
+	constName  string
+	name       string
+	payload    types.Type
+	perRequest bool
+	doc        string
+}
+
+// api is what the generators write from.
+type api struct {
+	pkg     *types.Package
+	methods []method
+	events  []event
+	docs    *docReader
+}
+
+func readAPI(p *packages.Package) (*api, error) {
+	obj := p.Types.Scope().Lookup("App")
+	if obj == nil {
+		return nil, fmt.Errorf("package app has no type App")
+	}
+	a := &api{pkg: p.Types, docs: newDocReader(p.Fset, p.Syntax)}
+	gated := gateNames(p.Syntax)
+	mset := types.NewMethodSet(types.NewPointer(obj.Type()))
+	for i := range mset.Len() {
+		f := mset.At(i).Obj().(*types.Func)
+		if !f.Exported() {
+			continue
+		}
+		m, err := a.readMethod(f)
+		if err != nil {
+			return nil, err
+		}
+		m.gated = gated[m.name]
+		delete(gated, m.name)
+		a.methods = append(a.methods, m)
+	}
+	if len(gated) > 0 {
+		return nil, fmt.Errorf("gates() names methods App does not have: %v", keys(gated))
+	}
+	a.events = readEvents(p.Types, a.docs)
+	return a, nil
+}
+
+func (a *api) readMethod(f *types.Func) (method, error) {
+	sig := f.Type().(*types.Signature)
+	m := method{name: f.Name(), doc: a.docs.of(f.Pos()), asJSON: map[string]types.Type{}}
+	for _, d := range a.docs.directivesOf(f.Pos()) {
+		var param, typ string
+		if _, err := fmt.Sscanf(d, "json %s %s", &param, &typ); err != nil {
+			return m, fmt.Errorf("App.%s: //bindgen:%s: want json PARAM TYPE", f.Name(), d)
+		}
+		t, ok := a.pkg.Scope().Lookup(typ).(*types.TypeName)
+		if !ok {
+			return m, fmt.Errorf("App.%s: //bindgen:json names %s, no type of package app", f.Name(), typ)
+		}
+		m.asJSON[param] = t.Type()
+	}
+	for v := range sig.Params().Variables() {
+		if !plain(v.Type()) {
+			return m, fmt.Errorf("App.%s's parameter %s (%s) cannot come from JSON: give it a plain type", f.Name(), v.Name(), v.Type())
+		}
+		m.params = append(m.params, v)
+	}
+	res := sig.Results()
+	if sig.Variadic() || res.Len() > 2 {
+		return m, fmt.Errorf("App.%s: a bound method returns at most a value and an error, and takes no ...", f.Name())
+	}
+	if res.Len() > 0 && isError(res.At(res.Len()-1).Type()) {
+		m.err = true
+		res = types.NewTuple(slices.Collect(res.Variables())[:res.Len()-1]...)
+	}
+	switch res.Len() {
+	case 0:
+	case 1:
+		m.result = res.At(0).Type()
+	default:
+		return m, fmt.Errorf("App.%s: a bound method returns at most one value and an error", f.Name())
+	}
+	return m, nil
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// plain: a type JSON fills in full (no interface, function, channel or pointer,
+// at any depth of a list or map), as web mode and Wails decode arguments.
+func plain(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Interface, *types.Signature, *types.Chan, *types.Pointer:
+		return false
+	case *types.Slice:
+		return plain(u.Elem())
+	case *types.Array:
+		return plain(u.Elem())
+	case *types.Map:
+		return plain(u.Key()) && plain(u.Elem())
+	}
+	return true
+}
+
+// gateNames are the keys of the map gates() returns in package app.
+func gateNames(files []*ast.File) map[string]bool {
+	names := map[string]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Name.Name != "gates" || fn.Recv != nil {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if kv, ok := n.(*ast.KeyValueExpr); ok {
+					if lit, ok := kv.Key.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						s, _ := strconv.Unquote(lit.Value)
+						names[s] = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	return names
+}
+
+// readEvents finds the package's constants of type event[T] (app/events.go).
+func readEvents(pkg *types.Package, docs *docReader) []event {
+	var out []event
+	for _, name := range pkg.Scope().Names() {
+		c, ok := pkg.Scope().Lookup(name).(*types.Const)
+		if !ok {
+			continue
+		}
+		named, ok := c.Type().(*types.Named)
+		if !ok || named.Obj().Name() != "event" || named.TypeArgs().Len() != 1 {
+			continue
+		}
+		v := constant(c)
+		out = append(out, event{constName: name, name: v, payload: named.TypeArgs().At(0),
+			perRequest: strings.HasSuffix(v, ":"), doc: docs.of(c.Pos())})
+	}
+	slices.SortFunc(out, func(x, y event) int { return strings.Compare(x.name, y.name) })
+	return out
+}
+
+func constant(c *types.Const) string {
+	s, _ := strconv.Unquote(c.Val().ExactString())
+	return s
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
