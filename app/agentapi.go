@@ -175,7 +175,13 @@ func (a *App) AgentProblems() ([]string, error) {
 func (a *App) AgentFile() (string, error) { return a.core.AgentFile(), nil }
 
 // SaveAgent adds (original "") or replaces a sub-agent from the form's JSON.
+//
+// The window's form does not edit the on/off switch (SetAgentEnabled does): an
+// agent it edits keeps the switch as it was.
 func (a *App) SaveAgent(original string, d subagent.Definition) (AgentInfo, error) {
+	if cur, ok := a.core.agents.catalog.Get(original); ok && original != "" {
+		d.Disabled = cur.Disabled
+	}
 	info, err := a.core.SaveAgent(d, original)
 	return info, a.agentErr(err)
 }

@@ -344,6 +344,17 @@ func TestAgentsFileIsWatchedAndEdited(t *testing.T) {
 	if _, ok := core.tools.reg.Get("agent__travel"); ok {
 		t.Error("the renamed agent's old tool is still offered")
 	}
+	// The form edits a switched-off agent: it stays off (the form has no switch).
+	if err := a.SetAgentEnabled("trips", false); err != nil {
+		t.Fatal(err)
+	}
+	info, err = a.SaveAgent("trips", subagent.Definition{Name: "trips", Description: "Plans journeys.", System: "You plan trips."})
+	if err != nil || !info.Disabled {
+		t.Fatalf("a switched-off agent the form edited = %+v, %v; want it still off", info, err)
+	}
+	if _, ok := core.tools.reg.Get("agent__trips"); ok {
+		t.Error("an edited switched-off agent is offered again")
+	}
 }
 
 // TestWorkflowStepDelegates: a workflow step with agent: runs the sub-agent

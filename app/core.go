@@ -28,6 +28,7 @@ import (
 	"hermes/backend/memory/memtool"
 	"hermes/backend/netlog"
 	"hermes/backend/ollamad"
+	"hermes/backend/proc"
 	"hermes/backend/procid"
 	"hermes/backend/prompt"
 	"hermes/backend/session"
@@ -115,8 +116,8 @@ type Core struct {
 	ollamaAt  string            // its host
 	retired   []*ollamad.Daemon // earlier ones, stopped at Close if Hermes started them
 	// ollamaRecords keeps the record of the Ollama servers Hermes started, for
-	// the sweep after a crash (backend/ollamad/orphan_linux.go).
-	ollamaRecords *ollamad.Recorder
+	// the sweep after a crash (backend/ollamad/records.go).
+	ollamaRecords *proc.Recorder
 	clientKey     string
 	client        *llm.Client
 	probeMu       sync.Mutex // the last probe of an Ollama host (app/ollama.go)

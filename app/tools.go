@@ -16,6 +16,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"hermes/backend/agent"
+	"hermes/backend/proc"
 	"hermes/backend/session"
 	"hermes/backend/tools"
 	"hermes/backend/tools/builtin"
@@ -102,7 +103,7 @@ func (c *Core) openTools(getenv func(string) string) error {
 	tb := &toolbox{reg: reg, file: &toolFile{path: filepath.Join(c.dataDir, "tools.yaml"), opts: toolfile.Options{LookupEnv: func(k string) (string, bool) {
 		v := getenv(k)
 		return v, v != ""
-	}, Net: c.outbound}}}
+	}, Net: c.outbound, Records: proc.NewRecorder(filepath.Join(c.dataDir, "tool-pids"), "HERMES_TOOL_RUN", proc.InFlight, nil)}}}
 	tb.file.refresh(reg)
 	tb.exec = tools.NewExecutor(reg, tools.Config{})
 	tb.exec.Audit = tools.NewAuditLog(c.db)

@@ -52,8 +52,8 @@ type Config struct {
 	// one it replaces, for the same host, saw it).
 	Answered bool
 	// Records keeps the record of the server this Daemon starts, so a Hermes
-	// started after a crash stops what it left (orphan_linux.go); nil keeps none.
-	Records *Recorder
+	// started after a crash stops what it left (NewRecorder); nil keeps none.
+	Records *proc.Recorder
 }
 
 // State is what the status bar, the setup screen and doctor show.
@@ -312,7 +312,7 @@ func (d *Daemon) start(bin string) error {
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "OLLAMA_HOST="+hostPort)
 	cmd.Stdout, cmd.Stderr = log, log
-	run := rec.mark(cmd)
+	run := rec.Mark(cmd)
 	proc.Prepare(cmd) // its own process group; SIGKILL when Hermes dies
 	fmt.Fprintf(log, "\n--- %s: %s %s serve on %s ---\n", time.Now().Format(time.RFC3339), startMarker, bin, hostPort)
 	started, done := make(chan error, 1), make(chan struct{})
@@ -320,7 +320,7 @@ func (d *Daemon) start(bin string) error {
 		ran := false
 		err := proc.Run(cmd, func(err error) {
 			if ran = err == nil; ran {
-				rec.started(cmd.Process.Pid, run)
+				rec.Started(cmd.Process.Pid, run)
 			}
 			started <- err
 		})
@@ -332,7 +332,7 @@ func (d *Daemon) start(bin string) error {
 				d.exit = exitWords(err)
 			}
 			d.mu.Unlock()
-			rec.ended(run) // once its exit is known; Stop waits for its runners too
+			rec.Ended(run) // once its exit is known; Stop waits for its runners too
 			close(done)
 		}
 	}()

@@ -131,7 +131,7 @@ func Sweep(dir, marker string, self Owner, log *slog.Logger) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	sweepRecords(dir, marker, self, log)
+	sweepRecords(dir, marker, self, log, byPrefix)
 	alive := map[string]bool{}
 	KillMarked(marker, func(run string) bool {
 		o, ok := ParseMarker(run)
@@ -151,7 +151,10 @@ func Sweep(dir, marker string, self Owner, log *slog.Logger) {
 	}, nil)
 }
 
-func sweepRecords(dir, marker string, self Owner, log *slog.Logger) {
+// sweepRecords stops, for each record in dir of a Hermes that is gone, its
+// recorded children that still run and every process whose marker matches
+// (left: which markers of that record's Hermes are its leftovers).
+func sweepRecords(dir, marker string, self Owner, log *slog.Logger, left func(Records) func(string) bool) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -196,8 +199,7 @@ func sweepRecords(dir, marker string, self Owner, log *slog.Logger) {
 				Reap([]int{r.PID}, time.Second)
 			}
 		}
-		prefix := o.Prefix()
-		KillMarked(marker, func(run string) bool { return strings.HasPrefix(run, prefix) }, nil)
+		KillMarked(marker, left(rs), nil)
 		_ = os.Remove(path)
 	}
 }

@@ -20,6 +20,7 @@ type commandExec struct {
 	argv []template // argv[1:]
 	env  []string   // the whole environment of the child
 	dir  string
+	rec  *proc.Recorder
 }
 
 // limitedBuffer keeps the first max bytes and counts the rest.
@@ -54,7 +55,8 @@ func (c *commandExec) run(ctx context.Context, args map[string]json.RawMessage) 
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = 2 * time.Second
 	// Its own process group, killed whole when the call ends early, so no
-	// grandchild is left behind; SIGKILL if Hermes dies while it runs.
+	// grandchild is left behind; SIGKILL if Hermes dies while it runs, and
+	// what it started then stopped by the next Hermes (c.rec).
 	proc.Prepare(cmd)
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {
@@ -62,7 +64,13 @@ func (c *commandExec) run(ctx context.Context, args map[string]json.RawMessage) 
 		}
 		return proc.KillGroup(cmd.Process.Pid)
 	}
-	err := proc.Run(cmd, nil)
+	run := c.rec.Mark(cmd)
+	err := proc.Run(cmd, func(err error) {
+		if err == nil {
+			c.rec.Started(cmd.Process.Pid, run)
+		}
+	})
+	c.rec.Ended(run)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}

@@ -27,6 +27,7 @@ import (
 
 	"hermes/backend/egress"
 	"hermes/backend/netguard"
+	"hermes/backend/proc"
 	"hermes/backend/tools"
 	"hermes/backend/yamlfile"
 )
@@ -64,6 +65,10 @@ type Options struct {
 	// Net dials the HTTP tools (offline_only, the record of connections); nil
 	// dials with the tool's own rule and records nothing.
 	Net *egress.Net
+	// Records keeps the record of the commands running, so that a Hermes
+	// started after one was killed stops what its calls left (proc.InFlight);
+	// nil keeps none.
+	Records *proc.Recorder
 }
 
 func (o Options) withDefaults() Options {
@@ -478,7 +483,7 @@ func (p *loader) command(n *yaml.Node, tool string, props map[string]bool, t *To
 		return
 	}
 	f := p.fields(n, tool, "command", []string{"argv", "env", "dir", "allow_shell"})
-	c := &commandExec{}
+	c := &commandExec{rec: p.opts.Records}
 	raw, fromModel, complete := p.argv(f["argv"], n, tool, props, c)
 	allowShell, _ := p.boolean(f["allow_shell"], tool, "command.allow_shell")
 	if complete {

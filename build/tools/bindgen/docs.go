@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -16,6 +17,9 @@ type docReader struct {
 	byPos map[string]map[int]string // file -> line -> doc of what is declared there
 	// directives are the //bindgen: lines of a function's doc, by file and line
 	directives map[string]map[int][]string
+	// err is the first file it could not read: its docs would be missing, and
+	// the output would differ from a machine that could (-check would flap)
+	err error
 }
 
 func newDocReader(fset *token.FileSet, parsed []*ast.File) *docReader {
@@ -48,6 +52,9 @@ func (d *docReader) index(name string) map[int]string {
 		fset = token.NewFileSet()
 		parsed, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
+			if d.err == nil {
+				d.err = fmt.Errorf("read the doc comments of %s: %w", name, err)
+			}
 			return nil
 		}
 		f = parsed

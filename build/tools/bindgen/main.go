@@ -67,6 +67,9 @@ func run(root string, check bool) error {
 	if err != nil {
 		return err
 	}
+	if api.docs.err != nil {
+		return api.docs.err
+	}
 	gosrc, err := format.Source(writeGo(api))
 	if err != nil {
 		return fmt.Errorf("format %s: %w", goFile, err)

@@ -64,6 +64,11 @@ func readAPI(p *packages.Package) (*api, error) {
 		delete(gated, m.name)
 		a.methods = append(a.methods, m)
 	}
+	for _, m := range a.methods {
+		if m.gated && slices.ContainsFunc(m.params, func(v *types.Var) bool { return v.Name() == "code" }) {
+			return nil, fmt.Errorf("App.%s is gated: the TS client adds a parameter code, so none of its own may have that name", m.name)
+		}
+	}
 	if len(gated) > 0 {
 		return nil, fmt.Errorf("gates() names methods App does not have: %v", keys(gated))
 	}
@@ -82,6 +87,11 @@ func (a *api) readMethod(f *types.Func) (method, error) {
 		t, ok := a.pkg.Scope().Lookup(typ).(*types.TypeName)
 		if !ok {
 			return m, fmt.Errorf("App.%s: //bindgen:json names %s, no type of package app", f.Name(), typ)
+		}
+		if !slices.ContainsFunc(slices.Collect(sig.Params().Variables()), func(v *types.Var) bool {
+			return v.Name() == param && types.Identical(v.Type(), types.Typ[types.String])
+		}) {
+			return m, fmt.Errorf("App.%s: //bindgen:json names %s, which is not a string parameter of it", f.Name(), param)
 		}
 		m.asJSON[param] = t.Type()
 	}

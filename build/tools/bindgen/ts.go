@@ -38,7 +38,11 @@ func (w *tsWriter) name(obj *types.TypeName) string {
 			n = p + n
 		}
 	}
-	if other, ok := w.taken[n]; ok && other != obj && w.err == nil {
+	switch other, ok := w.taken[n]; {
+	case !ok || other == obj || w.err != nil:
+	case other == nil:
+		w.err = fmt.Errorf("%s would be %s in TypeScript, a name the generated file declares itself: rename it", obj, n)
+	default:
 		w.err = fmt.Errorf("%s and %s would both be %s in TypeScript: add a prefix", other, obj, n)
 	}
 	w.names[obj] = n
@@ -56,13 +60,13 @@ func (w *tsWriter) ts(t types.Type) string {
 		return w.ts(t.Elem()) + " | null"
 	case *types.Slice:
 		if b, ok := t.Elem().(*types.Basic); ok && b.Kind() == types.Byte {
-			return "string"
+			return "string | null" // base64; nil is null
 		}
 		return list(w.ts(t.Elem())) + " | null" // a nil slice is null in JSON
 	case *types.Array:
 		return list(w.ts(t.Elem()))
 	case *types.Map:
-		return "Record<string, " + w.ts(t.Elem()) + ">"
+		return "Record<string, " + w.ts(t.Elem()) + "> | null" // a nil map is null in JSON
 	case *types.Interface:
 		return "unknown"
 	case *types.Struct:
@@ -124,7 +128,7 @@ func marshals(t types.Type) bool {
 }
 
 func list(elem string) string {
-	if strings.ContainsAny(elem, "| ") && !strings.HasPrefix(elem, "{") && !strings.HasPrefix(elem, "Record<") {
+	if strings.Contains(elem, "|") { // (A | null)[]; harmless around an object type's own |
 		return "(" + elem + ")[]"
 	}
 	return elem + "[]"
@@ -175,12 +179,17 @@ func (w *tsWriter) fields(s *types.Struct, extend bool) (own []tsField, bases []
 		f := s.Field(i)
 		tag := reflect.StructTag(s.Tag(i)).Get("json")
 		name, opts, _ := strings.Cut(tag, ",")
-		if name == "-" && opts == "" || !f.Exported() && !f.Embedded() {
+		if tag == "-" || !f.Exported() && !f.Embedded() { // "-," names a field "-"
 			continue
 		}
 		if f.Embedded() && name == "" {
 			if inner, ok := embeddedStruct(f.Type()); ok {
 				flat, _ := w.fields(inner, false)
+				if _, ptr := f.Type().(*types.Pointer); ptr {
+					for i := range flat { // a nil *T leaves all of them out
+						flat[i].opt, flat[i].ts = "?", strings.TrimSuffix(flat[i].ts, " | null")
+					}
+				}
 				embeds = append(embeds, embed{f.Type(), flat})
 				continue
 			}
@@ -190,7 +199,8 @@ func (w *tsWriter) fields(s *types.Struct, extend bool) (own []tsField, bases []
 		}
 		field := tsField{name: name, ts: w.ts(f.Type()), doc: w.api.docs.of(f.Pos())}
 		if strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") {
-			field.opt = "?"
+			field.opt = "?" // and a nil list, map or pointer is left out, never null
+			field.ts = strings.TrimSuffix(field.ts, " | null")
 		}
 		if strings.Contains(opts, "string") {
 			field.ts = "string"
@@ -199,6 +209,17 @@ func (w *tsWriter) fields(s *types.Struct, extend bool) (own []tsField, bases []
 	}
 	has := func(name string) bool {
 		return slices.ContainsFunc(own, func(o tsField) bool { return o.name == name })
+	}
+	seen := map[string]bool{}
+	for _, e := range embeds {
+		for _, f := range e.fields {
+			if seen[f.name] && !has(f.name) && w.err == nil {
+				// encoding/json's rules of depth and tags would decide, which
+				// bindgen does not follow (no type has needed them yet)
+				w.err = fmt.Errorf("two structs embedded in one have a field %s: name it in the outer struct", f.name)
+			}
+			seen[f.name] = true
+		}
 	}
 	for _, e := range embeds {
 		_, named := e.t.(*types.Named)

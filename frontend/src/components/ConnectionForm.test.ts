@@ -6,7 +6,7 @@ import { checkLine } from '../lib/connection';
 import { locale, t } from '../lib/i18n.svelte';
 
 function result(over: Partial<OllamaCheck> = {}): OllamaCheck {
-  return { host: 'http://192.168.1.5:11434', ok: true, version: '0.17.4', models: 3, remote: true, saved: false, code: '', params: {}, problem: '', warning: '', ...over };
+  return { host: 'http://192.168.1.5:11434', ok: true, version: '0.17.4', models: 3, remote: true, saved: false, code: '', params: null, problem: '', warning: '', ...over };
 }
 
 describe('ConnectionForm', () => {

@@ -2,6 +2,7 @@
 // agents.yaml) with the mistakes found there, the Add/Edit form's draft, and the delegations a
 // reply made: live from the chat:agent:<requestId> events, or from a stored tool message's thread.
 import {
+  Events,
   errorMessage,
   type SubagentDefinition,
   type AgentEvent,
@@ -311,7 +312,7 @@ export class AgentsStore {
 
   /** Subscribes to agents:changed (agents.yaml changed on disk); returns the unsubscribe function. */
   listen(on: (name: string, cb: (d: unknown) => void) => Unsubscribe): Unsubscribe {
-    return on('agents:changed', () => {
+    return on(Events.agentsChanged, () => {
       if (this.loaded) void this.load();
     });
   }

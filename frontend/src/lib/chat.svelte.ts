@@ -1,5 +1,6 @@
 // Chat state: the session list, the open conversation and the reply being streamed.
 import {
+  Events,
   BackendError,
   errorMessage,
   scrubbedIds,
@@ -562,10 +563,10 @@ export class ChatStore {
 
   /** Listens to the streamed text and tool calls of a request. */
   #listen(requestId: string): Unsubscribe {
-    const a = this.#deps.on(`chat:delta:${requestId}`, (p) => this.appendDelta(requestId, p));
-    const b = this.#deps.on(`chat:tool:${requestId}`, (p) => this.appendTool(requestId, p));
-    const c = this.#deps.on(`chat:agent:${requestId}`, (p) => this.appendAgent(requestId, p));
-    const d = this.#deps.on(`chat:status:${requestId}`, (p) => this.setStatus(requestId, p));
+    const a = this.#deps.on(Events.delta + requestId, (p) => this.appendDelta(requestId, p));
+    const b = this.#deps.on(Events.tool + requestId, (p) => this.appendTool(requestId, p));
+    const c = this.#deps.on(Events.agent + requestId, (p) => this.appendAgent(requestId, p));
+    const d = this.#deps.on(Events.loading + requestId, (p) => this.setStatus(requestId, p));
     return () => {
       a();
       b();
@@ -936,7 +937,7 @@ export class ChatStore {
    * returns the unsubscribe function.
    */
   listen(): Unsubscribe {
-    return this.#deps.on('scrub:done', (d) => this.scrubDone(d));
+    return this.#deps.on(Events.scrubDone, (d) => this.scrubDone(d));
   }
 
   /** Marks the shown deletion scrubbed when scrub:done names its receipt. */

@@ -1,4 +1,5 @@
 import {
+  Events,
   errorCode,
   errorMessage,
   type Api,
@@ -99,7 +100,7 @@ export class ChatImportStore {
     const id = (this.#deps.uuid ?? (() => crypto.randomUUID()))();
     this.#id = id;
     this.progress = null;
-    const off = this.#deps.on(`session:import:${id}`, (d) => {
+    const off = this.#deps.on(Events.chatImport + id, (d) => {
       if (isProgress(d)) this.progress = d;
     });
     try {

@@ -3,6 +3,7 @@
 // desktop's picker, or a typed path in web mode), Read again and Remove with its receipt; and the
 // passage a citation chip opens (the passage viewer). Pure helpers are exported for tests.
 import {
+  Events,
   errorCode,
   errorMessage,
   type Api,
@@ -349,8 +350,8 @@ export class KnowledgeStore {
   }
 
   listen(on: On): Unsubscribe {
-    const a = on('kb:progress', (d) => this.applyProgress(d));
-    const b = on('kb:changed', () => this.#scheduleReload());
+    const a = on(Events.kbProgress, (d) => this.applyProgress(d));
+    const b = on(Events.kbChanged, () => this.#scheduleReload());
     return () => {
       a();
       b();

@@ -158,14 +158,14 @@ function okStatus(): Status {
     problem: '',
     fix: '',
     code: '',
-    params: {},
+    params: null,
     dataDir: '/tmp/h',
     ollamaManaged: false,
     connection: 'ready',
     intentProblem: '',
     intentFix: '',
     intentCode: '',
-    intentParams: {},
+    intentParams: null,
   };
 }
 

@@ -2,6 +2,7 @@
 // config entry (and back), client-side checks, server errors mapped to form fields, and prompt
 // templates. Pure helpers first, then the stores.
 import {
+  Events,
   mcpStateValues,
   errorMessage,
   isConfirmError,
@@ -723,7 +724,7 @@ export class McpStore {
 
   /** Updates a row on every mcp:status event; returns the unsubscribe function. */
   listen(on: (name: string, cb: (d: unknown) => void) => Unsubscribe): Unsubscribe {
-    const off = on('mcp:status', (d) => this.apply(d));
+    const off = on(Events.mcpStatus, (d) => this.apply(d));
     return () => {
       off();
       if (this.#reloadTimer) clearTimeout(this.#reloadTimer);

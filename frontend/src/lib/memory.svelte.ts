@@ -1,6 +1,7 @@
 // The memory browser's state: filters, the list, a memory's detail, the pending inbox, erasing with
 // a receipt, the chat's "memory updated" notice and incognito. Pure helpers are exported for tests.
 import {
+  Events,
   BackendError,
   errorMessage,
   scrubbedIds,
@@ -375,7 +376,7 @@ export class MemoryStore {
   }
 
   listen(on: (name: string, cb: (d: unknown) => void) => Unsubscribe): Unsubscribe {
-    const a = on('memory:changed', (d) => {
+    const a = on(Events.memoryChanged, (d) => {
       const ch = d as MemoryChange;
       const before = this.notice;
       this.notice = this.incognito ? null : foldNotice(this.notice, ch);
@@ -384,12 +385,12 @@ export class MemoryStore {
       if (this.open) this.#scheduleReload();
       else if (ch?.kind === 'pending') void this.loadPending();
     });
-    const b = on('memory:progress', (d) => {
+    const b = on(Events.memoryProgress, (d) => {
       const p = d as MemoryProgress;
       this.progress = p && p.total > 0 && p.done < p.total ? p : null;
     });
     // The background retry scrubbed the file of an erase that could not do it at once.
-    const c = on('scrub:done', (d) => (this.receipt = applyScrub(this.receipt, d)));
+    const c = on(Events.scrubDone, (d) => (this.receipt = applyScrub(this.receipt, d)));
     return () => {
       a();
       b();

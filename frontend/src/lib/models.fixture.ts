@@ -56,7 +56,7 @@ export function setupState(over: Partial<SetupState> = {}): SetupState {
     memory_gb: 16,
     problem: '',
     code: '',
-    params: {},
+    params: null,
     step: '',
     // A local Ollama that answers: Go fills CanStart and LogTail only when it does not.
     connection: 'ready',

@@ -2,6 +2,7 @@
 // with their details, and the pulls and imports in progress (several may run at once, each with
 // its own request id, progress events and cancel). Pure helpers are exported for tests.
 import {
+  Events,
   errorCode,
   errorMessage,
   toError,
@@ -333,7 +334,7 @@ export class ModelsStore {
 
   /** Follows setup:changed. */
   listen(on: On = this.#deps.on): Unsubscribe {
-    return on('setup:changed', (d) => {
+    return on(Events.setupChanged, (d) => {
       if (!isSetup(d)) return;
       this.#applySetup(d);
       this.#deps.onchange?.();
@@ -423,7 +424,7 @@ export class ModelsStore {
       ...this.jobs.filter((j) => !(j.name === name && j.state !== 'running')),
       { id, kind, name, state: 'running', progress: null, error: '', cancelling: false, result: null },
     ];
-    const off = this.#deps.on(`model:progress:${id}`, (d) => {
+    const off = this.#deps.on(Events.modelProgress + id, (d) => {
       const j = this.job(id);
       if (j && j.state === 'running' && isProgress(d)) j.progress = d;
     });

@@ -1,5 +1,5 @@
 // Backend health: polls Status(), keeps the model list, and says in words what to do next.
-import { errorCode, errorMessage, type Api, type ModelInfo, type Refusal, type Status, type Unsubscribe } from './backend';
+import { Events, errorCode, errorMessage, type Api, type ModelInfo, type Refusal, type Status, type Unsubscribe } from './backend';
 import { t as translate, type MessageKey } from './i18n.svelte';
 import { noticeLine, noticeWords } from './notices';
 
@@ -165,7 +165,7 @@ export class StatusStore {
 
   /** Follows db:waiting (true while a write waits for another Hermes process). */
   listen(on: (name: string, cb: (d: unknown) => void) => Unsubscribe): Unsubscribe {
-    return on('db:waiting', (d) => (this.dbWaiting = d === true));
+    return on(Events.dbWaiting, (d) => (this.dbWaiting = d === true));
   }
 
   dismissIntent(): void {

@@ -15,14 +15,14 @@ function st(p: Partial<Status>): Status {
     problem: '',
     fix: '',
     code: '',
-    params: {},
+    params: null,
     dataDir: '/tmp/h',
     ollamaManaged: false,
     connection: 'ready',
     intentProblem: '',
     intentFix: '',
     intentCode: '',
-    intentParams: {},
+    intentParams: null,
     ...p,
   };
 }

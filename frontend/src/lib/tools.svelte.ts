@@ -1,6 +1,7 @@
 // Tools in the UI: approval prompts, the activity log and the tool list of the settings, plus the
 // small pure helpers their components share (formatting arguments, status names, filters).
 import {
+  Events,
   errorMessage,
   isConfirmError,
   type Activity,
@@ -223,8 +224,8 @@ export class ApprovalStore {
 
   /** Subscribes to approval:needed and approval:done; returns the unsubscribe function. */
   listen(on: (name: string, cb: (d: unknown) => void) => Unsubscribe): Unsubscribe {
-    const a = on('approval:needed', (d) => this.add(d));
-    const b = on('approval:done', (d) => {
+    const a = on(Events.approvalNeeded, (d) => this.add(d));
+    const b = on(Events.approvalDone, (d) => {
       const id = d && typeof d === 'object' ? (d as { id?: unknown }).id : undefined;
       if (typeof id === 'string') this.drop(id);
     });
@@ -392,8 +393,8 @@ export class ToolsStore {
     const reload = () => {
       if (this.loaded) void this.load();
     };
-    const a = on('tool:breaker', reload);
-    const b = on('tools:changed', reload);
+    const a = on(Events.breaker, reload);
+    const b = on(Events.toolsChanged, reload);
     return () => {
       a();
       b();

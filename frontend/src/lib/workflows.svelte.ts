@@ -2,6 +2,7 @@
 // page knows (kept live by the workflow:progress event), and the run, resume and cancel actions.
 // Also the pure helpers the run card and the Workflows tab share (status, progress, times).
 import {
+  Events,
   errorMessage,
   type Api,
   type Unsubscribe,
@@ -334,8 +335,8 @@ export class WorkflowsStore {
 
   /** Subscribes to workflow:progress and workflow:changed; returns the unsubscribe function. */
   listen(on: (name: string, cb: (d: unknown) => void) => Unsubscribe): Unsubscribe {
-    const a = on('workflow:progress', (d) => this.apply(d));
-    const b = on('workflow:changed', () => {
+    const a = on(Events.workflowProgress, (d) => this.apply(d));
+    const b = on(Events.workflowChanged, () => {
       if (this.loaded) void this.loadWorkflows();
     });
     return () => {
