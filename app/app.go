@@ -28,8 +28,9 @@ type App struct {
 	// ready is called once when the UI reports it has loaded.
 	ready     func()
 	readyOnce sync.Once
-	// methods is web mode's table of the bound methods, built on first use.
-	methods func() map[string]webMethod
+	// methods is web mode's table of the bound methods, and bound that of the
+	// request-bound ones (webbound.go), each built on first use.
+	methods, bound func() map[string]webMethod
 	// Throttle is the shortest gap between two chat:delta events of one request: the UI's
 	// redraw interval of a streaming reply (Message.svelte, STREAM_DRAW_MS). Deltas sent more
 	// often are not drawn sooner; each still costs the page a read, a parse and an update
@@ -72,7 +73,7 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	}
 	a := &App{core: core, emit: emit, throttle: streamGap, running: map[string]context.CancelFunc{},
 		contexts: map[string]ContextReport{}}
-	a.methods = sync.OnceValue(a.webMethods)
+	a.methods, a.bound = sync.OnceValue(a.webMethods), sync.OnceValue(a.requestBound)
 	a.approvals = &uiApprover{emit: func(n string, d any) { a.emit(n, d) }, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
 	core.SetApprover(a.approvals)
 	core.mu.Lock()

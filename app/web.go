@@ -259,7 +259,7 @@ var errBadCall = errors.New("bad call")
 // request-bound ones run under the request's context, so a closed page stops
 // a turn.
 func (a *App) dispatch(ctx context.Context, method string, args []json.RawMessage) (any, error) {
-	m, ok := a.requestBound()[method]
+	m, ok := a.bound()[method]
 	if !ok {
 		m, ok = a.methods()[method]
 	}
