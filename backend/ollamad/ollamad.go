@@ -324,17 +324,19 @@ func (d *Daemon) start(bin string) error {
 			}
 			started <- err
 		})
-		if ran {
-			fmt.Fprintf(log, "--- %s: %s serve ended: %s ---\n", time.Now().Format(time.RFC3339), bin, exitWords(err))
-			log.Close()
-			d.mu.Lock()
-			if d.done == done {
-				d.exit = exitWords(err)
-			}
-			d.mu.Unlock()
-			rec.Ended(run) // once its exit is known; Stop waits for its runners too
-			close(done)
+		if !ran {
+			rec.Ended(run) // it never started
+			return
 		}
+		fmt.Fprintf(log, "--- %s: %s serve ended: %s ---\n", time.Now().Format(time.RFC3339), bin, exitWords(err))
+		log.Close()
+		d.mu.Lock()
+		if d.done == done {
+			d.exit = exitWords(err)
+		}
+		d.mu.Unlock()
+		rec.Ended(run) // once its exit is known; Stop waits for its runners too
+		close(done)
 	}()
 	if err := <-started; err != nil {
 		log.Close()

@@ -70,7 +70,9 @@ func (r *Recorder) Sweep() {
 	})
 }
 
-// Mark marks cmd (before it starts) and returns the marker's value; a
+// Mark marks cmd (before it starts), records the marker at once (so what the
+// child starts is known even if Hermes dies before Started), and returns the
+// marker's value; Ended must follow, whether the child started or not. A
 // Recorder that has not swept yet sweeps first.
 func (r *Recorder) Mark(cmd *exec.Cmd) string {
 	if r == nil {
@@ -84,10 +86,14 @@ func (r *Recorder) Mark(cmd *exec.Cmd) string {
 		cmd.Env = cmd.Environ()
 	}
 	cmd.Env = append(cmd.Env, r.marker+"="+run)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.live[run] = Record{Run: run} // no pid yet: a sweep finds it by its marker
+	r.saveLocked()
 	return run
 }
 
-// Started records the child with pid, marked run.
+// Started records the pid of the child marked run.
 func (r *Recorder) Started(pid int, run string) {
 	if r == nil || run == "" {
 		return
