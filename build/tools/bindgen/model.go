@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,7 +71,7 @@ func readAPI(p *packages.Package) (*api, error) {
 		}
 	}
 	if len(gated) > 0 {
-		return nil, fmt.Errorf("gates() names methods App does not have: %v", keys(gated))
+		return nil, fmt.Errorf("gates() names methods App does not have: %v", slices.Sorted(maps.Keys(gated)))
 	}
 	a.events = readEvents(p.Types, a.docs)
 	return a, nil
@@ -185,13 +186,4 @@ func readEvents(pkg *types.Package, docs *docReader) []event {
 func constant(c *types.Const) string {
 	s, _ := strconv.Unquote(c.Val().ExactString())
 	return s
-}
-
-func keys(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -89,7 +89,7 @@ func (w *tsWriter) declare(obj *types.TypeName) string {
 		vals = append(vals, strings.ReplaceAll(c.Val().ExactString(), `"`, "'"))
 	}
 	fmt.Fprintf(&b, "export type %s = %s;\n", name, strings.Join(vals, " | "))
-	fmt.Fprintf(&b, "/** Every %s, in the order Go declares them. */\nexport const %sValues: readonly %s[] = [%s];\n", name, lowerFirst(name), name, strings.Join(vals, ", "))
+	fmt.Fprintf(&b, "/** Every %s, in the order Go declares them. */\nexport const %sValues: readonly %s[] = [%s];\n", name, lowerLead(name), name, strings.Join(vals, ", "))
 	return b.String()
 }
 
@@ -202,7 +202,7 @@ func (w *tsWriter) writeEvents(b *strings.Builder) {
 	}
 	b.WriteString("\n/** The events the Go side emits (app/events.go), by name; a name that ends in ':' is followed by a request's id. */\nexport const Events = {\n")
 	for _, e := range w.api.events {
-		name := eventName(e.constName)
+		name := lowerLead(strings.TrimPrefix(e.constName, "ev")) // evKBProgress -> kbProgress
 		b.WriteString(jsdoc("  ", strings.Replace(e.doc, e.constName, name, 1)))
 		fmt.Fprintf(b, "  %s: '%s',\n", name, e.name)
 	}
@@ -213,9 +213,10 @@ func (w *tsWriter) writeEvents(b *strings.Builder) {
 	b.WriteString("}\n")
 }
 
-// eventName is an event constant's name in TS: evKBProgress -> kbProgress.
-func eventName(goName string) string {
-	r := []rune(strings.TrimPrefix(goName, "ev"))
+// lowerLead lowers a name's leading capitals as TS names a value: KBProgress
+// -> kbProgress, ExportFormat -> exportFormat.
+func lowerLead(name string) string {
+	r := []rune(name)
 	for i := 0; i < len(r) && unicode.IsUpper(r[i]); i++ {
 		if i > 0 && i+1 < len(r) && unicode.IsLower(r[i+1]) {
 			break // the capital that starts the next word
@@ -223,8 +224,4 @@ func eventName(goName string) string {
 		r[i] = unicode.ToLower(r[i])
 	}
 	return string(r)
-}
-
-func lowerFirst(s string) string {
-	return eventName("ev" + s)
 }
