@@ -529,10 +529,13 @@ func TestBadInputExitsTwo(t *testing.T) {
 	}
 }
 
-// TestDamagedDatabaseIsRefusedAndRecovered: a damaged page after an unclean
-// stop makes every command refuse the file (exit 1, the fix named), doctor
+// TestDamagedDatabaseIsRefusedAndRecovered: damaged pages after an unclean
+// stop make every command refuse the file (exit 1, the fix named), doctor
 // says so, and `doctor --recover` copies the readable rows into a new file
-// that Hermes then uses, searchable.
+// that Hermes then uses, searchable. The damage is on pages of messages
+// (wherever SQLite put them: the first one included, which once cost the whole
+// table); a damaged schema or root page leaves nothing to read, and no file
+// layout is chosen here to avoid or hit one.
 func TestDamagedDatabaseIsRefusedAndRecovered(t *testing.T) {
 	dir := t.TempDir()
 	env := map[string]string{"OLLAMA_HOST": fakeOllama(t), "HERMES_DATA_DIR": dir}
@@ -546,11 +549,19 @@ func TestDamagedDatabaseIsRefusedAndRecovered(t *testing.T) {
 		t.Fatalf("import: %+v", r)
 	}
 	db := filepath.Join(dir, "hermes.db")
-	info, _ := os.Stat(db)
+	raw, _ := os.ReadFile(db)
+	var texts []int // the pages holding messages' text
+	for p := 0; (p+1)*4096 <= len(raw); p++ {
+		if bytes.Contains(raw[p*4096:(p+1)*4096], []byte("orchard, row ")) { // not in a chat's title
+			texts = append(texts, p)
+		}
+	}
+	if len(texts) < 40 {
+		t.Fatalf("%d pages of messages' text; want the 600 messages on 40 or more", len(texts))
+	}
 	f, _ := os.OpenFile(db, os.O_RDWR, 0)
-	pages := info.Size() / 4096
-	for _, at := range []int64{pages * 4 / 10, pages / 2, pages * 6 / 10} { // pages amid the data
-		f.WriteAt(bytes.Repeat([]byte{0x5A}, 4096), at*4096)
+	for _, p := range []int{texts[0], texts[len(texts)/2], texts[len(texts)-1]} {
+		f.WriteAt(bytes.Repeat([]byte{0x5A}, 4096), int64(p)*4096)
 	}
 	f.Close()
 	os.WriteFile(db+"-wal", []byte("left by a killed process"), 0o600)
@@ -566,6 +577,10 @@ func TestDamagedDatabaseIsRefusedAndRecovered(t *testing.T) {
 	r = runCLI(t, env, "", "doctor", "--recover")
 	if r.code != 0 || !strings.Contains(r.stdout, "recovered into") {
 		t.Fatalf("recover: %+v", r)
+	}
+	var kept int // three pages of about ten messages each are lost, no more
+	if _, err := fmt.Sscanf(r.stdout[strings.Index(r.stdout, "\nmessages ")+1:], "messages %d rows", &kept); err != nil || kept < 560 || kept >= 600 {
+		t.Fatalf("messages recovered: %d of 600 (%v); want all but the damaged pages' own\n%s", kept, err, r.stdout)
 	}
 	os.Rename(db, filepath.Join(dir, "hermes.damaged.db")) // as doctor says
 	for _, side := range []string{"-wal", "-shm", "-check"} {

@@ -173,7 +173,7 @@ func recoverCmd(ctx context.Context, g globals, dir string, env Env) error {
 	for _, t := range rep.Tables {
 		line := fmt.Sprintf("%-22s %d rows", t.Table, t.Rows)
 		if t.Failed != "" {
-			line += "; the rest could not be read: " + t.Failed
+			line += "; rows that could not be read are left out: " + t.Failed
 		}
 		fmt.Fprintln(env.Stdout, line)
 	}

@@ -1,12 +1,16 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -20,13 +24,13 @@ type RecoverReport struct {
 type TableReport struct {
 	Table  string `json:"table"`
 	Rows   int    `json:"rows"`
-	Failed string `json:"failed,omitempty"` // why the rest of the table could not be read
+	Failed string `json:"failed,omitempty"` // why some of the table could not be read (its unreadable pages' rows are left out)
 }
 
 // Recover copies what can still be read of a damaged database (src, opened
 // read-only and never changed) into a new file dst with the current schema:
-// table by table, row by row, keeping each table's rows until the first
-// unreadable page. Search indexes are not copied; the packages that own them
+// table by table, row by row, leaving out only the rows of unreadable pages.
+// Search indexes are not copied; the packages that own them
 // rebuild them in the new file (session.Store.RebuildSearch,
 // memory.RebuildLexical, kb.RebuildIndex).
 func Recover(ctx context.Context, src, dst string) (RecoverReport, error) {
@@ -94,69 +98,145 @@ func (db *DB) plainTables(ctx context.Context) ([]string, error) {
 	return keep, rows.Err()
 }
 
-// copyTable copies the columns both files have, row by row, until the source
-// fails to read.
+// copyTable copies the columns both files have, row by row. An unreadable
+// page costs its own rows only: the copy goes on after it (copyRows). err is
+// the first read error, with the rows that could be read copied all the same.
 func copyTable(ctx context.Context, in *sql.DB, out *DB, table string) (int, error) {
-	cols, err := columns(ctx, out.DB, table)
+	both, err := commonColumns(ctx, in, out, table)
 	if err != nil {
 		return 0, err
 	}
-	have, err := columns(ctx, in, table)
-	if err != nil {
-		return 0, fmt.Errorf("not readable in the damaged file: %w", err)
-	}
-	var both []string
-	for _, c := range cols {
-		for _, h := range have {
-			if c == h {
-				both = append(both, `"`+c+`"`)
-			}
-		}
-	}
-	if len(both) == 0 {
-		return 0, errors.New("no columns in common")
-	}
 	list := strings.Join(both, ", ")
-	rows, err := in.QueryContext(ctx, `SELECT rowid, `+list+` FROM "`+table+`"`)
-	if err != nil {
-		// WITHOUT ROWID tables have no rowid.
-		if rows, err = in.QueryContext(ctx, `SELECT NULL, `+list+` FROM "`+table+`"`); err != nil {
-			return 0, err
-		}
-	}
-	defer rows.Close()
 	n := 0
+	var readErr error
 	err = out.Tx(ctx, func(tx *sql.Tx) error {
 		ins, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO "`+table+`"(rowid, `+list+`) VALUES (?`+strings.Repeat(", ?", len(both))+`)`)
-		if err != nil {
-			if ins, err = tx.PrepareContext(ctx, `INSERT OR IGNORE INTO "`+table+`"(`+list+`) VALUES (?`+strings.Repeat(", ?", len(both)-1)+`)`); err != nil {
-				return err
-			}
+		if err == nil {
+			defer ins.Close()
+			n, readErr = copyRows(ctx, in, ins, table, list, len(both)+1)
+			return nil
+		}
+		// WITHOUT ROWID tables have no rowid: copied in one pass, up to the first unreadable page.
+		if ins, err = tx.PrepareContext(ctx, `INSERT OR IGNORE INTO "`+table+`"(`+list+`) VALUES (?`+strings.Repeat(", ?", len(both)-1)+`)`); err != nil {
+			return err
 		}
 		defer ins.Close()
-		vals := make([]any, len(both)+1)
-		ptrs := make([]any, len(vals))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				return nil // keep what was copied
-			}
-			args := vals
-			if vals[0] == nil {
-				args = vals[1:]
-			}
-			if _, err := ins.ExecContext(ctx, args...); err == nil {
-				n++
-			}
-		}
+		n, _, readErr = copyPass(ctx, in, ins, `SELECT `+list+` FROM "`+table+`"`, len(both))
 		return nil
 	})
 	if err == nil {
-		err = rows.Err()
+		err = readErr
 	}
 	return n, err
+}
+
+// commonColumns are the quoted names of the columns table has in both files.
+func commonColumns(ctx context.Context, in *sql.DB, out *DB, table string) ([]string, error) {
+	cols, err := columns(ctx, out.DB, table)
+	if err != nil {
+		return nil, err
+	}
+	have, err := columns(ctx, in, table)
+	if err != nil {
+		return nil, fmt.Errorf("not readable in the damaged file: %w", err)
+	}
+	var both []string
+	for _, c := range cols {
+		if slices.Contains(have, c) {
+			both = append(both, `"`+c+`"`)
+		}
+	}
+	if len(both) == 0 {
+		return nil, errors.New("no columns in common")
+	}
+	return both, nil
+}
+
+// copyRows copies a rowid table in rowid order (from 0: Hermes writes no
+// rowid below it). When a row cannot be read it looks for the first rowid
+// after it that can (readableFrom) and goes on from there, so each pass starts
+// further on; it returns the rows copied and the first read error.
+func copyRows(ctx context.Context, in *sql.DB, ins *sql.Stmt, table, list string, width int) (int, error) {
+	from, n := int64(0), 0
+	var first error
+	for {
+		k, last, err := copyPass(ctx, in, ins, `SELECT rowid, `+list+` FROM "`+table+`" WHERE rowid >= `+strconv.FormatInt(from, 10)+` ORDER BY rowid`, width)
+		n += k
+		if err == nil || ctx.Err() != nil {
+			return n, cmp.Or(first, err)
+		}
+		first = cmp.Or(first, err)
+		if k == 0 {
+			last = from - 1
+		}
+		next, ok := readableFrom(ctx, in, table, last+1)
+		if !ok {
+			return n, first
+		}
+		from = next
+	}
+}
+
+// copyPass copies the rows query reads (width columns, the first the rowid
+// when the insert takes one) until they end or a page cannot be read; it
+// returns the rows copied, the last row's first column as a rowid, and the
+// read error.
+func copyPass(ctx context.Context, in *sql.DB, ins *sql.Stmt, query string, width int) (n int, last int64, err error) {
+	rows, err := in.QueryContext(ctx, query)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer rows.Close()
+	vals := make([]any, width)
+	ptrs := make([]any, width)
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return n, last, err
+		}
+		if id, ok := vals[0].(int64); ok {
+			last = id
+		}
+		if _, err := ins.ExecContext(ctx, vals...); err == nil {
+			n++
+		}
+	}
+	return n, last, rows.Err()
+}
+
+// readableFrom is the smallest rowid past bad (the row that could not be
+// read) from which the table can be read again: a seek there lands past the
+// damaged page. It doubles the step until a seek succeeds, then halves the
+// gap; false when none does.
+func readableFrom(ctx context.Context, in *sql.DB, table string, bad int64) (int64, bool) {
+	seeks := func(at int64) bool {
+		var id int64
+		err := in.QueryRowContext(ctx, `SELECT rowid FROM "`+table+`" WHERE rowid >= ? ORDER BY rowid LIMIT 1`, at).Scan(&id)
+		return err == nil || errors.Is(err, sql.ErrNoRows)
+	}
+	good := int64(0)
+	for step := int64(1); ; step *= 2 {
+		if step <= 0 || bad > math.MaxInt64-step || ctx.Err() != nil {
+			return 0, false
+		}
+		if at := bad + step; seeks(at) {
+			good = at
+			break
+		} else {
+			bad = at
+		}
+	}
+	for good-bad > 1 {
+		mid := bad + (good-bad)/2
+		if seeks(mid) {
+			good = mid
+		} else {
+			bad = mid
+		}
+	}
+	return good, true
 }
 
 func columns(ctx context.Context, db *sql.DB, table string) ([]string, error) {
