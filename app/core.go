@@ -168,6 +168,11 @@ func Open(ctx context.Context, opts Options) (c *Core, err error) {
 		return nil, err
 	}
 	clock.done("database (open, migrations, check)")
+	if err := upgradeIndexForm(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	clock.done("search indexes' form")
 	var undo []func()
 	defer func() {
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"hermes/backend/memory"
 	"hermes/backend/session"
 	"hermes/backend/store"
+	"hermes/backend/text"
 )
 
 // DatabaseProblem names what is wrong with the data dir's database file, with
@@ -54,14 +55,37 @@ func RecoverDatabase(ctx context.Context, file string) (store.RecoverReport, err
 		return rep, fmt.Errorf("recover: open %s: %w", dst, err)
 	}
 	defer db.Close()
-	if err := session.NewStore(db).RebuildSearch(ctx); err != nil {
-		return rep, fmt.Errorf("recover: %w", err)
-	}
-	if err := memory.RebuildLexical(ctx, db); err != nil {
-		return rep, fmt.Errorf("recover: %w", err)
-	}
-	if err := kb.RebuildIndex(ctx, db); err != nil {
+	if err := rebuildIndexes(ctx, db); err != nil {
 		return rep, fmt.Errorf("recover: %w", err)
 	}
 	return rep, nil
+}
+
+// rebuildIndexes writes the three full-text indexes (chats, memories,
+// knowledge passages) again from their rows, in text.Segment's current form.
+func rebuildIndexes(ctx context.Context, db *store.DB) error {
+	if err := session.NewStore(db).RebuildSearch(ctx); err != nil {
+		return err
+	}
+	if err := memory.RebuildLexical(ctx, db); err != nil {
+		return err
+	}
+	if err := kb.RebuildIndex(ctx, db); err != nil {
+		return err
+	}
+	return db.SetIndexForm(ctx, text.SegmentForm)
+}
+
+// upgradeIndexForm rebuilds the full-text indexes of a database written in an
+// older form than this build's (docs/architecture.md, "Retrieval"). A quit or
+// crash part way leaves the old form recorded, so the next start does it again.
+func upgradeIndexForm(ctx context.Context, db *store.DB) error {
+	form, err := db.IndexForm(ctx)
+	if err != nil || form == text.SegmentForm {
+		return err
+	}
+	if err := rebuildIndexes(ctx, db); err != nil {
+		return fmt.Errorf("write the search indexes in the new form: %w", err)
+	}
+	return nil
 }

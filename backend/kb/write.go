@@ -200,10 +200,11 @@ func (s *Store) removeFile(ctx context.Context, collection int64, rel string) er
 }
 
 // RebuildIndex writes the full-text index of every passage again (after a
-// recovery, which copies the passages but not their index).
+// recovery, which copies the passages but not their index, or when
+// text.Segment's form changed); the old index is emptied whole.
 func RebuildIndex(ctx context.Context, db *store.DB) error {
 	return db.Tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM kb_fts`); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO kb_fts(kb_fts) VALUES ('delete-all')`); err != nil {
 			return fmt.Errorf("rebuild the knowledge index: %w", err)
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT k.id, f.collection_id, f.path, k.heading, k.text FROM kb_chunks k JOIN kb_files f ON f.id = k.file_id`)

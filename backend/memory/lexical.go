@@ -140,10 +140,11 @@ func (s *Store) lexicalQuery(ctx context.Context, q string, args ...any) ([]lexH
 }
 
 // RebuildLexical indexes the active memories again (after a recovery, which
-// copies the memories but not their index).
+// copies the memories but not their index, or when text.Segment's form
+// changed); the old index is emptied whole, no old term's bytes stay.
 func RebuildLexical(ctx context.Context, db *store.DB) error {
 	return db.Tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM memories_fts`); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO memories_fts(memories_fts) VALUES ('delete-all')`); err != nil {
 			return fmt.Errorf("rebuild memory index: %w", err)
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT rid, profile, text, key FROM memories WHERE status = 'active'`)

@@ -158,7 +158,7 @@ func (s *Store) expansion(ctx context.Context, q string, concepts []string) []st
 			have[w] = true
 			t := `"` + w + `"`
 			if text.IsCJK([]rune(w)[0]) {
-				t = `"` + strings.Join(text.Bigrams(w), " ") + `"`
+				t = retrieval.CJKPhrase(w)
 			}
 			if df := s.docFreq(ctx, w); df > 0 && df <= limit {
 				out = append(out, t)
@@ -173,7 +173,10 @@ func (s *Store) expansion(ctx context.Context, q string, concepts []string) []st
 func (s *Store) docFreq(ctx context.Context, w string) int {
 	grams := []string{w}
 	if text.IsCJK([]rune(w)[0]) {
-		grams = text.Bigrams(w)
+		grams = nil
+		for _, g := range text.Bigrams(w) {
+			grams = append(grams, retrieval.CJKTerm(g))
+		}
 	}
 	df := -1
 	for _, g := range grams {
@@ -200,7 +203,7 @@ func (s *Store) idfs(ctx context.Context, terms []text.Term) map[string]float64 
 // one in its most frequent word form (of those its stem prefixes).
 func (s *Store) commonestForm(ctx context.Context, t text.Term) int {
 	if t.CJK {
-		return s.words.TermRows(ctx, t.Text)
+		return s.words.TermRows(ctx, retrieval.CJKTerm(t.Text))
 	}
 	p := strings.Trim(retrieval.FTSWord(t.Text), `"*`)
 	if len(p) > 3 && strings.HasSuffix(p, "i") {

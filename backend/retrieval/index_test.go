@@ -66,6 +66,25 @@ func TestIndexRank(t *testing.T) {
 	}
 }
 
+// One character is found wherever text.Segment put it: first of a bigram (the
+// start or middle of a run), a run's last character, or a run of one; and
+// the baseline's and a question's terms find it the same way.
+func TestOneCharacterIsFoundAnywhereInARun(t *testing.T) {
+	ctx := context.Background()
+	_, ix := indexOf(t, "耳机坏了", "买了耳机", "新耳", "耳 phone", "手机")
+	for _, expr := range []string{MatchAll("耳"), MatchAny(PlainTerms("耳"), nil), MatchAny(QueryTerms("耳"), nil)} {
+		got, err := ix.Rank(ctx, Ranking{Expr: expr, Limit: 10})
+		ids := IDs(got)
+		slices.Sort(ids)
+		if err != nil || !slices.Equal(ids, []int64{1, 2, 3, 4}) {
+			t.Errorf("%s: %v, %v; want rows 1-4", expr, ids, err)
+		}
+	}
+	if n := ix.TermRows(ctx, QueryTerms("耳")[0]); n != 4 {
+		t.Errorf("rows of 耳: %d; want 4", n)
+	}
+}
+
 // Counts are cached until Reset: a write the index is not told of is not
 // seen, one it is told of is.
 func TestIndexCountsUntilReset(t *testing.T) {

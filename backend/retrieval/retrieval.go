@@ -9,6 +9,7 @@ package retrieval
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"hermes/backend/text"
 )
@@ -17,7 +18,7 @@ import (
 // dropped) matched by the prefix their Porter stem shares with them, so "driving"
 // finds "drive" and "nurses" finds "nursing"; Chinese as the bigrams
 // text.Segment indexes (pairs straddling a particle dropped), or the character
-// of a one-character run.
+// of a one-character run (text.CharTerm).
 func QueryTerms(q string) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -37,7 +38,7 @@ func QueryTerms(q string) []string {
 		}
 		if len(r) == 1 {
 			if !text.IsStopword(tok) {
-				add(`"` + tok + `"`)
+				add(text.CharTerm(tok))
 			}
 			continue
 		}
@@ -57,16 +58,24 @@ func cjkTerms(r []rune) []string {
 	for i := 0; i+1 < len(r); i++ {
 		g := string(r[i : i+2])
 		if !text.IsStopword(g) && !text.ParticlePair(g) {
-			out = append(out, `"`+g+`"`)
+			out = append(out, CJKTerm(g))
 			covered[i], covered[i+1] = true, true
 		}
 	}
 	for i, c := range r {
 		if !covered[i] && !text.IsStopword(string(c)) && !text.ParticlePair(string(c)+string(c)) {
-			out = append(out, `"`+string(c)+`"`)
+			out = append(out, CJKTerm(string(c)))
 		}
 	}
 	return out
+}
+
+// CJKTerm is the FTS5 term of a CJK bigram, or of a lone character.
+func CJKTerm(g string) string {
+	if utf8.RuneCountInString(g) == 1 {
+		return text.CharTerm(g)
+	}
+	return `"` + g + `"`
 }
 
 // FTSWord is the FTS5 term of an English word: the prefix its stem shares with it
@@ -88,20 +97,30 @@ func FTSWord(w string) string {
 }
 
 // PlainTerms are the terms of a plain BM25 search: every word as it is, Chinese as
-// bigrams. It is the baseline Hermes' rankings are measured against.
+// bigrams (a lone character as text.CharTerm). It is the baseline Hermes'
+// rankings are measured against.
 func PlainTerms(q string) []string {
 	var out []string
 	for _, tok := range text.Tokens(q) {
 		r := []rune(tok)
-		if text.IsCJK(r[0]) && len(r) > 1 {
-			for i := 0; i+1 < len(r); i++ {
-				out = append(out, `"`+string(r[i:i+2])+`"`)
+		if text.IsCJK(r[0]) {
+			for _, g := range text.Bigrams(tok) {
+				out = append(out, CJKTerm(g))
 			}
 			continue
 		}
 		out = append(out, `"`+tok+`"`)
 	}
 	return out
+}
+
+// CJKPhrase is the FTS5 term of a CJK word: the phrase of its bigrams, or
+// text.CharTerm for one character.
+func CJKPhrase(w string) string {
+	if utf8.RuneCountInString(w) == 1 {
+		return text.CharTerm(w)
+	}
+	return `"` + strings.Join(text.Bigrams(w), " ") + `"`
 }
 
 // MatchAll is the FTS5 expression of a find box (chat search, the erasure
@@ -111,17 +130,8 @@ func PlainTerms(q string) []string {
 func MatchAll(q string) string {
 	var parts []string
 	for _, t := range text.QueryTerms(q) {
-		r := []rune(t)
-		if text.IsCJK(r[0]) {
-			if len(r) == 1 {
-				parts = append(parts, `"`+t+`"`)
-				continue
-			}
-			grams := make([]string, 0, len(r)-1)
-			for i := 0; i+1 < len(r); i++ {
-				grams = append(grams, string(r[i:i+2]))
-			}
-			parts = append(parts, `"`+strings.Join(grams, " ")+`"`)
+		if r, _ := utf8.DecodeRuneInString(t); text.IsCJK(r) {
+			parts = append(parts, CJKPhrase(t))
 			continue
 		}
 		parts = append(parts, `"`+strings.ReplaceAll(t, `"`, `""`)+`"*`)

@@ -107,6 +107,20 @@ func BenchmarkSearch100k(b *testing.B) {
 	b.ReportMetric(float64(samples[len(samples)*95/100].Microseconds()), "p95-µs")
 }
 
+// BenchmarkIndexChatsAgain100k: writing the chat index of 100,000 messages
+// again, what the first start after a change of text.SegmentForm (or a
+// recovery) does before the window opens.
+func BenchmarkIndexChatsAgain100k(b *testing.B) {
+	st := benchStore(b, 200, 500)
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := st.RebuildSearch(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkOpenSessions300: heap held by 300 open sessions, each with its newest 50
 // messages in memory (what the UI and the prompt builder keep per open session).
 func BenchmarkOpenSessions300(b *testing.B) {

@@ -123,11 +123,12 @@ func SnippetText(frags []Fragment) string {
 }
 
 // RebuildSearch indexes every message again (after a recovery, which copies
-// the messages but not their index): they go to the search backlog, which is
-// written out here.
+// the messages but not their index, or when text.Segment's form changed): the
+// old index is emptied whole (no old term's bytes stay) and every message goes
+// to the search backlog, which is written out here.
 func (st *Store) RebuildSearch(ctx context.Context) error {
 	return st.db.Tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM messages_fts`); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO messages_fts(messages_fts) VALUES ('delete-all')`); err != nil {
 			return fmt.Errorf("rebuild search: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO search_backlog(message_rowid) SELECT rowid FROM messages WHERE content <> ''`); err != nil {

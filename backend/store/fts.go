@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"unicode"
 
@@ -64,4 +65,23 @@ func ftsTokens(text string) []string {
 		}
 	}
 	return out
+}
+
+// IndexForm is the form the database's full-text indexes were written in
+// (text.SegmentForm when they are current).
+func (db *DB) IndexForm(ctx context.Context) (int, error) {
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT form FROM index_form`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("read the index form: %w", err)
+	}
+	return n, nil
+}
+
+// SetIndexForm records the form the full-text indexes were written in, once
+// every one of them is.
+func (db *DB) SetIndexForm(ctx context.Context, form int) error {
+	if _, err := db.ExecContext(ctx, `UPDATE index_form SET form = ?`, form); err != nil {
+		return fmt.Errorf("record the index form: %w", err)
+	}
+	return nil
 }

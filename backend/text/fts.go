@@ -6,14 +6,19 @@ import (
 	"unicode/utf8"
 )
 
-// The full-text index's form of a text (conversations and memories both): Latin
-// words as they are, CJK runs as overlapping bigrams plus characters; and the
-// FTS5 query that finds it.
+// The full-text index's form of a text (conversations, memories and knowledge
+// passages alike): Latin words as they are, CJK runs as overlapping bigrams; and
+// the FTS5 query that finds it.
 
 // Segment rewrites text for the search index: Latin words stay as they are (the
-// unicode61 tokenizer splits and folds them); every CJK run becomes its characters
-// overlapping bigrams followed by its characters, so "我昨天买了耳机" is found by
-// "耳机", "昨天买了" or "耳".
+// unicode61 tokenizer splits and folds them); every CJK run becomes its
+// overlapping bigrams followed by its last character, so "我昨天买了耳机" is found
+// by "耳机", "昨天买了" or, through CharTerm, "耳". Each character is thus the
+// first of one token, once: a character alone would double the index (and the
+// time to write it) for the rare query of one character.
+//
+// SegmentForm names this form; an index written in another one is rebuilt
+// (docs/architecture.md, "Retrieval").
 func Segment(text string) string {
 	if !utf8.ValidString(text) {
 		text = string([]rune(text)) // each invalid byte as U+FFFD
@@ -44,8 +49,8 @@ func Segment(text string) string {
 			j += n
 		}
 		run := text[i:j]
-		// Bigrams first, adjacent to each other, so a phrase of bigrams matches a
-		// longer word; then the single characters.
+		// Bigrams adjacent to each other, so a phrase of bigrams matches a
+		// longer word; then the last character, the first of no bigram.
 		for k := 0; k < len(run); {
 			_, n := utf8.DecodeRuneInString(run[k:])
 			if k+n == len(run) {
@@ -56,14 +61,22 @@ func Segment(text string) string {
 			b.WriteByte(' ')
 			k += n
 		}
-		for _, r := range run {
-			b.WriteRune(r)
-			b.WriteByte(' ')
-		}
+		_, last := utf8.DecodeLastRuneInString(run)
+		b.WriteString(run[len(run)-last:])
+		b.WriteByte(' ')
 		i = j
 	}
 	return b.String()
 }
+
+// SegmentForm is the version of Segment's form. Change it with the form: the
+// indexes written in the old one are then written again when the database opens.
+const SegmentForm = 2
+
+// CharTerm is the FTS5 term that finds a CJK character wherever Segment put it:
+// as the first of a bigram, or as the last character of a run. It is a prefix
+// query of the character, quoted.
+func CharTerm(c string) string { return `"` + c + `"*` }
 
 // QueryTerms splits a search query into terms: Latin words, and CJK runs.
 func QueryTerms(q string) []string {
