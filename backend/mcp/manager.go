@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"hermes/backend/proc"
 	"hermes/backend/tools"
 )
 
@@ -22,6 +23,9 @@ type Manager struct {
 	reg  *tools.Registry
 	now  func() time.Time
 	last *lastKnown
+	// records keeps the running servers in the data dir's mcp-pids, so the
+	// next Hermes stops what a killed one left (orphan_linux.go).
+	records *proc.Recorder
 
 	reloadMu sync.Mutex // one Reload (or approval change) at a time
 	editMu   sync.Mutex // one config file edit at a time
@@ -52,7 +56,8 @@ func New(reg *tools.Registry, opts Options) (*Manager, error) {
 	if opts.Approvals == nil {
 		opts.Approvals = FileApprovals{Path: filepath.Join(filepath.Dir(opts.ConfigPath), "mcp-approved.json")}
 	}
-	return &Manager{opts: opts, reg: reg, now: time.Now, last: newLastKnown(opts.ConfigPath), servers: map[string]*server{}, approvals: map[string]Approval{}}, nil
+	return &Manager{opts: opts, reg: reg, now: time.Now, last: newLastKnown(opts.ConfigPath), servers: map[string]*server{}, approvals: map[string]Approval{},
+		records: newRecords(filepath.Dir(opts.ConfigPath), opts.Logger)}, nil
 }
 
 // ConfigPath is the mcp.json the manager reads.
@@ -76,7 +81,7 @@ func (m *Manager) Start(ctx context.Context) error {
 	m.approvals = approvals
 	m.ctx, m.cancel = context.WithCancel(ctx)
 	m.mu.Unlock()
-	attachRecords(filepath.Dir(m.opts.ConfigPath), m.opts.Logger) // stops what a Hermes that died left running
+	m.records.Sweep() // stops what a Hermes that died left running
 	if err := m.Reload(ctx); err != nil {
 		m.opts.Logger.Warn("mcp: config not loaded", "file", m.opts.ConfigPath, "err", err)
 	}
@@ -110,7 +115,7 @@ func (m *Manager) Close() error {
 	if done != nil {
 		<-done
 	}
-	detachRecords(filepath.Dir(m.opts.ConfigPath)) // kills what the stopped servers left
+	killEndedRuns() // kills what the stopped servers left
 	return nil
 }
 

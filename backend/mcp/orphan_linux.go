@@ -19,28 +19,26 @@ package mcp
 //     descendants (their marker was seen while they lived, or they are in a
 //     server's process group) and never waits for a child it cannot place, which
 //     may belong to other code (os/exec, GLib);
-//  4. each Hermes process keeps its running servers in
-//     <data dir>/mcp-pids/<pid>-<start>.json (proc.WriteRecords); a Manager that
-//     starts stops what Hermes processes that are gone left (proc.Sweep).
+//  4. each Manager keeps its running servers in <data dir>/mcp-pids through a
+//     proc.Recorder (one file per Hermes process, the marker recorded before
+//     the server starts), as Ollama and the command tools keep theirs; a
+//     Manager that starts stops what Hermes processes that are gone left.
+//
+// What stays here is the subreaper's part, which belongs to the OS process and
+// not to one Manager: the runs this process started and their groups, and the
+// orphans it adopted.
 
 import (
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"hermes/backend/proc"
 )
-
-// markerVar is the environment variable that marks a server's descendants.
-const markerVar = "HERMES_MCP_RUN"
-
-// recordDirName is the folder of the data dir with one record file per Hermes
-// process that runs servers.
-const recordDirName = "mcp-pids"
 
 // BecomeSubreaper makes this process a child subreaper (Linux): the orphans of
 // the MCP servers it starts are re-parented to it instead of init, so a Manager
@@ -68,23 +66,19 @@ type procOwner proc.Owner
 // prefix starts the marker of every run of the owner.
 func (o procOwner) prefix() string { return proc.Owner(o).Prefix() }
 
-// procRecord is one running server.
+// procRecord is one running server in a record file.
 type procRecord = proc.Record
 
 // tracker is the process-wide view of the servers this Hermes started: the
-// process tree, the subreaper flag and the record file belong to the OS
-// process, not to one Manager.
+// process tree and the subreaper flag belong to the OS process, not to one
+// Manager.
 type tracker struct {
 	self procOwner
 
-	writeMu sync.Mutex // record writes, one at a time and in order
-
 	mu        sync.Mutex
-	seq       uint64
-	live      map[string]procRecord // running servers by run
-	starting  map[string]bool       // runs handed out whose process is not recorded yet
-	livePID   map[int]bool          // their pids: os/exec waits for them, never us
-	dirs      map[string]*recordDir // attached record folders
+	live      map[string]int  // running servers' pids by run
+	starting  map[string]bool // runs handed out whose process is not tracked yet
+	livePID   map[int]bool    // their pids: os/exec waits for them, never us
 	subreaper bool
 	adopted   map[int]uint64 // orphans of our servers re-parented to us, seen alive: pid -> start
 	groups    map[int]bool   // process groups of our servers, while they have members
@@ -95,95 +89,69 @@ type tracker struct {
 	sweepEvery time.Duration
 }
 
-type recordDir struct {
-	managers int
-	log      *slog.Logger
-}
-
 var procs = sync.OnceValue(func() *tracker {
-	return &tracker{self: procOwner(proc.Self()), live: map[string]procRecord{}, starting: map[string]bool{}, livePID: map[int]bool{},
-		dirs: map[string]*recordDir{}, adopted: map[int]uint64{}, groups: map[int]bool{}, sweepEvery: 500 * time.Millisecond}
+	return &tracker{self: procOwner(proc.Self()), live: map[string]int{}, starting: map[string]bool{}, livePID: map[int]bool{},
+		adopted: map[int]uint64{}, groups: map[int]bool{}, sweepEvery: 500 * time.Millisecond}
 })
 
-// newRun returns the marker of a server about to start; trackStart or
-// forgetRun follows.
-func newRun() string {
+// newRecords is a Manager's record of its running servers, in dataDir's
+// mcp-pids folder: what the servers leave is killed (and, ours, reaped) when
+// each ends.
+func newRecords(dataDir string, log *slog.Logger) *proc.Recorder {
+	return proc.NewRecorder(filepath.Join(dataDir, recordDirName), markerVar, proc.Whole, log).Reaping(procs().reapKilled)
+}
+
+// newRun marks cmd, a server about to start, through its Manager's record
+// (the marker is recorded at once); trackStart or forgetRun follows.
+func newRun(rec *proc.Recorder, cmd *exec.Cmd) string {
+	run := rec.Mark(cmd)
 	t := procs()
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.seq++
-	run := t.self.prefix() + strconv.FormatUint(t.seq, 10)
 	t.starting[run] = true
+	t.mu.Unlock()
 	return run
 }
 
 // forgetRun drops the marker of a server that could not start.
-func forgetRun(run string) {
+func forgetRun(rec *proc.Recorder, run string) {
 	t := procs()
 	t.mu.Lock()
 	delete(t.starting, run)
 	t.mu.Unlock()
+	rec.Ended(run)
 }
 
 // trackStart records a server that started.
-func trackStart(p *process) {
+func trackStart(rec *proc.Recorder, p *process) {
+	rec.Started(p.pid, p.run)
 	t := procs()
-	st, err := proc.ReadStat(p.pid)
-	cmdline := proc.StartedCmdline(p.pid)
 	t.mu.Lock()
 	delete(t.starting, p.run)
-	if err != nil {
-		t.mu.Unlock()
-		return // it is gone already; reap handles the rest
-	}
-	t.live[p.run] = procRecord{PID: p.pid, Start: st.Start, Cmdline: cmdline, Run: p.run}
+	t.live[p.run] = p.pid
 	t.livePID[p.pid] = true
 	t.groups[p.pid] = true
 	t.mu.Unlock()
-	t.save()
 	t.ensureSweeper()
 }
 
 // trackEnd runs once the server is reaped: it forgets the server and stops
-// what the server left (processes with its marker; as a subreaper, its group's
-// members re-parented to us).
-func trackEnd(p *process) {
+// what the server left (the record's end kills the processes with its
+// marker; as a subreaper, its group's members re-parented to us go too).
+func trackEnd(rec *proc.Recorder, p *process) {
 	t := procs()
 	t.mu.Lock()
-	_, known := t.live[p.run]
 	delete(t.live, p.run)
 	delete(t.livePID, p.pid)
 	t.mu.Unlock()
-	if known {
-		t.save()
-	}
-	t.killRuns(func(run string) bool { return run == p.run })
+	rec.Ended(p.run)
 	t.reapGroup(p.pid)
 }
 
-// attachRecords is a Manager's start: it adds dir to the folders this process
-// keeps its record in, and stops what Hermes processes that are gone left
-// behind (their records in dir, and any process with a dead Hermes's marker).
-func attachRecords(dataDir string, log *slog.Logger) {
+// killEndedRuns is a Manager's close, after its servers stopped: it kills what
+// ended runs of this process left (a descendant that forked away while its
+// server's end was being cleaned up).
+func killEndedRuns() {
 	t := procs()
-	dir := filepath.Join(dataDir, recordDirName)
-	t.mu.Lock()
-	d := t.dirs[dir]
-	if d == nil {
-		d = &recordDir{log: log}
-		t.dirs[dir] = d
-	}
-	d.managers++
-	t.mu.Unlock()
-	proc.Sweep(dir, markerVar, proc.Owner(t.self), log)
-	t.save()
-}
-
-// detachRecords is a Manager's close, after its servers stopped: it kills what
-// ended runs of this process left, and drops dir when no Manager uses it.
-func detachRecords(dataDir string) {
-	t := procs()
-	dir := filepath.Join(dataDir, recordDirName)
 	prefix := t.self.prefix()
 	t.killRuns(func(run string) bool {
 		if !strings.HasPrefix(run, prefix) {
@@ -195,43 +163,6 @@ func detachRecords(dataDir string) {
 		t.mu.Unlock()
 		return !live && !starting
 	})
-	t.mu.Lock()
-	d := t.dirs[dir]
-	last := d != nil && d.managers <= 1
-	if d != nil {
-		d.managers--
-	}
-	if last {
-		delete(t.dirs, dir)
-	}
-	t.mu.Unlock()
-	if last {
-		t.writeMu.Lock()
-		_ = os.Remove(proc.RecordPath(dir, proc.Owner(t.self)))
-		t.writeMu.Unlock()
-	}
-}
-
-// save writes this process's record into every attached folder (or removes it
-// when no server runs).
-func (t *tracker) save() {
-	t.writeMu.Lock()
-	defer t.writeMu.Unlock()
-	t.mu.Lock()
-	rs := proc.Records{Owner: proc.Owner(t.self)}
-	for _, r := range t.live {
-		rs.Children = append(rs.Children, r)
-	}
-	dirs := make(map[string]*slog.Logger, len(t.dirs))
-	for dir, d := range t.dirs {
-		dirs[dir] = d.log
-	}
-	t.mu.Unlock()
-	for dir, log := range dirs {
-		if err := proc.WriteRecords(dir, rs); err != nil && log != nil {
-			log.Warn("mcp: record of running servers", "file", proc.RecordPath(dir, rs.Owner), "err", err)
-		}
-	}
 }
 
 // killRuns kills every process whose marker matches, until none is left, and

@@ -2,19 +2,25 @@
 
 package mcp
 
-import "log/slog"
+import (
+	"log/slog"
+	"os/exec"
+	"path/filepath"
 
-// markerVar is the environment variable that marks a server's descendants
-// (used on Linux only).
-const markerVar = "HERMES_MCP_RUN"
+	"hermes/backend/proc"
+)
 
 // BecomeSubreaper makes this process a child subreaper on Linux; elsewhere it
 // does nothing.
 func BecomeSubreaper() error { return nil }
 
-func newRun() string                     { return "" }
-func forgetRun(string)                   {}
-func trackStart(*process)                {}
-func trackEnd(*process)                  {}
-func attachRecords(string, *slog.Logger) {}
-func detachRecords(string)               {}
+// newRecords keeps nothing off Linux (proc.Recorder).
+func newRecords(dataDir string, log *slog.Logger) *proc.Recorder {
+	return proc.NewRecorder(filepath.Join(dataDir, recordDirName), markerVar, proc.Whole, log)
+}
+
+func newRun(*proc.Recorder, *exec.Cmd) string { return "" }
+func forgetRun(*proc.Recorder, string)        {}
+func trackStart(*proc.Recorder, *process)     {}
+func trackEnd(*proc.Recorder, *process)       {}
+func killEndedRuns()                          {}

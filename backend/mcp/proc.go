@@ -22,6 +22,7 @@ type launch struct {
 	args    []string
 	env     []string // the whole environment of the child
 	dir     string
+	records *proc.Recorder // the Manager's record of its running servers
 }
 
 // process is one running server: its own process group, stdin/stdout pipes the
@@ -33,6 +34,7 @@ type process struct {
 	pid     int
 	started time.Time
 	run     string // the marker its descendants carry (HERMES_MCP_RUN); "" off Linux
+	records *proc.Recorder
 
 	stderrDone chan struct{} // the stderr drain ended
 	stdoutDone chan struct{} // the stdout reader saw the end of the stream
@@ -84,11 +86,8 @@ func startProcess(l launch, stderr io.Writer) (*process, error) {
 		return nil, fmt.Errorf("start server: %w", err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	run := newRun() // from here on, runAndReap calls trackStart or forgetRun
-	if run != "" {
-		cmd.Env = append(cmd.Env, markerVar+"="+run)
-	}
-	p := &process{cmd: cmd, stdin: inW, stdout: outR, run: run,
+	run := newRun(l.records, cmd) // from here on, runAndReap calls trackStart or forgetRun
+	p := &process{cmd: cmd, stdin: inW, stdout: outR, run: run, records: l.records,
 		stderrDone: make(chan struct{}), stdoutDone: make(chan struct{}), exited: make(chan struct{})}
 	started := make(chan error, 1)
 	go p.runAndReap(started, errR)
@@ -110,13 +109,13 @@ func (p *process) runAndReap(started chan<- error, errR *os.File) {
 	ran := false
 	err := proc.Run(p.cmd, func(err error) {
 		if err != nil {
-			forgetRun(p.run)
+			forgetRun(p.records, p.run)
 			started <- err
 			return
 		}
 		ran = true
 		p.pid, p.started = p.cmd.Process.Pid, time.Now()
-		trackStart(p)
+		trackStart(p.records, p)
 		started <- nil
 	})
 	if !ran {
@@ -138,7 +137,7 @@ func closeAll(fs ...*os.File) {
 // is left.
 func (p *process) reap(errR *os.File) {
 	_ = proc.KillGroup(p.pid) // stragglers of the group; none is no error
-	trackEnd(p)
+	trackEnd(p.records, p)
 	grace := time.NewTimer(pipeGrace)
 	defer grace.Stop()
 	expired := false

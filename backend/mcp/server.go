@@ -197,7 +197,7 @@ func (s *server) connect(ctx context.Context, cfg ServerConfig) (*session, error
 	} else {
 		var env []string
 		env, missing = childEnv(o.Environ(), cfg.Env)
-		sc.launch = launch{command: cfg.Command, args: cfg.Args, env: env, dir: expandHome(cfg.Cwd, o.Environ())}
+		sc.launch = launch{command: cfg.Command, args: cfg.Args, env: env, dir: expandHome(cfg.Cwd, o.Environ()), records: s.m.records}
 	}
 	sess, err := openSession(ctx, sc)
 	if err != nil {

@@ -36,6 +36,8 @@ type Recorder struct {
 	log         *slog.Logger
 	swept       atomic.Bool // a Sweep ran (Mark sweeps first otherwise)
 
+	reap func(pids []int) // hears what Ended killed (Reaping)
+
 	mu   sync.Mutex
 	live map[string]Record // by marker value
 }
@@ -47,6 +49,13 @@ func NewRecorder(dir, marker string, scope Scope, log *slog.Logger) *Recorder {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Recorder{dir: dir, marker: marker, scope: scope, log: log, live: map[string]Record{}}
+}
+
+// Reaping has reap hear the pids Ended kills, for a caller that must reap
+// them (a subreaper, to whom orphans come back); it returns r.
+func (r *Recorder) Reaping(reap func(pids []int)) *Recorder {
+	r.reap = reap
+	return r
 }
 
 // Sweep stops what Hermes processes that are gone left of the children they
@@ -119,7 +128,7 @@ func (r *Recorder) Ended(run string) {
 	r.saveLocked()
 	r.mu.Unlock()
 	if r.scope == Whole {
-		KillMarked(r.marker, func(v string) bool { return v == run }, nil)
+		KillMarked(r.marker, func(v string) bool { return v == run }, r.reap)
 	}
 }
 
