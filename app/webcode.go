@@ -95,12 +95,37 @@ type oneTimeCode struct {
 
 func newCodeBook() *codeBook { return &codeBook{pending: map[string]*oneTimeCode{}} }
 
+// ConfirmReason is why web mode wants the one-time code of a gated call
+// (CodeReply): the page says so beside the code's field.
+type ConfirmReason string
+
+const (
+	// ConfirmRequired: a code was just printed in the terminal that runs `hermes serve`.
+	ConfirmRequired ConfirmReason = "required"
+	// ConfirmExpired: the code typed was old or used; a new one was printed.
+	ConfirmExpired ConfirmReason = "expired"
+	// ConfirmWrong: the code typed is not right (tries are left, or a new one was printed).
+	ConfirmWrong ConfirmReason = "wrong"
+	// ConfirmLocked: too many wrong codes; approve in the terminal or restart `hermes serve`.
+	ConfirmLocked ConfirmReason = "locked"
+	// ConfirmBusy: too many codes were asked for; wait a few minutes.
+	ConfirmBusy ConfirmReason = "busy"
+)
+
+// CodeReply is web mode's answer to a gated call that has no valid one-time
+// code (HTTP 428, 403 or 429).
+//
+//bindgen:send
+type CodeReply struct {
+	Error     string        `json:"error"`                // what to do, in English
+	Confirm   ConfirmReason `json:"confirm,omitempty"`    // why; empty when making a code failed
+	TriesLeft int           `json:"tries_left,omitempty"` // with ConfirmWrong: the tries this code has left
+	ExpiresIn int           `json:"expires_in,omitempty"` // a new code's life, in seconds
+}
+
 // confirm checks the code typed for a guarded call. It returns status 0 when the call
-// may run (the code is then used up); otherwise the HTTP status and the body to send,
-// whose "confirm" field tells the page why: "required" (a code was just printed),
-// "expired" (the code typed is no longer valid; a new one was printed), "wrong",
-// "locked" or "busy".
-func (w *Web) confirm(g guarded, typed string) (int, map[string]any) {
+// may run (the code is then used up); otherwise the HTTP status and the reply to send.
+func (w *Web) confirm(g guarded, typed string) (int, CodeReply) {
 	c := w.codes
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -114,14 +139,14 @@ func (w *Web) confirm(g guarded, typed string) (int, map[string]any) {
 		}
 		return -1
 	}, typed)
-	reason := "required"
+	reason, used := ConfirmRequired, false
 	if typed != "" {
-		reason = "expired"
+		reason = ConfirmExpired
 	}
 	if p := c.pending[g.key]; typed != "" && p != nil && now.Before(p.expires) && p.fingerprint == g.fingerprint {
 		if subtle.ConstantTimeCompare([]byte(typed), []byte(p.code)) == 1 {
 			delete(c.pending, g.key)
-			return 0, nil
+			return 0, CodeReply{}
 		}
 		c.wrong++
 		p.tries++
@@ -131,11 +156,11 @@ func (w *Web) confirm(g guarded, typed string) (int, map[string]any) {
 			return http.StatusTooManyRequests, lockedBody()
 		}
 		if left := codeTries - p.tries; left > 0 {
-			return http.StatusForbidden, map[string]any{"confirm": "wrong", "tries_left": left,
-				"error": fmt.Sprintf("That code is not right (%d %s left). Type the code printed in the terminal that runs `hermes serve`.", left, plural(left, "try", "tries"))}
+			return http.StatusForbidden, CodeReply{Confirm: ConfirmWrong, TriesLeft: left,
+				Error: fmt.Sprintf("That code is not right (%d %s left). Type the code printed in the terminal that runs `hermes serve`.", left, plural(left, "try", "tries"))}
 		}
 		delete(c.pending, g.key)
-		reason = "used"
+		reason, used = ConfirmWrong, true
 	}
 	recent := c.issued[:0]
 	for _, at := range c.issued {
@@ -145,32 +170,31 @@ func (w *Web) confirm(g guarded, typed string) (int, map[string]any) {
 	}
 	c.issued = recent
 	if len(c.issued) >= codeIssueLimit {
-		return http.StatusTooManyRequests, map[string]any{"confirm": "busy",
-			"error": "Too many approval codes were asked for in the last few minutes. Wait a few minutes and try again."}
+		return http.StatusTooManyRequests, CodeReply{Confirm: ConfirmBusy,
+			Error: "Too many approval codes were asked for in the last few minutes. Wait a few minutes and try again."}
 	}
 	code, err := newCode()
 	if err != nil {
-		return http.StatusInternalServerError, map[string]any{"error": "make an approval code: " + err.Error()}
+		return http.StatusInternalServerError, CodeReply{Error: "make an approval code: " + err.Error()}
 	}
 	c.issued = append(c.issued, now)
 	c.pending[g.key] = &oneTimeCode{code: code, fingerprint: g.fingerprint, expires: now.Add(codeTTL)}
 	fmt.Fprintf(w.Notices, "\nhermes: approval code %s %s (valid %d minutes, once) to %s\n"+
 		"hermes: type it in the browser only if you asked for this there\n\n",
 		code[:3], code[3:], int(codeTTL/time.Minute), g.what)
-	msg := map[string]string{
-		"required": "To approve this, type the one-time code just printed in the terminal that runs `hermes serve`.",
-		"expired":  "That code has expired or was already used; a new code was printed in the terminal that runs `hermes serve`.",
-		"used":     "That code is not right and can no longer be used; a new code was printed in the terminal that runs `hermes serve`.",
+	msg := map[ConfirmReason]string{
+		ConfirmRequired: "To approve this, type the one-time code just printed in the terminal that runs `hermes serve`.",
+		ConfirmExpired:  "That code has expired or was already used; a new code was printed in the terminal that runs `hermes serve`.",
 	}[reason]
-	if reason == "used" {
-		reason = "wrong"
+	if used {
+		msg = "That code is not right and can no longer be used; a new code was printed in the terminal that runs `hermes serve`."
 	}
-	return http.StatusPreconditionRequired, map[string]any{"confirm": reason, "error": msg, "expires_in": int(codeTTL / time.Second)}
+	return http.StatusPreconditionRequired, CodeReply{Confirm: reason, Error: msg, ExpiresIn: int(codeTTL / time.Second)}
 }
 
-func lockedBody() map[string]any {
-	return map[string]any{"confirm": "locked",
-		"error": "Too many wrong approval codes: approving programs from the browser is locked until `hermes serve` restarts " +
+func lockedBody() CodeReply {
+	return CodeReply{Confirm: ConfirmLocked,
+		Error: "Too many wrong approval codes: approving programs from the browser is locked until `hermes serve` restarts " +
 			"(an MCP server can still be approved in the terminal with `hermes mcp approve NAME`)."}
 }
 

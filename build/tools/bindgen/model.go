@@ -41,7 +41,10 @@ type api struct {
 	pkg     *types.Package
 	methods []method
 	events  []event
-	docs    *docReader
+	// sent are the types web mode sends outside any method or event (a
+	// refusal's body): their declarations say //bindgen:send.
+	sent []types.Type
+	docs *docReader
 }
 
 func readAPI(p *packages.Package) (*api, error) {
@@ -74,7 +77,28 @@ func readAPI(p *packages.Package) (*api, error) {
 		return nil, fmt.Errorf("gates() names methods App does not have: %v", slices.Sorted(maps.Keys(gated)))
 	}
 	a.events = readEvents(p.Types, a.docs)
+	a.sent = sentTypes(p)
 	return a, nil
+}
+
+// sentTypes are the package's types whose declaration's doc says
+// //bindgen:send, in source order.
+func sentTypes(p *packages.Package) []types.Type {
+	var out []types.Type
+	for _, f := range p.Syntax {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.TYPE || len(g.Specs) != 1 || g.Doc == nil {
+				continue
+			}
+			for _, c := range g.Doc.List {
+				if c.Text == "//bindgen:send" {
+					out = append(out, p.TypesInfo.Defs[g.Specs[0].(*ast.TypeSpec).Name].Type())
+				}
+			}
+		}
+	}
+	return out
 }
 
 func (a *api) readMethod(f *types.Func) (method, error) {

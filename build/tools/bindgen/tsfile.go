@@ -35,6 +35,9 @@ func writeTS(a *api) ([]byte, error) {
 	for _, e := range a.events {
 		w.ts(e.payload)
 	}
+	for _, t := range a.sent {
+		w.ts(t)
+	}
 	decls := map[string]string{}
 	w.drain(decls)
 	w.input = true

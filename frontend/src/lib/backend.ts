@@ -15,7 +15,7 @@
 // mode's JSON body, and the object a Wails binding's promise is rejected with, through the
 // window's ErrorFormatter); errorMessage words it in the user's language (errors.ts).
 import { errorText } from './errors';
-import { createApi, type Api, type ToolCall, type ToolsAnnotations } from './bindings.gen';
+import { confirmReasonValues, createApi, type Api, type CodeReply, type ConfirmReason, type ToolCall, type ToolsAnnotations } from './bindings.gen';
 
 // The types of the Go side and the typed client, written from Go by bindgen.
 export * from './bindings.gen';
@@ -85,14 +85,9 @@ function stringParams(v: unknown): Record<string, string> {
 }
 
 /**
- * Why the web server wants a one-time code: "required" (one was just printed), "expired" (the
- * code typed was old or used; a new one was printed), "wrong" (tries left, or a new one was
- * printed), "locked" (too many wrong codes: approve in the terminal or restart `hermes serve`),
- * "busy" (too many codes asked for; wait).
+ * A call that needs the one-time code printed in the terminal that runs `hermes serve`: the
+ * server's CodeReply (app/webcode.go), its reason one of ConfirmReason's.
  */
-export type ConfirmReason = 'required' | 'expired' | 'wrong' | 'locked' | 'busy';
-
-/** A call that needs the one-time code printed in the terminal that runs `hermes serve`. */
 export class ConfirmError extends Error {
   readonly reason: ConfirmReason;
   readonly triesLeft: number | null;
@@ -104,7 +99,7 @@ export class ConfirmError extends Error {
   }
 }
 
-const CONFIRM_REASONS: ReadonlySet<string> = new Set(['required', 'expired', 'wrong', 'locked', 'busy']);
+const CONFIRM_REASONS: ReadonlySet<string> = new Set(confirmReasonValues);
 
 export function isConfirmError(e: unknown): e is ConfirmError {
   return e instanceof ConfirmError;
@@ -459,9 +454,9 @@ export function webTransport(opts: WebOptions): Transport {
       }
       if (!res.ok) {
         if (parsedOK && parsed && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string') {
-          const o = parsed as { error: string; confirm?: unknown; tries_left?: unknown };
+          const o = parsed as CodeReply;
           if (typeof o.confirm === 'string' && CONFIRM_REASONS.has(o.confirm)) {
-            throw new ConfirmError(o.error, o.confirm as ConfirmReason, typeof o.tries_left === 'number' ? o.tries_left : null);
+            throw new ConfirmError(o.error, o.confirm, typeof o.tries_left === 'number' ? o.tries_left : null);
           }
           throw toError(parsed);
         }

@@ -171,6 +171,29 @@ export interface ChatSettingsInput {
   knowledge: string[] | null;
 }
 
+/**
+ * CodeReply is web mode's answer to a gated call that has no valid one-time
+ * code (HTTP 428, 403 or 429).
+ */
+export interface CodeReply {
+  /** what to do, in English */
+  error: string;
+  /** why; empty when making a code failed */
+  confirm?: ConfirmReason;
+  /** with ConfirmWrong: the tries this code has left */
+  tries_left?: number;
+  /** a new code's life, in seconds */
+  expires_in?: number;
+}
+
+/**
+ * ConfirmReason is why web mode wants the one-time code of a gated call
+ * (CodeReply): the page says so beside the code's field.
+ */
+export type ConfirmReason = 'required' | 'expired' | 'wrong' | 'locked' | 'busy';
+/** Every ConfirmReason, in the order Go declares them. */
+export const confirmReasonValues: readonly ConfirmReason[] = ['required', 'expired', 'wrong', 'locked', 'busy'];
+
 /** ContextItem is one thing the model saw, for the context inspector. */
 export interface ContextItem {
   reason: PromptReason;
