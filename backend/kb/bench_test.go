@@ -92,6 +92,20 @@ func BenchmarkIndexText(b *testing.B) {
 	b.ReportMetric(float64(total)*float64(b.N)/(1<<20)/elapsed.Seconds(), "MB/s")
 }
 
+// BenchmarkIndexPassagesAgain: writing the full-text index of 100,000
+// passages again (generated text, about 60 words each), what the first start
+// after a change of text.SegmentForm (or a recovery) does before Hermes opens.
+func BenchmarkIndexPassagesAgain(b *testing.B) {
+	s := searchStore(b, 100_000)
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := RebuildIndex(ctx, s.db); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // searchStore is a store holding n chunks of generated text in 100-chunk
 // files of one collection, written as indexing writes them.
 func searchStore(b *testing.B, n int) *Store {
