@@ -232,11 +232,11 @@ func (a *App) NewSession() (SessionInfo, error) {
 	a.mu.Lock()
 	incognito := a.incognito
 	a.mu.Unlock()
-	s, err := a.core.newSession(ctx, incognito)
+	s, err := a.core.NewSession(ctx, incognito)
 	if err != nil {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
-	return toSessionInfo(s.Entry()), nil
+	return s, nil
 }
 
 // GetSettings lists the settings with their effective values.

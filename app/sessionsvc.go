@@ -79,6 +79,16 @@ func (c *Core) ImportSessions(ctx context.Context, r io.Reader, progress func(do
 	return res, err
 }
 
+// NewSession starts an empty conversation (an incognito one when incognito),
+// as the window's New chat does.
+func (c *Core) NewSession(ctx context.Context, incognito bool) (SessionInfo, error) {
+	s, err := c.newSession(ctx, incognito)
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	return toSessionInfo(s.Entry()), nil
+}
+
 // RenameSession sets a conversation's title.
 func (c *Core) RenameSession(ctx context.Context, id, title string) error {
 	return c.sessions.Rename(ctx, id, title)

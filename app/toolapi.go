@@ -133,10 +133,13 @@ type ToolInfo struct {
 }
 
 // ListTools lists every registered tool with its breaker state.
-func (a *App) ListTools() ([]ToolInfo, error) {
+func (a *App) ListTools() ([]ToolInfo, error) { return a.core.ListTools(), nil }
+
+// ListTools lists every registered tool with its breaker state.
+func (c *Core) ListTools() []ToolInfo {
 	out := []ToolInfo{}
-	for _, in := range a.core.tools.reg.List() {
-		b := a.core.tools.exec.Breaker(in.Name)
+	for _, in := range c.tools.reg.List() {
+		b := c.tools.exec.Breaker(in.Name)
 		ti := ToolInfo{Name: in.Name, Description: in.Description, Annotations: in.Annotations, Groups: in.Groups,
 			Enabled: in.Enabled, Breaker: b.State}
 		if !b.RetryAt.IsZero() {
@@ -144,7 +147,7 @@ func (a *App) ListTools() ([]ToolInfo, error) {
 		}
 		out = append(out, ti)
 	}
-	return out, nil
+	return out
 }
 
 // SetToolEnabled turns a tool on or off for the model.
@@ -178,10 +181,15 @@ type Activity struct {
 
 // ToolActivity lists audited tool calls, newest first; empty filters match all.
 func (a *App) ToolActivity(tool, status, sessionID string, limit int) ([]Activity, error) {
-	return a.core.toolActivity(context.Background(), tools.AuditFilter{Tool: tool, Status: tools.Status(status), SessionID: sessionID, Limit: limit})
+	return a.core.ToolActivity(context.Background(), tool, status, sessionID, limit)
 }
 
-// toolActivity reads the audit log.
+// ToolActivity lists audited tool calls, newest first; empty filters match all.
+func (c *Core) ToolActivity(ctx context.Context, tool, status, sessionID string, limit int) ([]Activity, error) {
+	return c.toolActivity(ctx, tools.AuditFilter{Tool: tool, Status: tools.Status(status), SessionID: sessionID, Limit: limit})
+}
+
+// toolActivity reads the audit log: the calls f matches, newest first.
 func (c *Core) toolActivity(ctx context.Context, f tools.AuditFilter) ([]Activity, error) {
 	log, ok := c.tools.exec.Audit.(*tools.AuditLog)
 	if !ok {

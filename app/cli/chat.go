@@ -70,7 +70,7 @@ func chat(core *app.Core, g globals, args []string, env Env) error {
 	}
 	if settings != nil {
 		if id == "" {
-			s, err := app.NewApp(core, nil).NewSession()
+			s, err := core.NewSession(ctx, false)
 			if err != nil {
 				return err
 			}

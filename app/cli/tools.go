@@ -68,7 +68,7 @@ func toolsCmd(core *app.Core, g globals, args []string, env Env) error {
 		if err := noArgs("tools list", rest); err != nil {
 			return err
 		}
-		list, _ := app.NewApp(core, nil).ListTools()
+		list := core.ListTools()
 		if g.json {
 			return printJSON(env.Stdout, list)
 		}
@@ -101,7 +101,7 @@ func toolsCmd(core *app.Core, g globals, args []string, env Env) error {
 		if err := noArgs("tools log", fs.Args()); err != nil {
 			return err
 		}
-		rows, err := app.NewApp(core, nil).ToolActivity(*tool, *status, *sess, *limit)
+		rows, err := core.ToolActivity(context.Background(), *tool, *status, *sess, *limit)
 		if err != nil {
 			return err
 		}
