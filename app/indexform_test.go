@@ -57,8 +57,20 @@ func TestOlderIndexFormIsWrittenAgain(t *testing.T) {
 	}
 	db.Close()
 
-	core = openAt(t, dir, "http://127.0.0.1:9")
-	defer core.Close()
+	told := 0
+	env := map[string]string{"OLLAMA_HOST": "http://127.0.0.1:9"}
+	reopen := func() *Core {
+		c, err := Open(ctx, Options{DataDir: dir, Getenv: func(k string) string { return env[k] },
+			IntentModel: os.DirFS("../models/intent"), OnIndexRewrite: func() { told++ }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	core = reopen()
+	if told != 1 {
+		t.Errorf("the rewrite was announced %d times; want once", told)
+	}
 	if form, err := core.db.IndexForm(ctx); err != nil || form != text.SegmentForm {
 		t.Fatalf("form after open: %d, %v; want %d", form, err, text.SegmentForm)
 	}
@@ -76,5 +88,10 @@ func TestOlderIndexFormIsWrittenAgain(t *testing.T) {
 	}
 	if hits, err := core.Knowledge().Search(ctx, "耳", nil, 5); err != nil || len(hits) != 1 {
 		t.Errorf("knowledge search of one character after the rewrite: %v, %v", hits, err)
+	}
+	core.Close()
+	reopen().Close() // the form is current: nothing to write, nothing said
+	if told != 1 {
+		t.Errorf("an open in the current form announced a rewrite (%d in all)", told)
 	}
 }

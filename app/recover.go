@@ -79,10 +79,22 @@ func rebuildIndexes(ctx context.Context, db *store.DB) error {
 // upgradeIndexForm rebuilds the full-text indexes of a database written in an
 // older form than this build's (docs/architecture.md, "Retrieval"). A quit or
 // crash part way leaves the old form recorded, so the next start does it again.
-func upgradeIndexForm(ctx context.Context, db *store.DB) error {
+// told (may be nil) hears it before the work starts.
+func upgradeIndexForm(ctx context.Context, db *store.DB, told func()) error {
 	form, err := db.IndexForm(ctx)
 	if err != nil || form == text.SegmentForm {
 		return err
+	}
+	var held bool // a new database has nothing to write again, and says nothing
+	if err := db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM messages) OR EXISTS (SELECT 1 FROM memories)
+		OR EXISTS (SELECT 1 FROM kb_chunks)`).Scan(&held); err != nil {
+		return fmt.Errorf("write the search indexes in the new form: %w", err)
+	}
+	if !held {
+		return db.SetIndexForm(ctx, text.SegmentForm)
+	}
+	if told != nil {
+		told()
 	}
 	if err := rebuildIndexes(ctx, db); err != nil {
 		return fmt.Errorf("write the search indexes in the new form: %w", err)

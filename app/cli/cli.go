@@ -213,6 +213,9 @@ func run(g globals, args []string, env Env) error {
 			}
 		}
 	}
+	opts.OnIndexRewrite = func() {
+		fmt.Fprintln(env.Stderr, "hermes: writing the search indexes again in this version's form (once; seconds for a large history)…")
+	}
 	if cmd == "mcp" && len(args) >= 2 && (args[0] == "call" || args[0] == "tools" || args[0] == "accept") {
 		opts.MCPOnly = []string{args[1]} // start only the server the command talks to
 	}
