@@ -121,7 +121,8 @@ func copyTable(ctx context.Context, in *sql.DB, out *DB, table string) (int, err
 			return err
 		}
 		defer ins.Close()
-		n, _, readErr = copyPass(ctx, in, ins, `SELECT `+list+` FROM "`+table+`"`, len(both))
+		var last int64
+		n, readErr = copyPass(ctx, in, ins, `SELECT `+list+` FROM "`+table+`"`, len(both), &last)
 		return nil
 	})
 	if err == nil {
@@ -160,15 +161,13 @@ func copyRows(ctx context.Context, in *sql.DB, ins *sql.Stmt, table, list string
 	from, n := int64(0), 0
 	var first error
 	for {
-		k, last, err := copyPass(ctx, in, ins, `SELECT rowid, `+list+` FROM "`+table+`" WHERE rowid >= `+strconv.FormatInt(from, 10)+` ORDER BY rowid`, width)
+		last := from - 1 // the last rowid read, copied or not
+		k, err := copyPass(ctx, in, ins, `SELECT rowid, `+list+` FROM "`+table+`" WHERE rowid >= `+strconv.FormatInt(from, 10)+` ORDER BY rowid`, width, &last)
 		n += k
 		if err == nil || ctx.Err() != nil {
 			return n, cmp.Or(first, err)
 		}
 		first = cmp.Or(first, err)
-		if k == 0 {
-			last = from - 1
-		}
 		next, ok := readableFrom(ctx, in, table, last+1)
 		if !ok {
 			return n, first
@@ -179,12 +178,12 @@ func copyRows(ctx context.Context, in *sql.DB, ins *sql.Stmt, table, list string
 
 // copyPass copies the rows query reads (width columns, the first the rowid
 // when the insert takes one) until they end or a page cannot be read; it
-// returns the rows copied, the last row's first column as a rowid, and the
-// read error.
-func copyPass(ctx context.Context, in *sql.DB, ins *sql.Stmt, query string, width int) (n int, last int64, err error) {
+// returns the rows copied and the read error, and sets *last to each row's
+// first column as it reads it (a rowid).
+func copyPass(ctx context.Context, in *sql.DB, ins *sql.Stmt, query string, width int, last *int64) (n int, err error) {
 	rows, err := in.QueryContext(ctx, query)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	defer rows.Close()
 	vals := make([]any, width)
@@ -194,16 +193,16 @@ func copyPass(ctx context.Context, in *sql.DB, ins *sql.Stmt, query string, widt
 	}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return n, last, err
+			return n, err
 		}
 		if id, ok := vals[0].(int64); ok {
-			last = id
+			*last = id
 		}
 		if _, err := ins.ExecContext(ctx, vals...); err == nil {
 			n++
 		}
 	}
-	return n, last, rows.Err()
+	return n, rows.Err()
 }
 
 // readableFrom is the smallest rowid past bad (the row that could not be
