@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"go/types"
 	"reflect"
@@ -103,7 +104,7 @@ func (w *tsWriter) named(t *types.Named) string {
 	if _, ok := t.Underlying().(*types.Struct); ok {
 		return w.name(obj)
 	}
-	if _, ok := t.Underlying().(*types.Basic); ok && len(enumValues(obj)) > 0 {
+	if _, ok := t.Underlying().(*types.Basic); ok && len(w.enumValues(obj)) > 0 {
 		return w.name(obj)
 	}
 	return w.ts(t.Underlying())
@@ -147,8 +148,9 @@ func basic(b *types.Basic) string {
 }
 
 // enumValues are the constants of a named basic type, in their order in the
-// source: a TS union of them.
-func enumValues(obj *types.TypeName) []*types.Const {
+// source (file by file, by name: a token.Pos alone orders files as they happened
+// to be loaded): a TS union of them.
+func (w *tsWriter) enumValues(obj *types.TypeName) []*types.Const {
 	var out []*types.Const
 	scope := obj.Pkg().Scope()
 	for _, n := range scope.Names() {
@@ -156,7 +158,11 @@ func enumValues(obj *types.TypeName) []*types.Const {
 			out = append(out, c)
 		}
 	}
-	slices.SortFunc(out, func(a, b *types.Const) int { return int(a.Pos() - b.Pos()) })
+	fset := w.api.docs.fset
+	slices.SortFunc(out, func(a, b *types.Const) int {
+		pa, pb := fset.Position(a.Pos()), fset.Position(b.Pos())
+		return cmp.Or(cmp.Compare(pa.Filename, pb.Filename), cmp.Compare(pa.Offset, pb.Offset))
+	})
 	return out
 }
 

@@ -88,7 +88,7 @@ func (w *tsWriter) declare(obj *types.TypeName) string {
 		return b.String()
 	}
 	var vals []string
-	for _, c := range enumValues(obj) {
+	for _, c := range w.enumValues(obj) {
 		vals = append(vals, strings.ReplaceAll(c.Val().ExactString(), `"`, "'"))
 	}
 	fmt.Fprintf(&b, "export type %s = %s;\n", name, strings.Join(vals, " | "))

@@ -1081,9 +1081,9 @@ export interface ProjectInput {
 }
 
 /** Reason says why an item is in the context. */
-export type PromptReason = 'document' | 'system' | 'query' | 'summary' | 'memory' | 'knowledge' | 'tool_schema' | 'pinned' | 'recent' | 'relevant' | 'anchor' | 'newest';
+export type PromptReason = 'system' | 'query' | 'summary' | 'memory' | 'knowledge' | 'tool_schema' | 'pinned' | 'recent' | 'relevant' | 'anchor' | 'newest' | 'document';
 /** Every PromptReason, in the order Go declares them. */
-export const promptReasonValues: readonly PromptReason[] = ['document', 'system', 'query', 'summary', 'memory', 'knowledge', 'tool_schema', 'pinned', 'recent', 'relevant', 'anchor', 'newest'];
+export const promptReasonValues: readonly PromptReason[] = ['system', 'query', 'summary', 'memory', 'knowledge', 'tool_schema', 'pinned', 'recent', 'relevant', 'anchor', 'newest', 'document'];
 
 /** Recommendation is a model suggested for this computer. */
 export interface Recommendation {
