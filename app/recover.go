@@ -85,12 +85,11 @@ func upgradeIndexForm(ctx context.Context, db *store.DB, told func()) error {
 	if err != nil || form == text.SegmentForm {
 		return err
 	}
-	var held bool // a new database has nothing to write again, and says nothing
-	if err := db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM messages) OR EXISTS (SELECT 1 FROM memories)
-		OR EXISTS (SELECT 1 FROM kb_chunks)`).Scan(&held); err != nil {
+	held, err := db.IndexedRows(ctx)
+	if err != nil {
 		return fmt.Errorf("write the search indexes in the new form: %w", err)
 	}
-	if !held {
+	if !held { // a new database has nothing to write again, and says nothing
 		return db.SetIndexForm(ctx, text.SegmentForm)
 	}
 	if told != nil {

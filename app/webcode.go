@@ -182,12 +182,12 @@ func (w *Web) confirm(g guarded, typed string) (int, CodeReply) {
 	fmt.Fprintf(w.Notices, "\nhermes: approval code %s %s (valid %d minutes, once) to %s\n"+
 		"hermes: type it in the browser only if you asked for this there\n\n",
 		code[:3], code[3:], int(codeTTL/time.Minute), g.what)
-	msg := map[ConfirmReason]string{
-		ConfirmRequired: "To approve this, type the one-time code just printed in the terminal that runs `hermes serve`.",
-		ConfirmExpired:  "That code has expired or was already used; a new code was printed in the terminal that runs `hermes serve`.",
-	}[reason]
-	if used {
+	msg := "To approve this, type the one-time code just printed in the terminal that runs `hermes serve`."
+	switch {
+	case used:
 		msg = "That code is not right and can no longer be used; a new code was printed in the terminal that runs `hermes serve`."
+	case reason == ConfirmExpired:
+		msg = "That code has expired or was already used; a new code was printed in the terminal that runs `hermes serve`."
 	}
 	return http.StatusPreconditionRequired, CodeReply{Confirm: reason, Error: msg, ExpiresIn: int(codeTTL / time.Second)}
 }
