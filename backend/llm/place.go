@@ -93,7 +93,8 @@ func placeBlob(ctx context.Context, path string, size, step int64, blobs string,
 		}
 	}()
 	// The hash reads at offsets (pread) of the handle whose offset the copy moves.
-	digest, hashErr := hashReader(both, path, io.NewSectionReader(src, 0, size), size, func(hashed int64) error { return fn(min(hashed, copied.Load())) })
+	// The whole size is reported once, after both are done.
+	digest, hashErr := hashReader(both, path, io.NewSectionReader(src, 0, size), size, func(hashed int64) error { return fn(min(hashed, copied.Load(), size-1)) })
 	if hashErr != nil {
 		stop(hashErr)
 	}
@@ -113,6 +114,9 @@ func placeBlob(ctx context.Context, path string, size, step int64, blobs string,
 		return "", false, err
 	}
 	if err := fn(size); err != nil {
+		return "", false, err
+	}
+	if err := ctx.Err(); err != nil { // stopped at the last report: no blob
 		return "", false, err
 	}
 	if err := tmp.Close(); err != nil { // a write the disk refused late (a network folder) shows here
