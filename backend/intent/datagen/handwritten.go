@@ -8,9 +8,11 @@ import (
 	"hermes/backend/intent/dataset"
 )
 
-// handwrittenJSONL holds messages written by hand, as people type them,
-// without the templates or the challenge set in view (EN and ZH, every
-// label, in plain, hurried-phone, careful-adult and label-border styles).
+// handwrittenJSONL holds messages written by hand, as people type them
+// (EN and ZH, every label, in plain, hurried-phone, careful-adult and
+// label-border styles): the first 2,663 without the templates or the
+// challenge set in view, the last 80 in the families of the challenge
+// set's misses (models/intent/README.md).
 // About a fifth of them join the development split and the rest train the
 // model (addHandwritten); the held-out split stays template families the
 // model never saw, so its figures stay comparable. Messages near a
