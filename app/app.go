@@ -201,29 +201,15 @@ func (a *App) CancelMessage(requestID string) error {
 // ListSessions returns the conversations, newest first.
 func (a *App) ListSessions() ([]SessionInfo, error) {
 	ctx := context.Background()
-	list, err := a.core.sessions.List(ctx)
-	if err != nil {
-		return nil, a.mapErr(ctx, err)
-	}
-	out := make([]SessionInfo, 0, len(list))
-	for _, s := range list {
-		out = append(out, toSessionInfo(s))
-	}
-	return out, nil
+	list, err := a.core.ListSessions(ctx)
+	return list, a.mapErr(ctx, err)
 }
 
 // LoadSession returns a conversation with its messages.
 func (a *App) LoadSession(id string) (SessionDetail, error) {
 	ctx := context.Background()
-	s, err := a.core.sessions.Get(ctx, id)
-	if err != nil {
-		return SessionDetail{}, a.mapErr(ctx, err)
-	}
-	msgs, err := a.core.sessions.Messages(ctx, s.ID)
-	if err != nil {
-		return SessionDetail{}, a.mapErr(ctx, err)
-	}
-	return SessionDetail{Session: toSessionInfo(s.Entry()), Messages: a.core.withUnsaved(s.ID, toMessages(msgs))}, nil
+	d, err := a.core.LoadSession(ctx, id)
+	return d, a.mapErr(ctx, err)
 }
 
 // NewSession starts an empty conversation.

@@ -49,6 +49,11 @@ type Options struct {
 	// MCPNoStart starts none (commands that only read or edit mcp.json).
 	MCPOnly    []string
 	MCPNoStart bool
+	// ReadConversations opens only what reading conversations needs (`session
+	// list`, `show`, `search`): no tools, MCP servers, sub-agents, workflows or
+	// agent, and no watcher of their files. Such a Core serves those reads and
+	// Close, nothing that runs a turn or a tool.
+	ReadConversations bool
 	// OnDBWait hears when a write waits for another Hermes process (true) and
 	// when it goes on (false); the CLI says so on stderr. Without it, an attached
 	// UI gets the "db:waiting" event.
@@ -106,6 +111,7 @@ type Core struct {
 	unsaved         unsavedReplies              // replies the data dir could not take yet
 	emit            func(name string, data any) // the attached UI's events; nil without one
 	bg              sync.WaitGroup              // background work (summaries) finished before Close
+	maintained      atomic.Bool                 // RunMaintenance runs: it sweeps, Close need not
 
 	workflows *workflows // the workflow engine, workflows.yaml and the workflow__ tools
 	agents    *agents    // agents.yaml, the sub-agent runner and the agent__ tools
@@ -188,15 +194,17 @@ func Open(ctx context.Context, opts Options) (c *Core, err error) {
 	undo = append(undo, func() { db.Close() })
 	c = newCore(opts, db, getenv)
 	clock.done("services")
-	if err = c.openExtensions(ctx, opts, getenv, clock, &undo); err != nil {
-		return nil, err
+	if !opts.ReadConversations {
+		if err = c.openExtensions(ctx, opts, getenv, clock, &undo); err != nil {
+			return nil, err
+		}
 	}
 	if err = c.finishLeftovers(ctx, clock); err != nil {
 		return nil, err
 	}
-	c.sweepAtOpen()
-	clock.done("sweep")
-	c.watchToolFile()
+	if !opts.ReadConversations {
+		c.watchToolFile()
+	}
 	return c, nil
 }
 
@@ -303,8 +311,10 @@ func (c *Core) afterTurn(sessionID string) {
 	}()
 }
 
-// Close waits briefly for background work and releases the database.
+// Close applies the due lifecycle work (sweepAtClose), waits briefly for
+// background work and releases the database.
 func (c *Core) Close() error {
+	c.sweepAtClose()
 	done := make(chan struct{})
 	go func() { c.bg.Wait(); close(done) }()
 	select {
@@ -314,10 +324,13 @@ func (c *Core) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_, ierr := c.eraseIncognito(ctx, true) // a failure is finished by the next open
-	c.closeToolFile()
-	c.closeWorkflows()
-	c.closeAgents()
-	c.mcp.Close()
+	// Without tools the Core was opened to read conversations only.
+	if c.tools != nil {
+		c.closeToolFile()
+		c.closeWorkflows()
+		c.closeAgents()
+		c.mcp.Close()
+	}
 	c.stopOllama()
 	c.intent.close()
 	c.transport.CloseIdleConnections()

@@ -38,27 +38,30 @@ func (c *Core) lifecycle(s config.Settings) *session.Lifecycle {
 		}}
 }
 
-// sweepAtOpen applies the due lifecycle work whenever a data dir is opened,
-// from any door, in the background (Close waits for it briefly). The model
-// titles and summarises only when an Ollama already answers; otherwise the
-// extractive summary serves, as when Ollama is away.
-func (c *Core) sweepAtOpen() {
-	c.bg.Add(1)
-	go func() {
-		defer c.bg.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		s, err := c.settings.Load(ctx)
-		if err != nil {
-			return
-		}
-		// Ollama is looked for only when a conversation is due to close (a
-		// command that reads, on a data dir with nothing due, connects nowhere).
-		if due, err := c.lifecycle(s).Due(ctx, c.sessions.Now()); err != nil || !due || !c.answers(s.OllamaHost)(ctx) {
-			ctx = context.WithValue(ctx, noModelKey{}, true)
-		}
-		_, _ = c.Sweep(ctx)
-	}()
+// sweepAtClose applies the due lifecycle work when a command closes the data
+// dir, so that every door applies it; the window and web mode sweep at start
+// and every minute instead (RunMaintenance). It runs after the command, on the
+// connection the command used: run beside it, it opened a second connection
+// to the file (reading its schema again), a tenth of a short command's time
+// (BenchmarkSessionListProcess, app/cli). The model titles and summarises only
+// when an Ollama already answers; otherwise the extractive summary serves, as
+// when Ollama is away.
+func (c *Core) sweepAtClose() {
+	if c.maintained.Load() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := c.settings.Load(ctx)
+	if err != nil {
+		return
+	}
+	// Ollama is looked for only when a conversation is due to close (a
+	// command that reads, on a data dir with nothing due, connects nowhere).
+	if due, err := c.lifecycle(s).Due(ctx, c.sessions.Now()); err != nil || !due || !c.answers(s.OllamaHost)(ctx) {
+		ctx = context.WithValue(ctx, noModelKey{}, true)
+	}
+	_, _ = c.Sweep(ctx)
 }
 
 // noModelKey marks a sweep that must not ask the model (nor start Ollama).
@@ -68,6 +71,7 @@ type noModelKey struct{}
 // web mode), keeps the knowledge base current (Knowledge.Run), and scrubs the file after erasures that could not be checkpointed
 // at once (another process was reading): "scrub:done" tells the UI.
 func (c *Core) RunMaintenance(ctx context.Context, every time.Duration) {
+	c.maintained.Store(true)
 	go c.kb.Run(ctx)
 	c.ollamaRecords.Sweep() // the Ollama runners a killed Hermes left hold a model's memory
 	t := time.NewTicker(every)

@@ -46,6 +46,34 @@ func (c *Core) DeleteSession(ctx context.Context, id string) (DeleteReceipt, err
 	return c.sessions.Delete(ctx, s.ID)
 }
 
+// ListSessions returns the conversations, pinned first, then the most
+// recently active.
+func (c *Core) ListSessions(ctx context.Context) ([]SessionInfo, error) {
+	list, err := c.sessions.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionInfo, 0, len(list))
+	for _, s := range list {
+		out = append(out, toSessionInfo(s))
+	}
+	return out, nil
+}
+
+// LoadSession returns a conversation (by id or ref) with its messages, the
+// replies the data dir could not take yet included.
+func (c *Core) LoadSession(ctx context.Context, id string) (SessionDetail, error) {
+	s, err := c.sessions.Get(ctx, id)
+	if err != nil {
+		return SessionDetail{}, err
+	}
+	msgs, err := c.sessions.Messages(ctx, s.ID)
+	if err != nil {
+		return SessionDetail{}, err
+	}
+	return SessionDetail{Session: toSessionInfo(s.Entry()), Messages: c.withUnsaved(s.ID, toMessages(msgs))}, nil
+}
+
 // Session returns a conversation by id or ref.
 func (c *Core) Session(ctx context.Context, id string) (SessionInfo, error) {
 	s, err := c.sessions.Get(ctx, id)

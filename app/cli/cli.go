@@ -222,6 +222,9 @@ func run(g globals, args []string, env Env) error {
 	if cmd == "mcp" && len(args) >= 1 && (args[0] == "import" || args[0] == "approve" || args[0] == "list") {
 		opts.MCPNoStart = true // read and edit the config only
 	}
+	if cmd == "session" && len(args) >= 1 && (args[0] == "list" || args[0] == "show" || args[0] == "search") {
+		opts.ReadConversations = true // no tools, MCP, sub-agents or workflows to open
+	}
 	if cmd == "activity" || cmd == "kb" {
 		opts.MCPNoStart = true // a list of connections makes none; the knowledge base needs no MCP server
 	}

@@ -21,7 +21,6 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		return usagef("session: say list, show, search, export, import, context, settings, rename, pin, unpin, archive or delete")
 	}
 	ctx := context.Background()
-	a := app.NewApp(core, nil)
 	sub, args := args[0], args[1:]
 	switch sub {
 	case "export", "import", "context", "search", "settings": // these parse their own flags
@@ -33,13 +32,13 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 	}
 	switch sub {
 	case "list":
-		return sessionList(a, g, args, env)
+		return sessionList(ctx, core, g, args, env)
 	case "show":
-		return sessionShow(a, g, args, env)
+		return sessionShow(ctx, core, g, args, env)
 	case "search":
 		return sessionSearch(ctx, core, g, args, env)
 	case "export":
-		return sessionExport(core, a, args, env)
+		return sessionExport(core, app.NewApp(core, nil), args, env)
 	case "import":
 		return sessionImport(core, g, args, env)
 	case "context":
@@ -62,16 +61,16 @@ func sessionCmd(core *app.Core, g globals, args []string, env Env) error {
 		}
 		return sessionErr("session archive", args[0], core.ArchiveSession(ctx, args[0]))
 	case "delete":
-		return sessionDelete(ctx, core, a, g, args, env)
+		return sessionDelete(ctx, core, g, args, env)
 	}
 	return usagef("session: unknown subcommand %q", sub)
 }
 
-func sessionList(a *app.App, g globals, args []string, env Env) error {
+func sessionList(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
 	if err := noArgs("session list", args); err != nil {
 		return err
 	}
-	list, err := a.ListSessions()
+	list, err := core.ListSessions(ctx)
 	if err != nil || g.json {
 		return orJSON(env, list, err)
 	}
@@ -87,11 +86,11 @@ func sessionList(a *app.App, g globals, args []string, env Env) error {
 	return tw.Flush()
 }
 
-func sessionShow(a *app.App, g globals, args []string, env Env) error {
+func sessionShow(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
 	if len(args) != 1 {
 		return usagef("session show: give one session id")
 	}
-	d, err := a.LoadSession(args[0])
+	d, err := core.LoadSession(ctx, args[0])
 	if err != nil {
 		if app.IsNotFound(err) {
 			return notFound("session show", args[0])
@@ -189,7 +188,7 @@ func sessionExport(core *app.Core, a *app.App, args []string, env Env) error {
 	return nil
 }
 
-func sessionDelete(ctx context.Context, core *app.Core, a *app.App, g globals, args []string, env Env) error {
+func sessionDelete(ctx context.Context, core *app.Core, g globals, args []string, env Env) error {
 	if len(args) == 0 {
 		return usagef("session delete: give one or more session ids")
 	}
@@ -203,7 +202,7 @@ func sessionDelete(ctx context.Context, core *app.Core, a *app.App, g globals, a
 	}
 	var receipts []app.DeleteReceipt
 	for _, id := range args {
-		r, err := a.DeleteSession(id) // with the memories derived from it
+		r, err := core.DeleteSession(ctx, id) // with the memories derived from it
 		if err != nil {
 			return sessionErr("session delete", id, err)
 		}
