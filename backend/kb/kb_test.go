@@ -209,7 +209,8 @@ func TestRemoveLeavesNoCanary(t *testing.T) {
 // finishes it and every file is indexed once.
 func TestIndexResumes(t *testing.T) {
 	e := newEnv(t)
-	for i := range 40 {
+	files := batchFiles + 16 // more than one transaction
+	for i := range files {
 		e.write(t, filepath.Join("d", string(rune('a'+i%26))+strings.Repeat("x", i/26)+".md"), manual)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -234,12 +235,12 @@ func TestIndexResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	end, _ := e.s.Get(context.Background(), "big")
-	if end.Indexed != 40 || end.Pending != 0 {
+	if end.Indexed != files || end.Pending != 0 {
 		t.Fatalf("after resuming: %+v", end)
 	}
 	var chunks int
 	e.db.QueryRow(`SELECT COUNT(*) FROM kb_chunks k JOIN kb_files f ON f.id = k.file_id WHERE f.collection_id = ?`, c.ID).Scan(&chunks)
-	if chunks != end.Chunks || chunks != 40*len(chunk.Split(manual, nil, true)) {
+	if chunks != end.Chunks || chunks != files*len(chunk.Split(manual, nil, true)) {
 		t.Fatalf("%d chunk rows, %d counted: a file indexed twice?", chunks, end.Chunks)
 	}
 }
