@@ -85,11 +85,7 @@ func upgradeIndexForm(ctx context.Context, db *store.DB, told func()) error {
 	if err != nil || form == text.SegmentForm {
 		return err
 	}
-	held, err := db.IndexedRows(ctx)
-	if err != nil {
-		return fmt.Errorf("write the search indexes in the new form: %w", err)
-	}
-	if !held { // a new database has nothing to write again, and says nothing
+	if db.Created { // a new database has nothing to write again, and says nothing
 		return db.SetIndexForm(ctx, text.SegmentForm)
 	}
 	if told != nil {

@@ -173,10 +173,7 @@ func (s *Store) expansion(ctx context.Context, q string, concepts []string) []st
 func (s *Store) docFreq(ctx context.Context, w string) int {
 	grams := []string{w}
 	if text.IsCJK([]rune(w)[0]) {
-		grams = nil
-		for _, g := range text.Bigrams(w) {
-			grams = append(grams, retrieval.CJKTerm(g))
-		}
+		grams = retrieval.CJKTerms(w)
 	}
 	df := -1
 	for _, g := range grams {

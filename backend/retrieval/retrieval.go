@@ -104,12 +104,19 @@ func PlainTerms(q string) []string {
 	for _, tok := range text.Tokens(q) {
 		r := []rune(tok)
 		if text.IsCJK(r[0]) {
-			for _, g := range text.Bigrams(tok) {
-				out = append(out, CJKTerm(g))
-			}
+			out = append(out, CJKTerms(tok)...)
 			continue
 		}
 		out = append(out, `"`+tok+`"`)
+	}
+	return out
+}
+
+// CJKTerms are the FTS5 terms of a CJK word's bigrams (CJKTerm each).
+func CJKTerms(w string) []string {
+	var out []string
+	for _, g := range text.Bigrams(w) {
+		out = append(out, CJKTerm(g))
 	}
 	return out
 }

@@ -77,18 +77,6 @@ func (db *DB) IndexForm(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// IndexedRows reports whether any full-text index has rows to be written
-// from: a chat message, a memory or a knowledge passage.
-func (db *DB) IndexedRows(ctx context.Context) (bool, error) {
-	var held bool
-	err := db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM messages) OR EXISTS (SELECT 1 FROM memories)
-		OR EXISTS (SELECT 1 FROM kb_chunks)`).Scan(&held)
-	if err != nil {
-		return false, fmt.Errorf("look for indexed rows: %w", err)
-	}
-	return held, nil
-}
-
 // SetIndexForm records the form the full-text indexes were written in, once
 // every one of them is.
 func (db *DB) SetIndexForm(ctx context.Context, form int) error {

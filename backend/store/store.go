@@ -68,6 +68,9 @@ type DB struct {
 	OnWait func(waiting bool)
 
 	opened os.FileInfo // the file as opened (CheckFile)
+	// Created is whether this open made the schema (the file had none): its
+	// tables hold nothing yet.
+	Created bool
 }
 
 // WaitNotice is how long a transaction waits for the write lock before OnWait
@@ -285,6 +288,7 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	db.Created = current == 0
 	if current > latest {
 		return fmt.Errorf("migrate %s: %w: the file has schema %d, this build knows up to %d; upgrade Hermes or use another --data-dir (the file was not changed)", db.Path, ErrNewerSchema, current, latest)
 	}
