@@ -19,10 +19,17 @@ import (
 	"hermes/backend/tools"
 )
 
-// App holds the methods bound to the UI (Wails and the web mode). Each is thin:
-// call the backend, convert to DTOs, map errors to user messages.
+// App holds the methods bound to the UI (Wails and the web mode) that no
+// domain service holds yet, and builds those services (knowledgeService, ...).
+// Each method is thin: call the backend, convert to DTOs, map errors to user
+// messages (docs/architecture.md, "The boundary").
+//
+//bindgen:bound
 type App struct {
 	core *Core
+	// the domain services bound beside App (bindgen reaches each through the
+	// field named after its type)
+	knowledgeService *KnowledgeService
 	// emit sends an event to the UI; set by the desktop or the web server.
 	emit func(name string, data any)
 	// ready is called once when the UI reports it has loaded.
@@ -38,14 +45,7 @@ type App struct {
 	throttle time.Duration
 
 	approvals *uiApprover
-	// saveDialog asks where to save a file, openDialog for a file to open
-	// (desktop only); nil elsewhere.
-	saveDialog func(defaultName string) (string, error)
-	openDialog func(title, pattern string) (string, error)
-	// folderDialog asks for a folder, openPath hands a file to the desktop
-	// (the window sets them; web mode has neither)
-	folderDialog func(title string) (string, error)
-	openPath     func(path string)
+	*desktopHooks
 
 	mu        sync.Mutex
 	incognito bool
@@ -72,7 +72,8 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 		emit = func(string, any) {}
 	}
 	a := &App{core: core, emit: emit, throttle: streamGap, running: map[string]context.CancelFunc{},
-		contexts: map[string]ContextReport{}}
+		contexts: map[string]ContextReport{}, desktopHooks: &desktopHooks{}}
+	a.knowledgeService = &KnowledgeService{core: core, desk: a.desktopHooks}
 	a.methods, a.bound = sync.OnceValue(a.webMethods), sync.OnceValue(a.requestBound)
 	a.approvals = &uiApprover{emit: func(n string, d any) { a.emit(n, d) }, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
 	core.SetApprover(a.approvals)
@@ -93,11 +94,26 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	return a
 }
 
-func (a *App) mapErr(ctx context.Context, err error) error {
+// desktopHooks are what only the desktop window can do, set by it when it
+// starts (RunDesktop); each is nil in web mode and the command line.
+type desktopHooks struct {
+	// saveDialog asks where to save a file, openDialog for a file to open
+	saveDialog func(defaultName string) (string, error)
+	openDialog func(title, pattern string) (string, error)
+	// folderDialog asks for a folder, openPath hands a file to the desktop
+	folderDialog func(title string) (string, error)
+	openPath     func(path string)
+}
+
+func (a *App) mapErr(ctx context.Context, err error) error { return a.core.userErr(ctx, err) }
+
+// userErr is err as the user reads it, with the Ollama address and chat
+// model of the settings (nil stays nil).
+func (c *Core) userErr(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
-	s, _ := a.core.settings.Load(ctx)
+	s, _ := c.settings.Load(ctx)
 	return userError(err, s.OllamaHost, s.ChatModel)
 }
 

@@ -71,7 +71,7 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 					Filters: []runtime.FileFilter{{DisplayName: title + " (" + pattern + ")", Pattern: pattern}}})
 			}
 		},
-		Bind: []interface{}{app},
+		Bind: app.boundServices(),
 		// A failed call rejects the page's promise with an ErrorBody (message, code,
 		// params), as the web mode answers it.
 		ErrorFormatter: FormatError,

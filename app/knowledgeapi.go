@@ -10,91 +10,98 @@ import (
 	"hermes/backend/kb"
 )
 
-// The knowledge base as the window and web mode call it (Knowledge panel,
-// citations). Events: "kb:progress" (KBProgress) while files are read,
-// "kb:changed" (a collection's name) when its files or state change.
+// KnowledgeService is the knowledge base as the window and web mode call it
+// (Knowledge panel, citations): one bound service of its own beside App.
+// Events: "kb:progress" (KBProgress) while files are read, "kb:changed" (a
+// collection's name) when its files or state change.
+//
+//bindgen:bound
+type KnowledgeService struct {
+	core *Core
+	desk *desktopHooks
+}
 
 // KBPassage is a cited passage in its page or file, for the viewer.
 type KBPassage = kb.Passage
 
 // KBList lists the collections with their counts.
-func (a *App) KBList() ([]KBCollection, error) {
+func (a *KnowledgeService) KBList() ([]KBCollection, error) {
 	ctx := context.Background()
 	cs, err := a.core.kb.List(ctx)
 	if cs == nil {
 		cs = []KBCollection{}
 	}
-	return cs, a.mapErr(ctx, err)
+	return cs, a.core.userErr(ctx, err)
 }
 
 // KBAdd adds a folder (or one file) as a collection; its files are read in the
 // background ("kb:progress").
-func (a *App) KBAdd(root, name string) (KBCollection, error) {
+func (a *KnowledgeService) KBAdd(root, name string) (KBCollection, error) {
 	ctx := context.Background()
 	c, err := a.core.kb.Add(ctx, expandHome(root), name)
-	return c, a.mapErr(ctx, err)
+	return c, a.core.userErr(ctx, err)
 }
 
 // KBFiles lists a collection's files with their state (failed first).
-func (a *App) KBFiles(name string) ([]KBFile, error) {
+func (a *KnowledgeService) KBFiles(name string) ([]KBFile, error) {
 	ctx := context.Background()
 	fs, err := a.core.kb.Files(ctx, name)
 	if fs == nil {
 		fs = []KBFile{}
 	}
-	return fs, a.mapErr(ctx, err)
+	return fs, a.core.userErr(ctx, err)
 }
 
 // KBRemove erases a collection from the index (the files stay on disk).
-func (a *App) KBRemove(name string) (KBReceipt, error) {
+func (a *KnowledgeService) KBRemove(name string) (KBReceipt, error) {
 	ctx := context.Background()
 	r, err := a.core.kb.Remove(ctx, name)
-	return r, a.mapErr(ctx, err)
+	return r, a.core.userErr(ctx, err)
 }
 
 // KBReindex reads every file of a collection again, in the background.
-func (a *App) KBReindex(name string) (KBCollection, error) {
+func (a *KnowledgeService) KBReindex(name string) (KBCollection, error) {
 	ctx := context.Background()
 	c, err := a.core.kb.Reindex(ctx, name)
 	if err == nil {
 		a.core.kb.resume()
 	}
-	return c, a.mapErr(ctx, err)
+	return c, a.core.userErr(ctx, err)
 }
 
 // KBCancel stops the indexing under way; the files not read yet wait until
 // KBResume (or the next start). It returns an error (always nil) because web
 // mode's dispatch reads a bound method's last result as its error.
-func (a *App) KBCancel() error {
+func (a *KnowledgeService) KBCancel() error {
 	a.core.kb.cancel()
 	return nil
 }
 
 // KBResume reads the waiting files in the background (nil error: see KBCancel).
-func (a *App) KBResume() error {
+func (a *KnowledgeService) KBResume() error {
 	a.core.kb.resume()
 	return nil
 }
 
 // KBSearch finds passages for query in every collection.
-func (a *App) KBSearch(query string) ([]KBHit, error) {
+func (a *KnowledgeService) KBSearch(query string) ([]KBHit, error) {
 	ctx := context.Background()
 	hits, err := a.core.kb.Search(ctx, query, nil, kb.DefaultK)
 	if hits == nil {
 		hits = []KBHit{}
 	}
-	return hits, a.mapErr(ctx, err)
+	return hits, a.core.userErr(ctx, err)
 }
 
 // KBPassage is a cited passage (by its chunk id) in its page or file.
-func (a *App) KBPassage(chunk string) (KBPassage, error) {
+func (a *KnowledgeService) KBPassage(chunk string) (KBPassage, error) {
 	ctx := context.Background()
 	id, err := strconv.ParseInt(chunk, 10, 64)
 	if err != nil {
-		return KBPassage{}, a.mapErr(ctx, kb.ErrNoPassage)
+		return KBPassage{}, a.core.userErr(ctx, kb.ErrNoPassage)
 	}
 	p, err := a.core.kb.Passage(ctx, id)
-	return p, a.mapErr(ctx, err)
+	return p, a.core.userErr(ctx, err)
 }
 
 // ErrNoDesktop is a request only the desktop window can do (a folder picker,
@@ -103,24 +110,24 @@ var ErrNoDesktop = errors.New("only the desktop window can do this")
 
 // KBPickFolder asks for a folder with the desktop's dialog ("" when the user
 // cancels); web mode has none: the page asks for a path instead.
-func (a *App) KBPickFolder() (string, error) {
-	if a.folderDialog == nil {
-		return "", a.mapErr(context.Background(), ErrNoDesktop)
+func (a *KnowledgeService) KBPickFolder() (string, error) {
+	if a.desk.folderDialog == nil {
+		return "", a.core.userErr(context.Background(), ErrNoDesktop)
 	}
-	return a.folderDialog("Add a folder to the knowledge base")
+	return a.desk.folderDialog("Add a folder to the knowledge base")
 }
 
 // KBOpenFile hands a cited passage's file to the desktop's default program.
-func (a *App) KBOpenFile(chunk string) error {
+func (a *KnowledgeService) KBOpenFile(chunk string) error {
 	ctx := context.Background()
 	p, err := a.KBPassage(chunk)
 	if err != nil {
 		return err
 	}
-	if a.openPath == nil {
-		return a.mapErr(ctx, ErrNoDesktop)
+	if a.desk.openPath == nil {
+		return a.core.userErr(ctx, ErrNoDesktop)
 	}
-	a.openPath(p.Path)
+	a.desk.openPath(p.Path)
 	return nil
 }
 

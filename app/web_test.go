@@ -569,22 +569,39 @@ func TestWebDecodesArgumentsByType(t *testing.T) {
 	}
 }
 
-// TestWebTableHoldsEveryMethod: web mode calls App's bound methods through the
-// table bindgen writes (webmethods_gen.go); a method added, removed or given
-// other parameters since it was written fails here until `go generate ./app`.
+// TestWebTableHoldsEveryMethod: web mode calls the bound services' methods
+// (App's and each domain service's, boundServices) through the table bindgen
+// writes (webmethods_gen.go); a method added, removed or given other
+// parameters since it was written fails here until `go generate ./app`.
 func TestWebTableHoldsEveryMethod(t *testing.T) {
-	typ := reflect.TypeOf(&App{})
-	table := (&App{}).webMethods()
-	for i := range typ.NumMethod() {
-		m := typ.Method(i)
-		w, ok := table[m.Name]
-		if !ok {
-			t.Errorf("%s is not in the web table: run go generate ./app", m.Name)
-		} else if w.args != m.Type.NumIn()-1 {
-			t.Errorf("%s takes %d arguments; the web table says %d: run go generate ./app", m.Name, m.Type.NumIn()-1, w.args)
+	a, _, _, _ := newTestApp(t, nil)
+	table := a.webMethods()
+	services := a.boundServices()
+	if len(services) < 2 || services[0] != any(a) {
+		t.Fatalf("bound services = %T: want App first, then the domain services", services)
+	}
+	n := 0
+	for _, svc := range services {
+		typ := reflect.TypeOf(svc)
+		if reflect.ValueOf(svc).IsNil() {
+			t.Fatalf("%s is bound but NewApp left it nil", typ)
+		}
+		for i := range typ.NumMethod() {
+			m := typ.Method(i)
+			n++
+			w, ok := table[m.Name]
+			if !ok {
+				t.Errorf("%s.%s is not in the web table: run go generate ./app", typ.Elem().Name(), m.Name)
+			} else if w.args != m.Type.NumIn()-1 {
+				t.Errorf("%s takes %d arguments; the web table says %d: run go generate ./app", m.Name, m.Type.NumIn()-1, w.args)
+			}
 		}
 	}
-	if len(table) != typ.NumMethod() {
-		t.Errorf("the web table has %d methods, App %d: run go generate ./app", len(table), typ.NumMethod())
+	if len(table) != n {
+		t.Errorf("the web table has %d methods, the bound services %d: run go generate ./app", len(table), n)
+	}
+	// the table calls the domain service, not App
+	if _, err := table["KBList"].call(context.Background(), []json.RawMessage{}); err != nil {
+		t.Fatalf("KBList through the web table: %v", err)
 	}
 }

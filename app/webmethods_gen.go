@@ -11,7 +11,13 @@ import (
 	"hermes/backend/tools"
 )
 
-// webMethods are App's bound methods as web mode calls them, each decoding its
+// boundServices are the services the window binds: App and one per domain
+// (docs/architecture.md, "The boundary").
+func (a *App) boundServices() []any {
+	return []any{a, a.knowledgeService}
+}
+
+// webMethods are the bound services' methods as web mode calls them, each decoding its
 // JSON arguments into its own parameter types (docs/architecture.md, "The boundary").
 func (a *App) webMethods() map[string]webMethod {
 	return map[string]webMethod{
@@ -51,17 +57,17 @@ func (a *App) webMethods() map[string]webMethod {
 			return a.ImportModel(p0, p1, p2, p3)
 		}),
 		"Incognito":            bind0(func(_ context.Context) (any, error) { return a.Incognito() }),
-		"KBAdd":                bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.KBAdd(p0, p1) }),
-		"KBCancel":             bind0(func(_ context.Context) (any, error) { return nil, a.KBCancel() }),
-		"KBFiles":              bind1(func(_ context.Context, p0 string) (any, error) { return a.KBFiles(p0) }),
-		"KBList":               bind0(func(_ context.Context) (any, error) { return a.KBList() }),
-		"KBOpenFile":           bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.KBOpenFile(p0) }),
-		"KBPassage":            bind1(func(_ context.Context, p0 string) (any, error) { return a.KBPassage(p0) }),
-		"KBPickFolder":         bind0(func(_ context.Context) (any, error) { return a.KBPickFolder() }),
-		"KBReindex":            bind1(func(_ context.Context, p0 string) (any, error) { return a.KBReindex(p0) }),
-		"KBRemove":             bind1(func(_ context.Context, p0 string) (any, error) { return a.KBRemove(p0) }),
-		"KBResume":             bind0(func(_ context.Context) (any, error) { return nil, a.KBResume() }),
-		"KBSearch":             bind1(func(_ context.Context, p0 string) (any, error) { return a.KBSearch(p0) }),
+		"KBAdd":                bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.knowledgeService.KBAdd(p0, p1) }),
+		"KBCancel":             bind0(func(_ context.Context) (any, error) { return nil, a.knowledgeService.KBCancel() }),
+		"KBFiles":              bind1(func(_ context.Context, p0 string) (any, error) { return a.knowledgeService.KBFiles(p0) }),
+		"KBList":               bind0(func(_ context.Context) (any, error) { return a.knowledgeService.KBList() }),
+		"KBOpenFile":           bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.knowledgeService.KBOpenFile(p0) }),
+		"KBPassage":            bind1(func(_ context.Context, p0 string) (any, error) { return a.knowledgeService.KBPassage(p0) }),
+		"KBPickFolder":         bind0(func(_ context.Context) (any, error) { return a.knowledgeService.KBPickFolder() }),
+		"KBReindex":            bind1(func(_ context.Context, p0 string) (any, error) { return a.knowledgeService.KBReindex(p0) }),
+		"KBRemove":             bind1(func(_ context.Context, p0 string) (any, error) { return a.knowledgeService.KBRemove(p0) }),
+		"KBResume":             bind0(func(_ context.Context) (any, error) { return nil, a.knowledgeService.KBResume() }),
+		"KBSearch":             bind1(func(_ context.Context, p0 string) (any, error) { return a.knowledgeService.KBSearch(p0) }),
 		"LastContext":          bind1(func(_ context.Context, p0 string) (any, error) { return a.LastContext(p0) }),
 		"ListAgents":           bind0(func(_ context.Context) (any, error) { return a.ListAgents() }),
 		"ListModelDetails":     bind0(func(_ context.Context) (any, error) { return a.ListModelDetails() }),

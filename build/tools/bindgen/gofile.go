@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// writeGo is webmethods_gen.go: web mode's table of App's bound methods.
+// writeGo is webmethods_gen.go: web mode's table of the bound services'
+// methods, and the list of the services the window binds.
 func writeGo(a *api) []byte {
 	imports := map[string]string{"context": "context"} // path -> name
 	qual := func(p *types.Package) string {
@@ -25,7 +26,7 @@ func writeGo(a *api) []byte {
 			params = append(params, fmt.Sprintf("p%d %s", i, types.TypeString(p.Type(), qual)))
 			args = append(args, fmt.Sprintf("p%d", i))
 		}
-		invoke := fmt.Sprintf("a.%s(%s)", m.name, strings.Join(args, ", "))
+		invoke := fmt.Sprintf("%s.%s(%s)", receiver(m.service), m.name, strings.Join(args, ", "))
 		switch {
 		case m.result != nil && m.err:
 			invoke = "return " + invoke
@@ -44,13 +45,34 @@ func writeGo(a *api) []byte {
 	for _, p := range slices.Sorted(maps.Keys(imports)) {
 		fmt.Fprintf(&b, "\t%q\n", p)
 	}
-	b.WriteString(")\n\n// webMethods are App's bound methods as web mode calls them, each decoding its\n" +
+	b.WriteString(")\n\n// boundServices are the services the window binds: App and one per domain\n" +
+		"// (docs/architecture.md, \"The boundary\").\n" +
+		"func (a *App) boundServices() []any {\n\treturn []any{")
+	for i, svc := range a.services {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(receiver(svc))
+	}
+	b.WriteString("}\n}\n\n// webMethods are the bound services' methods as web mode calls them, each decoding its\n" +
 		"// JSON arguments into its own parameter types (docs/architecture.md, \"The boundary\").\n" +
 		"func (a *App) webMethods() map[string]webMethod {\n\treturn map[string]webMethod{\n")
 	b.WriteString(body.String())
 	b.WriteString("\t}\n}\n")
 	return []byte(b.String())
 }
+
+// receiver is how the table reaches a bound service from App: App itself, or
+// its field named after the service's type (KnowledgeService: a.knowledgeService;
+// readAPI checks that it is there).
+func receiver(service string) string {
+	if service == "App" {
+		return "a"
+	}
+	return "a." + fieldOf(service)
+}
+
+func fieldOf(service string) string { return strings.ToLower(service[:1]) + service[1:] }
 
 func prefixed(s []string) string {
 	if len(s) == 0 {

@@ -32,7 +32,7 @@ func main() {
 	}
 }
 
-const stub = "package app\n\nfunc (a *App) webMethods() map[string]webMethod { return nil }\n"
+const stub = "package app\n\nfunc (a *App) webMethods() map[string]webMethod { return nil }\n\nfunc (a *App) boundServices() []any { return nil }\n"
 
 const (
 	tsFile = "frontend/src/lib/bindings.gen.ts"

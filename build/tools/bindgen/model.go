@@ -13,9 +13,10 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// method is one bound method of App as both sides see it.
+// method is one bound method of a bound service as both sides see it.
 type method struct {
-	name   string
+	service string // the bound type it is a method of (App, KnowledgeService, ...)
+	name    string
 	doc    string
 	params []*types.Var
 	result types.Type // nil: none
@@ -38,8 +39,9 @@ type event struct {
 
 // api is what the generators write from.
 type api struct {
-	pkg     *types.Package
-	methods []method
+	pkg      *types.Package
+	services []string // the bound types: App first, then the others in source order
+	methods  []method
 	events  []event
 	// sent are the types web mode sends outside any method or event (a
 	// refusal's body): their declarations say //bindgen:send.
@@ -48,42 +50,89 @@ type api struct {
 }
 
 func readAPI(p *packages.Package) (*api, error) {
-	obj := p.Types.Scope().Lookup("App")
-	if obj == nil {
-		return nil, fmt.Errorf("package app has no type App")
-	}
 	a := &api{pkg: p.Types, docs: newDocReader(p.Fset, p.Syntax)}
-	gated := gateNames(p.Syntax)
-	mset := types.NewMethodSet(types.NewPointer(obj.Type()))
-	for i := range mset.Len() {
-		f := mset.At(i).Obj().(*types.Func)
-		if !f.Exported() {
-			continue
-		}
-		m, err := a.readMethod(f)
-		if err != nil {
-			return nil, err
-		}
-		m.gated = gated[m.name]
-		delete(gated, m.name)
-		a.methods = append(a.methods, m)
+	a.services = boundTypes(p)
+	if len(a.services) == 0 || a.services[0] != "App" {
+		return nil, fmt.Errorf("package app has no type App marked //bindgen:bound")
 	}
+	gated := gateNames(p.Syntax)
+	owner := map[string]string{} // method name -> its service: names are one namespace
+	app := p.Types.Scope().Lookup("App").Type()
+	for _, svc := range a.services {
+		obj := p.Types.Scope().Lookup(svc)
+		if svc != "App" && !hasField(app, fieldOf(svc), types.NewPointer(obj.Type())) {
+			return nil, fmt.Errorf("%s is bound, so App needs a field %s *%s (web mode's table reaches it there)", svc, fieldOf(svc), svc)
+		}
+		mset := types.NewMethodSet(types.NewPointer(obj.Type()))
+		for i := range mset.Len() {
+			f := mset.At(i).Obj().(*types.Func)
+			if !f.Exported() {
+				continue
+			}
+			if other, ok := owner[f.Name()]; ok {
+				return nil, fmt.Errorf("%s.%s: %s has a bound method of that name too (web mode and the client call methods by name alone)", svc, f.Name(), other)
+			}
+			owner[f.Name()] = svc
+			m, err := a.readMethod(f)
+			if err != nil {
+				return nil, err
+			}
+			m.service = svc
+			m.gated = gated[m.name]
+			delete(gated, m.name)
+			a.methods = append(a.methods, m)
+		}
+	}
+	slices.SortFunc(a.methods, func(x, y method) int { return strings.Compare(x.name, y.name) })
 	for _, m := range a.methods {
 		if m.gated && slices.ContainsFunc(m.params, func(v *types.Var) bool { return v.Name() == "code" }) {
-			return nil, fmt.Errorf("App.%s is gated: the TS client adds a parameter code, so none of its own may have that name", m.name)
+			return nil, fmt.Errorf("%s.%s is gated: the TS client adds a parameter code, so none of its own may have that name", m.service, m.name)
 		}
 	}
 	if len(gated) > 0 {
-		return nil, fmt.Errorf("gates() names methods App does not have: %v", slices.Sorted(maps.Keys(gated)))
+		return nil, fmt.Errorf("gates() names methods no bound service has: %v", slices.Sorted(maps.Keys(gated)))
 	}
 	a.events = readEvents(p.Types, a.docs)
 	a.sent = sentTypes(p)
 	return a, nil
 }
 
+func hasField(t types.Type, name string, of types.Type) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if f.Name() == name && types.Identical(f.Type(), of) {
+			return true
+		}
+	}
+	return false
+}
+
+// boundTypes are the names of the package's types whose declaration's doc
+// says //bindgen:bound (the services the window binds and web mode calls),
+// App first, the others in source order.
+func boundTypes(p *packages.Package) []string {
+	var out []string
+	for _, t := range markedTypes(p, "//bindgen:bound") {
+		name := t.(*types.Named).Obj().Name()
+		if name == "App" {
+			out = append([]string{name}, out...)
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
 // sentTypes are the package's types whose declaration's doc says
 // //bindgen:send, in source order.
-func sentTypes(p *packages.Package) []types.Type {
+func sentTypes(p *packages.Package) []types.Type { return markedTypes(p, "//bindgen:send") }
+
+// markedTypes are the package's types whose declaration's doc holds the line
+// mark, in source order.
+func markedTypes(p *packages.Package, mark string) []types.Type {
 	var out []types.Type
 	for _, f := range p.Syntax {
 		for _, d := range f.Decls {
@@ -92,7 +141,7 @@ func sentTypes(p *packages.Package) []types.Type {
 				continue
 			}
 			for _, c := range g.Doc.List {
-				if c.Text == "//bindgen:send" {
+				if c.Text == mark {
 					out = append(out, p.TypesInfo.Defs[g.Specs[0].(*ast.TypeSpec).Name].Type())
 				}
 			}
@@ -107,28 +156,28 @@ func (a *api) readMethod(f *types.Func) (method, error) {
 	for _, d := range a.docs.directivesOf(f.Pos()) {
 		var param, typ string
 		if _, err := fmt.Sscanf(d, "json %s %s", &param, &typ); err != nil {
-			return m, fmt.Errorf("App.%s: //bindgen:%s: want json PARAM TYPE", f.Name(), d)
+			return m, fmt.Errorf("%s: //bindgen:%s: want json PARAM TYPE", f.Name(), d)
 		}
 		t, ok := a.pkg.Scope().Lookup(typ).(*types.TypeName)
 		if !ok {
-			return m, fmt.Errorf("App.%s: //bindgen:json names %s, no type of package app", f.Name(), typ)
+			return m, fmt.Errorf("%s: //bindgen:json names %s, no type of package app", f.Name(), typ)
 		}
 		if !slices.ContainsFunc(slices.Collect(sig.Params().Variables()), func(v *types.Var) bool {
 			return v.Name() == param && types.Identical(v.Type(), types.Typ[types.String])
 		}) {
-			return m, fmt.Errorf("App.%s: //bindgen:json names %s, which is not a string parameter of it", f.Name(), param)
+			return m, fmt.Errorf("%s: //bindgen:json names %s, which is not a string parameter of it", f.Name(), param)
 		}
 		m.asJSON[param] = t.Type()
 	}
 	for v := range sig.Params().Variables() {
 		if !plain(v.Type()) {
-			return m, fmt.Errorf("App.%s's parameter %s (%s) cannot come from JSON: give it a plain type", f.Name(), v.Name(), v.Type())
+			return m, fmt.Errorf("%s's parameter %s (%s) cannot come from JSON: give it a plain type", f.Name(), v.Name(), v.Type())
 		}
 		m.params = append(m.params, v)
 	}
 	res := sig.Results()
 	if sig.Variadic() || res.Len() > 2 {
-		return m, fmt.Errorf("App.%s: a bound method returns at most a value and an error, and takes no ...", f.Name())
+		return m, fmt.Errorf("%s: a bound method returns at most a value and an error, and takes no ...", f.Name())
 	}
 	if res.Len() > 0 && isError(res.At(res.Len()-1).Type()) {
 		m.err = true
@@ -139,7 +188,7 @@ func (a *api) readMethod(f *types.Func) (method, error) {
 	case 1:
 		m.result = res.At(0).Type()
 	default:
-		return m, fmt.Errorf("App.%s: a bound method returns at most one value and an error", f.Name())
+		return m, fmt.Errorf("%s: a bound method returns at most one value and an error", f.Name())
 	}
 	return m, nil
 }

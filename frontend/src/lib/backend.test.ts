@@ -376,6 +376,15 @@ describe('wails transport', () => {
     const api = createApi(wailsTransport({ go: { app: { App: {} } } }));
     await expect(api.Status()).rejects.toThrow(/Status is not available/);
   });
+
+  it("calls a domain service's method on that service, not on App", async () => {
+    const KBList = vi.fn(async () => [{ name: 'manuals' }]);
+    const App = { KBList: vi.fn() };
+    const api = createApi(wailsTransport({ go: { app: { App, KnowledgeService: { KBList } } } }));
+    expect(await api.KBList()).toEqual([{ name: 'manuals' }]);
+    expect(KBList).toHaveBeenCalledOnce();
+    expect(App.KBList).not.toHaveBeenCalled();
+  });
 });
 
 describe('session methods', () => {

@@ -1,7 +1,8 @@
 // The only module that knows how the UI reaches the Go side.
 //
 // Two transports:
-//  - Wails desktop: bound methods at window.go.app.App.<Method>(...args), events via window.runtime.
+//  - Wails desktop: bound methods at window.go.app.<Service>.<Method>(...args) (serviceOf: App or a
+//    domain's service), events via window.runtime.
 //  - Web mode (`hermes serve`): POST /api/call/<Method> with a JSON array of positional arguments
 //    and the per-run token in X-Hermes-Token; events as a server-sent event stream read with
 //    fetch from /api/events (EventSource cannot send the header). The token arrives once in the
@@ -15,7 +16,7 @@
 // mode's JSON body, and the object a Wails binding's promise is rejected with, through the
 // window's ErrorFormatter); errorMessage words it in the user's language (errors.ts).
 import { errorText } from './errors';
-import { confirmReasonValues, createApi, type Api, type CodeReply, type ConfirmReason, type ToolCall, type ToolsAnnotations } from './bindings.gen';
+import { confirmReasonValues, createApi, serviceOf, type Api, type CodeReply, type ConfirmReason, type ToolCall, type ToolsAnnotations } from './bindings.gen';
 
 // The types of the Go side and the typed client, written from Go by bindgen.
 export * from './bindings.gen';
@@ -141,18 +142,19 @@ interface WailsRuntime {
 }
 
 interface WailsWindow {
-  go?: { app?: { App?: Record<string, (...args: unknown[]) => Promise<unknown>> } };
+  go?: { app?: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>> | undefined> };
   runtime?: WailsRuntime;
 }
 
 export function isWails(w: unknown = globalThis): boolean {
-  return typeof (w as WailsWindow)?.go?.app?.App === 'object' && (w as WailsWindow).go!.app!.App !== null;
+  const app = (w as WailsWindow)?.go?.app;
+  return typeof app?.App === 'object' && app.App !== null;
 }
 
 export function wailsTransport(w: WailsWindow = globalThis as unknown as WailsWindow): Transport {
   return {
     async call(method, args) {
-      const fn = w.go?.app?.App?.[method];
+      const fn = w.go?.app?.[serviceOf[method] ?? 'App']?.[method];
       if (typeof fn !== 'function') throw new Error(`backend method ${method} is not available`);
       try {
         return await fn(...args);
