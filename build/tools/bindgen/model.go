@@ -17,11 +17,11 @@ import (
 type method struct {
 	service string // the bound type it is a method of (App, KnowledgeService, ...)
 	name    string
-	doc    string
-	params []*types.Var
-	result types.Type // nil: none
-	err    bool       // its last result is an error
-	gated  bool       // web mode asks a one-time code for it (gates in app/webcode.go)
+	doc     string
+	params  []*types.Var
+	result  types.Type // nil: none
+	err     bool       // its last result is an error
+	gated   bool       // web mode asks a one-time code for it (gates in app/webcode.go)
 	// asJSON are the string parameters that carry a value as JSON text, by
 	// name, with its type (//bindgen:json NAME TYPE): the client sends the text.
 	asJSON map[string]types.Type
@@ -42,7 +42,7 @@ type api struct {
 	pkg      *types.Package
 	services []string // the bound types: App first, then the others in source order
 	methods  []method
-	events  []event
+	events   []event
 	// sent are the types web mode sends outside any method or event (a
 	// refusal's body): their declarations say //bindgen:send.
 	sent []types.Type
