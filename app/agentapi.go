@@ -12,6 +12,15 @@ import (
 	"hermes/backend/subagent"
 )
 
+// AgentsService is the sub-agents as the window and web mode call them (the
+// Agents panel, a chat's channels): one bound service of its own beside App.
+//
+//bindgen:bound
+type AgentsService struct {
+	core *Core
+	desk *desktopHooks
+}
+
 // toMessages are a conversation's messages as the chat shows them: the main
 // channel, each delegation's sub-agent messages as the thread of its tool message.
 func toMessages(all []session.Message) []Message {
@@ -156,13 +165,13 @@ func (c *Core) SessionChannels(ctx context.Context, sessionID string) ([]string,
 // Agent methods of the UI.
 
 // ListAgents lists the sub-agents.
-func (a *App) ListAgents() ([]AgentInfo, error) {
+func (a *AgentsService) ListAgents() ([]AgentInfo, error) {
 	list, _ := a.core.Agents()
 	return list, nil
 }
 
 // AgentProblems lists the mistakes in agents.yaml, one line each.
-func (a *App) AgentProblems() ([]string, error) {
+func (a *AgentsService) AgentProblems() ([]string, error) {
 	_, errs := a.core.Agents()
 	out := make([]string, 0, len(errs))
 	for _, e := range errs {
@@ -172,13 +181,13 @@ func (a *App) AgentProblems() ([]string, error) {
 }
 
 // AgentFile is the path of agents.yaml.
-func (a *App) AgentFile() (string, error) { return a.core.AgentFile(), nil }
+func (a *AgentsService) AgentFile() (string, error) { return a.core.AgentFile(), nil }
 
 // SaveAgent adds (original "") or replaces a sub-agent from the form's JSON.
 //
 // The window's form does not edit the on/off switch (SetAgentEnabled does): an
 // agent it edits keeps the switch as it was.
-func (a *App) SaveAgent(original string, d subagent.Definition) (AgentInfo, error) {
+func (a *AgentsService) SaveAgent(original string, d subagent.Definition) (AgentInfo, error) {
 	if cur, ok := a.core.agents.catalog.Get(original); ok && original != "" {
 		d.Disabled = cur.Disabled
 	}
@@ -187,22 +196,22 @@ func (a *App) SaveAgent(original string, d subagent.Definition) (AgentInfo, erro
 }
 
 // DeleteAgent removes a sub-agent from agents.yaml.
-func (a *App) DeleteAgent(name string) error { return a.agentErr(a.core.DeleteAgent(name)) }
+func (a *AgentsService) DeleteAgent(name string) error { return a.agentErr(a.core.DeleteAgent(name)) }
 
 // SetAgentEnabled switches a sub-agent on or off.
-func (a *App) SetAgentEnabled(name string, on bool) error {
+func (a *AgentsService) SetAgentEnabled(name string, on bool) error {
 	return a.agentErr(a.core.SetAgentEnabled(name, on))
 }
 
 // SessionChannels lists a conversation's channels ("main" first).
-func (a *App) SessionChannels(sessionID string) ([]string, error) {
+func (a *AgentsService) SessionChannels(sessionID string) ([]string, error) {
 	ctx := context.Background()
 	ch, err := a.core.SessionChannels(ctx, sessionID)
-	return ch, a.mapErr(ctx, err)
+	return ch, a.core.userErr(ctx, err)
 }
 
 // ChannelContext is the window a channel's next turn would be built from.
-func (a *App) ChannelContext(sessionID, channel string) (ContextReport, error) {
+func (a *AgentsService) ChannelContext(sessionID, channel string) (ContextReport, error) {
 	ctx := context.Background()
 	pc, err := a.core.ChannelContext(ctx, sessionID, channel)
 	if err != nil {
@@ -212,9 +221,9 @@ func (a *App) ChannelContext(sessionID, channel string) (ContextReport, error) {
 }
 
 // agentErr keeps the agents file's own messages (they name the line and field).
-func (a *App) agentErr(err error) error {
+func (a *AgentsService) agentErr(err error) error {
 	if err != nil && IsAgentBadInput(err) {
 		return &UserError{Message: err.Error(), Err: err}
 	}
-	return a.mapErr(context.Background(), err)
+	return a.core.userErr(context.Background(), err)
 }

@@ -30,6 +30,10 @@ type App struct {
 	// the domain services bound beside App (bindgen reaches each through the
 	// field named after its type)
 	knowledgeService *KnowledgeService
+	memoryService *MemoryService
+	workflowsService *WorkflowsService
+	agentsService *AgentsService
+	mcpService *MCPService
 	// emit sends an event to the UI; set by the desktop or the web server.
 	emit func(name string, data any)
 	// ready is called once when the UI reports it has loaded.
@@ -74,6 +78,10 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	a := &App{core: core, emit: emit, throttle: streamGap, running: map[string]context.CancelFunc{},
 		contexts: map[string]ContextReport{}, desktopHooks: &desktopHooks{}}
 	a.knowledgeService = &KnowledgeService{core: core, desk: a.desktopHooks}
+	a.memoryService = &MemoryService{core: core, desk: a.desktopHooks}
+	a.workflowsService = &WorkflowsService{core: core, desk: a.desktopHooks}
+	a.agentsService = &AgentsService{core: core, desk: a.desktopHooks}
+	a.mcpService = &MCPService{core: core, desk: a.desktopHooks}
 	a.methods, a.bound = sync.OnceValue(a.webMethods), sync.OnceValue(a.requestBound)
 	a.approvals = &uiApprover{emit: func(n string, d any) { a.emit(n, d) }, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
 	core.SetApprover(a.approvals)

@@ -65,3 +65,19 @@ func (c *Core) eraseIncognito(ctx context.Context, mine bool) ([]DeleteReceipt, 
 func (c *Core) ErasedIncognito() []DeleteReceipt {
 	return append([]DeleteReceipt(nil), c.erasedIncognito...)
 }
+
+// SetIncognito switches chat to incognito (on) or back: turns neither read nor write memory.
+func (a *App) SetIncognito(on bool) (bool, error) {
+	a.mu.Lock()
+	a.incognito = on
+	v := a.incognito
+	a.mu.Unlock()
+	return v, nil
+}
+
+// Incognito reports whether chat is incognito.
+func (a *App) Incognito() (bool, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.incognito, nil
+}

@@ -15,6 +15,15 @@ import (
 	"hermes/backend/mcp"
 )
 
+// MCPService is the MCP servers as the window and web mode call them (the MCP
+// panel): one bound service of its own beside App.
+//
+//bindgen:bound
+type MCPService struct {
+	core *Core
+	desk *desktopHooks
+}
+
 // openMCP prepares the MCP supervisor; servers start with StartMCP (the window and
 // web mode start all of them, the CLI only the one it needs).
 func (c *Core) openMCP(environ func() []string, only []string, noStart bool) error {
@@ -83,7 +92,7 @@ func (c *Core) emitEvent(name string, data any) {
 }
 
 // MCPServers lists the configured servers with their status and tools.
-func (a *App) MCPServers() ([]mcp.Status, error) {
+func (a *MCPService) MCPServers() ([]mcp.Status, error) {
 	list := a.core.MCPList()
 	if list == nil {
 		list = []mcp.Status{}
@@ -92,7 +101,7 @@ func (a *App) MCPServers() ([]mcp.Status, error) {
 }
 
 // MCPProblems lists mistakes in mcp.json, each with its line and field.
-func (a *App) MCPProblems() ([]mcp.Problem, error) {
+func (a *MCPService) MCPProblems() ([]mcp.Problem, error) {
 	p, err := a.core.MCPProblems()
 	if err != nil {
 		return nil, &UserError{Message: err.Error(), Err: err}
@@ -104,13 +113,13 @@ func (a *App) MCPProblems() ([]mcp.Problem, error) {
 }
 
 // MCPCommandLine shows the exact command a server entry would run, for approval.
-func (a *App) MCPCommandLine(cfg mcp.ServerConfig) (string, error) {
+func (a *MCPService) MCPCommandLine(cfg mcp.ServerConfig) (string, error) {
 	return mcp.CommandLine(cfg), nil
 }
 
 // MCPAddServer adds (or replaces) a server entry in mcp.json. It does not start until
 // approved with MCPApprove, after the user saw the exact command.
-func (a *App) MCPAddServer(name string, cfg mcp.ServerConfig) (mcp.Status, error) {
+func (a *MCPService) MCPAddServer(name string, cfg mcp.ServerConfig) (mcp.Status, error) {
 	ctx := context.Background()
 	var (
 		st  mcp.Status
@@ -152,22 +161,22 @@ func gateMCPApprove(w *Web, args []string) (guarded, bool) {
 }
 
 // MCPApprove approves a server's command and starts it.
-func (a *App) MCPApprove(name string) (mcp.Status, error) {
+func (a *MCPService) MCPApprove(name string) (mcp.Status, error) {
 	return a.mcpDo(name, func(ctx context.Context) error { return a.core.MCPApproveServer(ctx, name) })
 }
 
 // MCPRestart restarts a server (and resets its breaker).
-func (a *App) MCPRestart(name string) (mcp.Status, error) {
+func (a *MCPService) MCPRestart(name string) (mcp.Status, error) {
 	return a.mcpDo(name, func(ctx context.Context) error { return a.core.mcp.Restart(ctx, name) })
 }
 
 // MCPSetDisabled disables or enables a server.
-func (a *App) MCPSetDisabled(name string, disabled bool) (mcp.Status, error) {
+func (a *MCPService) MCPSetDisabled(name string, disabled bool) (mcp.Status, error) {
 	return a.mcpDo(name, func(ctx context.Context) error { return a.core.mcp.SetServerDisabled(ctx, name, disabled) })
 }
 
 // MCPRemove removes a server from mcp.json and stops it.
-func (a *App) MCPRemove(name string) error {
+func (a *MCPService) MCPRemove(name string) error {
 	if err := a.core.mcp.RemoveServer(context.Background(), name); err != nil {
 		return &UserError{Message: err.Error(), Err: err}
 	}
@@ -175,17 +184,17 @@ func (a *App) MCPRemove(name string) error {
 }
 
 // MCPSetToolEnabled turns one of a server's tools on or off for the model.
-func (a *App) MCPSetToolEnabled(server, tool string, on bool) (mcp.Status, error) {
+func (a *MCPService) MCPSetToolEnabled(server, tool string, on bool) (mcp.Status, error) {
 	return a.mcpDo(server, func(context.Context) error { return a.core.mcp.SetToolEnabled(server, tool, on) })
 }
 
 // MCPAcceptToolChanges accepts changed tool definitions of a server (after a rug-pull warning).
-func (a *App) MCPAcceptToolChanges(server string) (mcp.Status, error) {
+func (a *MCPService) MCPAcceptToolChanges(server string) (mcp.Status, error) {
 	return a.mcpDo(server, func(context.Context) error { return a.core.MCPAcceptTools(server) })
 }
 
 // MCPStderr is the end of a server's stderr.
-func (a *App) MCPStderr(name string) (string, error) {
+func (a *MCPService) MCPStderr(name string) (string, error) {
 	s, err := a.core.mcp.Stderr(name)
 	if err != nil {
 		return "", &UserError{Message: err.Error(), Err: err}
@@ -194,7 +203,7 @@ func (a *App) MCPStderr(name string) (string, error) {
 }
 
 // MCPPrompts lists the prompt templates servers offer.
-func (a *App) MCPPrompts() ([]mcp.PromptInfo, error) {
+func (a *MCPService) MCPPrompts() ([]mcp.PromptInfo, error) {
 	p := a.core.mcp.Prompts()
 	if p == nil {
 		p = []mcp.PromptInfo{}
@@ -203,7 +212,7 @@ func (a *App) MCPPrompts() ([]mcp.PromptInfo, error) {
 }
 
 // MCPGetPrompt fetches a prompt template with its arguments (a JSON object of strings).
-func (a *App) MCPGetPrompt(server, name string, args map[string]string) (mcp.PromptResult, error) {
+func (a *MCPService) MCPGetPrompt(server, name string, args map[string]string) (mcp.PromptResult, error) {
 	if args == nil {
 		args = map[string]string{}
 	}
@@ -217,7 +226,7 @@ func (a *App) MCPGetPrompt(server, name string, args map[string]string) (mcp.Pro
 }
 
 // MCPResources lists the resources a ready server offers, fresh from the server.
-func (a *App) MCPResources(server string) ([]mcp.ResourceInfo, error) {
+func (a *MCPService) MCPResources(server string) ([]mcp.ResourceInfo, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	list, err := a.core.mcp.Resources(ctx, server)
@@ -231,7 +240,7 @@ func (a *App) MCPResources(server string) ([]mcp.ResourceInfo, error) {
 }
 
 // MCPReadResource reads one resource of a ready server (binary parts are described, not shown).
-func (a *App) MCPReadResource(server, uri string) (mcp.ResourceContent, error) {
+func (a *MCPService) MCPReadResource(server, uri string) (mcp.ResourceContent, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	r, err := a.core.mcp.ReadResource(ctx, server, uri)
@@ -241,7 +250,7 @@ func (a *App) MCPReadResource(server, uri string) (mcp.ResourceContent, error) {
 	return r, nil
 }
 
-func (a *App) mcpDo(name string, fn func(context.Context) error) (mcp.Status, error) {
+func (a *MCPService) mcpDo(name string, fn func(context.Context) error) (mcp.Status, error) {
 	ctx := context.Background()
 	if err := fn(ctx); err != nil {
 		return mcp.Status{}, &UserError{Message: err.Error(), Err: err}

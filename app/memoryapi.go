@@ -9,7 +9,17 @@ import (
 	"hermes/backend/memory"
 )
 
-func (a *App) mem() (*memory.Store, error) {
+// MemoryService is what the assistant remembers as the window and web mode
+// call it (the Memory panel, profiles, half-lives, the recall log): one bound
+// service of its own beside App.
+//
+//bindgen:bound
+type MemoryService struct {
+	core *Core
+	desk *desktopHooks
+}
+
+func (a *MemoryService) mem() (*memory.Store, error) {
 	m, err := a.core.memoryStore()
 	if err != nil {
 		return nil, memoryUnavailable("open memory", err)
@@ -59,7 +69,7 @@ type MemoryFilter struct {
 }
 
 // MemoryList lists the memories f lets through (its zero value: every one).
-func (a *App) MemoryList(f MemoryFilter) ([]memory.Memory, error) {
+func (a *MemoryService) MemoryList(f MemoryFilter) ([]memory.Memory, error) {
 	list, err := a.core.ListMemories(context.Background(), f)
 	if list == nil {
 		list = []memory.Memory{}
@@ -68,19 +78,19 @@ func (a *App) MemoryList(f MemoryFilter) ([]memory.Memory, error) {
 }
 
 // MemoryShow returns a memory with its history, sources and what it replaced.
-func (a *App) MemoryShow(id string) (memory.Detail, error) {
+func (a *MemoryService) MemoryShow(id string) (memory.Detail, error) {
 	d, err := a.core.ShowMemory(context.Background(), id)
 	return d, memErr(err)
 }
 
 // MemorySearch ranks memories for a query (the browser's search box).
-func (a *App) MemorySearch(query string, k int) ([]memory.Hit, error) {
+func (a *MemoryService) MemorySearch(query string, k int) ([]memory.Hit, error) {
 	hits, err := a.core.SearchMemories(context.Background(), query, k)
 	return hits, memErr(err)
 }
 
 // MemoryAdd stores what the user typed, as an explicit request to remember.
-func (a *App) MemoryAdd(text string) (memory.Memory, error) {
+func (a *MemoryService) MemoryAdd(text string) (memory.Memory, error) {
 	mm, err := a.core.AddMemory(context.Background(), text)
 	return mm, memErr(err)
 }
@@ -88,7 +98,7 @@ func (a *App) MemoryAdd(text string) (memory.Memory, error) {
 // MemoryEdit corrects a memory's text, key and value as the editor shows them;
 // the old version is kept in its history. A key or value left as it was is not
 // set, so a value the new text no longer says is dropped (memory.Store.Edit).
-func (a *App) MemoryEdit(id, text, key, value string) (memory.Memory, error) {
+func (a *MemoryService) MemoryEdit(id, text, key, value string) (memory.Memory, error) {
 	ctx := context.Background()
 	cur, err := a.core.GetMemory(ctx, id)
 	if err != nil {
@@ -106,7 +116,7 @@ func (a *App) MemoryEdit(id, text, key, value string) (memory.Memory, error) {
 }
 
 // MemoryForget erases memories for good and returns the receipt.
-func (a *App) MemoryForget(idList []string) (memory.Receipt, error) {
+func (a *MemoryService) MemoryForget(idList []string) (memory.Receipt, error) {
 	if err := needIDs(idList); err != nil {
 		return memory.Receipt{}, err
 	}
@@ -116,7 +126,7 @@ func (a *App) MemoryForget(idList []string) (memory.Receipt, error) {
 
 // MemoryForgetMatches shows what forgetting by a query would erase, every match
 // (confirm with MemoryForget).
-func (a *App) MemoryForgetMatches(query string) ([]memory.Hit, error) {
+func (a *MemoryService) MemoryForgetMatches(query string) ([]memory.Hit, error) {
 	hits, err := a.core.ForgetMatches(context.Background(), query, 0)
 	if hits == nil {
 		hits = []memory.Hit{}
@@ -125,18 +135,18 @@ func (a *App) MemoryForgetMatches(query string) ([]memory.Hit, error) {
 }
 
 // MemoryApprove activates pending memories.
-func (a *App) MemoryApprove(idList []string) error {
+func (a *MemoryService) MemoryApprove(idList []string) error {
 	return a.memDo(idList, func(m *memory.Store, ids []string) error { return m.Approve(context.Background(), ids...) })
 }
 
 // MemoryRestore brings archived memories back.
-func (a *App) MemoryRestore(idList []string) error {
+func (a *MemoryService) MemoryRestore(idList []string) error {
 	return a.memDo(idList, func(m *memory.Store, ids []string) error { return m.Restore(context.Background(), ids...) })
 }
 
 // MemoryConfirm says memories are true: a fact joins the profile layer (no
 // decay, always offered); a working memory is reinforced.
-func (a *App) MemoryConfirm(idList []string) error {
+func (a *MemoryService) MemoryConfirm(idList []string) error {
 	if err := needIDs(idList); err != nil {
 		return err
 	}
@@ -145,21 +155,21 @@ func (a *App) MemoryConfirm(idList []string) error {
 }
 
 // MemoryReject erases pending memories.
-func (a *App) MemoryReject(idList []string) (memory.Receipt, error) {
+func (a *MemoryService) MemoryReject(idList []string) (memory.Receipt, error) {
 	return a.memReceipt(idList, func(m *memory.Store, ids []string) (memory.Receipt, error) {
 		return m.Reject(context.Background(), ids...)
 	})
 }
 
 // MemoryUndo erases what a turn wrote and brings back what it replaced.
-func (a *App) MemoryUndo(idList []string) (memory.Receipt, error) {
+func (a *MemoryService) MemoryUndo(idList []string) (memory.Receipt, error) {
 	return a.memReceipt(idList, func(m *memory.Store, ids []string) (memory.Receipt, error) {
 		return m.Undo(context.Background(), ids...)
 	})
 }
 
 // MemoryTombstones lists what was erased (ids, times and counts; no content).
-func (a *App) MemoryTombstones() ([]memory.Tombstone, error) {
+func (a *MemoryService) MemoryTombstones() ([]memory.Tombstone, error) {
 	m, err := a.mem()
 	if err != nil {
 		return nil, err
@@ -172,7 +182,7 @@ func (a *App) MemoryTombstones() ([]memory.Tombstone, error) {
 }
 
 // MemoryExport returns every memory as versioned JSON with provenance.
-func (a *App) MemoryExport() (string, error) {
+func (a *MemoryService) MemoryExport() (string, error) {
 	var b bytes.Buffer
 	if err := a.core.ExportMemories(context.Background(), &b); err != nil {
 		return "", memErr(err)
@@ -183,13 +193,13 @@ func (a *App) MemoryExport() (string, error) {
 // MemoryImport reads an export or JSONL lines (the format is recognised; kind,
 // "export" or "jsonl", is what the user chose and is no longer needed); mode is
 // skip, merge or replace.
-func (a *App) MemoryImport(content, kind string, mode memory.ImportMode) (memory.ImportResult, error) {
+func (a *MemoryService) MemoryImport(content, kind string, mode memory.ImportMode) (memory.ImportResult, error) {
 	res, err := a.core.ImportMemories(context.Background(), strings.NewReader(content), string(mode), nil)
 	return res, memErr(err)
 }
 
 // WhyRecalled says which memories were offered to the model for a message.
-func (a *App) WhyRecalled(messageID string) ([]memory.RecallEntry, error) {
+func (a *MemoryService) WhyRecalled(messageID string) ([]memory.RecallEntry, error) {
 	m, err := a.mem()
 	if err != nil {
 		return nil, err
@@ -201,23 +211,7 @@ func (a *App) WhyRecalled(messageID string) ([]memory.RecallEntry, error) {
 	return r, memErr(err)
 }
 
-// SetIncognito switches chat to incognito (on) or back: turns neither read nor write memory.
-func (a *App) SetIncognito(on bool) (bool, error) {
-	a.mu.Lock()
-	a.incognito = on
-	v := a.incognito
-	a.mu.Unlock()
-	return v, nil
-}
-
-// Incognito reports whether chat is incognito.
-func (a *App) Incognito() (bool, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.incognito, nil
-}
-
-func (a *App) memDo(idList []string, fn func(*memory.Store, []string) error) error {
+func (a *MemoryService) memDo(idList []string, fn func(*memory.Store, []string) error) error {
 	if err := needIDs(idList); err != nil {
 		return err
 	}
@@ -228,7 +222,7 @@ func (a *App) memDo(idList []string, fn func(*memory.Store, []string) error) err
 	return memErr(fn(m, idList))
 }
 
-func (a *App) memReceipt(idList []string, fn func(*memory.Store, []string) (memory.Receipt, error)) (memory.Receipt, error) {
+func (a *MemoryService) memReceipt(idList []string, fn func(*memory.Store, []string) (memory.Receipt, error)) (memory.Receipt, error) {
 	if err := needIDs(idList); err != nil {
 		return memory.Receipt{}, err
 	}

@@ -98,7 +98,7 @@ func (c *Core) MemoryRecallLog(ctx context.Context, messageID string) ([]memory.
 // MemoryUndoable says whether the chat notice's Undo (idList: what the turn
 // wrote) can still work, until when, and if not, why: the window shows Undo only
 // while it can.
-func (a *App) MemoryUndoable(idList []string) (memory.UndoState, error) {
+func (a *MemoryService) MemoryUndoable(idList []string) (memory.UndoState, error) {
 	if err := needIDs(idList); err != nil {
 		return memory.UndoState{}, err
 	}
@@ -109,14 +109,14 @@ func (a *App) MemoryUndoable(idList []string) (memory.UndoState, error) {
 }
 
 // MemoryHalfLives lists each category's decay half-life.
-func (a *App) MemoryHalfLives() ([]memory.HalfLife, error) {
+func (a *MemoryService) MemoryHalfLives() ([]memory.HalfLife, error) {
 	l, err := a.core.MemoryHalfLives(context.Background())
 	return l, memErr(err)
 }
 
 // SetMemoryHalfLife sets a category's half-life ("" for the default) and
 // returns them all.
-func (a *App) SetMemoryHalfLife(category, halfLife string) ([]memory.HalfLife, error) {
+func (a *MemoryService) SetMemoryHalfLife(category, halfLife string) ([]memory.HalfLife, error) {
 	l, err := a.core.SetMemoryHalfLife(context.Background(), category, halfLife)
 	if errors.Is(err, config.ErrInvalid) { // worded as the setting's refusals are
 		return nil, userError(err, "", "")
@@ -126,7 +126,7 @@ func (a *App) SetMemoryHalfLife(category, halfLife string) ([]memory.HalfLife, e
 
 // MemoryRecallLog lists what the recall for a message considered: kept and
 // dropped candidates with their scores and reasons.
-func (a *App) MemoryRecallLog(messageID string) ([]memory.RecallCandidate, error) {
+func (a *MemoryService) MemoryRecallLog(messageID string) ([]memory.RecallCandidate, error) {
 	l, err := a.core.MemoryRecallLog(context.Background(), messageID)
 	if l == nil {
 		l = []memory.RecallCandidate{}

@@ -163,12 +163,12 @@ func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
 		t.Errorf("a model not installed: %+v", b)
 	}
 	// The memory panel's half-life editor writes memory_half_lives: refused alike.
-	_, err = a.SetMemoryHalfLife("health", "3 months")
+	_, err = a.memoryService.SetMemoryHalfLife("health", "3 months")
 	if b := errorBody(err); b.Code != CodeBadSetting || b.Params["key"] != "memory_half_lives" || b.Params["reason"] != "not_half_life" ||
 		b.Params["value"] != "3 months" || b.Params["category"] != "health" || !strings.Contains(b.Error, `"3 months" is not a half-life`) {
 		t.Errorf("a half-life that does not parse: %+v", b)
 	}
-	_, err = a.SetMemoryHalfLife("mood", "3d")
+	_, err = a.memoryService.SetMemoryHalfLife("mood", "3d")
 	if b := errorBody(err); b.Code != CodeBadSetting || b.Params["reason"] != "not_category" || b.Params["value"] != "mood" || !strings.Contains(b.Params["choices"], "health") {
 		t.Errorf("an unknown category: %+v", b)
 	}

@@ -14,29 +14,31 @@ import (
 // boundServices are the services the window binds: App and one per domain
 // (docs/architecture.md, "The boundary").
 func (a *App) boundServices() []any {
-	return []any{a, a.knowledgeService}
+	return []any{a, a.agentsService, a.knowledgeService, a.mcpService, a.memoryService, a.workflowsService}
 }
 
 // webMethods are the bound services' methods as web mode calls them, each decoding its
 // JSON arguments into its own parameter types (docs/architecture.md, "The boundary").
 func (a *App) webMethods() map[string]webMethod {
 	return map[string]webMethod{
-		"AgentFile":           bind0(func(_ context.Context) (any, error) { return a.AgentFile() }),
-		"AgentProblems":       bind0(func(_ context.Context) (any, error) { return a.AgentProblems() }),
-		"ArchiveSession":      bind1(func(_ context.Context, p0 string) (any, error) { return a.ArchiveSession(p0) }),
-		"AttachDocument":      bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.AttachDocument(p0, p1) }),
-		"CancelMessage":       bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.CancelMessage(p0) }),
-		"CancelModelJob":      bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.CancelModelJob(p0) }),
-		"CancelWorkflow":      bind1(func(_ context.Context, p0 string) (any, error) { return a.CancelWorkflow(p0) }),
-		"ChannelContext":      bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.ChannelContext(p0, p1) }),
+		"AgentFile":      bind0(func(_ context.Context) (any, error) { return a.agentsService.AgentFile() }),
+		"AgentProblems":  bind0(func(_ context.Context) (any, error) { return a.agentsService.AgentProblems() }),
+		"ArchiveSession": bind1(func(_ context.Context, p0 string) (any, error) { return a.ArchiveSession(p0) }),
+		"AttachDocument": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.AttachDocument(p0, p1) }),
+		"CancelMessage":  bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.CancelMessage(p0) }),
+		"CancelModelJob": bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.CancelModelJob(p0) }),
+		"CancelWorkflow": bind1(func(_ context.Context, p0 string) (any, error) { return a.workflowsService.CancelWorkflow(p0) }),
+		"ChannelContext": bind2(func(_ context.Context, p0 string, p1 string) (any, error) {
+			return a.agentsService.ChannelContext(p0, p1)
+		}),
 		"CheckOllamaHost":     bind1(func(_ context.Context, p0 string) (any, error) { return a.CheckOllamaHost(p0) }),
 		"ContextMeter":        bind1(func(_ context.Context, p0 string) (any, error) { return a.ContextMeter(p0) }),
 		"ContinueTurn":        bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.ContinueTurn(p0, p1) }),
 		"CopyModel":           bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.CopyModel(p0, p1) }),
 		"CorrectIntent":       bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.CorrectIntent(p0, p1) }),
-		"CreateMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.CreateMemoryProfile(p0) }),
-		"DeleteAgent":         bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.DeleteAgent(p0) }),
-		"DeleteMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return a.DeleteMemoryProfile(p0) }),
+		"CreateMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.memoryService.CreateMemoryProfile(p0) }),
+		"DeleteAgent":         bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.agentsService.DeleteAgent(p0) }),
+		"DeleteMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return a.memoryService.DeleteMemoryProfile(p0) }),
 		"DeleteModel":         bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.DeleteModel(p0) }),
 		"DeleteProject":       bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.DeleteProject(p0, p1) }),
 		"DeleteSession":       bind1(func(_ context.Context, p0 string) (any, error) { return a.DeleteSession(p0) }),
@@ -49,7 +51,7 @@ func (a *App) webMethods() map[string]webMethod {
 		"ExportPDF":      bind1(func(_ context.Context, p0 string) (any, error) { return a.ExportPDF(p0) }),
 		"ExportSession":  bind2(func(_ context.Context, p0 string, p1 ExportFormat) (any, error) { return a.ExportSession(p0, p1) }),
 		"GetSettings":    bind0(func(_ context.Context) (any, error) { return a.GetSettings() }),
-		"GetWorkflowRun": bind1(func(_ context.Context, p0 string) (any, error) { return a.GetWorkflowRun(p0) }),
+		"GetWorkflowRun": bind1(func(_ context.Context, p0 string) (any, error) { return a.workflowsService.GetWorkflowRun(p0) }),
 		"ImportChats": bind4(func(_ context.Context, p0 string, p1 ChatImportSource, p2 string, p3 string) (any, error) {
 			return a.ImportChats(p0, p1, p2, p3)
 		}),
@@ -69,56 +71,60 @@ func (a *App) webMethods() map[string]webMethod {
 		"KBResume":             bind0(func(_ context.Context) (any, error) { return nil, a.knowledgeService.KBResume() }),
 		"KBSearch":             bind1(func(_ context.Context, p0 string) (any, error) { return a.knowledgeService.KBSearch(p0) }),
 		"LastContext":          bind1(func(_ context.Context, p0 string) (any, error) { return a.LastContext(p0) }),
-		"ListAgents":           bind0(func(_ context.Context) (any, error) { return a.ListAgents() }),
+		"ListAgents":           bind0(func(_ context.Context) (any, error) { return a.agentsService.ListAgents() }),
 		"ListModelDetails":     bind0(func(_ context.Context) (any, error) { return a.ListModelDetails() }),
 		"ListModels":           bind0(func(_ context.Context) (any, error) { return a.ListModels() }),
 		"ListProjects":         bind0(func(_ context.Context) (any, error) { return a.ListProjects() }),
 		"ListSessions":         bind0(func(_ context.Context) (any, error) { return a.ListSessions() }),
 		"ListTools":            bind0(func(_ context.Context) (any, error) { return a.ListTools() }),
-		"ListWorkflows":        bind0(func(_ context.Context) (any, error) { return a.ListWorkflows() }),
+		"ListWorkflows":        bind0(func(_ context.Context) (any, error) { return a.workflowsService.ListWorkflows() }),
 		"LoadSession":          bind1(func(_ context.Context, p0 string) (any, error) { return a.LoadSession(p0) }),
-		"MCPAcceptToolChanges": bind1(func(_ context.Context, p0 string) (any, error) { return a.MCPAcceptToolChanges(p0) }),
-		"MCPAddServer":         bind2(func(_ context.Context, p0 string, p1 mcp.ServerConfig) (any, error) { return a.MCPAddServer(p0, p1) }),
-		"MCPApprove":           bind1(func(_ context.Context, p0 string) (any, error) { return a.MCPApprove(p0) }),
-		"MCPCommandLine":       bind1(func(_ context.Context, p0 mcp.ServerConfig) (any, error) { return a.MCPCommandLine(p0) }),
+		"MCPAcceptToolChanges": bind1(func(_ context.Context, p0 string) (any, error) { return a.mcpService.MCPAcceptToolChanges(p0) }),
+		"MCPAddServer": bind2(func(_ context.Context, p0 string, p1 mcp.ServerConfig) (any, error) {
+			return a.mcpService.MCPAddServer(p0, p1)
+		}),
+		"MCPApprove":     bind1(func(_ context.Context, p0 string) (any, error) { return a.mcpService.MCPApprove(p0) }),
+		"MCPCommandLine": bind1(func(_ context.Context, p0 mcp.ServerConfig) (any, error) { return a.mcpService.MCPCommandLine(p0) }),
 		"MCPGetPrompt": bind3(func(_ context.Context, p0 string, p1 string, p2 map[string]string) (any, error) {
-			return a.MCPGetPrompt(p0, p1, p2)
+			return a.mcpService.MCPGetPrompt(p0, p1, p2)
 		}),
-		"MCPProblems":     bind0(func(_ context.Context) (any, error) { return a.MCPProblems() }),
-		"MCPPrompts":      bind0(func(_ context.Context) (any, error) { return a.MCPPrompts() }),
-		"MCPReadResource": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.MCPReadResource(p0, p1) }),
-		"MCPRemove":       bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.MCPRemove(p0) }),
-		"MCPResources":    bind1(func(_ context.Context, p0 string) (any, error) { return a.MCPResources(p0) }),
-		"MCPRestart":      bind1(func(_ context.Context, p0 string) (any, error) { return a.MCPRestart(p0) }),
-		"MCPServers":      bind0(func(_ context.Context) (any, error) { return a.MCPServers() }),
-		"MCPSetDisabled":  bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.MCPSetDisabled(p0, p1) }),
+		"MCPProblems": bind0(func(_ context.Context) (any, error) { return a.mcpService.MCPProblems() }),
+		"MCPPrompts":  bind0(func(_ context.Context) (any, error) { return a.mcpService.MCPPrompts() }),
+		"MCPReadResource": bind2(func(_ context.Context, p0 string, p1 string) (any, error) {
+			return a.mcpService.MCPReadResource(p0, p1)
+		}),
+		"MCPRemove":      bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.mcpService.MCPRemove(p0) }),
+		"MCPResources":   bind1(func(_ context.Context, p0 string) (any, error) { return a.mcpService.MCPResources(p0) }),
+		"MCPRestart":     bind1(func(_ context.Context, p0 string) (any, error) { return a.mcpService.MCPRestart(p0) }),
+		"MCPServers":     bind0(func(_ context.Context) (any, error) { return a.mcpService.MCPServers() }),
+		"MCPSetDisabled": bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.mcpService.MCPSetDisabled(p0, p1) }),
 		"MCPSetToolEnabled": bind3(func(_ context.Context, p0 string, p1 string, p2 bool) (any, error) {
-			return a.MCPSetToolEnabled(p0, p1, p2)
+			return a.mcpService.MCPSetToolEnabled(p0, p1, p2)
 		}),
-		"MCPStderr":     bind1(func(_ context.Context, p0 string) (any, error) { return a.MCPStderr(p0) }),
-		"MemoryAdd":     bind1(func(_ context.Context, p0 string) (any, error) { return a.MemoryAdd(p0) }),
-		"MemoryApprove": bind1(func(_ context.Context, p0 []string) (any, error) { return nil, a.MemoryApprove(p0) }),
-		"MemoryConfirm": bind1(func(_ context.Context, p0 []string) (any, error) { return nil, a.MemoryConfirm(p0) }),
+		"MCPStderr":     bind1(func(_ context.Context, p0 string) (any, error) { return a.mcpService.MCPStderr(p0) }),
+		"MemoryAdd":     bind1(func(_ context.Context, p0 string) (any, error) { return a.memoryService.MemoryAdd(p0) }),
+		"MemoryApprove": bind1(func(_ context.Context, p0 []string) (any, error) { return nil, a.memoryService.MemoryApprove(p0) }),
+		"MemoryConfirm": bind1(func(_ context.Context, p0 []string) (any, error) { return nil, a.memoryService.MemoryConfirm(p0) }),
 		"MemoryEdit": bind4(func(_ context.Context, p0 string, p1 string, p2 string, p3 string) (any, error) {
-			return a.MemoryEdit(p0, p1, p2, p3)
+			return a.memoryService.MemoryEdit(p0, p1, p2, p3)
 		}),
-		"MemoryExport":        bind0(func(_ context.Context) (any, error) { return a.MemoryExport() }),
-		"MemoryForget":        bind1(func(_ context.Context, p0 []string) (any, error) { return a.MemoryForget(p0) }),
-		"MemoryForgetMatches": bind1(func(_ context.Context, p0 string) (any, error) { return a.MemoryForgetMatches(p0) }),
-		"MemoryHalfLives":     bind0(func(_ context.Context) (any, error) { return a.MemoryHalfLives() }),
+		"MemoryExport":        bind0(func(_ context.Context) (any, error) { return a.memoryService.MemoryExport() }),
+		"MemoryForget":        bind1(func(_ context.Context, p0 []string) (any, error) { return a.memoryService.MemoryForget(p0) }),
+		"MemoryForgetMatches": bind1(func(_ context.Context, p0 string) (any, error) { return a.memoryService.MemoryForgetMatches(p0) }),
+		"MemoryHalfLives":     bind0(func(_ context.Context) (any, error) { return a.memoryService.MemoryHalfLives() }),
 		"MemoryImport": bind3(func(_ context.Context, p0 string, p1 string, p2 memory.ImportMode) (any, error) {
-			return a.MemoryImport(p0, p1, p2)
+			return a.memoryService.MemoryImport(p0, p1, p2)
 		}),
-		"MemoryList":       bind1(func(_ context.Context, p0 MemoryFilter) (any, error) { return a.MemoryList(p0) }),
-		"MemoryProfiles":   bind0(func(_ context.Context) (any, error) { return a.MemoryProfiles() }),
-		"MemoryRecallLog":  bind1(func(_ context.Context, p0 string) (any, error) { return a.MemoryRecallLog(p0) }),
-		"MemoryReject":     bind1(func(_ context.Context, p0 []string) (any, error) { return a.MemoryReject(p0) }),
-		"MemoryRestore":    bind1(func(_ context.Context, p0 []string) (any, error) { return nil, a.MemoryRestore(p0) }),
-		"MemorySearch":     bind2(func(_ context.Context, p0 string, p1 int) (any, error) { return a.MemorySearch(p0, p1) }),
-		"MemoryShow":       bind1(func(_ context.Context, p0 string) (any, error) { return a.MemoryShow(p0) }),
-		"MemoryTombstones": bind0(func(_ context.Context) (any, error) { return a.MemoryTombstones() }),
-		"MemoryUndo":       bind1(func(_ context.Context, p0 []string) (any, error) { return a.MemoryUndo(p0) }),
-		"MemoryUndoable":   bind1(func(_ context.Context, p0 []string) (any, error) { return a.MemoryUndoable(p0) }),
+		"MemoryList":       bind1(func(_ context.Context, p0 MemoryFilter) (any, error) { return a.memoryService.MemoryList(p0) }),
+		"MemoryProfiles":   bind0(func(_ context.Context) (any, error) { return a.memoryService.MemoryProfiles() }),
+		"MemoryRecallLog":  bind1(func(_ context.Context, p0 string) (any, error) { return a.memoryService.MemoryRecallLog(p0) }),
+		"MemoryReject":     bind1(func(_ context.Context, p0 []string) (any, error) { return a.memoryService.MemoryReject(p0) }),
+		"MemoryRestore":    bind1(func(_ context.Context, p0 []string) (any, error) { return nil, a.memoryService.MemoryRestore(p0) }),
+		"MemorySearch":     bind2(func(_ context.Context, p0 string, p1 int) (any, error) { return a.memoryService.MemorySearch(p0, p1) }),
+		"MemoryShow":       bind1(func(_ context.Context, p0 string) (any, error) { return a.memoryService.MemoryShow(p0) }),
+		"MemoryTombstones": bind0(func(_ context.Context) (any, error) { return a.memoryService.MemoryTombstones() }),
+		"MemoryUndo":       bind1(func(_ context.Context, p0 []string) (any, error) { return a.memoryService.MemoryUndo(p0) }),
+		"MemoryUndoable":   bind1(func(_ context.Context, p0 []string) (any, error) { return a.memoryService.MemoryUndoable(p0) }),
 		"MessageContext":   bind1(func(_ context.Context, p0 string) (any, error) { return a.MessageContext(p0) }),
 		"MoveToProject":    bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return nil, a.MoveToProject(p0, p1) }),
 		"NetworkActivity":  bind0(func(_ context.Context) (any, error) { return a.NetworkActivity() }),
@@ -134,18 +140,24 @@ func (a *App) webMethods() map[string]webMethod {
 		"RegenerateReply": bind3(func(_ context.Context, p0 string, p1 string, p2 string) (any, error) {
 			return a.RegenerateReply(p0, p1, p2)
 		}),
-		"RenameMemoryProfile": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return nil, a.RenameMemoryProfile(p0, p1) }),
-		"RenameSession":       bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.RenameSession(p0, p1) }),
-		"ReplyContext":        bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.ReplyContext(p0, p1) }),
-		"ResetBreaker":        bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.ResetBreaker(p0) }),
+		"RenameMemoryProfile": bind2(func(_ context.Context, p0 string, p1 string) (any, error) {
+			return nil, a.memoryService.RenameMemoryProfile(p0, p1)
+		}),
+		"RenameSession": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.RenameSession(p0, p1) }),
+		"ReplyContext":  bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.ReplyContext(p0, p1) }),
+		"ResetBreaker":  bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.ResetBreaker(p0) }),
 		"ResolveApproval": bind3(func(_ context.Context, p0 string, p1 bool, p2 tools.Scope) (any, error) {
 			return nil, a.ResolveApproval(p0, p1, p2)
 		}),
-		"ResumeWorkflow": bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.ResumeWorkflow(p0, p1) }),
-		"RunWorkflow": bind3(func(_ context.Context, p0 string, p1 string, p2 json.RawMessage) (any, error) {
-			return a.RunWorkflow(p0, p1, p2)
+		"ResumeWorkflow": bind2(func(_ context.Context, p0 string, p1 bool) (any, error) {
+			return a.workflowsService.ResumeWorkflow(p0, p1)
 		}),
-		"SaveAgent":        bind2(func(_ context.Context, p0 string, p1 subagent.Definition) (any, error) { return a.SaveAgent(p0, p1) }),
+		"RunWorkflow": bind3(func(_ context.Context, p0 string, p1 string, p2 json.RawMessage) (any, error) {
+			return a.workflowsService.RunWorkflow(p0, p1, p2)
+		}),
+		"SaveAgent": bind2(func(_ context.Context, p0 string, p1 subagent.Definition) (any, error) {
+			return a.agentsService.SaveAgent(p0, p1)
+		}),
 		"SaveExport":       bind2(func(_ context.Context, p0 string, p1 ExportFormat) (any, error) { return a.SaveExport(p0, p1) }),
 		"SaveProject":      bind1(func(_ context.Context, p0 ProjectInput) (any, error) { return a.SaveProject(p0) }),
 		"SaveSystemPreset": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SaveSystemPreset(p0, p1) }),
@@ -154,11 +166,15 @@ func (a *App) webMethods() map[string]webMethod {
 		"SendMessage": bind3(func(_ context.Context, p0 string, p1 string, p2 string) (any, error) {
 			return a.SendMessage(p0, p1, p2)
 		}),
-		"SessionChannels":    bind1(func(_ context.Context, p0 string) (any, error) { return a.SessionChannels(p0) }),
-		"SessionSettings":    bind1(func(_ context.Context, p0 string) (any, error) { return a.SessionSettings(p0) }),
-		"SetAgentEnabled":    bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return nil, a.SetAgentEnabled(p0, p1) }),
-		"SetIncognito":       bind1(func(_ context.Context, p0 bool) (any, error) { return a.SetIncognito(p0) }),
-		"SetMemoryHalfLife":  bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SetMemoryHalfLife(p0, p1) }),
+		"SessionChannels": bind1(func(_ context.Context, p0 string) (any, error) { return a.agentsService.SessionChannels(p0) }),
+		"SessionSettings": bind1(func(_ context.Context, p0 string) (any, error) { return a.SessionSettings(p0) }),
+		"SetAgentEnabled": bind2(func(_ context.Context, p0 string, p1 bool) (any, error) {
+			return nil, a.agentsService.SetAgentEnabled(p0, p1)
+		}),
+		"SetIncognito": bind1(func(_ context.Context, p0 bool) (any, error) { return a.SetIncognito(p0) }),
+		"SetMemoryHalfLife": bind2(func(_ context.Context, p0 string, p1 string) (any, error) {
+			return a.memoryService.SetMemoryHalfLife(p0, p1)
+		}),
 		"SetSessionSettings": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SetSessionSettings(p0, p1) }),
 		"SetSetting":         bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SetSetting(p0, p1) }),
 		"SetToolEnabled":     bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return nil, a.SetToolEnabled(p0, p1) }),
@@ -171,11 +187,11 @@ func (a *App) webMethods() map[string]webMethod {
 		}),
 		"UIReady":          bind0(func(_ context.Context) (any, error) { return nil, a.UIReady() }),
 		"UnarchiveSession": bind1(func(_ context.Context, p0 string) (any, error) { return a.UnarchiveSession(p0) }),
-		"UseMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.UseMemoryProfile(p0) }),
+		"UseMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.memoryService.UseMemoryProfile(p0) }),
 		"UseModel":         bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.UseModel(p0, p1) }),
 		"UseOllamaHost":    bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.UseOllamaHost(p0, p1) }),
-		"WhyRecalled":      bind1(func(_ context.Context, p0 string) (any, error) { return a.WhyRecalled(p0) }),
-		"WorkflowProblems": bind0(func(_ context.Context) (any, error) { return a.WorkflowProblems() }),
-		"WorkflowRuns":     bind1(func(_ context.Context, p0 string) (any, error) { return a.WorkflowRuns(p0) }),
+		"WhyRecalled":      bind1(func(_ context.Context, p0 string) (any, error) { return a.memoryService.WhyRecalled(p0) }),
+		"WorkflowProblems": bind0(func(_ context.Context) (any, error) { return a.workflowsService.WorkflowProblems() }),
+		"WorkflowRuns":     bind1(func(_ context.Context, p0 string) (any, error) { return a.workflowsService.WorkflowRuns(p0) }),
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // writeGo is webmethods_gen.go: web mode's table of the bound services'
@@ -72,7 +73,19 @@ func receiver(service string) string {
 	return "a." + fieldOf(service)
 }
 
-func fieldOf(service string) string { return strings.ToLower(service[:1]) + service[1:] }
+// fieldOf is the service's type name with its leading capitals in lower case,
+// as Go writes an unexported name: KnowledgeService knowledgeService,
+// MCPService mcpService.
+func fieldOf(service string) string {
+	i := strings.IndexFunc(service, unicode.IsLower)
+	switch {
+	case i < 0:
+		return strings.ToLower(service)
+	case i > 1:
+		i--
+	}
+	return strings.ToLower(service[:max(i, 1)]) + service[max(i, 1):]
+}
 
 func prefixed(s []string) string {
 	if len(s) == 0 {

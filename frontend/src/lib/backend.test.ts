@@ -442,7 +442,7 @@ describe('MCP resource methods', () => {
     const MCPReadResource = vi.fn(async () => {
       throw 'read resource demo://x of everything: not found';
     });
-    const api = createApi(wailsTransport({ go: { app: { App: { MCPResources, MCPReadResource } } } }));
+    const api = createApi(wailsTransport({ go: { app: { App: {}, MCPService: { MCPResources, MCPReadResource } } } }));
     expect(await api.MCPResources('everything')).toEqual([{ server: 'everything', uri: 'demo://x', name: 'x' }]);
     expect(MCPResources).toHaveBeenCalledWith('everything');
     await expect(api.MCPReadResource('everything', 'demo://x')).rejects.toThrow('read resource demo://x of everything: not found');
