@@ -30,10 +30,10 @@ type App struct {
 	// the domain services bound beside App (bindgen reaches each through the
 	// field named after its type)
 	knowledgeService *KnowledgeService
-	memoryService *MemoryService
+	memoryService    *MemoryService
 	workflowsService *WorkflowsService
-	agentsService *AgentsService
-	mcpService *MCPService
+	agentsService    *AgentsService
+	mcpService       *MCPService
 	// emit sends an event to the UI; set by the desktop or the web server.
 	emit func(name string, data any)
 	// ready is called once when the UI reports it has loaded.
