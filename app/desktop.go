@@ -38,6 +38,7 @@ func RunDesktop(app *App, opts DesktopOptions) error {
 			return
 		}
 		fmt.Fprintf(opts.Log, "HERMES_UI_READY ms=%d\n", time.Since(opts.Started).Milliseconds())
+		checkBound(wailsCtx, app, opts.Log)
 		go func() {
 			time.Sleep(opts.SmokeHold)
 			runtime.Quit(wailsCtx)

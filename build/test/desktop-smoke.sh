@@ -49,6 +49,8 @@ done
 [[ -n "$ready" ]] || fail "the UI did not report ready within 60 s"
 
 sleep 3 # let it settle to idle
+# The page reaches every bound service (App and each domain's) through Wails (app/desktopsmoke.go).
+grep -q '^HERMES_BOUND ok$' "$work/app.log" || fail "the window's page does not reach every bound service: $(grep '^HERMES_BOUND' "$work/app.log" || echo 'no answer')"
 # RSS of the app and every process it started (WebKit's web and network processes).
 tree() { echo "$1"; for c in $(pgrep -P "$1"); do tree "$c"; done; }
 # RSS counts shared libraries once per process; PSS shares them out, so it adds up.
