@@ -188,7 +188,7 @@ func TestDelegationRunsTheSubAgentInItsOwnChannel(t *testing.T) {
 	if subCtx.Items[0].Content != s.subRequests("Hermes' researcher")[0].Messages[0].Content || len(subCtx.Items) < 3 {
 		t.Errorf("researcher window = %+v", subCtx.Items)
 	}
-	if ch, _ := a.agentsService.SessionChannels(res.Session.ID); strings.Join(ch, ",") != "main,researcher" {
+	if ch, _ := a.Agents.SessionChannels(res.Session.ID); strings.Join(ch, ",") != "main,researcher" {
 		t.Errorf("channels = %v", ch)
 	}
 
@@ -328,16 +328,16 @@ func TestAgentsFileIsWatchedAndEdited(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if err := a.agentsService.SetAgentEnabled("researcher", false); err != nil {
+	if err := a.Agents.SetAgentEnabled("researcher", false); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := core.tools.reg.Get("agent__researcher"); ok {
 		t.Error("a switched-off agent is still offered")
 	}
-	if _, err := a.agentsService.SaveAgent("", subagent.Definition{Name: "Bad Name", Description: "x", System: "y"}); err == nil || !strings.Contains(err.Error(), "name") {
+	if _, err := a.Agents.SaveAgent("", subagent.Definition{Name: "Bad Name", Description: "x", System: "y"}); err == nil || !strings.Contains(err.Error(), "name") {
 		t.Errorf("bad definition: %v", err)
 	}
-	info, err := a.agentsService.SaveAgent("travel", subagent.Definition{Name: "trips", Description: "Plans trips.", System: "You plan trips.", Tools: []string{"current_time"}, Memory: "read"})
+	info, err := a.Agents.SaveAgent("travel", subagent.Definition{Name: "trips", Description: "Plans trips.", System: "You plan trips.", Tools: []string{"current_time"}, Memory: "read"})
 	if err != nil || info.Tool != "agent__trips" {
 		t.Fatalf("rename = %+v, %v", info, err)
 	}
@@ -345,10 +345,10 @@ func TestAgentsFileIsWatchedAndEdited(t *testing.T) {
 		t.Error("the renamed agent's old tool is still offered")
 	}
 	// The form edits a switched-off agent: it stays off (the form has no switch).
-	if err := a.agentsService.SetAgentEnabled("trips", false); err != nil {
+	if err := a.Agents.SetAgentEnabled("trips", false); err != nil {
 		t.Fatal(err)
 	}
-	info, err = a.agentsService.SaveAgent("trips", subagent.Definition{Name: "trips", Description: "Plans journeys.", System: "You plan trips."})
+	info, err = a.Agents.SaveAgent("trips", subagent.Definition{Name: "trips", Description: "Plans journeys.", System: "You plan trips."})
 	if err != nil || !info.Disabled {
 		t.Fatalf("a switched-off agent the form edited = %+v, %v; want it still off", info, err)
 	}
@@ -403,7 +403,7 @@ workflows:
 // log of the sub-agent's task too.
 func TestDeletingTheConversationReachesEveryChannel(t *testing.T) {
 	a, core, s, _ := newDelegationApp(t)
-	if _, err := a.memoryService.MemoryAdd("my invoice number is zq4471"); err != nil {
+	if _, err := a.Memory.MemoryAdd("my invoice number is zq4471"); err != nil {
 		t.Fatal(err)
 	}
 	res, err := a.SendMessage("r1", "", "please research my invoice number")

@@ -20,7 +20,7 @@ import (
 )
 
 // App holds the methods bound to the UI (Wails and the web mode) that no
-// domain service holds yet, and builds those services (knowledgeService, ...).
+// domain service holds yet, and builds those services (Knowledge, ...).
 // Each method is thin: call the backend, convert to DTOs, map errors to user
 // messages (docs/architecture.md, "The boundary").
 //
@@ -29,11 +29,12 @@ type App struct {
 	core *Core
 	// the domain services bound beside App (bindgen reaches each through the
 	// field named after its type)
-	knowledgeService *KnowledgeService
-	memoryService    *MemoryService
-	workflowsService *WorkflowsService
-	agentsService    *AgentsService
-	mcpService       *MCPService
+	Knowledge *KnowledgeService
+	Models    *ModelsService
+	Memory    *MemoryService
+	Workflows *WorkflowsService
+	Agents    *AgentsService
+	MCP       *MCPService
 	// emit sends an event to the UI; set by the desktop or the web server.
 	emit func(name string, data any)
 	// ready is called once when the UI reports it has loaded.
@@ -50,10 +51,10 @@ type App struct {
 
 	approvals *uiApprover
 	*desktopHooks
+	*inflight
 
 	mu        sync.Mutex
 	incognito bool
-	running   map[string]context.CancelFunc
 	contexts  map[string]ContextReport // session id -> what the model saw last
 	// memGen counts memory changes that may remove text a live report quotes; a turn
 	// keeps its report only if none happened while it ran.
@@ -75,13 +76,14 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	if emit == nil {
 		emit = func(string, any) {}
 	}
-	a := &App{core: core, emit: emit, throttle: streamGap, running: map[string]context.CancelFunc{},
+	a := &App{core: core, emit: emit, throttle: streamGap, inflight: &inflight{},
 		contexts: map[string]ContextReport{}, desktopHooks: &desktopHooks{}}
-	a.knowledgeService = &KnowledgeService{core: core, desk: a.desktopHooks}
-	a.memoryService = &MemoryService{core: core, desk: a.desktopHooks}
-	a.workflowsService = &WorkflowsService{core: core, desk: a.desktopHooks}
-	a.agentsService = &AgentsService{core: core, desk: a.desktopHooks}
-	a.mcpService = &MCPService{core: core, desk: a.desktopHooks}
+	a.Knowledge = &KnowledgeService{core: core, desk: a.desktopHooks}
+	a.Models = &ModelsService{core: core, desk: a.desktopHooks, reqs: a.inflight, emit: a.emitEvent}
+	a.Memory = &MemoryService{core: core, desk: a.desktopHooks}
+	a.Workflows = &WorkflowsService{core: core, desk: a.desktopHooks}
+	a.Agents = &AgentsService{core: core, desk: a.desktopHooks}
+	a.MCP = &MCPService{core: core, desk: a.desktopHooks}
 	a.methods, a.bound = sync.OnceValue(a.webMethods), sync.OnceValue(a.requestBound)
 	a.approvals = &uiApprover{emit: func(n string, d any) { a.emit(n, d) }, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
 	core.SetApprover(a.approvals)
@@ -189,36 +191,51 @@ func storedIn(err error, res agent.Result) error {
 	return err
 }
 
+// inflight are the long calls under way by their request id (a turn, a
+// model's pull or import, a chat import), so that the page can stop one.
+type inflight struct {
+	mu      sync.Mutex
+	running map[string]context.CancelFunc
+}
+
 // track registers long work under its request id, cancellable by
 // CancelMessage; done ends it.
-func (a *App) track(parent context.Context, requestID string) (context.Context, func(), error) {
+func (r *inflight) track(parent context.Context, requestID string) (context.Context, func(), error) {
 	if requestID == "" {
 		return nil, nil, &UserError{Message: "Internal error: the request has no id.", Code: CodeInternal}
 	}
 	ctx, cancel := context.WithCancel(parent)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if _, dup := a.running[requestID]; dup {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.running[requestID]; dup {
 		cancel()
 		return nil, nil, &UserError{Message: "That request is already running.", Code: CodeConflict}
 	}
-	a.running[requestID] = cancel
+	if r.running == nil {
+		r.running = map[string]context.CancelFunc{}
+	}
+	r.running[requestID] = cancel
 	return ctx, func() {
 		cancel()
-		a.mu.Lock()
-		delete(a.running, requestID)
-		a.mu.Unlock()
+		r.mu.Lock()
+		delete(r.running, requestID)
+		r.mu.Unlock()
 	}, nil
+}
+
+// cancel stops the request under way with that id, if any.
+func (r *inflight) cancel(requestID string) {
+	r.mu.Lock()
+	cancel, ok := r.running[requestID]
+	r.mu.Unlock()
+	if ok {
+		cancel()
+	}
 }
 
 // CancelMessage stops a running SendMessage; its partial reply is kept.
 func (a *App) CancelMessage(requestID string) error {
-	a.mu.Lock()
-	cancel, ok := a.running[requestID]
-	a.mu.Unlock()
-	if ok {
-		cancel()
-	}
+	a.inflight.cancel(requestID)
 	return nil
 }
 

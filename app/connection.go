@@ -254,24 +254,24 @@ func (c *Core) UseOllama(ctx context.Context, raw string, anyway bool) (OllamaCh
 
 // CheckOllamaHost checks an Ollama address (Settings → Connection, the setup
 // screen) without saving it.
-func (a *App) CheckOllamaHost(raw string) (OllamaCheck, error) {
+func (a *ModelsService) CheckOllamaHost(raw string) (OllamaCheck, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	out, err := a.core.CheckOllama(ctx, raw)
 	if err != nil {
-		return OllamaCheck{}, a.mapErr(ctx, err)
+		return OllamaCheck{}, a.core.userErr(ctx, err)
 	}
 	return out, nil
 }
 
 // UseOllamaHost checks an Ollama address and saves it as ollama_host when it
 // answers (or anyway is true); the setup follows (setup:changed).
-func (a *App) UseOllamaHost(raw string, anyway bool) (OllamaCheck, error) {
+func (a *ModelsService) UseOllamaHost(raw string, anyway bool) (OllamaCheck, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	out, err := a.core.UseOllama(ctx, raw, anyway)
 	if err != nil {
-		return OllamaCheck{}, a.mapErr(ctx, err)
+		return OllamaCheck{}, a.core.userErr(ctx, err)
 	}
 	if out.Saved {
 		_, _ = a.setupChanged(ctx)

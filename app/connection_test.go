@@ -86,20 +86,20 @@ func TestConnectionStates(t *testing.T) {
 	t.Setenv("OLLAMA_MODELS", t.TempDir())
 	setAll(t, core, "ollama_host", host, "ollama_path", "/nonexistent/ollama", "manage_ollama", "auto", "connect_timeout", "500ms")
 
-	su, _ := a.Setup()
+	su, _ := a.Models.Setup()
 	if su.Connection != ConnNotInstalled || su.Step != "install" || su.CanStart || su.Remote {
 		t.Errorf("not installed: %+v", su)
 	}
 	standIn := ollamaStandIn(t, fake)
 	setAll(t, core, "ollama_path", standIn, "manage_ollama", "never")
-	if su, _ = a.Setup(); su.Connection != ConnStopped || su.Step != "start" || su.CanStart {
+	if su, _ = a.Models.Setup(); su.Connection != ConnStopped || su.Step != "start" || su.CanStart {
 		t.Errorf("stopped, manage never: %+v", su)
 	}
 	setAll(t, core, "manage_ollama", "auto")
-	if su, _ = a.Setup(); su.Connection != ConnStopped || !su.CanStart || su.Binary != standIn {
+	if su, _ = a.Models.Setup(); su.Connection != ConnStopped || !su.CanStart || su.Binary != standIn {
 		t.Errorf("stopped: %+v", su)
 	}
-	if su, err := a.StartOllama(); err != nil || su.Connection != ConnReady || !su.Managed {
+	if su, err := a.Models.StartOllama(); err != nil || su.Connection != ConnReady || !su.Managed {
 		t.Fatalf("start: %+v, %v", su, err)
 	}
 	if st, _ := a.Status(); st.Connection != ConnReady || !st.Reachable || !st.OllamaManaged {
@@ -107,7 +107,7 @@ func TestConnectionStates(t *testing.T) {
 	}
 
 	killManaged(t, core)
-	su, _ = a.Setup()
+	su, _ = a.Models.Setup()
 	if su.Connection != ConnLost || su.Step != "reconnect" || !su.Exited || !su.CanStart || su.Code != NoticeOllamaLost ||
 		len(su.LogTail) == 0 || !strings.Contains(strings.Join(su.LogTail, "\n"), "serve ended") {
 		t.Errorf("stopped responding: %+v", su)
@@ -115,7 +115,7 @@ func TestConnectionStates(t *testing.T) {
 	if st, _ := a.Status(); st.Connection != ConnLost || st.Code != NoticeOllamaLost || st.Params["host"] != host || st.Reachable {
 		t.Errorf("status, stopped responding: %+v", st)
 	}
-	if su, err := a.StartOllama(); err != nil || su.Connection != ConnReady || !su.Managed {
+	if su, err := a.Models.StartOllama(); err != nil || su.Connection != ConnReady || !su.Managed {
 		t.Fatalf("start again: %+v, %v", su, err)
 	}
 
@@ -128,11 +128,11 @@ func TestConnectionStates(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	waitFor(t, func() bool { su, _ := a.Setup(); return su.Connection == ConnReady })
+	waitFor(t, func() bool { su, _ := a.Models.Setup(); return su.Connection == ConnReady })
 	setAll(t, core, "manage_ollama", "never") // a new supervisor for the same host remembers it answered
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
-	if su, _ = a.Setup(); su.Connection != ConnLost || su.Step != "reconnect" || su.CanStart || su.LogTail != nil || su.Exited {
+	if su, _ = a.Models.Setup(); su.Connection != ConnLost || su.Step != "reconnect" || su.CanStart || su.LogTail != nil || su.Exited {
 		t.Errorf("foreign Ollama stopped: %+v", su)
 	}
 }
@@ -165,7 +165,7 @@ func TestRemoteConnectionStates(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			setAll(t, core, "ollama_host", c.host, "offline_only", c.offline)
-			su, _ := a.Setup()
+			su, _ := a.Models.Setup()
 			if su.Connection != c.conn || su.Code != c.code || su.Step != c.step || !su.Remote || su.CanStart {
 				t.Errorf("setup: %+v", su)
 			}
@@ -191,14 +191,14 @@ func TestCheckAndUseOllamaHost(t *testing.T) {
 	_ = fake
 	setAll(t, core, "connect_timeout", "300ms")
 
-	got, err := a.CheckOllamaHost(srv.URL)
+	got, err := a.Models.CheckOllamaHost(srv.URL)
 	if err != nil || !got.OK || got.Version != "0.17.4" || got.Models != len(other.Models) || got.Saved || got.Remote || got.Params["models"] == "" {
 		t.Fatalf("check: %+v, %v", got, err)
 	}
 	if h, _ := core.settings.Get(context.Background(), "ollama_host"); h == srv.URL {
 		t.Error("a check saved the address")
 	}
-	if got, err = a.UseOllamaHost(strings.TrimPrefix(srv.URL, "http://"), false); err != nil || !got.Saved || got.Host != srv.URL {
+	if got, err = a.Models.UseOllamaHost(strings.TrimPrefix(srv.URL, "http://"), false); err != nil || !got.Saved || got.Host != srv.URL {
 		t.Fatalf("use: %+v, %v", got, err)
 	}
 	if h, _ := core.settings.Get(context.Background(), "ollama_host"); h != srv.URL {
@@ -227,7 +227,7 @@ func TestCheckAndUseOllamaHost(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before, _ := core.settings.Get(context.Background(), "ollama_host")
-			got, err := a.UseOllamaHost(c.url, c.anyway)
+			got, err := a.Models.UseOllamaHost(c.url, c.anyway)
 			after, _ := core.settings.Get(context.Background(), "ollama_host")
 			if err != nil || got.OK || got.Code != c.code || got.Saved != c.saved || got.Problem == "" || (after != before) != c.saved {
 				t.Errorf("%+v, %v (ollama_host %s -> %s)", got, err, before, after)
@@ -235,11 +235,11 @@ func TestCheckAndUseOllamaHost(t *testing.T) {
 		})
 	}
 	setAll(t, core, "offline_only", "true")
-	if got, _ := a.CheckOllamaHost("http://10.11.12.13:11434"); got.Code != CheckOffline {
+	if got, _ := a.Models.CheckOllamaHost("http://10.11.12.13:11434"); got.Code != CheckOffline {
 		t.Errorf("offline_only: %+v", got)
 	}
 	setAll(t, core, "offline_only", "false", "ollama_allow_internet", "true")
-	if got, _ := a.CheckOllamaHost("http://192.0.2.10:9"); got.Code == CheckNeedsInternet || got.Warning != "plain_http" {
+	if got, _ := a.Models.CheckOllamaHost("http://192.0.2.10:9"); got.Code == CheckNeedsInternet || got.Warning != "plain_http" {
 		t.Errorf("internet allowed, plain http: %+v", got)
 	}
 }
@@ -259,21 +259,21 @@ func TestConnectionWithTheRealOllama(t *testing.T) {
 	t.Setenv("OLLAMA_MODELS", filepath.Join(home, "models"))
 	host := closedHost(t)
 	setAll(t, core, "ollama_host", host, "ollama_path", bin, "manage_ollama", "auto")
-	if su, _ := a.Setup(); su.Connection != ConnStopped || !su.CanStart {
+	if su, _ := a.Models.Setup(); su.Connection != ConnStopped || !su.CanStart {
 		t.Fatalf("stopped: %+v", su)
 	}
-	if su, err := a.StartOllama(); err != nil || su.Connection != ConnReady {
+	if su, err := a.Models.StartOllama(); err != nil || su.Connection != ConnReady {
 		t.Fatalf("start: %+v, %v", su, err)
 	}
-	got, err := a.CheckOllamaHost(host)
+	got, err := a.Models.CheckOllamaHost(host)
 	if err != nil || !got.OK || got.Version == "" || got.Models != 0 {
 		t.Errorf("check of the real server: %+v, %v", got, err)
 	}
 	killManaged(t, core)
-	if su, _ := a.Setup(); su.Connection != ConnLost || !su.Exited || len(su.LogTail) == 0 {
+	if su, _ := a.Models.Setup(); su.Connection != ConnLost || !su.Exited || len(su.LogTail) == 0 {
 		t.Errorf("real server killed: %+v", su)
 	}
-	if su, err := a.StartOllama(); err != nil || su.Connection != ConnReady || !su.Managed {
+	if su, err := a.Models.StartOllama(); err != nil || su.Connection != ConnReady || !su.Managed {
 		t.Errorf("start again: %+v, %v", su, err)
 	}
 }

@@ -34,7 +34,7 @@ func TestQuestionIsAnsweredFromTheKnowledgeBase(t *testing.T) {
 	docs := t.TempDir()
 	os.WriteFile(filepath.Join(docs, "pump.md"), []byte("# Pump\n\n## Faults\n\nIf the pump hums but does not turn, the capacitor has failed."), 0o644)
 	os.WriteFile(filepath.Join(docs, "garden.md"), []byte("# Garden\n\nRoses need sun."), 0o644)
-	if _, err := a.knowledgeService.KBAdd(docs, "manuals"); err != nil {
+	if _, err := a.Knowledge.KBAdd(docs, "manuals"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := core.Knowledge().Index(context.Background(), "manuals", nil); err != nil {
@@ -62,7 +62,7 @@ func TestQuestionIsAnsweredFromTheKnowledgeBase(t *testing.T) {
 	if len(last.Sources) != len(src) || !slices.Equal(last.BadCitations, []int{4}) {
 		t.Fatalf("after a reload: sources %+v, bad %v", last.Sources, last.BadCitations)
 	}
-	p, err := a.knowledgeService.KBPassage(src[0].Chunk)
+	p, err := a.Knowledge.KBPassage(src[0].Chunk)
 	if err != nil || !strings.Contains(p.Text, "# Pump") || string([]rune(p.Text)[p.Start:p.End]) == "" || !strings.Contains(string([]rune(p.Text)[p.Start:p.End]), "capacitor") {
 		t.Fatalf("passage %+v %v", p, err)
 	}
@@ -82,7 +82,7 @@ func TestChatWithoutKnowledgeCitesNothing(t *testing.T) {
 	})
 	docs := t.TempDir()
 	os.WriteFile(filepath.Join(docs, "pump.md"), []byte("# Pump\n\nIf the pump hums, the capacitor has failed."), 0o644)
-	if _, err := a.knowledgeService.KBAdd(docs, "manuals"); err != nil {
+	if _, err := a.Knowledge.KBAdd(docs, "manuals"); err != nil {
 		t.Fatal(err)
 	}
 	core.Knowledge().Index(context.Background(), "manuals", nil)

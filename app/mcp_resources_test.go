@@ -14,10 +14,10 @@ func TestMCPResources(t *testing.T) {
 	if err := core.StartMCP(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.mcpService.MCPAddServer("everything", everythingConfig(t)); err != nil {
+	if _, err := a.MCP.MCPAddServer("everything", everythingConfig(t)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.mcpService.MCPApprove("everything"); err != nil {
+	if _, err := a.MCP.MCPApprove("everything"); err != nil {
 		t.Fatal(err)
 	}
 	st := waitMCP(t, a, "everything", mcp.StateReady)
@@ -26,7 +26,7 @@ func TestMCPResources(t *testing.T) {
 	}
 
 	t.Run("lists the resources", func(t *testing.T) {
-		list, err := a.mcpService.MCPResources("everything")
+		list, err := a.MCP.MCPResources("everything")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,14 +42,14 @@ func TestMCPResources(t *testing.T) {
 	})
 
 	t.Run("reads a text resource", func(t *testing.T) {
-		list, _ := a.mcpService.MCPResources("everything")
+		list, _ := a.MCP.MCPResources("everything")
 		uri := ""
 		for _, r := range list {
 			if strings.HasSuffix(r.URI, "/architecture.md") {
 				uri = r.URI
 			}
 		}
-		r, err := a.mcpService.MCPReadResource("everything", uri)
+		r, err := a.MCP.MCPReadResource("everything", uri)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestMCPResources(t *testing.T) {
 		{"an unknown resource", "everything", "demo://resource/static/document/no-such-file.md"},
 	} {
 		t.Run("says why it cannot read "+tc.name, func(t *testing.T) {
-			_, err := a.mcpService.MCPReadResource(tc.server, tc.uri)
+			_, err := a.MCP.MCPReadResource(tc.server, tc.uri)
 			var ue *UserError
 			if !errors.As(err, &ue) || ue.Message == "" {
 				t.Fatalf("err = %v (%T), want a UserError with a message", err, err)
@@ -74,7 +74,7 @@ func TestMCPResources(t *testing.T) {
 	}
 
 	t.Run("an unknown server has no resource list", func(t *testing.T) {
-		list, err := a.mcpService.MCPResources("nope")
+		list, err := a.MCP.MCPResources("nope")
 		var ue *UserError
 		if !errors.As(err, &ue) || list != nil {
 			t.Fatalf("list = %v, err = %v", list, err)

@@ -28,7 +28,7 @@ func waitMCP(t *testing.T, a *App, name string, want mcp.State) mcp.Status {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		list, _ := a.mcpService.MCPServers()
+		list, _ := a.MCP.MCPServers()
 		for _, s := range list {
 			if s.Name == name && s.State == want {
 				return s
@@ -36,7 +36,7 @@ func waitMCP(t *testing.T, a *App, name string, want mcp.State) mcp.Status {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	list, _ := a.mcpService.MCPServers()
+	list, _ := a.MCP.MCPServers()
 	t.Fatalf("server %s never became %s: %+v", name, want, list)
 	return mcp.Status{}
 }
@@ -46,15 +46,15 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 	if err := core.StartMCP(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	st, err := a.mcpService.MCPAddServer("everything", everythingConfig(t))
+	st, err := a.MCP.MCPAddServer("everything", everythingConfig(t))
 	if err != nil || st.Approved {
 		t.Fatalf("add = %+v, %v (a new server must wait for approval)", st, err)
 	}
-	cmd, _ := a.mcpService.MCPCommandLine(everythingConfig(t))
+	cmd, _ := a.MCP.MCPCommandLine(everythingConfig(t))
 	if !strings.HasPrefix(cmd, "node ") || !strings.Contains(cmd, "server-everything") {
 		t.Fatalf("command line = %q", cmd)
 	}
-	if _, err := a.mcpService.MCPApprove("everything"); err != nil {
+	if _, err := a.MCP.MCPApprove("everything"); err != nil {
 		t.Fatal(err)
 	}
 	st = waitMCP(t, a, "everything", mcp.StateReady)
@@ -94,7 +94,7 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 		t.Fatal("the MCP tool was not offered to the model")
 	}
 	// Switched off, it is no longer offered.
-	if _, err := a.mcpService.MCPSetToolEnabled("everything", "echo", false); err != nil {
+	if _, err := a.MCP.MCPSetToolEnabled("everything", "echo", false); err != nil {
 		t.Fatal(err)
 	}
 	fake.Chat = llmtest.Echo(0, 0)

@@ -42,7 +42,7 @@ func rememberPeanuts(t *testing.T) (*App, *Core, *llmtest.Server, *events, TurnR
 
 func TestRememberThenRecallWithSource(t *testing.T) {
 	a, _, fake, ev, res := rememberPeanuts(t)
-	list, err := a.memoryService.MemoryList(MemoryFilter{Statuses: []string{"active"}})
+	list, err := a.Memory.MemoryList(MemoryFilter{Statuses: []string{"active"}})
 	if err != nil || len(list) != 1 || list[0].Text != "I am allergic to peanuts" || list[0].SourceMessageIDs[0] != res.User.ID {
 		t.Fatalf("memories = %+v, %v", list, err)
 	}
@@ -77,11 +77,11 @@ func TestRememberThenRecallWithSource(t *testing.T) {
 		}
 	}
 	// Forget with a receipt proving it is gone.
-	r, err := a.memoryService.MemoryForget([]string{list[0].ID})
+	r, err := a.Memory.MemoryForget([]string{list[0].ID})
 	if err != nil || r.Count != 1 || r.LexicalMatches != 0 || r.VectorMatches != 0 {
 		t.Fatalf("receipt = %+v, %v", r, err)
 	}
-	if hits, _ := a.memoryService.MemorySearch("peanuts", 5); len(hits) != 0 {
+	if hits, _ := a.Memory.MemorySearch("peanuts", 5); len(hits) != 0 {
 		t.Fatalf("still found: %+v", hits)
 	}
 }
@@ -98,7 +98,7 @@ func TestHypotheticalIsNeverRemembered(t *testing.T) {
 		t.Fatal(err)
 	}
 	core.RunMemoryJobs(context.Background())
-	if list, _ := a.memoryService.MemoryList(MemoryFilter{}); len(list) != 0 {
+	if list, _ := a.Memory.MemoryList(MemoryFilter{}); len(list) != 0 {
 		t.Fatalf("a hypothetical was written to memory: %+v", list)
 	}
 }
@@ -152,8 +152,8 @@ func TestContextReportSurvivesARestartWithoutKeepingForgottenText(t *testing.T) 
 	if _, err := restarted.SendMessage("r3", res.Session.ID, "what am I allergic to?"); err != nil {
 		t.Fatal(err)
 	}
-	list, _ := restarted.memoryService.MemoryList(MemoryFilter{Statuses: []string{"active"}})
-	if _, err := restarted.memoryService.MemoryForget([]string{list[0].ID}); err != nil {
+	list, _ := restarted.Memory.MemoryList(MemoryFilter{Statuses: []string{"active"}})
+	if _, err := restarted.Memory.MemoryForget([]string{list[0].ID}); err != nil {
 		t.Fatal(err)
 	}
 	for _, app := range []*App{restarted, NewApp(core, ev.emit)} { // the running app, and after a restart
@@ -208,7 +208,7 @@ func TestForgottenMemoryLeavesNoCopyInToolRecords(t *testing.T) {
 	if err != nil || len(res.Tools) != 1 || res.Tools[0].Tool != "memory_save" || res.Tools[0].Status != "ok" || res.Assistant.Content != "Saved." {
 		t.Fatalf("turn = %+v, %v", res, err)
 	}
-	list, err := a.memoryService.MemoryList(MemoryFilter{})
+	list, err := a.Memory.MemoryList(MemoryFilter{})
 	if err != nil || len(list) != 1 || list[0].Text != canary {
 		t.Fatalf("memories = %+v, %v", list, err)
 	}
@@ -217,7 +217,7 @@ func TestForgottenMemoryLeavesNoCopyInToolRecords(t *testing.T) {
 	if err != nil || found.Assistant.Content != "Found it." || len(found.Tools) != 1 || found.Tools[0].Tool != "memory_search" {
 		t.Fatalf("search turn = %+v, %v", found, err)
 	}
-	if _, err := a.memoryService.MemoryForget([]string{list[0].ID}); err != nil {
+	if _, err := a.Memory.MemoryForget([]string{list[0].ID}); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
@@ -251,7 +251,7 @@ func TestForgottenMemoryLeavesNoCopyInToolRecords(t *testing.T) {
 
 func TestAMemoryForgottenDuringATurnIsNotQuotedByItsReport(t *testing.T) {
 	a, core, fake, _, res := rememberPeanuts(t)
-	list, _ := a.memoryService.MemoryList(MemoryFilter{Statuses: []string{"active"}})
+	list, _ := a.Memory.MemoryList(MemoryFilter{Statuses: []string{"active"}})
 	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
 		if _, ok := extractionReply(req); ok {
 			return llmtest.Reply{Chunks: []string{`{"facts":[]}`}}

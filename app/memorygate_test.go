@@ -86,7 +86,7 @@ func TestMemoryWriteGateFollowsTheIntent(t *testing.T) {
 	}
 	stored := func(t *testing.T, messageID string) bool {
 		t.Helper()
-		list, err := a.memoryService.MemoryList(MemoryFilter{Statuses: []string{"active", "pending", "archived", "superseded"}})
+		list, err := a.Memory.MemoryList(MemoryFilter{Statuses: []string{"active", "pending", "archived", "superseded"}})
 		if err != nil {
 			t.Fatal(err)
 		}

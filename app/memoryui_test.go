@@ -15,7 +15,7 @@ import (
 // command sees the same value.
 func TestMemoryHalfLifeSettingDrivesDecay(t *testing.T) {
 	a, core, _, _, _ := rememberPeanuts(t)
-	list, err := a.memoryService.MemoryList(MemoryFilter{Statuses: []string{"active"}})
+	list, err := a.Memory.MemoryList(MemoryFilter{Statuses: []string{"active"}})
 	if err != nil || len(list) != 1 {
 		t.Fatalf("memories = %+v, %v", list, err)
 	}
@@ -27,7 +27,7 @@ func TestMemoryHalfLifeSettingDrivesDecay(t *testing.T) {
 	}
 	strength := func() float64 {
 		t.Helper()
-		d, err := a.memoryService.MemoryShow(m.ID)
+		d, err := a.Memory.MemoryShow(m.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func TestMemoryHalfLifeSettingDrivesDecay(t *testing.T) {
 	if want := m.Confidence * math.Exp(-math.Ln2/(180*24)*240); math.Abs(before-want) > 1e-3 {
 		t.Fatalf("default strength = %v, want %v", before, want)
 	}
-	hl, err := a.memoryService.SetMemoryHalfLife(m.Category, "10d")
+	hl, err := a.Memory.SetMemoryHalfLife(m.Category, "10d")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,11 +58,11 @@ func TestMemoryHalfLifeSettingDrivesDecay(t *testing.T) {
 		t.Fatalf("setting = %q", v)
 	}
 	for _, bad := range [][2]string{{"mood", "3d"}, {m.Category, "soon"}, {m.Category, "5m"}} {
-		if _, err := a.memoryService.SetMemoryHalfLife(bad[0], bad[1]); err == nil {
+		if _, err := a.Memory.SetMemoryHalfLife(bad[0], bad[1]); err == nil {
 			t.Errorf("SetMemoryHalfLife(%q, %q) accepted", bad[0], bad[1])
 		}
 	}
-	if _, err := a.memoryService.SetMemoryHalfLife(m.Category, ""); err != nil {
+	if _, err := a.Memory.SetMemoryHalfLife(m.Category, ""); err != nil {
 		t.Fatal(err)
 	}
 	if after := strength(); math.Abs(after-before) > 1e-3 {
@@ -75,7 +75,7 @@ func TestMemoryHalfLifeSettingDrivesDecay(t *testing.T) {
 func TestMemoryRecallLogShowsDropped(t *testing.T) {
 	a, _, _, _, _ := rememberPeanuts(t)
 	for _, s := range []string{"My sister lives in Lisbon", "I drive a blue bicycle to work", "My favourite tea is jasmine", "I am allergic to cats as well"} {
-		if _, err := a.memoryService.MemoryAdd(s); err != nil {
+		if _, err := a.Memory.MemoryAdd(s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,7 +83,7 @@ func TestMemoryRecallLogShowsDropped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, err := a.memoryService.MemoryRecallLog(res.User.ID)
+	log, err := a.Memory.MemoryRecallLog(res.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestMemoryRecallLogShowsDropped(t *testing.T) {
 	if kept == 0 || dropped == 0 {
 		t.Fatalf("kept %d, dropped %d: %+v", kept, dropped, log)
 	}
-	if log, err := a.memoryService.MemoryRecallLog("nope"); err != nil || len(log) != 0 {
+	if log, err := a.Memory.MemoryRecallLog("nope"); err != nil || len(log) != 0 {
 		t.Fatalf("unknown message = %+v, %v", log, err)
 	}
 }
@@ -113,26 +113,26 @@ func TestMemoryRecallLogShowsDropped(t *testing.T) {
 // take back is gone, the check and the undo itself say why.
 func TestMemoryUndoableFromTheWindow(t *testing.T) {
 	a, _, _, _, _ := rememberPeanuts(t)
-	list, _ := a.memoryService.MemoryList(MemoryFilter{Statuses: []string{"active"}})
+	list, _ := a.Memory.MemoryList(MemoryFilter{Statuses: []string{"active"}})
 	ids := []string{list[0].ID}
-	st, err := a.memoryService.MemoryUndoable(ids)
+	st, err := a.Memory.MemoryUndoable(ids)
 	if err != nil || !st.OK || st.Until.IsZero() {
 		t.Fatalf("fresh = %+v, %v", st, err)
 	}
-	if err := a.memoryService.CreateMemoryProfile("work"); err != nil {
+	if err := a.Memory.CreateMemoryProfile("work"); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.memoryService.UseMemoryProfile("work"); err != nil {
+	if err := a.Memory.UseMemoryProfile("work"); err != nil {
 		t.Fatal(err)
 	}
-	st, err = a.memoryService.MemoryUndoable(ids)
+	st, err = a.Memory.MemoryUndoable(ids)
 	if err != nil || st.OK || st.Code != "profile" {
 		t.Fatalf("after a switch = %+v, %v", st, err)
 	}
-	if _, err := a.memoryService.MemoryUndo(ids); err == nil || !strings.Contains(err.Error(), "Undo is no longer possible (it wrote into profile personal and work is active now; switch back to undo)") {
+	if _, err := a.Memory.MemoryUndo(ids); err == nil || !strings.Contains(err.Error(), "Undo is no longer possible (it wrote into profile personal and work is active now; switch back to undo)") {
 		t.Fatalf("undo after a switch = %v", err)
 	}
-	if l, _ := a.memoryService.MemoryList(MemoryFilter{Profile: "personal"}); len(l) != 1 {
+	if l, _ := a.Memory.MemoryList(MemoryFilter{Profile: "personal"}); len(l) != 1 {
 		t.Fatalf("a refused undo erased: %+v", l)
 	}
 }
@@ -149,15 +149,15 @@ func TestMemoryEditorEditsKeyAndValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := a.memoryService.MemoryEdit(m.ID, "I live in Porto", "home_city", "Paris")
+	got, err := a.Memory.MemoryEdit(m.ID, "I live in Porto", "home_city", "Paris")
 	if err != nil || got.Text != "I live in Porto" || got.Key != "home_city" || got.Value != "" {
 		t.Fatalf("text only: %+v %v: want the key kept and Paris dropped", got, err)
 	}
-	got, err = a.memoryService.MemoryEdit(m.ID, "I live in Porto", "city", "Porto")
+	got, err = a.Memory.MemoryEdit(m.ID, "I live in Porto", "city", "Porto")
 	if err != nil || got.Key != "city" || got.Value != "Porto" {
 		t.Fatalf("key and value: %+v %v", got, err)
 	}
-	got, err = a.memoryService.MemoryEdit(m.ID, "My home is Porto, Portugal", "city", "Porto")
+	got, err = a.Memory.MemoryEdit(m.ID, "My home is Porto, Portugal", "city", "Porto")
 	if err != nil || got.Value != "Porto" {
 		t.Fatalf("a value the new text still says stays: %+v %v", got, err)
 	}

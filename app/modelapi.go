@@ -11,19 +11,31 @@ import (
 	"hermes/backend/llm"
 )
 
+// ModelsService is the models and the Ollama they run in as the window and web
+// mode call them (the setup, the Models panel, the picker, the server's
+// address): one bound service of its own beside App.
+//
+//bindgen:bound
+type ModelsService struct {
+	core *Core
+	desk *desktopHooks
+	reqs *inflight // a pull or an import runs as a request the page can stop
+	emit func(name string, data any)
+}
+
 // Setup says what stands between the user and a working chat, and the next step.
-func (a *App) Setup() (SetupState, error) {
+func (a *ModelsService) Setup() (SetupState, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	st, err := a.core.Setup(ctx)
 	if err != nil {
-		return SetupState{}, a.mapErr(ctx, err)
+		return SetupState{}, a.core.userErr(ctx, err)
 	}
 	return st, nil
 }
 
 // StartOllama starts the local Ollama (when it may) and returns the new state.
-func (a *App) StartOllama() (SetupState, error) {
+func (a *ModelsService) StartOllama() (SetupState, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := a.core.EnsureOllama(ctx); err != nil {
@@ -34,33 +46,33 @@ func (a *App) StartOllama() (SetupState, error) {
 }
 
 // setupChanged tells the UI the new setup state after a change.
-func (a *App) setupChanged(ctx context.Context) (SetupState, error) {
+func (a *ModelsService) setupChanged(ctx context.Context) (SetupState, error) {
 	st, err := a.core.Setup(ctx)
 	if err != nil {
-		return SetupState{}, a.mapErr(ctx, err)
+		return SetupState{}, a.core.userErr(ctx, err)
 	}
-	send(a.emitEvent, evSetupChanged, st)
+	send(a.emit, evSetupChanged, st)
 	return st, nil
 }
 
 // ListModelDetails lists the installed models with what each can do.
-func (a *App) ListModelDetails() ([]ModelDetail, error) {
+func (a *ModelsService) ListModelDetails() ([]ModelDetail, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	client, s, err := a.core.llmClient(ctx)
 	if err != nil {
-		return nil, a.mapErr(ctx, err)
+		return nil, a.core.userErr(ctx, err)
 	}
 	models, err := client.ModelDetails(ctx)
 	if err != nil {
-		return nil, a.mapErr(ctx, err)
+		return nil, a.core.userErr(ctx, err)
 	}
 	return details(models, s), nil
 }
 
 // PullModel downloads a model, with model:progress:<requestID> events;
 // CancelModelJob stops it.
-func (a *App) PullModel(requestID, name string) (ModelDetail, error) {
+func (a *ModelsService) PullModel(requestID, name string) (ModelDetail, error) {
 	name = strings.TrimSpace(name)
 	err := a.modelJob(requestID, func(ctx context.Context, progress func(llm.Progress) error) error {
 		client, _, err := a.core.llmClient(ctx)
@@ -74,7 +86,7 @@ func (a *App) PullModel(requestID, name string) (ModelDetail, error) {
 
 // ImportModel makes a model from a GGUF file on this computer, offline, with
 // model:progress:<requestID> events; CancelModelJob stops it.
-func (a *App) ImportModel(requestID, path, name, modelfile string) (ModelDetail, error) {
+func (a *ModelsService) ImportModel(requestID, path, name, modelfile string) (ModelDetail, error) {
 	name = strings.TrimSpace(name)
 	err := a.modelJob(requestID, func(ctx context.Context, progress func(llm.Progress) error) error {
 		client, _, err := a.core.llmClient(ctx)
@@ -87,7 +99,7 @@ func (a *App) ImportModel(requestID, path, name, modelfile string) (ModelDetail,
 }
 
 // finishModelJob returns the new model and tells the UI the setup changed.
-func (a *App) finishModelJob(name string, err error) (ModelDetail, error) {
+func (a *ModelsService) finishModelJob(name string, err error) (ModelDetail, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err != nil {
@@ -112,7 +124,7 @@ func (a *App) finishModelJob(name string, err error) (ModelDetail, error) {
 // words it by (opError: Ollama gone, busy or slow, its disk full, too old, a
 // Modelfile refused, …), or the model unknown (not_found: a delete or copy of a
 // model that is not there, not a pull).
-func (a *App) modelErr(ctx context.Context, name string, err error) error {
+func (a *ModelsService) modelErr(ctx context.Context, name string, err error) error {
 	switch {
 	case errors.Is(err, llm.ErrModelNotFound):
 		return &UserError{Message: err.Error(), Code: CodeNotFound, Params: map[string]string{"model": name}, Err: err}
@@ -133,7 +145,7 @@ func (a *App) modelErr(ctx context.Context, name string, err error) error {
 
 // installedNear are the installed models whose name (without its tag) is at
 // most two edits from name's, or starts with it: what the user may have meant.
-func (a *App) installedNear(name string) []string {
+func (a *ModelsService) installedNear(name string) []string {
 	models, err := a.ListModelDetails()
 	if err != nil {
 		return nil
@@ -150,18 +162,21 @@ func (a *App) installedNear(name string) []string {
 }
 
 // CancelModelJob stops a running PullModel or ImportModel.
-func (a *App) CancelModelJob(requestID string) error { return a.CancelMessage(requestID) }
+func (a *ModelsService) CancelModelJob(requestID string) error {
+	a.reqs.cancel(requestID)
+	return nil
+}
 
 // PickModelFile asks for a GGUF file (desktop only; web mode types the path).
-func (a *App) PickModelFile() (string, error) {
-	if a.openDialog == nil {
+func (a *ModelsService) PickModelFile() (string, error) {
+	if a.desk.openDialog == nil {
 		return "", &UserError{Message: "Type the path of the .gguf file on this computer."}
 	}
-	return a.openDialog("Import a GGUF model file", "*.gguf")
+	return a.desk.openDialog("Import a GGUF model file", "*.gguf")
 }
 
 // DeleteModel removes an installed model (the UI confirms first).
-func (a *App) DeleteModel(name string) error {
+func (a *ModelsService) DeleteModel(name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	client, _, err := a.core.llmClient(ctx)
@@ -176,7 +191,7 @@ func (a *App) DeleteModel(name string) error {
 }
 
 // CopyModel copies a model under a new name.
-func (a *App) CopyModel(src, dst string) (ModelDetail, error) {
+func (a *ModelsService) CopyModel(src, dst string) (ModelDetail, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	client, _, err := a.core.llmClient(ctx)
@@ -190,11 +205,26 @@ func (a *App) CopyModel(src, dst string) (ModelDetail, error) {
 }
 
 // UseModel makes a model the chat model, or with embed the embedding model.
-func (a *App) UseModel(name string, embed bool) (SetupState, error) {
+func (a *ModelsService) UseModel(name string, embed bool) (SetupState, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := a.core.UseModel(ctx, name, embed); err != nil {
-		return SetupState{}, a.mapErr(ctx, err)
+		return SetupState{}, a.core.userErr(ctx, err)
 	}
 	return a.setupChanged(ctx)
+}
+
+// ListModels returns the installed models that can chat, for the picker.
+func (a *ModelsService) ListModels() ([]ModelInfo, error) {
+	models, err := a.ListModelDetails()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ModelInfo, 0, len(models))
+	for _, m := range models {
+		if m.Can(llm.CapChat) {
+			out = append(out, ModelInfo{Name: m.Name, Size: m.Size, ModifiedAt: m.ModifiedAt, ParameterSize: m.ParameterSize})
+		}
+	}
+	return out, nil
 }

@@ -231,8 +231,8 @@ var ErrJobCancelled = errors.New("cancelled")
 
 // modelJob runs long model work under a cancellable request id, with progress
 // as model:progress:<id> events (at most every 100 ms, and the last one).
-func (a *App) modelJob(requestID string, work func(ctx context.Context, progress func(llm.Progress) error) error) error {
-	ctx, done, err := a.track(context.Background(), requestID)
+func (a *ModelsService) modelJob(requestID string, work func(ctx context.Context, progress func(llm.Progress) error) error) error {
+	ctx, done, err := a.reqs.track(context.Background(), requestID)
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ func (a *App) modelJob(requestID string, work func(ctx context.Context, progress
 	err = work(ctx, func(p llm.Progress) error {
 		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.Percent >= 100 || p.Status == "success" {
 			last = now
-			send(a.emitEvent, evModelProgress.of(requestID), p)
+			send(a.emit, evModelProgress.of(requestID), p)
 		}
 		return nil
 	})

@@ -26,17 +26,17 @@ func TestFirstRunToWorkingChat(t *testing.T) {
 		Model: llmtest.Model{Name: "llama3.2", ContextLength: 8192, Capabilities: []string{"completion", "tools"}},
 		Size:  2 << 30, Steps: 5, Delay: 30 * time.Millisecond}}
 
-	st, err := a.Setup()
+	st, err := a.Models.Setup()
 	if err != nil || st.Ollama != "running" || st.Step != "pull" || st.ChatReady || !st.EmbedReady || len(st.Recommended) == 0 {
 		t.Fatalf("setup before = %+v, %v", st, err)
 	}
-	if models, _ := a.ListModels(); len(models) != 0 {
+	if models, _ := a.Models.ListModels(); len(models) != 0 {
 		t.Errorf("the picker offers %+v (an embedding model cannot chat)", models)
 	}
-	if _, err := a.UseModel("nomic-embed-text", false); err == nil || !strings.Contains(err.Error(), "is an embedding model and cannot chat") {
+	if _, err := a.Models.UseModel("nomic-embed-text", false); err == nil || !strings.Contains(err.Error(), "is an embedding model and cannot chat") {
 		t.Errorf("embedder as chat model: %v", err)
 	}
-	m, err := a.PullModel("pull-1", "llama3.2")
+	m, err := a.Models.PullModel("pull-1", "llama3.2")
 	if err != nil || m.Name != "llama3.2" || !m.IsChat || !m.Can(llm.CapChat) {
 		t.Fatalf("pull = %+v, %v", m, err)
 	}
@@ -50,7 +50,7 @@ func TestFirstRunToWorkingChat(t *testing.T) {
 	if progress < 3 || !changed {
 		t.Errorf("%d progress events, setup:changed %v", progress, changed)
 	}
-	if st, _ = a.Setup(); st.Step != "" || !st.ChatReady {
+	if st, _ = a.Models.Setup(); st.Step != "" || !st.ChatReady {
 		t.Errorf("setup after the pull = %+v", st)
 	}
 
@@ -58,22 +58,22 @@ func TestFirstRunToWorkingChat(t *testing.T) {
 	if err := llmtest.WriteGGUF(file, 1<<20); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.ImportModel("imp-1", file, "tiny", ""); err != nil {
+	if _, err := a.Models.ImportModel("imp-1", file, "tiny", ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.UseModel("tiny", false); err != nil {
+	if _, err := a.Models.UseModel("tiny", false); err != nil {
 		t.Fatal(err)
 	}
 	if s, _ := core.settings.Load(context.Background()); s.ChatModel != "tiny" {
 		t.Errorf("chat model = %s", s.ChatModel)
 	}
-	if _, err := a.UseModel("tiny", true); err == nil || !strings.Contains(err.Error(), "cannot make embeddings") {
+	if _, err := a.Models.UseModel("tiny", true); err == nil || !strings.Contains(err.Error(), "cannot make embeddings") {
 		t.Errorf("chat model as embedder: %v", err)
 	}
-	if err := a.DeleteModel("tiny"); err != nil {
+	if err := a.Models.DeleteModel("tiny"); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ = a.Setup(); st.Step != "choose" || st.ChatReady {
+	if st, _ = a.Models.Setup(); st.Step != "choose" || st.ChatReady {
 		t.Errorf("setup after deleting the chat model = %+v", st)
 	}
 }
@@ -82,9 +82,9 @@ func TestPullCancel(t *testing.T) {
 	a, _, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
 	fake.Pullable = map[string]llmtest.PullScript{"big": {Model: llmtest.Model{Name: "big"}, Size: 8 << 30, Steps: 500, Delay: 20 * time.Millisecond}}
 	done := make(chan error, 1)
-	go func() { _, err := a.PullModel("pull-big", "big"); done <- err }()
+	go func() { _, err := a.Models.PullModel("pull-big", "big"); done <- err }()
 	time.Sleep(150 * time.Millisecond)
-	a.CancelModelJob("pull-big")
+	a.Models.CancelModelJob("pull-big")
 	select {
 	case err := <-done:
 		if err == nil || !strings.Contains(err.Error(), "Cancelled") {
@@ -101,11 +101,11 @@ func TestPullOntoAFullDisk(t *testing.T) {
 	a, _, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
 	fake.Pullable = map[string]llmtest.PullScript{"big": {Model: llmtest.Model{Name: "big"}, Size: 8 << 30, Steps: 10}}
 	fake.DiskFull = true
-	_, err := a.PullModel("pull-full", "big")
+	_, err := a.Models.PullModel("pull-full", "big")
 	if b := errorBody(err); b.Code != CodeDiskFull || !strings.Contains(b.Error, "Ollama's disk is full") {
 		t.Fatalf("pull onto a full disk: %+v", b)
 	}
-	if st, _ := a.Setup(); slices.ContainsFunc(st.Models, func(m ModelDetail) bool { return m.Name == "big" }) {
+	if st, _ := a.Models.Setup(); slices.ContainsFunc(st.Models, func(m ModelDetail) bool { return m.Name == "big" }) {
 		t.Error("a model half pulled onto a full disk is listed")
 	}
 }
@@ -114,16 +114,16 @@ func TestPullOntoAFullDisk(t *testing.T) {
 // close to it; a library out of reach says to import a GGUF file instead.
 func TestPullErrorsInWords(t *testing.T) {
 	a, _, _, _ := newTestApp(t, llmtest.Echo(0, 0)) // llama3.2 and nomic-embed-text installed
-	_, err := a.PullModel("pull-typo", "llama3.3")
+	_, err := a.Models.PullModel("pull-typo", "llama3.3")
 	if b := errorBody(err); b.Code != CodePullUnknown || b.Params["models"] != "llama3.2" || b.Params["model"] != "llama3.3" ||
 		!strings.Contains(b.Error, "has no model named llama3.3") || strings.Contains(b.Error, "file does not exist") {
 		t.Fatalf("unknown name: %+v", b)
 	}
-	_, err = a.PullModel("pull-far", "zzzz-none")
+	_, err = a.Models.PullModel("pull-far", "zzzz-none")
 	if b := errorBody(err); b.Code != CodePullUnknown || b.Params["models"] != "" {
 		t.Fatalf("a name close to nothing: %+v", b)
 	}
-	offline := a.modelErr(context.Background(), "qwen3", fmt.Errorf("pull model qwen3: %w", llm.ErrLibraryOffline))
+	offline := a.Models.modelErr(context.Background(), "qwen3", fmt.Errorf("pull model qwen3: %w", llm.ErrLibraryOffline))
 	if b := errorBody(offline); b.Code != CodePullOffline || !strings.Contains(b.Error, "import a GGUF file instead") || strings.Contains(b.Error, "dial tcp") {
 		t.Fatalf("offline: %+v", b)
 	}
@@ -145,8 +145,8 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 		op   string
 		call func() error
 	}{
-		{"delete", func() error { return a.DeleteModel("no-such-model") }},
-		{"copy", func() error { _, err := a.CopyModel("no-such-model", "other"); return err }},
+		{"delete", func() error { return a.Models.DeleteModel("no-such-model") }},
+		{"copy", func() error { _, err := a.Models.CopyModel("no-such-model", "other"); return err }},
 	} {
 		// not_found, not model_missing: that one's words say to pull the model.
 		b := errorBody(tc.call())
@@ -158,7 +158,7 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 	if err := os.WriteFile(notGGUF, []byte("just some notes"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := a.ImportModel("imp-x", notGGUF, "notes", "")
+	_, err := a.Models.ImportModel("imp-x", notGGUF, "notes", "")
 	if b := errorBody(err); b.Code != CodeNotGGUF || b.Params["file"] != "notes.txt" || !strings.Contains(b.Error, "not a GGUF model file") {
 		t.Errorf("import of a text file: %+v", b)
 	}
@@ -167,7 +167,7 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 	if err := os.WriteFile(v9, []byte("GGUF\x09\x00\x00\x00 the rest"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = a.ImportModel("imp-v9", v9, "future", "")
+	_, err = a.Models.ImportModel("imp-v9", v9, "future", "")
 	if b := errorBody(err); b.Code != CodeGGUFVersion || b.Params["file"] != "future.gguf" || b.Params["version"] != "9" || !IsBadInput(err) {
 		t.Errorf("import of a GGUF version 9 file: %+v", b)
 	}
@@ -177,21 +177,21 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	fake.DiskFull = true
-	_, err = a.ImportModel("imp-full", gguf, "tiny", "")
+	_, err = a.Models.ImportModel("imp-full", gguf, "tiny", "")
 	fake.DiskFull = false
 	if b := errorBody(err); b.Code != CodeDiskFull || !strings.Contains(b.Error, "Ollama's disk is full") {
 		t.Errorf("import onto a full disk: %+v", b)
 	}
 	// A Modelfile line an import cannot use, and an Ollama too old to import: coded,
 	// with the parts the UI words them by.
-	_, err = a.ImportModel("imp-mf", gguf, "tiny", "SYSTEM \"\"\"terse\nPARAMETER top_k 20")
+	_, err = a.Models.ImportModel("imp-mf", gguf, "tiny", "SYSTEM \"\"\"terse\nPARAMETER top_k 20")
 	if b := errorBody(err); b.Code != CodeBadModelfile || b.Params["line"] != "1" || b.Params["word"] != "SYSTEM" || b.Params["reason"] != llm.ModelfileUnclosed ||
 		!strings.Contains(b.Error, `Modelfile line 1: the """ opened for SYSTEM is never closed`) {
 		t.Errorf("import with an unclosed Modelfile value: %+v", b)
 	}
 	was := fake.Version
 	fake.Version = "0.4.7"
-	_, err = a.ImportModel("imp-old", gguf, "tiny", "")
+	_, err = a.Models.ImportModel("imp-old", gguf, "tiny", "")
 	fake.Version = was
 	if b := errorBody(err); b.Code != CodeOllamaTooOld || b.Params["version"] != "0.4.7" || b.Params["need"] != llm.MinImportVersion || !strings.Contains(b.Error, "update Ollama to 0.5.5") {
 		t.Errorf("import on an Ollama too old: %+v", b)
@@ -203,7 +203,7 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 	if err := core.settings.Set(context.Background(), "ollama_host", host); err != nil {
 		t.Fatal(err)
 	}
-	if b := errorBody(a.DeleteModel("llama3.2")); b.Code != CodeOllamaUnreachable || b.Params["host"] != host {
+	if b := errorBody(a.Models.DeleteModel("llama3.2")); b.Code != CodeOllamaUnreachable || b.Params["host"] != host {
 		t.Errorf("delete with Ollama gone: %+v", b)
 	}
 	// An Ollama Hermes starts that stops at once: ollama_exited, naming it and its log.
@@ -216,7 +216,7 @@ func TestModelErrorsCarryTheirParts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err = a.StartOllama()
+	_, err = a.Models.StartOllama()
 	if b := errorBody(err); b.Code != CodeOllamaExited || b.Params["binary"] != standIn || !strings.HasSuffix(b.Params["log"], ".log") || !strings.Contains(b.Error, "exited at once") {
 		t.Errorf("start of an Ollama that exits at once: %+v", b)
 	}
@@ -246,14 +246,14 @@ func TestImportIntoTheOllamaHermesStarted(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if st, err := a.StartOllama(); err != nil || !st.Managed {
+	if st, err := a.Models.StartOllama(); err != nil || !st.Managed {
 		t.Fatalf("start = %+v, %v", st, err)
 	}
 	file := filepath.Join(t.TempDir(), "tiny.gguf")
 	if err := llmtest.WriteGGUF(file, 3<<20); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.ImportModel("imp-store", file, "tiny", ""); err != nil {
+	if _, err := a.Models.ImportModel("imp-store", file, "tiny", ""); err != nil {
 		t.Fatal(err)
 	}
 	want, _ := os.ReadFile(file)
@@ -264,7 +264,7 @@ func TestImportIntoTheOllamaHermesStarted(t *testing.T) {
 	if got, _ := os.ReadFile(blobs[0]); !slices.Equal(got, want) {
 		t.Errorf("the blob is not the file (%d bytes of %d)", len(got), len(want))
 	}
-	list, err := a.ListModelDetails()
+	list, err := a.Models.ListModelDetails()
 	if err != nil || !slices.ContainsFunc(list, func(m ModelDetail) bool { return m.Name == "tiny" }) {
 		t.Errorf("models after the import: %+v, %v", list, err)
 	}

@@ -30,14 +30,14 @@ func TestStatusAndSetupCarryNoticeCodes(t *testing.T) {
 	if st.Code != NoticeModelNotInstalled || st.Params["model"] != "mistral" || !strings.Contains(st.Params["installed"], "llama3.2") || st.Problem == "" {
 		t.Errorf("model missing: %+v", st)
 	}
-	if su, _ := a.Setup(); su.Code != NoticeModelNotInstalled || su.Params["model"] != "mistral" || su.Step != "choose" {
+	if su, _ := a.Models.Setup(); su.Code != NoticeModelNotInstalled || su.Params["model"] != "mistral" || su.Step != "choose" {
 		t.Errorf("setup, model missing: %+v", su)
 	}
 	fake.Models = nil
 	if st, _ = a.Status(); st.Code != NoticeNoModels || st.Params["model"] != "mistral" {
 		t.Errorf("no models: %+v", st)
 	}
-	if su, _ := a.Setup(); su.Code != NoticeNoChatModel || su.Step != "pull" {
+	if su, _ := a.Models.Setup(); su.Code != NoticeNoChatModel || su.Step != "pull" {
 		t.Errorf("setup, no models: %+v", su)
 	}
 
@@ -70,7 +70,7 @@ func TestStatusAndSetupCarryNoticeCodes(t *testing.T) {
 		if st.Reachable || st.Code != tc.code || st.Params[tc.param] != tc.want || st.Params["host"] != host || st.Problem == "" || st.Fix == "" {
 			t.Errorf("%s/%s: status %+v", tc.path, tc.manage, st)
 		}
-		su, _ := a.Setup()
+		su, _ := a.Models.Setup()
 		if su.Code != tc.code || su.Params[tc.param] != tc.want || su.Problem == "" {
 			t.Errorf("%s/%s: setup %+v", tc.path, tc.manage, su)
 		}
@@ -154,21 +154,21 @@ func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
 		}
 	}
 	// A model checked against the installed ones.
-	_, err := a.UseModel("nomic-embed-text", false)
+	_, err := a.Models.UseModel("nomic-embed-text", false)
 	if b := errorBody(err); b.Code != CodeBadSetting || b.Params["reason"] != "not_chat_model" || b.Params["value"] != "nomic-embed-text" || b.Params["key"] != "chat_model" {
 		t.Errorf("an embedder as the chat model: %+v", b)
 	}
-	_, err = a.UseModel("mistral", false)
+	_, err = a.Models.UseModel("mistral", false)
 	if b := errorBody(err); b.Params["reason"] != "model_not_installed" || !strings.Contains(b.Params["installed"], "llama3.2") {
 		t.Errorf("a model not installed: %+v", b)
 	}
 	// The memory panel's half-life editor writes memory_half_lives: refused alike.
-	_, err = a.memoryService.SetMemoryHalfLife("health", "3 months")
+	_, err = a.Memory.SetMemoryHalfLife("health", "3 months")
 	if b := errorBody(err); b.Code != CodeBadSetting || b.Params["key"] != "memory_half_lives" || b.Params["reason"] != "not_half_life" ||
 		b.Params["value"] != "3 months" || b.Params["category"] != "health" || !strings.Contains(b.Error, `"3 months" is not a half-life`) {
 		t.Errorf("a half-life that does not parse: %+v", b)
 	}
-	_, err = a.memoryService.SetMemoryHalfLife("mood", "3d")
+	_, err = a.Memory.SetMemoryHalfLife("mood", "3d")
 	if b := errorBody(err); b.Code != CodeBadSetting || b.Params["reason"] != "not_category" || b.Params["value"] != "mood" || !strings.Contains(b.Params["choices"], "health") {
 		t.Errorf("an unknown category: %+v", b)
 	}

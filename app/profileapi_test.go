@@ -10,19 +10,19 @@ import (
 // profile leaves the default one as it was.
 func TestMemoryProfilesFromTheWindow(t *testing.T) {
 	a, _, fake, _, _ := rememberPeanuts(t)
-	if err := a.memoryService.CreateMemoryProfile("work"); err != nil {
+	if err := a.Memory.CreateMemoryProfile("work"); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.memoryService.CreateMemoryProfile("work"); err == nil || !strings.Contains(err.Error(), "A profile of that name already exists") {
+	if err := a.Memory.CreateMemoryProfile("work"); err == nil || !strings.Contains(err.Error(), "A profile of that name already exists") {
 		t.Fatalf("second create = %v", err)
 	}
-	if err := a.memoryService.UseMemoryProfile("nope"); err == nil || !strings.Contains(err.Error(), "no such profile") {
+	if err := a.Memory.UseMemoryProfile("nope"); err == nil || !strings.Contains(err.Error(), "no such profile") {
 		t.Fatalf("use missing = %v", err)
 	}
-	if err := a.memoryService.UseMemoryProfile("work"); err != nil {
+	if err := a.Memory.UseMemoryProfile("work"); err != nil {
 		t.Fatal(err)
 	}
-	list, err := a.memoryService.MemoryProfiles()
+	list, err := a.Memory.MemoryProfiles()
 	if err != nil || len(list) != 2 {
 		t.Fatalf("profiles = %+v, %v", list, err)
 	}
@@ -43,20 +43,20 @@ func TestMemoryProfilesFromTheWindow(t *testing.T) {
 			t.Fatal("a conversation in the work profile recalled the default profile's memory")
 		}
 	}
-	if _, err := a.memoryService.DeleteMemoryProfile("work"); err == nil || err.Error() != "Work is the active profile; switch to another profile first (hermes memory profile use personal), then delete it" {
+	if _, err := a.Memory.DeleteMemoryProfile("work"); err == nil || err.Error() != "Work is the active profile; switch to another profile first (hermes memory profile use personal), then delete it" {
 		t.Fatalf("deleting the active profile = %v", err)
 	}
-	if err := a.memoryService.UseMemoryProfile("personal"); err != nil {
+	if err := a.Memory.UseMemoryProfile("personal"); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := a.memoryService.DeleteMemoryProfile("work"); err != nil || r.LexicalMatches != 0 || r.VectorMatches != 0 {
+	if r, err := a.Memory.DeleteMemoryProfile("work"); err != nil || r.LexicalMatches != 0 || r.VectorMatches != 0 {
 		t.Fatal(r, err)
 	}
-	list, _ = a.memoryService.MemoryProfiles()
+	list, _ = a.Memory.MemoryProfiles()
 	if len(list) != 1 || !list[0].Active || list[0].Memories != 1 {
 		t.Fatalf("after delete: %+v", list)
 	}
-	if _, err := a.memoryService.DeleteMemoryProfile(list[0].Name); err == nil || !strings.Contains(err.Error(), "default profile") {
+	if _, err := a.Memory.DeleteMemoryProfile(list[0].Name); err == nil || !strings.Contains(err.Error(), "default profile") {
 		t.Fatalf("deleting the default = %v", err)
 	}
 }
@@ -65,30 +65,30 @@ func TestMemoryProfilesFromTheWindow(t *testing.T) {
 // Confirm moves a fact into the profile layer.
 func TestRenameMemoryProfileAndConfirmFromTheWindow(t *testing.T) {
 	a, _, _, _, _ := rememberPeanuts(t)
-	if err := a.memoryService.CreateMemoryProfile("work"); err != nil {
+	if err := a.Memory.CreateMemoryProfile("work"); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.memoryService.UseMemoryProfile("work"); err != nil {
+	if err := a.Memory.UseMemoryProfile("work"); err != nil {
 		t.Fatal(err)
 	}
-	m, err := a.memoryService.MemoryAdd("My desk is on the third floor")
+	m, err := a.Memory.MemoryAdd("My desk is on the third floor")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.memoryService.MemoryConfirm([]string{m.ID}); err != nil {
+	if err := a.Memory.MemoryConfirm([]string{m.ID}); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.memoryService.RenameMemoryProfile("work", "job"); err != nil {
+	if err := a.Memory.RenameMemoryProfile("work", "job"); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.memoryService.RenameMemoryProfile("job", "personal"); err == nil || !strings.Contains(err.Error(), "already exists") {
+	if err := a.Memory.RenameMemoryProfile("job", "personal"); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Fatalf("rename onto another profile = %v", err)
 	}
-	d, err := a.memoryService.MemoryShow(m.ID)
+	d, err := a.Memory.MemoryShow(m.ID)
 	if err != nil || d.Memory.Profile != "job" || d.Memory.Layer != "profile" {
 		t.Fatalf("after rename: %+v, %v", d.Memory, err)
 	}
-	list, _ := a.memoryService.MemoryProfiles()
+	list, _ := a.Memory.MemoryProfiles()
 	for _, p := range list {
 		if (p.Name == "job") != p.Active || p.Name == "work" {
 			t.Fatalf("profiles = %+v", list)

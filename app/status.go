@@ -94,18 +94,3 @@ func (c *Core) Status(ctx context.Context) (Status, error) {
 func sameModel(installed, wanted string) bool {
 	return installed == wanted || strings.TrimSuffix(installed, ":latest") == strings.TrimSuffix(wanted, ":latest")
 }
-
-// ListModels returns the installed models that can chat, for the picker.
-func (a *App) ListModels() ([]ModelInfo, error) {
-	models, err := a.ListModelDetails()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ModelInfo, 0, len(models))
-	for _, m := range models {
-		if m.Can(llm.CapChat) {
-			out = append(out, ModelInfo{Name: m.Name, Size: m.Size, ModifiedAt: m.ModifiedAt, ParameterSize: m.ParameterSize})
-		}
-	}
-	return out, nil
-}

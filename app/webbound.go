@@ -24,8 +24,8 @@ func (a *App) requestBound() map[string]webMethod {
 		"ContinueTurn":    bind2(a.continueTurn),
 		"RegenerateReply": bind3(a.regenerate),
 		"EditMessage":     bind4(a.edit),
-		"RunWorkflow":     bind3(a.workflowsService.runWorkflow),
-		"ResumeWorkflow":  bind2(a.workflowsService.resumeWorkflow),
+		"RunWorkflow":     bind3(a.Workflows.runWorkflow),
+		"ResumeWorkflow":  bind2(a.Workflows.resumeWorkflow),
 	}
 }
 

@@ -14,32 +14,30 @@ import (
 // boundServices are the services the window binds: App and one per domain
 // (docs/architecture.md, "The boundary").
 func (a *App) boundServices() []any {
-	return []any{a, a.agentsService, a.knowledgeService, a.mcpService, a.memoryService, a.workflowsService}
+	return []any{a, a.Agents, a.Knowledge, a.MCP, a.Memory, a.Models, a.Workflows}
 }
 
 // webMethods are the bound services' methods as web mode calls them, each decoding its
 // JSON arguments into its own parameter types (docs/architecture.md, "The boundary").
 func (a *App) webMethods() map[string]webMethod {
 	return map[string]webMethod{
-		"AgentFile":      bind0(func(_ context.Context) (any, error) { return a.agentsService.AgentFile() }),
-		"AgentProblems":  bind0(func(_ context.Context) (any, error) { return a.agentsService.AgentProblems() }),
-		"ArchiveSession": bind1(func(_ context.Context, p0 string) (any, error) { return a.ArchiveSession(p0) }),
-		"AttachDocument": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.AttachDocument(p0, p1) }),
-		"CancelMessage":  bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.CancelMessage(p0) }),
-		"CancelModelJob": bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.CancelModelJob(p0) }),
-		"CancelWorkflow": bind1(func(_ context.Context, p0 string) (any, error) { return a.workflowsService.CancelWorkflow(p0) }),
-		"ChannelContext": bind2(func(_ context.Context, p0 string, p1 string) (any, error) {
-			return a.agentsService.ChannelContext(p0, p1)
-		}),
-		"CheckOllamaHost":     bind1(func(_ context.Context, p0 string) (any, error) { return a.CheckOllamaHost(p0) }),
+		"AgentFile":           bind0(func(_ context.Context) (any, error) { return a.Agents.AgentFile() }),
+		"AgentProblems":       bind0(func(_ context.Context) (any, error) { return a.Agents.AgentProblems() }),
+		"ArchiveSession":      bind1(func(_ context.Context, p0 string) (any, error) { return a.ArchiveSession(p0) }),
+		"AttachDocument":      bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.AttachDocument(p0, p1) }),
+		"CancelMessage":       bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.CancelMessage(p0) }),
+		"CancelModelJob":      bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Models.CancelModelJob(p0) }),
+		"CancelWorkflow":      bind1(func(_ context.Context, p0 string) (any, error) { return a.Workflows.CancelWorkflow(p0) }),
+		"ChannelContext":      bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Agents.ChannelContext(p0, p1) }),
+		"CheckOllamaHost":     bind1(func(_ context.Context, p0 string) (any, error) { return a.Models.CheckOllamaHost(p0) }),
 		"ContextMeter":        bind1(func(_ context.Context, p0 string) (any, error) { return a.ContextMeter(p0) }),
 		"ContinueTurn":        bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.ContinueTurn(p0, p1) }),
-		"CopyModel":           bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.CopyModel(p0, p1) }),
+		"CopyModel":           bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Models.CopyModel(p0, p1) }),
 		"CorrectIntent":       bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.CorrectIntent(p0, p1) }),
-		"CreateMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.memoryService.CreateMemoryProfile(p0) }),
-		"DeleteAgent":         bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.agentsService.DeleteAgent(p0) }),
-		"DeleteMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return a.memoryService.DeleteMemoryProfile(p0) }),
-		"DeleteModel":         bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.DeleteModel(p0) }),
+		"CreateMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Memory.CreateMemoryProfile(p0) }),
+		"DeleteAgent":         bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Agents.DeleteAgent(p0) }),
+		"DeleteMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return a.Memory.DeleteMemoryProfile(p0) }),
+		"DeleteModel":         bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Models.DeleteModel(p0) }),
 		"DeleteProject":       bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.DeleteProject(p0, p1) }),
 		"DeleteSession":       bind1(func(_ context.Context, p0 string) (any, error) { return a.DeleteSession(p0) }),
 		"DeleteSystemPreset":  bind1(func(_ context.Context, p0 string) (any, error) { return a.DeleteSystemPreset(p0) }),
@@ -51,97 +49,95 @@ func (a *App) webMethods() map[string]webMethod {
 		"ExportPDF":      bind1(func(_ context.Context, p0 string) (any, error) { return a.ExportPDF(p0) }),
 		"ExportSession":  bind2(func(_ context.Context, p0 string, p1 ExportFormat) (any, error) { return a.ExportSession(p0, p1) }),
 		"GetSettings":    bind0(func(_ context.Context) (any, error) { return a.GetSettings() }),
-		"GetWorkflowRun": bind1(func(_ context.Context, p0 string) (any, error) { return a.workflowsService.GetWorkflowRun(p0) }),
+		"GetWorkflowRun": bind1(func(_ context.Context, p0 string) (any, error) { return a.Workflows.GetWorkflowRun(p0) }),
 		"ImportChats": bind4(func(_ context.Context, p0 string, p1 ChatImportSource, p2 string, p3 string) (any, error) {
 			return a.ImportChats(p0, p1, p2, p3)
 		}),
 		"ImportModel": bind4(func(_ context.Context, p0 string, p1 string, p2 string, p3 string) (any, error) {
-			return a.ImportModel(p0, p1, p2, p3)
+			return a.Models.ImportModel(p0, p1, p2, p3)
 		}),
 		"Incognito":            bind0(func(_ context.Context) (any, error) { return a.Incognito() }),
-		"KBAdd":                bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.knowledgeService.KBAdd(p0, p1) }),
-		"KBCancel":             bind0(func(_ context.Context) (any, error) { return nil, a.knowledgeService.KBCancel() }),
-		"KBFiles":              bind1(func(_ context.Context, p0 string) (any, error) { return a.knowledgeService.KBFiles(p0) }),
-		"KBList":               bind0(func(_ context.Context) (any, error) { return a.knowledgeService.KBList() }),
-		"KBOpenFile":           bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.knowledgeService.KBOpenFile(p0) }),
-		"KBPassage":            bind1(func(_ context.Context, p0 string) (any, error) { return a.knowledgeService.KBPassage(p0) }),
-		"KBPickFolder":         bind0(func(_ context.Context) (any, error) { return a.knowledgeService.KBPickFolder() }),
-		"KBReindex":            bind1(func(_ context.Context, p0 string) (any, error) { return a.knowledgeService.KBReindex(p0) }),
-		"KBRemove":             bind1(func(_ context.Context, p0 string) (any, error) { return a.knowledgeService.KBRemove(p0) }),
-		"KBResume":             bind0(func(_ context.Context) (any, error) { return nil, a.knowledgeService.KBResume() }),
-		"KBSearch":             bind1(func(_ context.Context, p0 string) (any, error) { return a.knowledgeService.KBSearch(p0) }),
+		"KBAdd":                bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Knowledge.KBAdd(p0, p1) }),
+		"KBCancel":             bind0(func(_ context.Context) (any, error) { return nil, a.Knowledge.KBCancel() }),
+		"KBFiles":              bind1(func(_ context.Context, p0 string) (any, error) { return a.Knowledge.KBFiles(p0) }),
+		"KBList":               bind0(func(_ context.Context) (any, error) { return a.Knowledge.KBList() }),
+		"KBOpenFile":           bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Knowledge.KBOpenFile(p0) }),
+		"KBPassage":            bind1(func(_ context.Context, p0 string) (any, error) { return a.Knowledge.KBPassage(p0) }),
+		"KBPickFolder":         bind0(func(_ context.Context) (any, error) { return a.Knowledge.KBPickFolder() }),
+		"KBReindex":            bind1(func(_ context.Context, p0 string) (any, error) { return a.Knowledge.KBReindex(p0) }),
+		"KBRemove":             bind1(func(_ context.Context, p0 string) (any, error) { return a.Knowledge.KBRemove(p0) }),
+		"KBResume":             bind0(func(_ context.Context) (any, error) { return nil, a.Knowledge.KBResume() }),
+		"KBSearch":             bind1(func(_ context.Context, p0 string) (any, error) { return a.Knowledge.KBSearch(p0) }),
 		"LastContext":          bind1(func(_ context.Context, p0 string) (any, error) { return a.LastContext(p0) }),
-		"ListAgents":           bind0(func(_ context.Context) (any, error) { return a.agentsService.ListAgents() }),
-		"ListModelDetails":     bind0(func(_ context.Context) (any, error) { return a.ListModelDetails() }),
-		"ListModels":           bind0(func(_ context.Context) (any, error) { return a.ListModels() }),
+		"ListAgents":           bind0(func(_ context.Context) (any, error) { return a.Agents.ListAgents() }),
+		"ListModelDetails":     bind0(func(_ context.Context) (any, error) { return a.Models.ListModelDetails() }),
+		"ListModels":           bind0(func(_ context.Context) (any, error) { return a.Models.ListModels() }),
 		"ListProjects":         bind0(func(_ context.Context) (any, error) { return a.ListProjects() }),
 		"ListSessions":         bind0(func(_ context.Context) (any, error) { return a.ListSessions() }),
 		"ListTools":            bind0(func(_ context.Context) (any, error) { return a.ListTools() }),
-		"ListWorkflows":        bind0(func(_ context.Context) (any, error) { return a.workflowsService.ListWorkflows() }),
+		"ListWorkflows":        bind0(func(_ context.Context) (any, error) { return a.Workflows.ListWorkflows() }),
 		"LoadSession":          bind1(func(_ context.Context, p0 string) (any, error) { return a.LoadSession(p0) }),
-		"MCPAcceptToolChanges": bind1(func(_ context.Context, p0 string) (any, error) { return a.mcpService.MCPAcceptToolChanges(p0) }),
+		"MCPAcceptToolChanges": bind1(func(_ context.Context, p0 string) (any, error) { return a.MCP.MCPAcceptToolChanges(p0) }),
 		"MCPAddServer": bind2(func(_ context.Context, p0 string, p1 mcp.ServerConfig) (any, error) {
-			return a.mcpService.MCPAddServer(p0, p1)
+			return a.MCP.MCPAddServer(p0, p1)
 		}),
-		"MCPApprove":     bind1(func(_ context.Context, p0 string) (any, error) { return a.mcpService.MCPApprove(p0) }),
-		"MCPCommandLine": bind1(func(_ context.Context, p0 mcp.ServerConfig) (any, error) { return a.mcpService.MCPCommandLine(p0) }),
+		"MCPApprove":     bind1(func(_ context.Context, p0 string) (any, error) { return a.MCP.MCPApprove(p0) }),
+		"MCPCommandLine": bind1(func(_ context.Context, p0 mcp.ServerConfig) (any, error) { return a.MCP.MCPCommandLine(p0) }),
 		"MCPGetPrompt": bind3(func(_ context.Context, p0 string, p1 string, p2 map[string]string) (any, error) {
-			return a.mcpService.MCPGetPrompt(p0, p1, p2)
+			return a.MCP.MCPGetPrompt(p0, p1, p2)
 		}),
-		"MCPProblems": bind0(func(_ context.Context) (any, error) { return a.mcpService.MCPProblems() }),
-		"MCPPrompts":  bind0(func(_ context.Context) (any, error) { return a.mcpService.MCPPrompts() }),
-		"MCPReadResource": bind2(func(_ context.Context, p0 string, p1 string) (any, error) {
-			return a.mcpService.MCPReadResource(p0, p1)
-		}),
-		"MCPRemove":      bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.mcpService.MCPRemove(p0) }),
-		"MCPResources":   bind1(func(_ context.Context, p0 string) (any, error) { return a.mcpService.MCPResources(p0) }),
-		"MCPRestart":     bind1(func(_ context.Context, p0 string) (any, error) { return a.mcpService.MCPRestart(p0) }),
-		"MCPServers":     bind0(func(_ context.Context) (any, error) { return a.mcpService.MCPServers() }),
-		"MCPSetDisabled": bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.mcpService.MCPSetDisabled(p0, p1) }),
+		"MCPProblems":     bind0(func(_ context.Context) (any, error) { return a.MCP.MCPProblems() }),
+		"MCPPrompts":      bind0(func(_ context.Context) (any, error) { return a.MCP.MCPPrompts() }),
+		"MCPReadResource": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.MCP.MCPReadResource(p0, p1) }),
+		"MCPRemove":       bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.MCP.MCPRemove(p0) }),
+		"MCPResources":    bind1(func(_ context.Context, p0 string) (any, error) { return a.MCP.MCPResources(p0) }),
+		"MCPRestart":      bind1(func(_ context.Context, p0 string) (any, error) { return a.MCP.MCPRestart(p0) }),
+		"MCPServers":      bind0(func(_ context.Context) (any, error) { return a.MCP.MCPServers() }),
+		"MCPSetDisabled":  bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.MCP.MCPSetDisabled(p0, p1) }),
 		"MCPSetToolEnabled": bind3(func(_ context.Context, p0 string, p1 string, p2 bool) (any, error) {
-			return a.mcpService.MCPSetToolEnabled(p0, p1, p2)
+			return a.MCP.MCPSetToolEnabled(p0, p1, p2)
 		}),
-		"MCPStderr":     bind1(func(_ context.Context, p0 string) (any, error) { return a.mcpService.MCPStderr(p0) }),
-		"MemoryAdd":     bind1(func(_ context.Context, p0 string) (any, error) { return a.memoryService.MemoryAdd(p0) }),
-		"MemoryApprove": bind1(func(_ context.Context, p0 []string) (any, error) { return nil, a.memoryService.MemoryApprove(p0) }),
-		"MemoryConfirm": bind1(func(_ context.Context, p0 []string) (any, error) { return nil, a.memoryService.MemoryConfirm(p0) }),
+		"MCPStderr":     bind1(func(_ context.Context, p0 string) (any, error) { return a.MCP.MCPStderr(p0) }),
+		"MemoryAdd":     bind1(func(_ context.Context, p0 string) (any, error) { return a.Memory.MemoryAdd(p0) }),
+		"MemoryApprove": bind1(func(_ context.Context, p0 []string) (any, error) { return nil, a.Memory.MemoryApprove(p0) }),
+		"MemoryConfirm": bind1(func(_ context.Context, p0 []string) (any, error) { return nil, a.Memory.MemoryConfirm(p0) }),
 		"MemoryEdit": bind4(func(_ context.Context, p0 string, p1 string, p2 string, p3 string) (any, error) {
-			return a.memoryService.MemoryEdit(p0, p1, p2, p3)
+			return a.Memory.MemoryEdit(p0, p1, p2, p3)
 		}),
-		"MemoryExport":        bind0(func(_ context.Context) (any, error) { return a.memoryService.MemoryExport() }),
-		"MemoryForget":        bind1(func(_ context.Context, p0 []string) (any, error) { return a.memoryService.MemoryForget(p0) }),
-		"MemoryForgetMatches": bind1(func(_ context.Context, p0 string) (any, error) { return a.memoryService.MemoryForgetMatches(p0) }),
-		"MemoryHalfLives":     bind0(func(_ context.Context) (any, error) { return a.memoryService.MemoryHalfLives() }),
+		"MemoryExport":        bind0(func(_ context.Context) (any, error) { return a.Memory.MemoryExport() }),
+		"MemoryForget":        bind1(func(_ context.Context, p0 []string) (any, error) { return a.Memory.MemoryForget(p0) }),
+		"MemoryForgetMatches": bind1(func(_ context.Context, p0 string) (any, error) { return a.Memory.MemoryForgetMatches(p0) }),
+		"MemoryHalfLives":     bind0(func(_ context.Context) (any, error) { return a.Memory.MemoryHalfLives() }),
 		"MemoryImport": bind3(func(_ context.Context, p0 string, p1 string, p2 memory.ImportMode) (any, error) {
-			return a.memoryService.MemoryImport(p0, p1, p2)
+			return a.Memory.MemoryImport(p0, p1, p2)
 		}),
-		"MemoryList":       bind1(func(_ context.Context, p0 MemoryFilter) (any, error) { return a.memoryService.MemoryList(p0) }),
-		"MemoryProfiles":   bind0(func(_ context.Context) (any, error) { return a.memoryService.MemoryProfiles() }),
-		"MemoryRecallLog":  bind1(func(_ context.Context, p0 string) (any, error) { return a.memoryService.MemoryRecallLog(p0) }),
-		"MemoryReject":     bind1(func(_ context.Context, p0 []string) (any, error) { return a.memoryService.MemoryReject(p0) }),
-		"MemoryRestore":    bind1(func(_ context.Context, p0 []string) (any, error) { return nil, a.memoryService.MemoryRestore(p0) }),
-		"MemorySearch":     bind2(func(_ context.Context, p0 string, p1 int) (any, error) { return a.memoryService.MemorySearch(p0, p1) }),
-		"MemoryShow":       bind1(func(_ context.Context, p0 string) (any, error) { return a.memoryService.MemoryShow(p0) }),
-		"MemoryTombstones": bind0(func(_ context.Context) (any, error) { return a.memoryService.MemoryTombstones() }),
-		"MemoryUndo":       bind1(func(_ context.Context, p0 []string) (any, error) { return a.memoryService.MemoryUndo(p0) }),
-		"MemoryUndoable":   bind1(func(_ context.Context, p0 []string) (any, error) { return a.memoryService.MemoryUndoable(p0) }),
+		"MemoryList":       bind1(func(_ context.Context, p0 MemoryFilter) (any, error) { return a.Memory.MemoryList(p0) }),
+		"MemoryProfiles":   bind0(func(_ context.Context) (any, error) { return a.Memory.MemoryProfiles() }),
+		"MemoryRecallLog":  bind1(func(_ context.Context, p0 string) (any, error) { return a.Memory.MemoryRecallLog(p0) }),
+		"MemoryReject":     bind1(func(_ context.Context, p0 []string) (any, error) { return a.Memory.MemoryReject(p0) }),
+		"MemoryRestore":    bind1(func(_ context.Context, p0 []string) (any, error) { return nil, a.Memory.MemoryRestore(p0) }),
+		"MemorySearch":     bind2(func(_ context.Context, p0 string, p1 int) (any, error) { return a.Memory.MemorySearch(p0, p1) }),
+		"MemoryShow":       bind1(func(_ context.Context, p0 string) (any, error) { return a.Memory.MemoryShow(p0) }),
+		"MemoryTombstones": bind0(func(_ context.Context) (any, error) { return a.Memory.MemoryTombstones() }),
+		"MemoryUndo":       bind1(func(_ context.Context, p0 []string) (any, error) { return a.Memory.MemoryUndo(p0) }),
+		"MemoryUndoable":   bind1(func(_ context.Context, p0 []string) (any, error) { return a.Memory.MemoryUndoable(p0) }),
 		"MessageContext":   bind1(func(_ context.Context, p0 string) (any, error) { return a.MessageContext(p0) }),
 		"MoveToProject":    bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return nil, a.MoveToProject(p0, p1) }),
 		"NetworkActivity":  bind0(func(_ context.Context) (any, error) { return a.NetworkActivity() }),
 		"NewSession":       bind0(func(_ context.Context) (any, error) { return a.NewSession() }),
 		"PickChatExport":   bind0(func(_ context.Context) (any, error) { return a.PickChatExport() }),
-		"PickModelFile":    bind0(func(_ context.Context) (any, error) { return a.PickModelFile() }),
+		"PickModelFile":    bind0(func(_ context.Context) (any, error) { return a.Models.PickModelFile() }),
 		"PinMessage":       bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return nil, a.PinMessage(p0, p1) }),
 		"PinSession":       bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.PinSession(p0, p1) }),
 		"PreviewChatImport": bind3(func(_ context.Context, p0 string, p1 ChatImportSource, p2 string) (any, error) {
 			return a.PreviewChatImport(p0, p1, p2)
 		}),
-		"PullModel": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.PullModel(p0, p1) }),
+		"PullModel": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Models.PullModel(p0, p1) }),
 		"RegenerateReply": bind3(func(_ context.Context, p0 string, p1 string, p2 string) (any, error) {
 			return a.RegenerateReply(p0, p1, p2)
 		}),
 		"RenameMemoryProfile": bind2(func(_ context.Context, p0 string, p1 string) (any, error) {
-			return nil, a.memoryService.RenameMemoryProfile(p0, p1)
+			return nil, a.Memory.RenameMemoryProfile(p0, p1)
 		}),
 		"RenameSession": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.RenameSession(p0, p1) }),
 		"ReplyContext":  bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.ReplyContext(p0, p1) }),
@@ -149,14 +145,12 @@ func (a *App) webMethods() map[string]webMethod {
 		"ResolveApproval": bind3(func(_ context.Context, p0 string, p1 bool, p2 tools.Scope) (any, error) {
 			return nil, a.ResolveApproval(p0, p1, p2)
 		}),
-		"ResumeWorkflow": bind2(func(_ context.Context, p0 string, p1 bool) (any, error) {
-			return a.workflowsService.ResumeWorkflow(p0, p1)
-		}),
+		"ResumeWorkflow": bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.Workflows.ResumeWorkflow(p0, p1) }),
 		"RunWorkflow": bind3(func(_ context.Context, p0 string, p1 string, p2 json.RawMessage) (any, error) {
-			return a.workflowsService.RunWorkflow(p0, p1, p2)
+			return a.Workflows.RunWorkflow(p0, p1, p2)
 		}),
 		"SaveAgent": bind2(func(_ context.Context, p0 string, p1 subagent.Definition) (any, error) {
-			return a.agentsService.SaveAgent(p0, p1)
+			return a.Agents.SaveAgent(p0, p1)
 		}),
 		"SaveExport":       bind2(func(_ context.Context, p0 string, p1 ExportFormat) (any, error) { return a.SaveExport(p0, p1) }),
 		"SaveProject":      bind1(func(_ context.Context, p0 ProjectInput) (any, error) { return a.SaveProject(p0) }),
@@ -166,20 +160,16 @@ func (a *App) webMethods() map[string]webMethod {
 		"SendMessage": bind3(func(_ context.Context, p0 string, p1 string, p2 string) (any, error) {
 			return a.SendMessage(p0, p1, p2)
 		}),
-		"SessionChannels": bind1(func(_ context.Context, p0 string) (any, error) { return a.agentsService.SessionChannels(p0) }),
-		"SessionSettings": bind1(func(_ context.Context, p0 string) (any, error) { return a.SessionSettings(p0) }),
-		"SetAgentEnabled": bind2(func(_ context.Context, p0 string, p1 bool) (any, error) {
-			return nil, a.agentsService.SetAgentEnabled(p0, p1)
-		}),
-		"SetIncognito": bind1(func(_ context.Context, p0 bool) (any, error) { return a.SetIncognito(p0) }),
-		"SetMemoryHalfLife": bind2(func(_ context.Context, p0 string, p1 string) (any, error) {
-			return a.memoryService.SetMemoryHalfLife(p0, p1)
-		}),
+		"SessionChannels":    bind1(func(_ context.Context, p0 string) (any, error) { return a.Agents.SessionChannels(p0) }),
+		"SessionSettings":    bind1(func(_ context.Context, p0 string) (any, error) { return a.SessionSettings(p0) }),
+		"SetAgentEnabled":    bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return nil, a.Agents.SetAgentEnabled(p0, p1) }),
+		"SetIncognito":       bind1(func(_ context.Context, p0 bool) (any, error) { return a.SetIncognito(p0) }),
+		"SetMemoryHalfLife":  bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Memory.SetMemoryHalfLife(p0, p1) }),
 		"SetSessionSettings": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SetSessionSettings(p0, p1) }),
 		"SetSetting":         bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SetSetting(p0, p1) }),
 		"SetToolEnabled":     bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return nil, a.SetToolEnabled(p0, p1) }),
-		"Setup":              bind0(func(_ context.Context) (any, error) { return a.Setup() }),
-		"StartOllama":        bind0(func(_ context.Context) (any, error) { return a.StartOllama() }),
+		"Setup":              bind0(func(_ context.Context) (any, error) { return a.Models.Setup() }),
+		"StartOllama":        bind0(func(_ context.Context) (any, error) { return a.Models.StartOllama() }),
 		"Status":             bind0(func(_ context.Context) (any, error) { return a.Status() }),
 		"SystemPresets":      bind0(func(_ context.Context) (any, error) { return a.SystemPresets() }),
 		"ToolActivity": bind4(func(_ context.Context, p0 string, p1 string, p2 string, p3 int) (any, error) {
@@ -187,11 +177,11 @@ func (a *App) webMethods() map[string]webMethod {
 		}),
 		"UIReady":          bind0(func(_ context.Context) (any, error) { return nil, a.UIReady() }),
 		"UnarchiveSession": bind1(func(_ context.Context, p0 string) (any, error) { return a.UnarchiveSession(p0) }),
-		"UseMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.memoryService.UseMemoryProfile(p0) }),
-		"UseModel":         bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.UseModel(p0, p1) }),
-		"UseOllamaHost":    bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.UseOllamaHost(p0, p1) }),
-		"WhyRecalled":      bind1(func(_ context.Context, p0 string) (any, error) { return a.memoryService.WhyRecalled(p0) }),
-		"WorkflowProblems": bind0(func(_ context.Context) (any, error) { return a.workflowsService.WorkflowProblems() }),
-		"WorkflowRuns":     bind1(func(_ context.Context, p0 string) (any, error) { return a.workflowsService.WorkflowRuns(p0) }),
+		"UseMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Memory.UseMemoryProfile(p0) }),
+		"UseModel":         bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.Models.UseModel(p0, p1) }),
+		"UseOllamaHost":    bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.Models.UseOllamaHost(p0, p1) }),
+		"WhyRecalled":      bind1(func(_ context.Context, p0 string) (any, error) { return a.Memory.WhyRecalled(p0) }),
+		"WorkflowProblems": bind0(func(_ context.Context) (any, error) { return a.Workflows.WorkflowProblems() }),
+		"WorkflowRuns":     bind1(func(_ context.Context, p0 string) (any, error) { return a.Workflows.WorkflowRuns(p0) }),
 	}
 }

@@ -78,7 +78,7 @@ func TestWorkflowCoreAndModelTool(t *testing.T) {
 	if len(res.Tools) != 1 || res.Tools[0].Status != "ok" || !strings.Contains(res.Assistant.Content, `"plus":{"expression":"40 + 1","result":41}`) {
 		t.Fatalf("turn = %+v", res)
 	}
-	runs, err := a.workflowsService.WorkflowRuns(res.Session.ID)
+	runs, err := a.Workflows.WorkflowRuns(res.Session.ID)
 	if err != nil || len(runs) != 1 || runs[0].Status != "done" || runs[0].SessionID != res.Session.ID {
 		t.Fatalf("session runs = %+v, %v", runs, err)
 	}

@@ -186,7 +186,7 @@ func recoverCmd(ctx context.Context, g globals, dir string, env Env) error {
 // modelsCheck lists the installed models with their roles, and warns when no
 // embedding model is there (recall then runs on the offline embedder).
 func modelsCheck(a *app.App) Check {
-	models, err := a.ListModelDetails()
+	models, err := a.Models.ListModelDetails()
 	if err != nil {
 		return Check{"models", "warn", err.Error(), ""}
 	}

@@ -45,7 +45,7 @@ func modelList(a *app.App, g globals, args []string, env Env) error {
 	if len(args) > 0 {
 		return usagef("model list: takes no arguments, got %q", args[0])
 	}
-	models, err := a.ListModelDetails()
+	models, err := a.Models.ListModelDetails()
 	if err != nil || g.json {
 		return orJSON(env, models, err)
 	}
@@ -72,7 +72,7 @@ func modelShow(a *app.App, g globals, args []string, env Env) error {
 	if len(args) != 1 {
 		return usagef("model show: give one model name")
 	}
-	models, err := a.ListModelDetails()
+	models, err := a.Models.ListModelDetails()
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func modelPull(a *app.App, g globals, args []string, env Env, relay *progressRel
 		return usagef("model pull: give one model name, e.g. llama3.2")
 	}
 	relay.bar = newProgressBar(env, "pull "+args[0])
-	m, err := a.PullModel("cli-pull", args[0])
+	m, err := a.Models.PullModel("cli-pull", args[0])
 	relay.bar.done()
 	if err != nil {
 		return err
@@ -121,7 +121,7 @@ func modelImport(a *app.App, g globals, args []string, env Env, relay *progressR
 		mf = string(b)
 	}
 	relay.bar = newProgressBar(env, "import "+*name)
-	m, err := a.ImportModel("cli-import", fs.Arg(0), *name, mf)
+	m, err := a.Models.ImportModel("cli-import", fs.Arg(0), *name, mf)
 	relay.bar.done()
 	if err != nil {
 		if app.IsBadInput(err) || errors.Is(err, os.ErrNotExist) {
@@ -140,7 +140,7 @@ func modelRemove(a *app.App, g globals, args []string, env Env) error {
 		return err
 	}
 	for _, n := range args {
-		if err := a.DeleteModel(n); err != nil {
+		if err := a.Models.DeleteModel(n); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.Stderr, "deleted %s\n", n)
@@ -157,7 +157,7 @@ func modelUse(a *app.App, args []string, env Env) error {
 	if fs.NArg() != 1 {
 		return usagef("model use: give one model name")
 	}
-	if _, err := a.UseModel(fs.Arg(0), *embed); err != nil {
+	if _, err := a.Models.UseModel(fs.Arg(0), *embed); err != nil {
 		if app.IsBadInput(err) {
 			return usagef("model use: %v", err)
 		}

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode"
 )
 
 // writeGo is webmethods_gen.go: web mode's table of the bound services'
@@ -64,8 +63,9 @@ func writeGo(a *api) []byte {
 }
 
 // receiver is how the table reaches a bound service from App: App itself, or
-// its field named after the service's type (KnowledgeService: a.knowledgeService;
-// readAPI checks that it is there).
+// its exported field named after the service's domain (KnowledgeService:
+// a.Knowledge, which the command line reads too; readAPI checks that it is
+// there).
 func receiver(service string) string {
 	if service == "App" {
 		return "a"
@@ -73,19 +73,9 @@ func receiver(service string) string {
 	return "a." + fieldOf(service)
 }
 
-// fieldOf is the service's type name with its leading capitals in lower case,
-// as Go writes an unexported name: KnowledgeService knowledgeService,
-// MCPService mcpService.
-func fieldOf(service string) string {
-	i := strings.IndexFunc(service, unicode.IsLower)
-	switch {
-	case i < 0:
-		return strings.ToLower(service)
-	case i > 1:
-		i--
-	}
-	return strings.ToLower(service[:max(i, 1)]) + service[max(i, 1):]
-}
+// fieldOf is App's field of a bound service: its type's name without
+// "Service".
+func fieldOf(service string) string { return strings.TrimSuffix(service, "Service") }
 
 func prefixed(s []string) string {
 	if len(s) == 0 {

@@ -60,8 +60,8 @@ func readAPI(p *packages.Package) (*api, error) {
 	app := p.Types.Scope().Lookup("App").Type()
 	for _, svc := range a.services {
 		obj := p.Types.Scope().Lookup(svc)
-		if svc != "App" && !hasField(app, fieldOf(svc), types.NewPointer(obj.Type())) {
-			return nil, fmt.Errorf("%s is bound, so App needs a field %s *%s (web mode's table reaches it there)", svc, fieldOf(svc), svc)
+		if svc != "App" && (!strings.HasSuffix(svc, "Service") || !hasField(app, fieldOf(svc), types.NewPointer(obj.Type()))) {
+			return nil, fmt.Errorf("%s is bound, so its name ends in Service and App has a field %s *%s (web mode's table reaches it there)", svc, fieldOf(svc), svc)
 		}
 		mset := types.NewMethodSet(types.NewPointer(obj.Type()))
 		for i := range mset.Len() {
