@@ -7,7 +7,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"strings"
 	"sync"
@@ -30,6 +29,8 @@ type App struct {
 	// the domain services bound beside App (bindgen reaches each through the
 	// field named after its type)
 	Knowledge *KnowledgeService
+	Tools     *ToolsService
+	Settings  *SettingsService
 	Models    *ModelsService
 	Memory    *MemoryService
 	Workflows *WorkflowsService
@@ -53,12 +54,10 @@ type App struct {
 	*desktopHooks
 	*inflight
 
+	contexts *liveContexts // what the model saw on each chat's last turn in this run
+
 	mu        sync.Mutex
 	incognito bool
-	contexts  map[string]ContextReport // session id -> what the model saw last
-	// memGen counts memory changes that may remove text a live report quotes; a turn
-	// keeps its report only if none happened while it ran.
-	memGen uint64
 }
 
 // quotesStale reports whether a memory change can make a live report quote text
@@ -77,8 +76,10 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 		emit = func(string, any) {}
 	}
 	a := &App{core: core, emit: emit, throttle: streamGap, inflight: &inflight{},
-		contexts: map[string]ContextReport{}, desktopHooks: &desktopHooks{}}
+		contexts: &liveContexts{}, desktopHooks: &desktopHooks{}}
 	a.Knowledge = &KnowledgeService{core: core, desk: a.desktopHooks}
+	a.Tools = &ToolsService{core: core}
+	a.Settings = &SettingsService{core: core}
 	a.Models = &ModelsService{core: core, desk: a.desktopHooks, reqs: a.inflight, emit: a.emitEvent}
 	a.Memory = &MemoryService{core: core, desk: a.desktopHooks}
 	a.Workflows = &WorkflowsService{core: core, desk: a.desktopHooks}
@@ -90,10 +91,7 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	core.mu.Lock()
 	core.emit = func(n string, d any) {
 		if quotesStale(n, d) { // live reports quote memories: rebuild them from the stored recipes
-			a.mu.Lock()
-			clear(a.contexts)
-			a.memGen++
-			a.mu.Unlock()
+			a.contexts.stale()
 		}
 		a.emit(n, d)
 	}
@@ -148,8 +146,8 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 	in.RequestID = requestID
 	a.mu.Lock()
 	in.Incognito = a.incognito
-	gen := a.memGen
 	a.mu.Unlock()
+	gen := a.contexts.generation()
 	in.OnTool = func(o tools.Outcome) { send(a.emit, evTool.of(requestID), toToolCall(o)) }
 	watch := newLoadingWatch()
 	go a.watchLoading(ctx, requestID, in, watch)
@@ -161,13 +159,7 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 	out.flush()
 	tr := ToTurnResult(res)
 	if res.Session.ID != "" && len(res.Context.Items) > 0 {
-		a.mu.Lock()
-		if a.memGen == gen {
-			a.contexts[res.Session.ID] = toContextReport(res.Session.ID, res)
-		} else { // a memory the report may quote changed meanwhile: rebuild it when asked
-			delete(a.contexts, res.Session.ID)
-		}
-		a.mu.Unlock()
+		a.contexts.keep(res.Session.ID, toContextReport(res.Session.ID, res), gen)
 	}
 	if err != nil {
 		return tr, storedIn(a.mapErr(ctx, err), res)
@@ -264,48 +256,6 @@ func (a *App) NewSession() (SessionInfo, error) {
 		return SessionInfo{}, a.mapErr(ctx, err)
 	}
 	return s, nil
-}
-
-// GetSettings lists the settings with their effective values.
-func (a *App) GetSettings() ([]Setting, error) {
-	ctx := context.Background()
-	items, err := a.core.settings.List(ctx)
-	if err != nil {
-		return nil, a.mapErr(ctx, err)
-	}
-	out := make([]Setting, 0, len(items))
-	for _, it := range items {
-		out = append(out, Setting{Key: it.Key, Value: it.Value, Description: it.Description})
-	}
-	return out, nil
-}
-
-// gateSetting: from the web, ollama_allow_internet on (chats may go to an
-// Ollama on the internet) and ollama_path (the program Hermes starts as
-// Ollama) need a one-time code; turning the first off needs none.
-func gateSetting(_ *Web, args []string) (guarded, bool) {
-	if len(args) == 2 && args[0] == "ollama_allow_internet" {
-		on := strings.ToLower(strings.TrimSpace(args[1]))
-		if on != "true" && on != "on" && on != "yes" && on != "1" {
-			return guarded{}, false // turning it off needs no code
-		}
-		return guarded{key: "SetSetting\x00ollama_allow_internet", fingerprint: "true",
-			what: "let Hermes send your chats to an Ollama on the internet (ollama_allow_internet)"}, true
-	}
-	if len(args) != 2 || args[0] != "ollama_path" {
-		return guarded{}, false
-	}
-	return guarded{key: "SetSetting\x00ollama_path", fingerprint: args[1],
-		what: fmt.Sprintf("let Hermes start %q as Ollama", args[1])}, true
-}
-
-// SetSetting validates and stores one setting and returns them all.
-func (a *App) SetSetting(key, value string) ([]Setting, error) {
-	ctx := context.Background()
-	if err := a.core.settings.Set(ctx, key, value); err != nil {
-		return nil, a.mapErr(ctx, err)
-	}
-	return a.GetSettings()
 }
 
 // UIReady is called by the frontend once it has loaded and talked to the backend.

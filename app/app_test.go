@@ -107,17 +107,17 @@ func TestErrorsAreUserMessages(t *testing.T) {
 	if _, err := a.SendMessage("r3", "", "   "); err == nil || err.Error() != "Type a message first." {
 		t.Fatalf("empty: %v", err)
 	}
-	if _, err := a.SetSetting("chat_model", "no such"); err == nil || !strings.HasPrefix(err.Error(), "chat_model:") {
+	if _, err := a.Settings.SetSetting("chat_model", "no such"); err == nil || !strings.HasPrefix(err.Error(), "chat_model:") {
 		t.Fatalf("bad setting: %v", err)
 	}
-	if _, err := a.SetSetting("chat_model", "mistral"); err != nil {
+	if _, err := a.Settings.SetSetting("chat_model", "mistral"); err != nil {
 		t.Fatal(err)
 	}
 	_, err := a.SendMessage("r4", "", "hi")
 	if err == nil || !strings.Contains(err.Error(), "hermes model pull mistral") {
 		t.Fatalf("missing model: %v", err)
 	}
-	st, _ := a.Status()
+	st, _ := a.Settings.Status()
 	if !st.Reachable || st.ModelAvailable || !strings.Contains(st.Fix, "hermes model pull mistral") || !strings.Contains(st.Problem, "installed: llama3.2") {
 		t.Fatalf("status = %+v", st)
 	}
@@ -129,7 +129,7 @@ func TestErrorsAreUserMessages(t *testing.T) {
 	if err := core.settings.Set(context.Background(), "ollama_host", addr); err != nil {
 		t.Fatal(err)
 	}
-	st, _ = a.Status()
+	st, _ = a.Settings.Status()
 	if st.Reachable || !strings.Contains(st.Problem, "not reachable") || !(strings.Contains(st.Fix, "Install Ollama") || strings.Contains(st.Fix, " serve")) {
 		t.Fatalf("status = %+v", st)
 	}

@@ -137,7 +137,7 @@ func benchFirstThinking(b *testing.B, delay time.Duration) {
 	})
 	fake.Forgetful = true
 	fake.Models = append(fake.Models, llmtest.Model{Name: "qwen3", ContextLength: 8192, Capabilities: []string{"completion", "thinking"}})
-	if _, err := a.SetSetting("chat_model", "qwen3"); err != nil {
+	if _, err := a.Settings.SetSetting("chat_model", "qwen3"); err != nil {
 		b.Fatal(err)
 	}
 	client, _, err := core.llmClient(context.Background())

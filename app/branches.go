@@ -48,7 +48,7 @@ func (a *App) SelectVersion(sessionID, messageID string) (SessionDetail, error) 
 	if err := a.core.sessions.SelectVersion(ctx, sessionID, messageID); err != nil {
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
-	a.forgetContext(sessionID)
+	a.contexts.forget(sessionID) // the shown branch changed
 	return a.LoadSession(sessionID)
 }
 
@@ -59,7 +59,7 @@ func (a *App) DeleteTurn(sessionID, messageID string) (SessionDetail, error) {
 	if _, err := a.core.EraseTurn(ctx, sessionID, messageID); err != nil { // its images and documents too, from every file
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
-	a.forgetContext(sessionID)
+	a.contexts.forget(sessionID) // the shown branch changed
 	return a.LoadSession(sessionID)
 }
 
@@ -75,12 +75,4 @@ func (a *App) withVersions(ctx context.Context, tr TurnResult) TurnResult {
 	b := session.NewBranches(all)
 	tr.User.Versions, tr.Assistant.Versions = versionsOf(b, tr.User.ID), versionsOf(b, tr.Assistant.ID)
 	return tr
-}
-
-// forgetContext drops the kept report of what the model saw last (the shown
-// branch changed).
-func (a *App) forgetContext(sessionID string) {
-	a.mu.Lock()
-	delete(a.contexts, sessionID)
-	a.mu.Unlock()
 }

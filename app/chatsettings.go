@@ -238,9 +238,7 @@ func (a *App) SetSessionSettings(sessionID, settingsJSON string) (ChatSettings, 
 	if err != nil {
 		return ChatSettings{}, a.mapErr(ctx, err)
 	}
-	a.mu.Lock()
-	delete(a.contexts, cs.SessionID) // the inspector shows the settings in force
-	a.mu.Unlock()
+	a.contexts.forget(cs.SessionID) // the inspector shows the settings in force
 	return cs, nil
 }
 

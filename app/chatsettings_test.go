@@ -46,7 +46,7 @@ func TestChatSettingsReachTheModel(t *testing.T) {
 		t.Fatalf("live report settings = %+v, %v", rep.Settings, err)
 	}
 	a.mu.Lock()
-	clear(a.contexts) // as after a restart: rebuilt from the stored recipe
+	a.contexts.stale() // as after a restart: rebuilt from the stored recipe
 	a.mu.Unlock()
 	rep, err = a.LastContext(sid)
 	if err != nil || rep.Settings == nil || rep.Settings.System != "You are a pirate. Say arr." || rep.Settings.NumCtx != 16384 ||

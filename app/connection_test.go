@@ -102,7 +102,7 @@ func TestConnectionStates(t *testing.T) {
 	if su, err := a.Models.StartOllama(); err != nil || su.Connection != ConnReady || !su.Managed {
 		t.Fatalf("start: %+v, %v", su, err)
 	}
-	if st, _ := a.Status(); st.Connection != ConnReady || !st.Reachable || !st.OllamaManaged {
+	if st, _ := a.Settings.Status(); st.Connection != ConnReady || !st.Reachable || !st.OllamaManaged {
 		t.Errorf("ready: %+v", st)
 	}
 
@@ -112,7 +112,7 @@ func TestConnectionStates(t *testing.T) {
 		len(su.LogTail) == 0 || !strings.Contains(strings.Join(su.LogTail, "\n"), "serve ended") {
 		t.Errorf("stopped responding: %+v", su)
 	}
-	if st, _ := a.Status(); st.Connection != ConnLost || st.Code != NoticeOllamaLost || st.Params["host"] != host || st.Reachable {
+	if st, _ := a.Settings.Status(); st.Connection != ConnLost || st.Code != NoticeOllamaLost || st.Params["host"] != host || st.Reachable {
 		t.Errorf("status, stopped responding: %+v", st)
 	}
 	if su, err := a.Models.StartOllama(); err != nil || su.Connection != ConnReady || !su.Managed {
@@ -169,7 +169,7 @@ func TestRemoteConnectionStates(t *testing.T) {
 			if su.Connection != c.conn || su.Code != c.code || su.Step != c.step || !su.Remote || su.CanStart {
 				t.Errorf("setup: %+v", su)
 			}
-			st, _ := a.Status()
+			st, _ := a.Settings.Status()
 			if st.Connection != c.conn || st.Code != c.code || st.Reachable {
 				t.Errorf("status: %+v", st)
 			}
@@ -207,7 +207,7 @@ func TestCheckAndUseOllamaHost(t *testing.T) {
 	if !ev.hasEvent("setup:changed") {
 		t.Error("no setup:changed after the address changed")
 	}
-	if st, _ := a.Status(); st.Host != srv.URL || !st.Reachable || st.Version != "0.17.4" {
+	if st, _ := a.Settings.Status(); st.Host != srv.URL || !st.Reachable || st.Version != "0.17.4" {
 		t.Errorf("status after use: %+v", st)
 	}
 

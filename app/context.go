@@ -13,7 +13,7 @@ func (a *App) ReplyContext(sessionID, replyID string) (ContextReport, error) {
 	if replyID == "" {
 		return ContextReport{}, &UserError{Message: "Choose a reply to see what the model saw for it."}
 	}
-	r, ok, err := a.storedContext(ctx, sessionID, replyID)
+	r, ok, err := a.core.storedContext(ctx, sessionID, replyID)
 	if err != nil {
 		return ContextReport{}, a.mapErr(ctx, err)
 	}
@@ -36,15 +36,15 @@ func (a *App) MessageContext(replyID string) (ContextReport, error) {
 // storedContext is the context report of a reply (replyID, or with "" the
 // session's newest) as the agent rebuilds it from the recipe stored with it. ok
 // is false when no such reply kept a recipe.
-func (a *App) storedContext(ctx context.Context, sessionID, replyID string) (rep ContextReport, ok bool, err error) {
-	seen, ok, err := a.core.replay.Seen(ctx, sessionID, replyID)
+func (c *Core) storedContext(ctx context.Context, sessionID, replyID string) (rep ContextReport, ok bool, err error) {
+	seen, ok, err := c.replay.Seen(ctx, sessionID, replyID)
 	if err != nil || !ok {
 		return rep, ok, err
 	}
 	r, p := seen.Recipe, seen.Recipe.Plan
 	rep = ContextReport{SessionID: sessionID, MessageID: seen.ReplyID, QueryID: r.QueryID, Tokens: r.Tokens, Budget: r.Budget, Dropped: r.Dropped, Items: []ContextItem{}, Intent: p.Intent,
 		Plan: PlanInfo{Intent: p.Intent, Confidence: p.Confidence, Recall: p.Recall, RecallK: p.RecallK, MayWriteMemory: p.MayWriteMemory, ToolGroup: p.ToolGroup}}
-	rep.Settings = toTurnSettings(&seen.Settings, a.core.agent.SystemPrompt())
+	rep.Settings = toTurnSettings(&seen.Settings, c.agent.SystemPrompt())
 	rep.countedBy(seen.Figures)
 	for _, it := range seen.Items {
 		rep.Items = append(rep.Items, ContextItem{Reason: prompt.Reason(it.Reason), Role: it.Role, Preview: preview(it.Text), Tokens: it.Tokens,

@@ -231,10 +231,10 @@ func TestFailedReplyIsStoredInTheUsersWords(t *testing.T) {
 	}
 	host := "http://" + ln.Addr().String()
 	ln.Close() // nothing listens there now
-	if _, err := a.SetSetting("ollama_host", host); err != nil {
+	if _, err := a.Settings.SetSetting("ollama_host", host); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SetSetting("manage_ollama", "never"); err != nil {
+	if _, err := a.Settings.SetSetting("manage_ollama", "never"); err != nil {
 		t.Fatal(err)
 	}
 	res, err := a.SendMessage("r1", "", "hello")

@@ -28,7 +28,7 @@ func TestQuestionIsAnsweredFromTheKnowledgeBase(t *testing.T) {
 		return llmtest.Reply{Chunks: llmtest.Words("Replace the capacitor [1]. Also see [4].")}
 	}
 	a, core, _, _ := newTestApp(t, script)
-	if tools, _ := a.ListTools(); slices.ContainsFunc(tools, func(ti ToolInfo) bool { return ti.Name == kbtool.Name && ti.Enabled }) {
+	if tools, _ := a.Tools.ListTools(); slices.ContainsFunc(tools, func(ti ToolInfo) bool { return ti.Name == kbtool.Name && ti.Enabled }) {
 		t.Fatal("knowledge_search is offered before any collection exists")
 	}
 	docs := t.TempDir()
@@ -66,7 +66,7 @@ func TestQuestionIsAnsweredFromTheKnowledgeBase(t *testing.T) {
 	if err != nil || !strings.Contains(p.Text, "# Pump") || string([]rune(p.Text)[p.Start:p.End]) == "" || !strings.Contains(string([]rune(p.Text)[p.Start:p.End]), "capacitor") {
 		t.Fatalf("passage %+v %v", p, err)
 	}
-	if tools, _ := a.ListTools(); !slices.ContainsFunc(tools, func(ti ToolInfo) bool { return ti.Name == kbtool.Name && ti.Enabled }) {
+	if tools, _ := a.Tools.ListTools(); !slices.ContainsFunc(tools, func(ti ToolInfo) bool { return ti.Name == kbtool.Name && ti.Enabled }) {
 		t.Fatal("knowledge_search is not offered once a collection exists")
 	}
 }

@@ -106,7 +106,7 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 		t.Fatal("a tool switched off was still offered")
 	}
 	// The Settings switch goes through the server too, so both views agree.
-	if err := a.SetToolEnabled(echo, true); err != nil {
+	if err := a.Tools.SetToolEnabled(echo, true); err != nil {
 		t.Fatal(err)
 	}
 	echoStatus := func() mcp.ToolStatus {
@@ -121,7 +121,7 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 	if ts := echoStatus(); !ts.Enabled || ts.UserOff {
 		t.Fatalf("after Settings on: %+v", ts)
 	}
-	if err := a.SetToolEnabled(echo, false); err != nil {
+	if err := a.Tools.SetToolEnabled(echo, false); err != nil {
 		t.Fatal(err)
 	}
 	if ts := echoStatus(); ts.Enabled || !ts.UserOff {

@@ -137,7 +137,7 @@ func TestNetworkActivityRecordsEveryPart(t *testing.T) {
 	if _, err := core.MCPWaitReady(ctx, "notes"); err != nil {
 		t.Fatal(err)
 	}
-	act, err := a.NetworkActivity()
+	act, err := a.Settings.NetworkActivity()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestOfflineOnlyRefusesBeyondThisComputer(t *testing.T) {
 	core := openNetworkCore(t, dir, ollama.URL)
 	a := NewApp(core, (&events{}).emit)
 	for k, v := range map[string]string{"offline_only": "true", "manage_ollama": "never"} {
-		if _, err := a.SetSetting(k, v); err != nil {
+		if _, err := a.Settings.SetSetting(k, v); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -195,7 +195,7 @@ func TestOfflineOnlyRefusesBeyondThisComputer(t *testing.T) {
 	if msg := waitMCPError(t, core, "nas"); !strings.Contains(msg, "offline_only is on") || !strings.Contains(msg, "hermes settings set offline_only false") {
 		t.Errorf("MCP server on the LAN: %q", msg)
 	}
-	if _, err := a.SetSetting("ollama_host", "http://"+lan+":11434"); err != nil {
+	if _, err := a.Settings.SetSetting("ollama_host", "http://"+lan+":11434"); err != nil {
 		t.Fatal(err)
 	}
 	start = time.Now()
@@ -204,7 +204,7 @@ func TestOfflineOnlyRefusesBeyondThisComputer(t *testing.T) {
 	if !errors.As(err, &ue) || ue.Code != CodeOfflineRefused || ue.Params["host"] != lan || !strings.Contains(ue.Message, "offline_only is on") || time.Since(start) > 3*time.Second {
 		t.Fatalf("Ollama on the LAN: %#v after %s", err, time.Since(start))
 	}
-	if st, _ := a.Status(); st.Code != NoticeOfflineRefused || st.Params["host"] != "http://"+lan+":11434" {
+	if st, _ := a.Settings.Status(); st.Code != NoticeOfflineRefused || st.Params["host"] != "http://"+lan+":11434" {
 		t.Errorf("status = %+v", st)
 	}
 	act, err := core.NetworkActivity(context.Background())

@@ -4,6 +4,6 @@ import "context"
 
 // NetworkActivity lists the connections Hermes made or refused (the Activity
 // panel's Network tab).
-func (a *App) NetworkActivity() (NetworkActivity, error) {
+func (a *SettingsService) NetworkActivity() (NetworkActivity, error) {
 	return a.core.NetworkActivity(context.Background())
 }

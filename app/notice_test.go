@@ -21,12 +21,12 @@ func TestStatusAndSetupCarryNoticeCodes(t *testing.T) {
 	a, _, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
 	set := func(k, v string) {
 		t.Helper()
-		if _, err := a.SetSetting(k, v); err != nil {
+		if _, err := a.Settings.SetSetting(k, v); err != nil {
 			t.Fatal(err)
 		}
 	}
 	set("chat_model", "mistral")
-	st, _ := a.Status()
+	st, _ := a.Settings.Status()
 	if st.Code != NoticeModelNotInstalled || st.Params["model"] != "mistral" || !strings.Contains(st.Params["installed"], "llama3.2") || st.Problem == "" {
 		t.Errorf("model missing: %+v", st)
 	}
@@ -34,7 +34,7 @@ func TestStatusAndSetupCarryNoticeCodes(t *testing.T) {
 		t.Errorf("setup, model missing: %+v", su)
 	}
 	fake.Models = nil
-	if st, _ = a.Status(); st.Code != NoticeNoModels || st.Params["model"] != "mistral" {
+	if st, _ = a.Settings.Status(); st.Code != NoticeNoModels || st.Params["model"] != "mistral" {
 		t.Errorf("no models: %+v", st)
 	}
 	if su, _ := a.Models.Setup(); su.Code != NoticeNoChatModel || su.Step != "pull" {
@@ -66,7 +66,7 @@ func TestStatusAndSetupCarryNoticeCodes(t *testing.T) {
 		if err := a.core.settings.Set(t.Context(), "ollama_path", tc.path); err != nil { // SetSetting asks for the terminal's code
 			t.Fatal(err)
 		}
-		st, _ := a.Status()
+		st, _ := a.Settings.Status()
 		if st.Reachable || st.Code != tc.code || st.Params[tc.param] != tc.want || st.Params["host"] != host || st.Problem == "" || st.Fix == "" {
 			t.Errorf("%s/%s: status %+v", tc.path, tc.manage, st)
 		}
@@ -146,7 +146,7 @@ func TestSettingRefusalsAreWordedByTheUI(t *testing.T) {
 		{"memory_verifiers", "work.=a,work.=b", "prefix_twice", "work."},
 		{"memory_verifiers", manyVerifiers(51), "too_many", ""},
 	} {
-		_, err := a.SetSetting(tc.key, tc.value)
+		_, err := a.Settings.SetSetting(tc.key, tc.value)
 		b := errorBody(err)
 		if b.Code != CodeBadSetting || b.Params["key"] != tc.key || b.Params["reason"] != tc.reason || b.Params["value"] != tc.param || !IsBadInput(err) ||
 			tc.reason == "too_many" && (b.Params["count"] != "51" || b.Params["max"] != "50") {
@@ -248,14 +248,14 @@ func TestStatusDoesNotWaitForTheClassifier(t *testing.T) {
 	}
 	t.Cleanup(func() { core.Close() })
 	a := NewApp(core, nil)
-	st, err := a.Status()
+	st, err := a.Settings.Status()
 	if err != nil || st.IntentCode != "" || !st.Reachable {
 		t.Fatalf("first status: %+v, %v; want Ollama's, with no intent notice yet", st, err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for st.IntentCode == "" && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
-		st, _ = a.Status()
+		st, _ = a.Settings.Status()
 	}
 	if st.IntentCode != NoticeIntentNoLibrary || st.IntentProblem == "" {
 		t.Fatalf("later status: %+v; want the missing library told", st)

@@ -153,11 +153,9 @@ func (a *App) DeleteProject(projectID string, deleteChats bool) (ProjectDeleteRe
 	ctx := context.Background()
 	r, err := a.core.DeleteProject(ctx, projectID, deleteChats)
 	if err == nil {
-		a.mu.Lock()
 		for _, d := range r.Deleted {
-			delete(a.contexts, d.SessionID)
+			a.contexts.forget(d.SessionID)
 		}
-		a.mu.Unlock()
 	}
 	return r, a.mapErr(ctx, err)
 }

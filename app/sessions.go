@@ -124,10 +124,7 @@ func (a *App) DeleteSession(id string) (DeleteReceipt, error) {
 	if err != nil {
 		return session.DeleteReceipt{}, a.mapErr(ctx, err)
 	}
-	a.mu.Lock()
-	delete(a.contexts, id)
-	delete(a.contexts, r.SessionID)
-	a.mu.Unlock()
+	a.contexts.forget(id, r.SessionID)
 	return r, nil
 }
 
@@ -156,14 +153,11 @@ func (a *App) ExportSession(id string, format ExportFormat) (string, error) {
 // LastContext is what the model saw on the session's last turn: as reported live in
 // this run of the app, or rebuilt from what the reply stored.
 func (a *App) LastContext(sessionID string) (ContextReport, error) {
-	a.mu.Lock()
-	r, ok := a.contexts[sessionID]
-	a.mu.Unlock()
-	if ok {
+	if r, ok := a.contexts.get(sessionID); ok {
 		return r, nil
 	}
 	ctx := context.Background()
-	r, ok, err := a.storedContext(ctx, sessionID, "")
+	r, ok, err := a.core.storedContext(ctx, sessionID, "")
 	if err != nil && !errors.Is(err, session.ErrNotFound) { // a new chat has no session yet
 		return ContextReport{}, a.mapErr(ctx, err)
 	}

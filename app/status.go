@@ -13,7 +13,7 @@ import (
 )
 
 // Status checks Ollama and the chosen model, and says what to do about any problem.
-func (a *App) Status() (Status, error) {
+func (a *SettingsService) Status() (Status, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return a.core.Status(ctx)

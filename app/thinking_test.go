@@ -29,7 +29,7 @@ func thinkingApp(t *testing.T) (*App, *Core, *llmtest.Server, *events) {
 		}
 		return llmtest.Reply{Thinking: []string{"The user", " states a", " fact."}, Chunks: []string{"Noted", "."}}
 	}
-	if _, err := a.SetSetting("chat_model", "qwen3"); err != nil {
+	if _, err := a.Settings.SetSetting("chat_model", "qwen3"); err != nil {
 		t.Fatal(err)
 	}
 	return a, core, fake, ev

@@ -10,6 +10,15 @@ import (
 	"hermes/backend/tools"
 )
 
+// ToolsService is the tools as the window and web mode call them (the Tools
+// panel: switches, breakers, the activity log): one bound service of its own
+// beside App. Approvals and a turn's next round stay with the chat (App).
+//
+//bindgen:bound
+type ToolsService struct {
+	core *Core
+}
+
 // ToolCall is one tool call of a turn, as the chat shows it.
 type ToolCall struct {
 	CallID    string       `json:"callId,omitempty"` // the model's id of the call (a delegation's thread is found by it)
@@ -133,7 +142,7 @@ type ToolInfo struct {
 }
 
 // ListTools lists every registered tool with its breaker state.
-func (a *App) ListTools() ([]ToolInfo, error) { return a.core.ListTools(), nil }
+func (a *ToolsService) ListTools() ([]ToolInfo, error) { return a.core.ListTools(), nil }
 
 // ListTools lists every registered tool with its breaker state.
 func (c *Core) ListTools() []ToolInfo {
@@ -151,7 +160,7 @@ func (c *Core) ListTools() []ToolInfo {
 }
 
 // SetToolEnabled turns a tool on or off for the model.
-func (a *App) SetToolEnabled(name string, on bool) error {
+func (a *ToolsService) SetToolEnabled(name string, on bool) error {
 	if err := a.core.tools.reg.SetEnabled(name, on); err != nil {
 		return &UserError{Message: err.Error(), Err: err}
 	}
@@ -159,7 +168,7 @@ func (a *App) SetToolEnabled(name string, on bool) error {
 }
 
 // ResetBreaker closes a tool's breaker so it may be called again at once.
-func (a *App) ResetBreaker(name string) error {
+func (a *ToolsService) ResetBreaker(name string) error {
 	a.core.tools.exec.ResetBreaker(name)
 	return nil
 }
@@ -180,7 +189,7 @@ type Activity struct {
 }
 
 // ToolActivity lists audited tool calls, newest first; empty filters match all.
-func (a *App) ToolActivity(tool, status, sessionID string, limit int) ([]Activity, error) {
+func (a *ToolsService) ToolActivity(tool, status, sessionID string, limit int) ([]Activity, error) {
 	return a.core.ToolActivity(context.Background(), tool, status, sessionID, limit)
 }
 

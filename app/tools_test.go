@@ -238,7 +238,7 @@ func TestToolsFileReloadsLive(t *testing.T) {
 			"    parameters: {type: object, properties: {}}\n    command:\n      argv: [/bin/echo, " + word + "]\n"
 	}
 	names := func() map[string]string {
-		list, err := a.ListTools()
+		list, err := a.Tools.ListTools()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -73,10 +73,10 @@ tools:
 	}
 	defer core.Close()
 	a := NewApp(core, (&events{}).emit)
-	if _, err := a.SetSetting("memory_verifiers", "work.=hr_check, contact.=no such tool"); err == nil {
+	if _, err := a.Settings.SetSetting("memory_verifiers", "work.=hr_check, contact.=no such tool"); err == nil {
 		t.Fatal("a verifier that is not a tool name was accepted")
 	}
-	if _, err := a.SetSetting("memory_verifiers", "work.=hr_check"); err != nil {
+	if _, err := a.Settings.SetSetting("memory_verifiers", "work.=hr_check"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.SendMessage("r1", "", "Please remember: I started at Acme, my desk is on floor 9, and I drink green tea every day."); err != nil {

@@ -42,7 +42,7 @@ func TestImagesOnlyGoToAModelThatCanSee(t *testing.T) {
 		t.Fatalf("the refused message was stored: %+v", list)
 	}
 
-	if _, err := a.SetSetting("chat_model", "gemma3"); err != nil {
+	if _, err := a.Settings.SetSetting("chat_model", "gemma3"); err != nil {
 		t.Fatal(err)
 	}
 	res, err := a.SendMessage("r2", "", text)
@@ -55,7 +55,7 @@ func TestImagesOnlyGoToAModelThatCanSee(t *testing.T) {
 	}
 
 	// The chat goes on with a model that cannot see: the earlier image stays out.
-	if _, err := a.SetSetting("chat_model", "llama3.2"); err != nil {
+	if _, err := a.Settings.SetSetting("chat_model", "llama3.2"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.SendMessage("r3", res.Session.ID, "and now in words?"); err != nil {

@@ -14,7 +14,7 @@ import (
 // boundServices are the services the window binds: App and one per domain
 // (docs/architecture.md, "The boundary").
 func (a *App) boundServices() []any {
-	return []any{a, a.Agents, a.Knowledge, a.MCP, a.Memory, a.Models, a.Workflows}
+	return []any{a, a.Agents, a.Knowledge, a.MCP, a.Memory, a.Models, a.Settings, a.Tools, a.Workflows}
 }
 
 // webMethods are the bound services' methods as web mode calls them, each decoding its
@@ -48,7 +48,7 @@ func (a *App) webMethods() map[string]webMethod {
 		}),
 		"ExportPDF":      bind1(func(_ context.Context, p0 string) (any, error) { return a.ExportPDF(p0) }),
 		"ExportSession":  bind2(func(_ context.Context, p0 string, p1 ExportFormat) (any, error) { return a.ExportSession(p0, p1) }),
-		"GetSettings":    bind0(func(_ context.Context) (any, error) { return a.GetSettings() }),
+		"GetSettings":    bind0(func(_ context.Context) (any, error) { return a.Settings.GetSettings() }),
 		"GetWorkflowRun": bind1(func(_ context.Context, p0 string) (any, error) { return a.Workflows.GetWorkflowRun(p0) }),
 		"ImportChats": bind4(func(_ context.Context, p0 string, p1 ChatImportSource, p2 string, p3 string) (any, error) {
 			return a.ImportChats(p0, p1, p2, p3)
@@ -74,7 +74,7 @@ func (a *App) webMethods() map[string]webMethod {
 		"ListModels":           bind0(func(_ context.Context) (any, error) { return a.Models.ListModels() }),
 		"ListProjects":         bind0(func(_ context.Context) (any, error) { return a.ListProjects() }),
 		"ListSessions":         bind0(func(_ context.Context) (any, error) { return a.ListSessions() }),
-		"ListTools":            bind0(func(_ context.Context) (any, error) { return a.ListTools() }),
+		"ListTools":            bind0(func(_ context.Context) (any, error) { return a.Tools.ListTools() }),
 		"ListWorkflows":        bind0(func(_ context.Context) (any, error) { return a.Workflows.ListWorkflows() }),
 		"LoadSession":          bind1(func(_ context.Context, p0 string) (any, error) { return a.LoadSession(p0) }),
 		"MCPAcceptToolChanges": bind1(func(_ context.Context, p0 string) (any, error) { return a.MCP.MCPAcceptToolChanges(p0) }),
@@ -123,7 +123,7 @@ func (a *App) webMethods() map[string]webMethod {
 		"MemoryUndoable":   bind1(func(_ context.Context, p0 []string) (any, error) { return a.Memory.MemoryUndoable(p0) }),
 		"MessageContext":   bind1(func(_ context.Context, p0 string) (any, error) { return a.MessageContext(p0) }),
 		"MoveToProject":    bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return nil, a.MoveToProject(p0, p1) }),
-		"NetworkActivity":  bind0(func(_ context.Context) (any, error) { return a.NetworkActivity() }),
+		"NetworkActivity":  bind0(func(_ context.Context) (any, error) { return a.Settings.NetworkActivity() }),
 		"NewSession":       bind0(func(_ context.Context) (any, error) { return a.NewSession() }),
 		"PickChatExport":   bind0(func(_ context.Context) (any, error) { return a.PickChatExport() }),
 		"PickModelFile":    bind0(func(_ context.Context) (any, error) { return a.Models.PickModelFile() }),
@@ -141,7 +141,7 @@ func (a *App) webMethods() map[string]webMethod {
 		}),
 		"RenameSession": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.RenameSession(p0, p1) }),
 		"ReplyContext":  bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.ReplyContext(p0, p1) }),
-		"ResetBreaker":  bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.ResetBreaker(p0) }),
+		"ResetBreaker":  bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Tools.ResetBreaker(p0) }),
 		"ResolveApproval": bind3(func(_ context.Context, p0 string, p1 bool, p2 tools.Scope) (any, error) {
 			return nil, a.ResolveApproval(p0, p1, p2)
 		}),
@@ -166,14 +166,14 @@ func (a *App) webMethods() map[string]webMethod {
 		"SetIncognito":       bind1(func(_ context.Context, p0 bool) (any, error) { return a.SetIncognito(p0) }),
 		"SetMemoryHalfLife":  bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Memory.SetMemoryHalfLife(p0, p1) }),
 		"SetSessionSettings": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SetSessionSettings(p0, p1) }),
-		"SetSetting":         bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SetSetting(p0, p1) }),
-		"SetToolEnabled":     bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return nil, a.SetToolEnabled(p0, p1) }),
+		"SetSetting":         bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Settings.SetSetting(p0, p1) }),
+		"SetToolEnabled":     bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return nil, a.Tools.SetToolEnabled(p0, p1) }),
 		"Setup":              bind0(func(_ context.Context) (any, error) { return a.Models.Setup() }),
 		"StartOllama":        bind0(func(_ context.Context) (any, error) { return a.Models.StartOllama() }),
-		"Status":             bind0(func(_ context.Context) (any, error) { return a.Status() }),
+		"Status":             bind0(func(_ context.Context) (any, error) { return a.Settings.Status() }),
 		"SystemPresets":      bind0(func(_ context.Context) (any, error) { return a.SystemPresets() }),
 		"ToolActivity": bind4(func(_ context.Context, p0 string, p1 string, p2 string, p3 int) (any, error) {
-			return a.ToolActivity(p0, p1, p2, p3)
+			return a.Tools.ToolActivity(p0, p1, p2, p3)
 		}),
 		"UIReady":          bind0(func(_ context.Context) (any, error) { return nil, a.UIReady() }),
 		"UnarchiveSession": bind1(func(_ context.Context, p0 string) (any, error) { return a.UnarchiveSession(p0) }),

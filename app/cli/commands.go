@@ -141,7 +141,7 @@ func settingsCmd(core *app.Core, g globals, args []string, env Env) error {
 	}
 	switch {
 	case args[0] == "list" && len(args) == 1:
-		items, err := a.GetSettings()
+		items, err := a.Settings.GetSettings()
 		if err != nil {
 			return err
 		}
@@ -164,7 +164,7 @@ func settingsCmd(core *app.Core, g globals, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, v)
 		return nil
 	case args[0] == "set" && len(args) == 3:
-		if _, err := a.SetSetting(args[1], args[2]); err != nil {
+		if _, err := a.Settings.SetSetting(args[1], args[2]); err != nil {
 			if app.IsBadInput(err) {
 				return usagef("settings set: %v", err) // bad input: exit 2
 			}

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { boundServices } from './wailsfake';
 import {
   ConfirmError,
   EventStreamParser,
@@ -347,7 +348,7 @@ describe('wails transport', () => {
     const off = vi.fn();
     let handler: ((...d: unknown[]) => void) | null = null;
     const w = {
-      go: { app: { App: { SetSetting, ListSessions } } },
+      go: { app: boundServices({ SetSetting, ListSessions }) },
       runtime: {
         EventsOn: (_n: string, cb: (...d: unknown[]) => void) => {
           handler = cb;
@@ -442,7 +443,7 @@ describe('MCP resource methods', () => {
     const MCPReadResource = vi.fn(async () => {
       throw 'read resource demo://x of everything: not found';
     });
-    const api = createApi(wailsTransport({ go: { app: { App: {}, MCPService: { MCPResources, MCPReadResource } } } }));
+    const api = createApi(wailsTransport({ go: { app: boundServices({ MCPResources, MCPReadResource }) } }));
     expect(await api.MCPResources('everything')).toEqual([{ server: 'everything', uri: 'demo://x', name: 'x' }]);
     expect(MCPResources).toHaveBeenCalledWith('everything');
     await expect(api.MCPReadResource('everything', 'demo://x')).rejects.toThrow('read resource demo://x of everything: not found');

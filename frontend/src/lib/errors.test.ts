@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_CODES, errorText } from './errors';
 import { BackendError, createApi, errorCode, errorMessage, toError, wailsTransport, webTransport } from './backend';
 import { dictionaries, locale } from './i18n.svelte';
+import { boundServices } from './wailsfake';
 
 afterEach(() => {
   locale.lang = 'en';
@@ -229,12 +230,10 @@ describe('backend errors in the user language', () => {
   it('reads the object a Wails binding rejects with (the ErrorFormatter body)', async () => {
     const w = {
       go: {
-        app: {
-          App: {
-            Status: () => Promise.reject({ error: 'Ollama is busy …', code: 'ollama_busy' }),
-            ListSessions: () => Promise.reject('an old plain string'),
-          },
-        },
+        app: boundServices({
+          Status: () => Promise.reject({ error: 'Ollama is busy …', code: 'ollama_busy' }),
+          ListSessions: () => Promise.reject('an old plain string'),
+        }),
       },
     };
     const a = createApi(wailsTransport(w));
