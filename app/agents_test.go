@@ -192,7 +192,7 @@ func TestDelegationRunsTheSubAgentInItsOwnChannel(t *testing.T) {
 		t.Errorf("channels = %v", ch)
 	}
 
-	d, err := a.LoadSession(res.Session.ID)
+	d, err := a.Sessions.LoadSession(res.Session.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +428,7 @@ func TestDeletingTheConversationReachesEveryChannel(t *testing.T) {
 	if count(`SELECT count(*) FROM memory_recalls WHERE session_id = ?`) == 0 || count(`SELECT count(*) FROM messages WHERE session_id = ? AND channel = 'researcher'`) == 0 {
 		t.Fatal("nothing to delete: the test proves nothing")
 	}
-	r, err := a.DeleteSession(res.Session.ID)
+	r, err := a.Sessions.DeleteSession(res.Session.ID)
 	if err != nil || r.LexicalMatches != 0 {
 		t.Fatalf("delete = %+v, %v", r, err)
 	}

@@ -29,6 +29,7 @@ type App struct {
 	// the domain services bound beside App (bindgen reaches each through the
 	// field named after its type)
 	Knowledge *KnowledgeService
+	Sessions  *SessionsService
 	Tools     *ToolsService
 	Settings  *SettingsService
 	Models    *ModelsService
@@ -78,6 +79,7 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	a := &App{core: core, emit: emit, throttle: streamGap, inflight: &inflight{},
 		contexts: &liveContexts{}, desktopHooks: &desktopHooks{}}
 	a.Knowledge = &KnowledgeService{core: core, desk: a.desktopHooks}
+	a.Sessions = &SessionsService{core: core, desk: a.desktopHooks, reqs: a.inflight, emit: a.emitEvent, contexts: a.contexts}
 	a.Tools = &ToolsService{core: core}
 	a.Settings = &SettingsService{core: core}
 	a.Models = &ModelsService{core: core, desk: a.desktopHooks, reqs: a.inflight, emit: a.emitEvent}
@@ -229,20 +231,6 @@ func (r *inflight) cancel(requestID string) {
 func (a *App) CancelMessage(requestID string) error {
 	a.inflight.cancel(requestID)
 	return nil
-}
-
-// ListSessions returns the conversations, newest first.
-func (a *App) ListSessions() ([]SessionInfo, error) {
-	ctx := context.Background()
-	list, err := a.core.ListSessions(ctx)
-	return list, a.mapErr(ctx, err)
-}
-
-// LoadSession returns a conversation with its messages.
-func (a *App) LoadSession(id string) (SessionDetail, error) {
-	ctx := context.Background()
-	d, err := a.core.LoadSession(ctx, id)
-	return d, a.mapErr(ctx, err)
 }
 
 // NewSession starts an empty conversation.

@@ -78,7 +78,7 @@ func TestSendMessageStreamsDeltasAndPersists(t *testing.T) {
 	if text.String() != res.Assistant.Content || !strings.HasPrefix(res.Assistant.Content, "Echo: hello") {
 		t.Fatalf("deltas %q vs reply %q", text.String(), res.Assistant.Content)
 	}
-	d, err := a.LoadSession(res.Session.ID)
+	d, err := a.Sessions.LoadSession(res.Session.ID)
 	if err != nil || len(d.Messages) != 2 || d.Messages[1].Status != "ok" {
 		t.Fatalf("detail = %+v, %v", d, err)
 	}
@@ -139,7 +139,7 @@ func TestErrorsAreUserMessages(t *testing.T) {
 		t.Fatalf("unreachable: %v", err)
 	}
 	// The message typed while Ollama was down is still stored.
-	list, _ := a.ListSessions()
+	list, _ := a.Sessions.ListSessions()
 	if len(list) == 0 || list[0].Title != "anyone there?" {
 		t.Fatalf("sessions = %+v", list)
 	}
@@ -209,7 +209,7 @@ func TestSweepTitlesAndSummarizesIdleSessions(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("sweep = %d, %v", n, err)
 	}
-	d, _ := a.LoadSession(res.Session.ID)
+	d, _ := a.Sessions.LoadSession(res.Session.ID)
 	if d.Session.Title != "Garden planting plan" || d.Session.State != "idle" {
 		t.Fatalf("session = %+v", d.Session)
 	}

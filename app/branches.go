@@ -49,7 +49,7 @@ func (a *App) SelectVersion(sessionID, messageID string) (SessionDetail, error) 
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
 	a.contexts.forget(sessionID) // the shown branch changed
-	return a.LoadSession(sessionID)
+	return a.Sessions.LoadSession(sessionID)
 }
 
 // DeleteTurn deletes a user message with every version of its reply and returns
@@ -60,7 +60,7 @@ func (a *App) DeleteTurn(sessionID, messageID string) (SessionDetail, error) {
 		return SessionDetail{}, a.mapErr(ctx, err)
 	}
 	a.contexts.forget(sessionID) // the shown branch changed
-	return a.LoadSession(sessionID)
+	return a.Sessions.LoadSession(sessionID)
 }
 
 // withVersions adds the versions of a turn's messages to its result.

@@ -72,7 +72,7 @@ func TestRegenerateKeepsVersions(t *testing.T) {
 	if err := core.db.QueryRow(`SELECT count(*) FROM messages WHERE session_id = ? AND role = 'user'`, sid).Scan(&users); err != nil || users != 1 {
 		t.Errorf("user messages stored: %d, %v", users, err)
 	}
-	d, err := a.LoadSession(sid)
+	d, err := a.Sessions.LoadSession(sid)
 	if err != nil || shown(d) != "user: hello there\nassistant: reply 2 to hello there\n" {
 		t.Fatalf("shown:\n%s%v", shown(d), err)
 	}
@@ -117,7 +117,7 @@ func TestEditBranchesTheConversation(t *testing.T) {
 	if got := s.lastRequest(); strings.Contains(got, "second question") || strings.Contains(got, "user: first question\n") {
 		t.Errorf("the edited turn saw:\n%s", got)
 	}
-	d, _ := a.LoadSession(sid)
+	d, _ := a.Sessions.LoadSession(sid)
 	if shown(d) != "user: first question, better\nassistant: reply 3 to first question, better\n" {
 		t.Fatalf("shown:\n%s", shown(d))
 	}

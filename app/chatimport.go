@@ -144,8 +144,8 @@ func openImportFile(path string) (*os.File, error) {
 // PreviewChatImport counts what the export file at path holds (source: jsonl,
 // chatgpt, claude or openwebui), writing nothing; session:import:<requestID>
 // events ("checking") tell how much of the file is read.
-func (a *App) PreviewChatImport(requestID string, source ChatImportSource, path string) (ChatImportPreview, error) {
-	ctx, done, err := a.track(context.Background(), requestID)
+func (a *SessionsService) PreviewChatImport(requestID string, source ChatImportSource, path string) (ChatImportPreview, error) {
+	ctx, done, err := a.reqs.track(context.Background(), requestID)
 	if err != nil {
 		return ChatImportPreview{}, err
 	}
@@ -157,17 +157,17 @@ func (a *App) PreviewChatImport(requestID string, source ChatImportSource, path 
 	defer f.Close()
 	tell := a.importProgress(requestID)
 	p, err := a.core.PreviewChatImport(ctx, string(source), f, func(d, total int64) { tell("checking", d, total) })
-	return p, a.mapErr(ctx, err)
+	return p, a.core.userErr(ctx, err)
 }
 
 // importProgress emits session:import:<requestID> events, at most one every
 // 100 ms but the last.
-func (a *App) importProgress(requestID string) func(phase string, done, total int64) {
+func (a *SessionsService) importProgress(requestID string) func(phase string, done, total int64) {
 	var last time.Time
 	return func(phase string, d, total int64) {
 		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || d >= total {
 			last = now
-			send(a.emitEvent, evChatImport.of(requestID), ChatImportProgress{Phase: phase, Done: d, Total: total})
+			send(a.emit, evChatImport.of(requestID), ChatImportProgress{Phase: phase, Done: d, Total: total})
 		}
 	}
 }
@@ -175,8 +175,8 @@ func (a *App) importProgress(requestID string) func(phase string, done, total in
 // ImportChats imports the export file at path (source as PreviewChatImport's)
 // into project (an id; "" none), all or nothing, with session:import:<requestID>
 // progress events (throttled); CancelMessage(requestID) stops it and nothing stays.
-func (a *App) ImportChats(requestID string, source ChatImportSource, path, project string) (SessionImportResult, error) {
-	ctx, done, err := a.track(context.Background(), requestID)
+func (a *SessionsService) ImportChats(requestID string, source ChatImportSource, path, project string) (SessionImportResult, error) {
+	ctx, done, err := a.reqs.track(context.Background(), requestID)
 	if err != nil {
 		return SessionImportResult{}, err
 	}
@@ -194,15 +194,15 @@ func (a *App) ImportChats(requestID string, source ChatImportSource, path, proje
 		return SessionImportResult{}, &UserError{Message: "Import cancelled; nothing was imported.", Code: CodeCancelled, Err: err}
 	}
 	if err != nil {
-		return SessionImportResult{}, a.mapErr(ctx, err)
+		return SessionImportResult{}, a.core.userErr(ctx, err)
 	}
 	return res, nil
 }
 
 // PickChatExport asks for an export file (desktop only; web mode types the path).
-func (a *App) PickChatExport() (string, error) {
-	if a.openDialog == nil {
+func (a *SessionsService) PickChatExport() (string, error) {
+	if a.desk.openDialog == nil {
 		return "", &UserError{Message: "Type the path of the export file on this computer.", Code: CodeNeedsDesktop}
 	}
-	return a.openDialog("Import conversations", "*.json;*.jsonl")
+	return a.desk.openDialog("Import conversations", "*.json;*.jsonl")
 }

@@ -40,7 +40,7 @@ func TestChatSettingsReachTheModel(t *testing.T) {
 	if req.Options["temperature"] != 0.3 || req.Options["num_ctx"] != float64(16384) {
 		t.Fatalf("options = %#v", req.Options)
 	}
-	rep, err := a.LastContext(sid)
+	rep, err := a.Sessions.LastContext(sid)
 	if err != nil || rep.Settings == nil || !rep.Settings.Custom || rep.Settings.System != "You are a pirate. Say arr." ||
 		rep.Settings.Model != "qwen2.5" || rep.Settings.NumCtx != 16384 || rep.Settings.Temperature == nil {
 		t.Fatalf("live report settings = %+v, %v", rep.Settings, err)
@@ -48,7 +48,7 @@ func TestChatSettingsReachTheModel(t *testing.T) {
 	a.mu.Lock()
 	a.contexts.stale() // as after a restart: rebuilt from the stored recipe
 	a.mu.Unlock()
-	rep, err = a.LastContext(sid)
+	rep, err = a.Sessions.LastContext(sid)
 	if err != nil || rep.Settings == nil || rep.Settings.System != "You are a pirate. Say arr." || rep.Settings.NumCtx != 16384 ||
 		len(rep.Items) == 0 || !strings.HasPrefix(rep.Items[0].Preview, "You are a pirate. Say arr.") {
 		t.Fatalf("stored report = %+v, %v", rep, err)

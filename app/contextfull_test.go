@@ -31,7 +31,7 @@ func TestAFullContextIsSaidAndCorrected(t *testing.T) {
 	if f == nil || !f.ContextFull || f.ContextSize <= 0 || f.PromptTokens != f.ContextSize {
 		t.Fatalf("figures of a cut prompt: %+v", f)
 	}
-	rep, err := a.LastContext(first.Session.ID)
+	rep, err := a.Sessions.LastContext(first.Session.ID)
 	if err != nil || rep.Counted != f.ContextSize || !rep.Full {
 		t.Fatalf("report: counted %d full %v (%v), want %d and full", rep.Counted, rep.Full, err, f.ContextSize)
 	}
@@ -51,7 +51,7 @@ func TestAFullContextIsSaidAndCorrected(t *testing.T) {
 	if s := second.Assistant.Figures; s == nil || s.ContextFull {
 		t.Fatalf("the next turn: %+v", s)
 	}
-	rep2, _ := a.LastContext(first.Session.ID)
+	rep2, _ := a.Sessions.LastContext(first.Session.ID)
 	if rep2.Tokens < int(float64(rep2.Estimated)*ratio*0.9) {
 		t.Fatalf("the next turn's report: %d tokens from an estimate of %d at ratio %v", rep2.Tokens, rep2.Estimated, ratio)
 	}

@@ -23,7 +23,7 @@ func TestContextMeterMeasuresTheNextTurn(t *testing.T) {
 	if err != nil || after.Used <= fresh.Used || after.Budget != fresh.Budget {
 		t.Fatalf("after a turn: %+v (%v), a new chat %+v", after, err, fresh)
 	}
-	rep, _ := a.LastContext(res.Session.ID)
+	rep, _ := a.Sessions.LastContext(res.Session.ID)
 	if rep.Budget != after.Budget {
 		t.Fatalf("the meter's budget %d, the turn's %d", after.Budget, rep.Budget)
 	}

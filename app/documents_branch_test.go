@@ -104,7 +104,7 @@ func TestHiddenBranchDocumentsStayOut(t *testing.T) {
 	}
 	// The Context panel (LastContext) shows the chosen branch's last reply, not
 	// the newest reply of the branch just hidden.
-	last, err := a.LastContext(sid)
+	last, err := a.Sessions.LastContext(sid)
 	if err != nil || last.MessageID != one.Assistant.ID || !reportHas(last, "quokka") || reportHas(last, "narwhal") {
 		t.Errorf("the Context panel after choosing the first version: %+v, %v", last, err)
 	}

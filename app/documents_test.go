@@ -75,11 +75,11 @@ func TestAttachDocumentReachesThePrompt(t *testing.T) {
 	}
 
 	// Export carries the text, in both formats.
-	md, err := a.ExportSession(res.Session.ID, "md")
+	md, err := a.Sessions.ExportSession(res.Session.ID, "md")
 	if err != nil || !strings.Contains(md, "### Attached: log.pdf") || !strings.Contains(md, "xylophone boiler") || strings.Contains(md, "<document") {
 		t.Fatalf("markdown export:\n%s\n%v", md, err)
 	}
-	js, err := a.ExportSession(res.Session.ID, "json")
+	js, err := a.Sessions.ExportSession(res.Session.ID, "json")
 	if err != nil || !strings.Contains(js, `"documents"`) || !strings.Contains(js, "xylophone boiler") {
 		t.Fatalf("json export:\n%s\n%v", js, err)
 	}
@@ -233,7 +233,7 @@ func TestAttachImageReachesTheModel(t *testing.T) {
 		t.Fatalf("the model got %d images (want the stored one, once)", len(images))
 	}
 
-	md, err := a.ExportSession(res.Session.ID, "md")
+	md, err := a.Sessions.ExportSession(res.Session.ID, "md")
 	if err != nil || !strings.Contains(md, "![IMG_0042.jpg](data:image/jpeg;base64,"+base64.StdEncoding.EncodeToString(stored)+")") {
 		t.Fatalf("markdown export lacks the image: %v", err)
 	}
@@ -242,7 +242,7 @@ func TestAttachImageReachesTheModel(t *testing.T) {
 	if raw, _ := tracesIn(t, core.dataDir, traces); raw < 9 {
 		t.Fatalf("setup: %d of 12 pieces of the image found in the data dir", raw)
 	}
-	r, err := a.DeleteSession(res.Session.ID)
+	r, err := a.Sessions.DeleteSession(res.Session.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestEraseTurnErasesItsImage(t *testing.T) {
 	if raw, b64 := tracesIn(t, core.dataDir, traces); raw+b64 > 0 {
 		t.Errorf("after the turn's delete, %d raw and %d base64 pieces of the image are in the data dir", raw, b64)
 	}
-	if d, _ := a.LoadSession(res.Session.ID); len(d.Messages) != 2 {
+	if d, _ := a.Sessions.LoadSession(res.Session.ID); len(d.Messages) != 2 {
 		t.Errorf("the other turn went too: %d messages", len(d.Messages))
 	}
 }

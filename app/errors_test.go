@@ -241,7 +241,7 @@ func TestFailedReplyIsStoredInTheUsersWords(t *testing.T) {
 	if err == nil {
 		t.Fatal("the turn did not fail")
 	}
-	d, err := a.LoadSession(res.Session.ID)
+	d, err := a.Sessions.LoadSession(res.Session.ID)
 	if err != nil || len(d.Messages) != 2 {
 		t.Fatalf("stored = %+v, %v", d, err)
 	}
@@ -310,7 +310,7 @@ func TestReplyCutOffMidStream(t *testing.T) {
 	if b := errorBody(err); b.Code != CodeOllamaCutOff || b.Params["model"] != "llama3.2" || !strings.Contains(b.Error, "before it was complete") {
 		t.Fatalf("body = %+v", b)
 	}
-	d, err := a.LoadSession(res.Session.ID)
+	d, err := a.Sessions.LoadSession(res.Session.ID)
 	if err != nil || len(d.Messages) != 2 || d.Messages[1].ErrorCode != CodeOllamaCutOff || !strings.Contains(d.Messages[1].Content, "The answer is") {
 		t.Fatalf("stored = %+v, %v", d.Messages, err)
 	}

@@ -28,11 +28,11 @@ func (c *Core) ExportPDF(ctx context.Context, id string, w io.Writer) error {
 
 // ExportPDF returns a conversation as a PDF, base64-encoded (web mode downloads
 // it; the window saves it with SaveExport).
-func (a *App) ExportPDF(id string) (string, error) {
+func (a *SessionsService) ExportPDF(id string) (string, error) {
 	ctx := context.Background()
 	var b bytes.Buffer
 	if err := a.core.ExportPDF(ctx, id, &b); err != nil {
-		return "", a.mapErr(ctx, err)
+		return "", a.core.userErr(ctx, err)
 	}
 	return base64.StdEncoding.EncodeToString(b.Bytes()), nil
 }

@@ -50,7 +50,7 @@ func TestIncognitoChatIsKeptOnlyWhileOpen(t *testing.T) {
 	if _, err := a.SendMessage("r2", res.Session.ID, "more of zqxincognito"); err != nil {
 		t.Fatal(err)
 	}
-	list, err := a.ListSessions()
+	list, err := a.Sessions.ListSessions()
 	if err != nil || len(list) != 2 {
 		t.Fatalf("list = %+v, %v", list, err)
 	}
@@ -74,7 +74,7 @@ func TestIncognitoChatIsKeptOnlyWhileOpen(t *testing.T) {
 	}
 	again := openAt(t, dir, srv.URL)
 	defer again.Close()
-	list, err = NewApp(again, nil).ListSessions()
+	list, err = NewApp(again, nil).Sessions.ListSessions()
 	if err != nil || len(list) != 1 || list[0].Incognito {
 		t.Fatalf("after close: %+v, %v", list, err)
 	}
@@ -108,7 +108,7 @@ func TestIncognitoLeftByADeadHermesIsErasedAtOpen(t *testing.T) {
 	if held := storetest.DirHolds(t, dir, "zqxorphan"); len(held) != 0 {
 		t.Errorf("the orphan survived in %v", held)
 	}
-	list, _ := NewApp(again, nil).ListSessions()
+	list, _ := NewApp(again, nil).Sessions.ListSessions()
 	if len(list) != 1 || !list[0].Incognito {
 		t.Errorf("the live Hermes's incognito chat: %+v", list)
 	}

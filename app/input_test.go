@@ -19,7 +19,7 @@ func TestNULRefusedAtEveryDoor(t *testing.T) {
 	if _, err := a.EditMessage("r3", res.Session.ID, res.User.ID, "x\x00y"); err == nil || !IsBadInput(err) {
 		t.Fatalf("edit: %v", err)
 	}
-	d, err := a.LoadSession(res.Session.ID)
+	d, err := a.Sessions.LoadSession(res.Session.ID)
 	if err != nil || len(d.Messages) != 2 {
 		t.Fatalf("the conversation changed: %+v, %v", d.Messages, err)
 	}

@@ -46,7 +46,7 @@ func TestCorrectIntent(t *testing.T) {
 		if _, err := a.RegenerateReply("r2", res.Session.ID, res.Assistant.ID); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := a.LastContext(res.Session.ID)
+		rep, err := a.Sessions.LastContext(res.Session.ID)
 		if err != nil || rep.Plan.Intent != "task" || rep.Plan.ToolGroup != "task" {
 			t.Fatalf("plan of the re-run = %+v, %v", rep.Plan, err)
 		}
@@ -140,7 +140,7 @@ func TestDeleteSessionErasesItsCorrections(t *testing.T) {
 		t.Fatalf("before the delete the canary is in %v; want the corrections file among them", files)
 	}
 
-	r, err := a.DeleteSession(a1.Session.ID)
+	r, err := a.Sessions.DeleteSession(a1.Session.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestDeleteSessionErasesItsCorrections(t *testing.T) {
 		t.Fatalf("corrections left = %+v, %v; want the shared text and the other conversation's", list, err)
 	}
 
-	if _, err := a.DeleteSession(b1.Session.ID); err != nil {
+	if _, err := a.Sessions.DeleteSession(b1.Session.ID); err != nil {
 		t.Fatal(err)
 	}
 	if files := storetest.DirHolds(t, core.dataDir, "zqxshared"); len(files) > 0 {
@@ -178,7 +178,7 @@ func TestDeleteSessionRefusesDamagedCorrections(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(core.dataDir, IntentCorrectionsFile), []byte("not json\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err = a.DeleteSession(res.Session.ID)
+	_, err = a.Sessions.DeleteSession(res.Session.ID)
 	var ue *UserError
 	if !errors.As(err, &ue) || !strings.Contains(ue.Message, IntentCorrectionsFile) {
 		t.Fatalf("DeleteSession = %v; want a user error naming the file", err)

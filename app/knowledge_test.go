@@ -54,7 +54,7 @@ func TestQuestionIsAnsweredFromTheKnowledgeBase(t *testing.T) {
 	if !slices.Equal(res.Assistant.BadCitations, []int{4}) {
 		t.Fatalf("bad citations %v, want [4]", res.Assistant.BadCitations)
 	}
-	d, err := a.LoadSession(res.Session.ID)
+	d, err := a.Sessions.LoadSession(res.Session.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

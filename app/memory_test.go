@@ -109,13 +109,13 @@ func TestContextReportSurvivesARestartWithoutKeepingForgottenText(t *testing.T) 
 	if _, err := a.SendMessage("r2", res.Session.ID, "what am I allergic to?"); err != nil {
 		t.Fatal(err)
 	}
-	live, err := a.LastContext(res.Session.ID)
+	live, err := a.Sessions.LastContext(res.Session.ID)
 	if err != nil || len(live.Items) == 0 {
 		t.Fatalf("live report = %+v, %v", live, err)
 	}
 	// A new App over the same data is the app after a restart: no report in memory.
 	restarted := NewApp(core, ev.emit)
-	got, err := restarted.LastContext(res.Session.ID)
+	got, err := restarted.Sessions.LastContext(res.Session.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestContextReportSurvivesARestartWithoutKeepingForgottenText(t *testing.T) 
 		t.Fatal(err)
 	}
 	for _, app := range []*App{restarted, NewApp(core, ev.emit)} { // the running app, and after a restart
-		got, _ = app.LastContext(res.Session.ID)
+		got, _ = app.Sessions.LastContext(res.Session.ID)
 		forgotten := false
 		for _, it := range got.Items {
 			if strings.Contains(it.Preview, "peanuts") && it.Reason == "memory" {
@@ -179,7 +179,7 @@ func TestContextReportSurvivesARestartWithoutKeepingForgottenText(t *testing.T) 
 func TestContextReportOfANewChatIsEmpty(t *testing.T) {
 	a, _, _, _ := newTestApp(t, nil)
 	for _, id := range []string{"", "no-such-session"} {
-		r, err := a.LastContext(id)
+		r, err := a.Sessions.LastContext(id)
 		if err != nil || len(r.Items) != 0 {
 			t.Fatalf("LastContext(%q) = %+v, %v", id, r, err)
 		}
@@ -233,7 +233,7 @@ func TestForgottenMemoryLeavesNoCopyInToolRecords(t *testing.T) {
 	}
 	// The reloaded cards still say what was called, by the arguments' shape; the stored
 	// search result keeps the id of what it found (for later turns), not its text.
-	d, _ := a.LoadSession(res.Session.ID)
+	d, _ := a.Sessions.LoadSession(res.Session.ID)
 	if tool := d.Messages[1].Tool; tool == nil || tool.Tool != "memory_save" || tool.Args != `{"text":"[PRIVATE]"}` ||
 		!strings.Contains(d.Messages[1].Content, `"saved":true`) {
 		t.Fatalf("reloaded save card = %+v", d.Messages[1])
@@ -269,7 +269,7 @@ func TestAMemoryForgottenDuringATurnIsNotQuotedByItsReport(t *testing.T) {
 	if _, err := a.SendMessage("r2", res.Session.ID, "what am I allergic to?"); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := a.LastContext(res.Session.ID)
+	rep, err := a.Sessions.LastContext(res.Session.ID)
 	if err != nil || len(rep.Items) == 0 {
 		t.Fatalf("report = %+v, %v", rep, err)
 	}
@@ -297,7 +297,7 @@ func TestReplyContextShowsWhatEachReplySaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last, _ := a.LastContext(first.Session.ID)
+	last, _ := a.Sessions.LastContext(first.Session.ID)
 	if last.MessageID != second.Assistant.ID {
 		t.Fatalf("the live report is for %q, want the second reply %q", last.MessageID, second.Assistant.ID)
 	}

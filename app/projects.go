@@ -129,27 +129,27 @@ func (c *Core) DeleteProject(ctx context.Context, project string, deleteChats bo
 }
 
 // ListProjects lists the projects (the window's sidebar).
-func (a *App) ListProjects() ([]ProjectInfo, error) {
+func (a *SessionsService) ListProjects() ([]ProjectInfo, error) {
 	ctx := context.Background()
 	list, err := a.core.Projects(ctx)
-	return list, a.mapErr(ctx, err)
+	return list, a.core.userErr(ctx, err)
 }
 
 // SaveProject creates or changes a project from a JSON ProjectInput.
-func (a *App) SaveProject(in ProjectInput) (ProjectInfo, error) {
+func (a *SessionsService) SaveProject(in ProjectInput) (ProjectInfo, error) {
 	ctx := context.Background()
 	p, err := a.core.SaveProject(ctx, in)
-	return p, a.mapErr(ctx, err)
+	return p, a.core.userErr(ctx, err)
 }
 
 // MoveToProject puts a chat in a project ("" takes it out of any).
-func (a *App) MoveToProject(projectID, sessionID string) error {
+func (a *SessionsService) MoveToProject(projectID, sessionID string) error {
 	ctx := context.Background()
-	return a.mapErr(ctx, a.core.MoveToProject(ctx, projectID, sessionID))
+	return a.core.userErr(ctx, a.core.MoveToProject(ctx, projectID, sessionID))
 }
 
 // DeleteProject removes a project; with deleteChats its chats are erased too.
-func (a *App) DeleteProject(projectID string, deleteChats bool) (ProjectDeleteReceipt, error) {
+func (a *SessionsService) DeleteProject(projectID string, deleteChats bool) (ProjectDeleteReceipt, error) {
 	ctx := context.Background()
 	r, err := a.core.DeleteProject(ctx, projectID, deleteChats)
 	if err == nil {
@@ -157,5 +157,5 @@ func (a *App) DeleteProject(projectID string, deleteChats bool) (ProjectDeleteRe
 			a.contexts.forget(d.SessionID)
 		}
 	}
-	return r, a.mapErr(ctx, err)
+	return r, a.core.userErr(ctx, err)
 }

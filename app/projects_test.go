@@ -21,7 +21,7 @@ func TestAChatInAProjectRunsWithItsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := a.MoveToProject(p.ID, first.Session.ID); err != nil {
+	if err := a.Sessions.MoveToProject(p.ID, first.Session.ID); err != nil {
 		t.Fatal(err)
 	}
 	system := func() string {
@@ -35,18 +35,18 @@ func TestAChatInAProjectRunsWithItsDefaults(t *testing.T) {
 	if s := system(); !strings.HasPrefix(s, "Answer as a field guide.") {
 		t.Fatalf("the turn's system prompt: %q", s)
 	}
-	list, _ := a.ListSessions()
+	list, _ := a.Sessions.ListSessions()
 	if len(list) != 1 || list[0].ProjectID != p.ID {
 		t.Fatalf("the sidebar's chat: %+v", list)
 	}
-	if err := a.MoveToProject("", first.Session.ID); err != nil {
+	if err := a.Sessions.MoveToProject("", first.Session.ID); err != nil {
 		t.Fatal(err)
 	}
 	a.SendMessage("r3", first.Session.ID, "and now?")
 	if s := system(); strings.Contains(s, "field guide") {
 		t.Fatalf("out of the project, the system prompt is still the project's: %q", s)
 	}
-	r, err := a.DeleteProject(p.ID, false)
+	r, err := a.Sessions.DeleteProject(p.ID, false)
 	if err != nil || r.Kept != 0 || len(r.Deleted) != 0 {
 		t.Fatalf("delete: %+v %v", r, err)
 	}

@@ -60,7 +60,7 @@ func TestThinkingStreamsIsStoredAndNeverSentBack(t *testing.T) {
 	if thinking.String() != "The user states a fact." || text.String() != "Noted." {
 		t.Fatalf("streamed reasoning %q, answer %q", thinking.String(), text.String())
 	}
-	d, err := a.LoadSession(res.Session.ID)
+	d, err := a.Sessions.LoadSession(res.Session.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestBackgroundCallsDoNotThink(t *testing.T) {
 	if !kinds["extraction"] || !kinds["title and summary"] {
 		t.Fatalf("requests seen: %v", kinds)
 	}
-	d, _ := a.LoadSession(res.Session.ID)
+	d, _ := a.Sessions.LoadSession(res.Session.ID)
 	if d.Session.Title != "Peanuts" {
 		t.Errorf("title = %q", d.Session.Title)
 	}

@@ -74,7 +74,7 @@ func TestToolLoopRepairsBadArgumentsAndAnswers(t *testing.T) {
 	if err != nil || len(rows) != 2 || rows[0].Status != "ok" || rows[1].ErrorKind != "invalid_arguments" || rows[0].RequestID != "req-calc" {
 		t.Fatalf("audit = %+v, %v", rows, err)
 	}
-	d, _ := a.LoadSession(res.Session.ID)
+	d, _ := a.Sessions.LoadSession(res.Session.ID)
 	if len(d.Messages) != 4 || d.Messages[1].Role != "tool" || d.Messages[3].Role != "assistant" {
 		t.Fatalf("stored = %+v", d.Messages)
 	}
@@ -192,7 +192,7 @@ func TestLoopGuardStopsAndContinueOnce(t *testing.T) {
 		t.Fatalf("stop without its figures: %+v", res.Stop)
 	}
 	// The stop survives a reload, on the stored reply, with the blocked call's exact status.
-	d, _ := a.LoadSession(res.Session.ID)
+	d, _ := a.Sessions.LoadSession(res.Session.ID)
 	last := d.Messages[len(d.Messages)-1]
 	if last.Role != "assistant" || last.Stop == nil || *last.Stop != *res.Stop {
 		t.Fatalf("reloaded reply = %+v; live stop = %+v", last, res.Stop)
@@ -219,7 +219,7 @@ func TestUnverifiedClaimIsFlagged(t *testing.T) {
 	if err != nil || !res.Unverified {
 		t.Fatalf("unverified = %v, %v", res.Unverified, err)
 	}
-	d, _ := a.LoadSession(res.Session.ID)
+	d, _ := a.Sessions.LoadSession(res.Session.ID)
 	if last := d.Messages[len(d.Messages)-1]; !last.Unverified {
 		t.Fatalf("the flag did not survive a reload: %+v", last)
 	}

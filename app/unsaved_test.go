@@ -41,12 +41,12 @@ func TestReplyKeptWhenTheDiskIsFull(t *testing.T) {
 	if code, params := ErrorCode(err), errorParams(err); code != CodeDataDiskFull || params["dir"] == "" {
 		t.Fatalf("err = %v (code %s, params %v)", err, code, params)
 	}
-	list, _ := a.ListSessions()
+	list, _ := a.Sessions.ListSessions()
 	if len(list) != 1 {
 		t.Fatalf("sessions: %+v", list)
 	}
 	sid := list[0].ID
-	d, err := a.LoadSession(sid)
+	d, err := a.Sessions.LoadSession(sid)
 	if err != nil || len(d.Messages) != 2 || d.Messages[1].Status != MessageUnsaved || !strings.Contains(d.Messages[1].Content, "first question") {
 		t.Fatalf("shown after the failure: %+v, %v", d.Messages, err)
 	}
@@ -64,7 +64,7 @@ func TestReplyKeptWhenTheDiskIsFull(t *testing.T) {
 			t.Errorf("message %d = %s %q, want %s", i, stored[i].Role, stored[i].Content, want)
 		}
 	}
-	if d, _ := a.LoadSession(sid); len(d.Messages) != 4 || d.Messages[1].Status != MessageOK {
+	if d, _ := a.Sessions.LoadSession(sid); len(d.Messages) != 4 || d.Messages[1].Status != MessageOK {
 		t.Errorf("after saving: %+v", d.Messages)
 	}
 }

@@ -38,7 +38,7 @@ func TestImagesOnlyGoToAModelThatCanSee(t *testing.T) {
 	if n := len(fake.ChatRequests()); n != 0 {
 		t.Fatalf("the refused message reached the model (%d requests)", n)
 	}
-	if list, _ := a.ListSessions(); len(list) != 0 {
+	if list, _ := a.Sessions.ListSessions(); len(list) != 0 {
 		t.Fatalf("the refused message was stored: %+v", list)
 	}
 

@@ -551,7 +551,7 @@ func TestWebDecodesArgumentsByType(t *testing.T) {
 	if res := rig.call(t, "PinSession", "", s.ID, "true"); res.status != http.StatusBadRequest {
 		t.Fatalf("a boolean sent as text: %d %v", res.status, res.body)
 	}
-	if got, _ := rig.app.LoadSession(s.ID); got.Session.Pinned {
+	if got, _ := rig.app.Sessions.LoadSession(s.ID); got.Session.Pinned {
 		t.Fatal("a bad call pinned the chat")
 	}
 	if res := rig.call(t, "PinSession", "", s.ID, true); res.status != http.StatusOK || res.body["pinned"] != true {

@@ -53,7 +53,7 @@ func TestWebLongCallsStopWithTheRequest(t *testing.T) {
 				t.Fatal("the call finished before the page went away")
 			}
 			for { // the turn stops and stores its partial reply
-				d, err := rig.app.LoadSession(sid)
+				d, err := rig.app.Sessions.LoadSession(sid)
 				if err != nil {
 					t.Fatal(err)
 				}

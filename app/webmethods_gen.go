@@ -14,7 +14,7 @@ import (
 // boundServices are the services the window binds: App and one per domain
 // (docs/architecture.md, "The boundary").
 func (a *App) boundServices() []any {
-	return []any{a, a.Agents, a.Knowledge, a.MCP, a.Memory, a.Models, a.Settings, a.Tools, a.Workflows}
+	return []any{a, a.Agents, a.Knowledge, a.MCP, a.Memory, a.Models, a.Sessions, a.Settings, a.Tools, a.Workflows}
 }
 
 // webMethods are the bound services' methods as web mode calls them, each decoding its
@@ -23,7 +23,7 @@ func (a *App) webMethods() map[string]webMethod {
 	return map[string]webMethod{
 		"AgentFile":           bind0(func(_ context.Context) (any, error) { return a.Agents.AgentFile() }),
 		"AgentProblems":       bind0(func(_ context.Context) (any, error) { return a.Agents.AgentProblems() }),
-		"ArchiveSession":      bind1(func(_ context.Context, p0 string) (any, error) { return a.ArchiveSession(p0) }),
+		"ArchiveSession":      bind1(func(_ context.Context, p0 string) (any, error) { return a.Sessions.ArchiveSession(p0) }),
 		"AttachDocument":      bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.AttachDocument(p0, p1) }),
 		"CancelMessage":       bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.CancelMessage(p0) }),
 		"CancelModelJob":      bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Models.CancelModelJob(p0) }),
@@ -38,20 +38,22 @@ func (a *App) webMethods() map[string]webMethod {
 		"DeleteAgent":         bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Agents.DeleteAgent(p0) }),
 		"DeleteMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return a.Memory.DeleteMemoryProfile(p0) }),
 		"DeleteModel":         bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Models.DeleteModel(p0) }),
-		"DeleteProject":       bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.DeleteProject(p0, p1) }),
-		"DeleteSession":       bind1(func(_ context.Context, p0 string) (any, error) { return a.DeleteSession(p0) }),
+		"DeleteProject":       bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.Sessions.DeleteProject(p0, p1) }),
+		"DeleteSession":       bind1(func(_ context.Context, p0 string) (any, error) { return a.Sessions.DeleteSession(p0) }),
 		"DeleteSystemPreset":  bind1(func(_ context.Context, p0 string) (any, error) { return a.DeleteSystemPreset(p0) }),
 		"DeleteTurn":          bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.DeleteTurn(p0, p1) }),
 		"DocumentImage":       bind1(func(_ context.Context, p0 string) (any, error) { return a.DocumentImage(p0) }),
 		"EditMessage": bind4(func(_ context.Context, p0 string, p1 string, p2 string, p3 string) (any, error) {
 			return a.EditMessage(p0, p1, p2, p3)
 		}),
-		"ExportPDF":      bind1(func(_ context.Context, p0 string) (any, error) { return a.ExportPDF(p0) }),
-		"ExportSession":  bind2(func(_ context.Context, p0 string, p1 ExportFormat) (any, error) { return a.ExportSession(p0, p1) }),
+		"ExportPDF": bind1(func(_ context.Context, p0 string) (any, error) { return a.Sessions.ExportPDF(p0) }),
+		"ExportSession": bind2(func(_ context.Context, p0 string, p1 ExportFormat) (any, error) {
+			return a.Sessions.ExportSession(p0, p1)
+		}),
 		"GetSettings":    bind0(func(_ context.Context) (any, error) { return a.Settings.GetSettings() }),
 		"GetWorkflowRun": bind1(func(_ context.Context, p0 string) (any, error) { return a.Workflows.GetWorkflowRun(p0) }),
 		"ImportChats": bind4(func(_ context.Context, p0 string, p1 ChatImportSource, p2 string, p3 string) (any, error) {
-			return a.ImportChats(p0, p1, p2, p3)
+			return a.Sessions.ImportChats(p0, p1, p2, p3)
 		}),
 		"ImportModel": bind4(func(_ context.Context, p0 string, p1 string, p2 string, p3 string) (any, error) {
 			return a.Models.ImportModel(p0, p1, p2, p3)
@@ -68,15 +70,15 @@ func (a *App) webMethods() map[string]webMethod {
 		"KBRemove":             bind1(func(_ context.Context, p0 string) (any, error) { return a.Knowledge.KBRemove(p0) }),
 		"KBResume":             bind0(func(_ context.Context) (any, error) { return nil, a.Knowledge.KBResume() }),
 		"KBSearch":             bind1(func(_ context.Context, p0 string) (any, error) { return a.Knowledge.KBSearch(p0) }),
-		"LastContext":          bind1(func(_ context.Context, p0 string) (any, error) { return a.LastContext(p0) }),
+		"LastContext":          bind1(func(_ context.Context, p0 string) (any, error) { return a.Sessions.LastContext(p0) }),
 		"ListAgents":           bind0(func(_ context.Context) (any, error) { return a.Agents.ListAgents() }),
 		"ListModelDetails":     bind0(func(_ context.Context) (any, error) { return a.Models.ListModelDetails() }),
 		"ListModels":           bind0(func(_ context.Context) (any, error) { return a.Models.ListModels() }),
-		"ListProjects":         bind0(func(_ context.Context) (any, error) { return a.ListProjects() }),
-		"ListSessions":         bind0(func(_ context.Context) (any, error) { return a.ListSessions() }),
+		"ListProjects":         bind0(func(_ context.Context) (any, error) { return a.Sessions.ListProjects() }),
+		"ListSessions":         bind0(func(_ context.Context) (any, error) { return a.Sessions.ListSessions() }),
 		"ListTools":            bind0(func(_ context.Context) (any, error) { return a.Tools.ListTools() }),
 		"ListWorkflows":        bind0(func(_ context.Context) (any, error) { return a.Workflows.ListWorkflows() }),
-		"LoadSession":          bind1(func(_ context.Context, p0 string) (any, error) { return a.LoadSession(p0) }),
+		"LoadSession":          bind1(func(_ context.Context, p0 string) (any, error) { return a.Sessions.LoadSession(p0) }),
 		"MCPAcceptToolChanges": bind1(func(_ context.Context, p0 string) (any, error) { return a.MCP.MCPAcceptToolChanges(p0) }),
 		"MCPAddServer": bind2(func(_ context.Context, p0 string, p1 mcp.ServerConfig) (any, error) {
 			return a.MCP.MCPAddServer(p0, p1)
@@ -122,15 +124,17 @@ func (a *App) webMethods() map[string]webMethod {
 		"MemoryUndo":       bind1(func(_ context.Context, p0 []string) (any, error) { return a.Memory.MemoryUndo(p0) }),
 		"MemoryUndoable":   bind1(func(_ context.Context, p0 []string) (any, error) { return a.Memory.MemoryUndoable(p0) }),
 		"MessageContext":   bind1(func(_ context.Context, p0 string) (any, error) { return a.MessageContext(p0) }),
-		"MoveToProject":    bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return nil, a.MoveToProject(p0, p1) }),
-		"NetworkActivity":  bind0(func(_ context.Context) (any, error) { return a.Settings.NetworkActivity() }),
-		"NewSession":       bind0(func(_ context.Context) (any, error) { return a.NewSession() }),
-		"PickChatExport":   bind0(func(_ context.Context) (any, error) { return a.PickChatExport() }),
-		"PickModelFile":    bind0(func(_ context.Context) (any, error) { return a.Models.PickModelFile() }),
-		"PinMessage":       bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return nil, a.PinMessage(p0, p1) }),
-		"PinSession":       bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.PinSession(p0, p1) }),
+		"MoveToProject": bind2(func(_ context.Context, p0 string, p1 string) (any, error) {
+			return nil, a.Sessions.MoveToProject(p0, p1)
+		}),
+		"NetworkActivity": bind0(func(_ context.Context) (any, error) { return a.Settings.NetworkActivity() }),
+		"NewSession":      bind0(func(_ context.Context) (any, error) { return a.NewSession() }),
+		"PickChatExport":  bind0(func(_ context.Context) (any, error) { return a.Sessions.PickChatExport() }),
+		"PickModelFile":   bind0(func(_ context.Context) (any, error) { return a.Models.PickModelFile() }),
+		"PinMessage":      bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return nil, a.Sessions.PinMessage(p0, p1) }),
+		"PinSession":      bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.Sessions.PinSession(p0, p1) }),
 		"PreviewChatImport": bind3(func(_ context.Context, p0 string, p1 ChatImportSource, p2 string) (any, error) {
-			return a.PreviewChatImport(p0, p1, p2)
+			return a.Sessions.PreviewChatImport(p0, p1, p2)
 		}),
 		"PullModel": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Models.PullModel(p0, p1) }),
 		"RegenerateReply": bind3(func(_ context.Context, p0 string, p1 string, p2 string) (any, error) {
@@ -139,7 +143,7 @@ func (a *App) webMethods() map[string]webMethod {
 		"RenameMemoryProfile": bind2(func(_ context.Context, p0 string, p1 string) (any, error) {
 			return nil, a.Memory.RenameMemoryProfile(p0, p1)
 		}),
-		"RenameSession": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.RenameSession(p0, p1) }),
+		"RenameSession": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Sessions.RenameSession(p0, p1) }),
 		"ReplyContext":  bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.ReplyContext(p0, p1) }),
 		"ResetBreaker":  bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Tools.ResetBreaker(p0) }),
 		"ResolveApproval": bind3(func(_ context.Context, p0 string, p1 bool, p2 tools.Scope) (any, error) {
@@ -152,10 +156,10 @@ func (a *App) webMethods() map[string]webMethod {
 		"SaveAgent": bind2(func(_ context.Context, p0 string, p1 subagent.Definition) (any, error) {
 			return a.Agents.SaveAgent(p0, p1)
 		}),
-		"SaveExport":       bind2(func(_ context.Context, p0 string, p1 ExportFormat) (any, error) { return a.SaveExport(p0, p1) }),
-		"SaveProject":      bind1(func(_ context.Context, p0 ProjectInput) (any, error) { return a.SaveProject(p0) }),
+		"SaveExport":       bind2(func(_ context.Context, p0 string, p1 ExportFormat) (any, error) { return a.Sessions.SaveExport(p0, p1) }),
+		"SaveProject":      bind1(func(_ context.Context, p0 ProjectInput) (any, error) { return a.Sessions.SaveProject(p0) }),
 		"SaveSystemPreset": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SaveSystemPreset(p0, p1) }),
-		"SearchSessions":   bind1(func(_ context.Context, p0 string) (any, error) { return a.SearchSessions(p0) }),
+		"SearchSessions":   bind1(func(_ context.Context, p0 string) (any, error) { return a.Sessions.SearchSessions(p0) }),
 		"SelectVersion":    bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SelectVersion(p0, p1) }),
 		"SendMessage": bind3(func(_ context.Context, p0 string, p1 string, p2 string) (any, error) {
 			return a.SendMessage(p0, p1, p2)
@@ -176,7 +180,7 @@ func (a *App) webMethods() map[string]webMethod {
 			return a.Tools.ToolActivity(p0, p1, p2, p3)
 		}),
 		"UIReady":          bind0(func(_ context.Context) (any, error) { return nil, a.UIReady() }),
-		"UnarchiveSession": bind1(func(_ context.Context, p0 string) (any, error) { return a.UnarchiveSession(p0) }),
+		"UnarchiveSession": bind1(func(_ context.Context, p0 string) (any, error) { return a.Sessions.UnarchiveSession(p0) }),
 		"UseMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Memory.UseMemoryProfile(p0) }),
 		"UseModel":         bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.Models.UseModel(p0, p1) }),
 		"UseOllamaHost":    bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.Models.UseOllamaHost(p0, p1) }),

@@ -83,7 +83,7 @@ func TestWorkflowCoreAndModelTool(t *testing.T) {
 		t.Fatalf("session runs = %+v, %v", runs, err)
 	}
 	// the run is part of the conversation: deleting it deletes the run
-	if _, err := a.DeleteSession(res.Session.ID); err != nil {
+	if _, err := a.Sessions.DeleteSession(res.Session.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := core.WorkflowRun(ctx, runs[0].ID); !IsWorkflowBadInput(err) {

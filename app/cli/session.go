@@ -162,7 +162,7 @@ func sessionExport(core *app.Core, a *app.App, args []string, env Env) error {
 	if *format != "md" && *format != "markdown" && *format != "json" && *format != "html" {
 		return usagef("session export: --format must be md, json, html or pdf")
 	}
-	text, err := a.ExportSession(fs.Arg(0), app.ExportFormat(*format))
+	text, err := a.Sessions.ExportSession(fs.Arg(0), app.ExportFormat(*format))
 	if app.IsNotFound(err) {
 		return notFound("session export", fs.Arg(0))
 	}
