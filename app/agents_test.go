@@ -113,7 +113,7 @@ func newDelegationApp(t *testing.T) (*App, *Core, *delegationScript, *events) {
 // messages; a reloaded conversation shows them as the delegation's thread.
 func TestDelegationRunsTheSubAgentInItsOwnChannel(t *testing.T) {
 	a, core, s, ev := newDelegationApp(t)
-	res, err := a.SendMessage("r1", "", "please research what we decided about the invoices")
+	res, err := a.Chat.SendMessage("r1", "", "please research what we decided about the invoices")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestDelegationRunsTheSubAgentInItsOwnChannel(t *testing.T) {
 func TestTwoDelegationsRunInParallel(t *testing.T) {
 	a, _, s, _ := newDelegationApp(t)
 	s.delay = 300 * time.Millisecond
-	res, err := a.SendMessage("r1", "", "research both: find the invoice from March and shorten my notes about it")
+	res, err := a.Chat.SendMessage("r1", "", "research both: find the invoice from March and shorten my notes about it")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,13 +253,13 @@ func TestCancelStopsTheSubAgent(t *testing.T) {
 			streaming := strings.Contains(ev.got[len(ev.got)-1], `"kind":"delta"`)
 			ev.mu.Unlock()
 			if streaming { // the researcher is streaming its reply
-				a.CancelMessage("r1")
+				a.Chat.CancelMessage("r1")
 				return
 			}
 		}
 	}()
 	start := time.Now()
-	res, err := a.SendMessage("r1", "", "research and stall")
+	res, err := a.Chat.SendMessage("r1", "", "research and stall")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestCancelStopsTheSubAgent(t *testing.T) {
 // by its loop guard, and the main agent gets a clear tool error.
 func TestLoopingSubAgentIsStopped(t *testing.T) {
 	a, _, s, _ := newDelegationApp(t)
-	res, err := a.SendMessage("r1", "", "research and spin")
+	res, err := a.Chat.SendMessage("r1", "", "research and spin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,7 +406,7 @@ func TestDeletingTheConversationReachesEveryChannel(t *testing.T) {
 	if _, err := a.Memory.MemoryAdd("my invoice number is zq4471"); err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.SendMessage("r1", "", "please research my invoice number")
+	res, err := a.Chat.SendMessage("r1", "", "please research my invoice number")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,16 +18,18 @@ import (
 	"hermes/backend/tools"
 )
 
-// App holds the methods bound to the UI (Wails and the web mode) that no
-// domain service holds yet, and builds those services (Knowledge, ...).
-// Each method is thin: call the backend, convert to DTOs, map errors to user
-// messages (docs/architecture.md, "The boundary").
+// App is what the window binds and web mode serves: one service per domain
+// (Chat, Sessions, Knowledge, ...), built once here, each a small type whose
+// methods are thin (call Core or a backend store, convert to DTOs, map errors
+// to user messages), and the page's lifecycle (UIReady) on App itself
+// (docs/architecture.md, "The boundary").
 //
 //bindgen:bound
 type App struct {
 	core *Core
 	// the domain services bound beside App (bindgen reaches each through the
 	// field named after its type)
+	Chat      *ChatService
 	Knowledge *KnowledgeService
 	Sessions  *SessionsService
 	Tools     *ToolsService
@@ -45,17 +47,30 @@ type App struct {
 	// methods is web mode's table of the bound methods, and bound that of the
 	// request-bound ones (webbound.go), each built on first use.
 	methods, bound func() map[string]webMethod
-	// Throttle is the shortest gap between two chat:delta events of one request: the UI's
+
+	approvals *uiApprover // the chat's, answered by the page
+	*desktopHooks
+	contexts *liveContexts // what the model saw on each chat's last turn in this run
+}
+
+// ChatService is the chat as the window and web mode call it: a turn and its
+// stream, its stop, its branches, the context inspector, attachments, the
+// chat's settings, incognito, and the approvals a turn waits on. One bound
+// service of its own beside App.
+//
+//bindgen:bound
+type ChatService struct {
+	core *Core
+	emit func(name string, data any)
+	// throttle is the shortest gap between two chat:delta events of one request: the UI's
 	// redraw interval of a streaming reply (Message.svelte, STREAM_DRAW_MS). Deltas sent more
 	// often are not drawn sooner; each still costs the page a read, a parse and an update
 	// (at 50 tokens/s a 30 ms gap cost the page about 1% of a core more than this).
-	throttle time.Duration
-
+	throttle  time.Duration
 	approvals *uiApprover
-	*desktopHooks
-	*inflight
-
-	contexts *liveContexts // what the model saw on each chat's last turn in this run
+	reqs      *inflight     // turns, model jobs and imports, by request id
+	contexts  *liveContexts // kept after each turn for the inspector
+	sessions  *SessionsService
 
 	mu        sync.Mutex
 	incognito bool
@@ -76,19 +91,21 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	if emit == nil {
 		emit = func(string, any) {}
 	}
-	a := &App{core: core, emit: emit, throttle: streamGap, inflight: &inflight{},
-		contexts: &liveContexts{}, desktopHooks: &desktopHooks{}}
+	a := &App{core: core, emit: emit, contexts: &liveContexts{}, desktopHooks: &desktopHooks{}}
+	reqs := &inflight{}
+	a.approvals = &uiApprover{emit: a.emitEvent, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
 	a.Knowledge = &KnowledgeService{core: core, desk: a.desktopHooks}
-	a.Sessions = &SessionsService{core: core, desk: a.desktopHooks, reqs: a.inflight, emit: a.emitEvent, contexts: a.contexts}
+	a.Sessions = &SessionsService{core: core, desk: a.desktopHooks, reqs: reqs, emit: a.emitEvent, contexts: a.contexts}
+	a.Chat = &ChatService{core: core, emit: a.emitEvent, throttle: streamGap, approvals: a.approvals, reqs: reqs,
+		contexts: a.contexts, sessions: a.Sessions}
 	a.Tools = &ToolsService{core: core}
 	a.Settings = &SettingsService{core: core}
-	a.Models = &ModelsService{core: core, desk: a.desktopHooks, reqs: a.inflight, emit: a.emitEvent}
+	a.Models = &ModelsService{core: core, desk: a.desktopHooks, reqs: reqs, emit: a.emitEvent}
 	a.Memory = &MemoryService{core: core, desk: a.desktopHooks}
 	a.Workflows = &WorkflowsService{core: core, desk: a.desktopHooks}
 	a.Agents = &AgentsService{core: core, desk: a.desktopHooks}
 	a.MCP = &MCPService{core: core, desk: a.desktopHooks}
 	a.methods, a.bound = sync.OnceValue(a.webMethods), sync.OnceValue(a.requestBound)
-	a.approvals = &uiApprover{emit: func(n string, d any) { a.emit(n, d) }, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
 	core.SetApprover(a.approvals)
 	core.mu.Lock()
 	core.emit = func(n string, d any) {
@@ -129,16 +146,16 @@ func (c *Core) userErr(ctx context.Context, err error) error {
 
 // SendMessage runs one turn, streaming chat:delta:<requestID> events, and returns when
 // the reply is complete, cancelled (by CancelMessage) or failed.
-func (a *App) SendMessage(requestID, sessionID, text string) (TurnResult, error) {
+func (a *ChatService) SendMessage(requestID, sessionID, text string) (TurnResult, error) {
 	return a.send(context.Background(), requestID, sessionID, text)
 }
 
-func (a *App) send(parent context.Context, requestID, sessionID, text string) (TurnResult, error) {
+func (a *ChatService) send(parent context.Context, requestID, sessionID, text string) (TurnResult, error) {
 	return a.run(parent, requestID, agent.Input{SessionID: sessionID, Text: text})
 }
 
-func (a *App) run(parent context.Context, requestID string, in agent.Input) (TurnResult, error) {
-	ctx, done, err := a.track(parent, requestID)
+func (a *ChatService) run(parent context.Context, requestID string, in agent.Input) (TurnResult, error) {
+	ctx, done, err := a.reqs.track(parent, requestID)
 	if err != nil {
 		return TurnResult{}, err
 	}
@@ -164,7 +181,7 @@ func (a *App) run(parent context.Context, requestID string, in agent.Input) (Tur
 		a.contexts.keep(res.Session.ID, toContextReport(res.Session.ID, res), gen)
 	}
 	if err != nil {
-		return tr, storedIn(a.mapErr(ctx, err), res)
+		return tr, storedIn(a.core.userErr(ctx, err), res)
 	}
 	return tr, nil
 }
@@ -228,20 +245,20 @@ func (r *inflight) cancel(requestID string) {
 }
 
 // CancelMessage stops a running SendMessage; its partial reply is kept.
-func (a *App) CancelMessage(requestID string) error {
-	a.inflight.cancel(requestID)
+func (a *ChatService) CancelMessage(requestID string) error {
+	a.reqs.cancel(requestID)
 	return nil
 }
 
 // NewSession starts an empty conversation.
-func (a *App) NewSession() (SessionInfo, error) {
+func (a *ChatService) NewSession() (SessionInfo, error) {
 	ctx := context.Background()
 	a.mu.Lock()
 	incognito := a.incognito
 	a.mu.Unlock()
 	s, err := a.core.NewSession(ctx, incognito)
 	if err != nil {
-		return SessionInfo{}, a.mapErr(ctx, err)
+		return SessionInfo{}, a.core.userErr(ctx, err)
 	}
 	return s, nil
 }

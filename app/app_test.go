@@ -58,7 +58,7 @@ func newTestApp(t testing.TB, script func(api.ChatRequest) llmtest.Reply) (*App,
 
 func TestSendMessageStreamsDeltasAndPersists(t *testing.T) {
 	a, _, _, ev := newTestApp(t, llmtest.Echo(5, 0))
-	res, err := a.SendMessage("r1", "", "hello")
+	res, err := a.Chat.SendMessage("r1", "", "hello")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,9 +91,9 @@ func TestCancelMessageKeepsPartial(t *testing.T) {
 	ev.ch = make(chan string, 100)
 	go func() {
 		<-ev.ch // the first delta arrived
-		a.CancelMessage("r2")
+		a.Chat.CancelMessage("r2")
 	}()
-	res, err := a.SendMessage("r2", "", "go on")
+	res, err := a.Chat.SendMessage("r2", "", "go on")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestCancelMessageKeepsPartial(t *testing.T) {
 
 func TestErrorsAreUserMessages(t *testing.T) {
 	a, core, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
-	if _, err := a.SendMessage("r3", "", "   "); err == nil || err.Error() != "Type a message first." {
+	if _, err := a.Chat.SendMessage("r3", "", "   "); err == nil || err.Error() != "Type a message first." {
 		t.Fatalf("empty: %v", err)
 	}
 	if _, err := a.Settings.SetSetting("chat_model", "no such"); err == nil || !strings.HasPrefix(err.Error(), "chat_model:") {
@@ -113,7 +113,7 @@ func TestErrorsAreUserMessages(t *testing.T) {
 	if _, err := a.Settings.SetSetting("chat_model", "mistral"); err != nil {
 		t.Fatal(err)
 	}
-	_, err := a.SendMessage("r4", "", "hi")
+	_, err := a.Chat.SendMessage("r4", "", "hi")
 	if err == nil || !strings.Contains(err.Error(), "hermes model pull mistral") {
 		t.Fatalf("missing model: %v", err)
 	}
@@ -133,7 +133,7 @@ func TestErrorsAreUserMessages(t *testing.T) {
 	if st.Reachable || !strings.Contains(st.Problem, "not reachable") || !(strings.Contains(st.Fix, "Install Ollama") || strings.Contains(st.Fix, " serve")) {
 		t.Fatalf("status = %+v", st)
 	}
-	_, err = a.SendMessage("r5", "", "anyone there?")
+	_, err = a.Chat.SendMessage("r5", "", "anyone there?")
 	var ue *UserError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "not reachable at http://"+addr) {
 		t.Fatalf("unreachable: %v", err)
@@ -194,7 +194,7 @@ func TestThrottleCoalesces(t *testing.T) {
 
 func TestSweepTitlesAndSummarizesIdleSessions(t *testing.T) {
 	a, core, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
-	res, err := a.SendMessage("r1", "", "Let's plan the garden: tomatoes in April, basil in May.")
+	res, err := a.Chat.SendMessage("r1", "", "Let's plan the garden: tomatoes in April, basil in May.")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestFailedReplyErrorNamesTheStoredMessage(t *testing.T) {
 	a, core, _, _ := newTestApp(t, func(api.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{Status: 500, Error: "model runner crashed"}
 	})
-	_, err := a.SendMessage("r1", "", "keep this text")
+	_, err := a.Chat.SendMessage("r1", "", "keep this text")
 	var ue *UserError
 	if !errors.As(err, &ue) || ue.Params["session"] == "" || ue.Params["stored"] == "" {
 		t.Fatalf("err = %#v", err)
@@ -264,7 +264,7 @@ func TestFailedReplyErrorNamesTheStoredMessage(t *testing.T) {
 		t.Fatalf("stored %q is not the user's message in %q: %+v", ue.Params["stored"], ue.Params["session"], msgs)
 	}
 	// Refused before anything was stored: no such params.
-	_, err = a.SendMessage("r2", "", "   ")
+	_, err = a.Chat.SendMessage("r2", "", "   ")
 	if !errors.As(err, &ue) || ue.Params["stored"] != "" || ue.Params["session"] != "" {
 		t.Fatalf("empty message err = %#v", err)
 	}

@@ -26,7 +26,7 @@ func BenchmarkSendMessageFirstDelta(b *testing.B) {
 		return llmtest.Reply{Chunks: llmtest.Words("one two three four five six seven eight nine ten")}
 	})
 	fake.Forgetful = true // the fake's own bookkeeping is not Hermes' heap
-	a.throttle = 0
+	a.Chat.throttle = 0
 	var start, first, last time.Time
 	deltas := 0
 	a.emit = func(string, any) {
@@ -37,7 +37,7 @@ func BenchmarkSendMessageFirstDelta(b *testing.B) {
 		last = now
 		deltas++
 	}
-	session, err := a.NewSession()
+	session, err := a.Chat.NewSession()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,13 +46,13 @@ func BenchmarkSendMessageFirstDelta(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if i%50 == 0 { // keep the history short so every turn costs the same
-			if session, err = a.NewSession(); err != nil {
+			if session, err = a.Chat.NewSession(); err != nil {
 				b.Fatal(err)
 			}
 		}
 		first, deltas = time.Time{}, 0
 		start = time.Now()
-		if _, err := a.SendMessage(fmt.Sprint("req", i), session.ID, "hello"); err != nil {
+		if _, err := a.Chat.SendMessage(fmt.Sprint("req", i), session.ID, "hello"); err != nil {
 			b.Fatal(err)
 		}
 		firsts = append(firsts, first.Sub(start))
@@ -151,13 +151,13 @@ func benchFirstThinking(b *testing.B, delay time.Duration) {
 			first = time.Now()
 		}
 	}
-	session, _ := a.NewSession()
+	session, _ := a.Chat.NewSession()
 	var hermes, official []time.Duration
 	stream := true
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if i%50 == 0 {
-			session, _ = a.NewSession()
+			session, _ = a.Chat.NewSession()
 		}
 		start := time.Now()
 		var got time.Time
@@ -174,7 +174,7 @@ func benchFirstThinking(b *testing.B, delay time.Duration) {
 		official = append(official, got.Sub(start))
 		first = time.Time{}
 		start = time.Now()
-		if _, err := a.SendMessage(fmt.Sprint("req", i), session.ID, "hello"); err != nil {
+		if _, err := a.Chat.SendMessage(fmt.Sprint("req", i), session.ID, "hello"); err != nil {
 			b.Fatal(err)
 		}
 		hermes = append(hermes, first.Sub(start))

@@ -53,12 +53,12 @@ func shown(d SessionDetail) string {
 func TestRegenerateKeepsVersions(t *testing.T) {
 	s := &numbered{}
 	a, core, _, _ := newTestApp(t, s.reply)
-	first, err := a.SendMessage("r1", "", "hello there")
+	first, err := a.Chat.SendMessage("r1", "", "hello there")
 	if err != nil {
 		t.Fatal(err)
 	}
 	sid := first.Session.ID
-	res, err := a.RegenerateReply("r2", sid, first.Assistant.ID)
+	res, err := a.Chat.RegenerateReply("r2", sid, first.Assistant.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,11 +76,11 @@ func TestRegenerateKeepsVersions(t *testing.T) {
 	if err != nil || shown(d) != "user: hello there\nassistant: reply 2 to hello there\n" {
 		t.Fatalf("shown:\n%s%v", shown(d), err)
 	}
-	d, err = a.SelectVersion(sid, d.Messages[1].Versions.IDs[0])
+	d, err = a.Chat.SelectVersion(sid, d.Messages[1].Versions.IDs[0])
 	if err != nil || shown(d) != "user: hello there\nassistant: reply 1 to hello there\n" || d.Messages[1].Versions.Index != 0 {
 		t.Fatalf("after choosing version 1:\n%s%v", shown(d), err)
 	}
-	if _, err := a.SendMessage("r3", sid, "and then?"); err != nil {
+	if _, err := a.Chat.SendMessage("r3", sid, "and then?"); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.lastRequest(); !strings.Contains(got, "reply 1 to hello there") || strings.Contains(got, "reply 2") {
@@ -96,18 +96,18 @@ func TestRegenerateKeepsVersions(t *testing.T) {
 func TestEditBranchesTheConversation(t *testing.T) {
 	s := &numbered{}
 	a, _, _, _ := newTestApp(t, s.reply)
-	one, err := a.SendMessage("r1", "", "first question")
+	one, err := a.Chat.SendMessage("r1", "", "first question")
 	if err != nil {
 		t.Fatal(err)
 	}
 	sid := one.Session.ID
-	if _, err := a.SendMessage("r2", sid, "second question"); err != nil {
+	if _, err := a.Chat.SendMessage("r2", sid, "second question"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.EditMessage("r3", sid, one.User.ID, "   "); err == nil {
+	if _, err := a.Chat.EditMessage("r3", sid, one.User.ID, "   "); err == nil {
 		t.Fatal("an empty edit was taken")
 	}
-	res, err := a.EditMessage("r4", sid, one.User.ID, "first question, better")
+	res, err := a.Chat.EditMessage("r4", sid, one.User.ID, "first question, better")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestEditBranchesTheConversation(t *testing.T) {
 	if shown(d) != "user: first question, better\nassistant: reply 3 to first question, better\n" {
 		t.Fatalf("shown:\n%s", shown(d))
 	}
-	d, err = a.SelectVersion(sid, res.User.Versions.IDs[0])
+	d, err = a.Chat.SelectVersion(sid, res.User.Versions.IDs[0])
 	if err != nil || shown(d) != "user: first question\nassistant: reply 1 to first question\nuser: second question\nassistant: reply 2 to second question\n" {
 		t.Fatalf("old branch:\n%s%v", shown(d), err)
 	}
@@ -135,22 +135,22 @@ func TestEditBranchesTheConversation(t *testing.T) {
 func TestDeleteTurn(t *testing.T) {
 	s := &numbered{}
 	a, core, _, _ := newTestApp(t, s.reply)
-	one, err := a.SendMessage("r1", "", "alpha question")
+	one, err := a.Chat.SendMessage("r1", "", "alpha question")
 	if err != nil {
 		t.Fatal(err)
 	}
 	sid := one.Session.ID
-	two, err := a.SendMessage("r2", sid, "zqbravo question")
+	two, err := a.Chat.SendMessage("r2", sid, "zqbravo question")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.RegenerateReply("r3", sid, two.Assistant.ID); err != nil {
+	if _, err := a.Chat.RegenerateReply("r3", sid, two.Assistant.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SendMessage("r4", sid, "charlie question"); err != nil {
+	if _, err := a.Chat.SendMessage("r4", sid, "charlie question"); err != nil {
 		t.Fatal(err)
 	}
-	d, err := a.DeleteTurn(sid, two.User.ID)
+	d, err := a.Chat.DeleteTurn(sid, two.User.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,13 +165,13 @@ func TestDeleteTurn(t *testing.T) {
 	if hits, err := core.sessions.Search(context.Background(), "zqbravo", 10); err != nil || len(hits) != 0 {
 		t.Errorf("search still finds the deleted turn: %v %v", hits, err)
 	}
-	if _, err := a.SendMessage("r5", sid, "delta question"); err != nil {
+	if _, err := a.Chat.SendMessage("r5", sid, "delta question"); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.lastRequest(); strings.Contains(got, "bravo") || !strings.Contains(got, "charlie question") {
 		t.Errorf("the next turn saw:\n%s", got)
 	}
-	if _, err := a.DeleteTurn(sid, "nope"); err == nil {
+	if _, err := a.Chat.DeleteTurn(sid, "nope"); err == nil {
 		t.Error("deleting an unknown message worked")
 	}
 }

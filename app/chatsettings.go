@@ -216,53 +216,53 @@ func (c *Core) withChatSettings(ctx context.Context, in agent.Input) (agent.Inpu
 
 // SessionSettings returns a conversation's own settings (system prompt, model,
 // temperature, context size) and the global defaults they override.
-func (a *App) SessionSettings(sessionID string) (ChatSettings, error) {
+func (a *ChatService) SessionSettings(sessionID string) (ChatSettings, error) {
 	ctx := context.Background()
 	cs, err := a.core.ChatSettings(ctx, sessionID)
-	return cs, a.mapErr(ctx, err)
+	return cs, a.core.userErr(ctx, err)
 }
 
 // SetSessionSettings replaces a conversation's own settings from a JSON object
 // {"system","preset"?,"model","temperature","numCtx"}; empty fields use the globals.
 //
 //bindgen:json settingsJSON ChatSettingsInput
-func (a *App) SetSessionSettings(sessionID, settingsJSON string) (ChatSettings, error) {
+func (a *ChatService) SetSessionSettings(sessionID, settingsJSON string) (ChatSettings, error) {
 	ctx := context.Background()
 	var in ChatSettingsInput
 	dec := json.NewDecoder(strings.NewReader(settingsJSON))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
-		return ChatSettings{}, a.mapErr(ctx, fmt.Errorf("%w: the settings are not a JSON object of system, model, temperature and numCtx: %v", session.ErrInvalid, err))
+		return ChatSettings{}, a.core.userErr(ctx, fmt.Errorf("%w: the settings are not a JSON object of system, model, temperature and numCtx: %v", session.ErrInvalid, err))
 	}
 	cs, err := a.core.SetChatSettings(ctx, sessionID, in)
 	if err != nil {
-		return ChatSettings{}, a.mapErr(ctx, err)
+		return ChatSettings{}, a.core.userErr(ctx, err)
 	}
 	a.contexts.forget(cs.SessionID) // the inspector shows the settings in force
 	return cs, nil
 }
 
 // SystemPresets lists the saved system prompts (built-in ones first).
-func (a *App) SystemPresets() ([]SystemPreset, error) {
+func (a *ChatService) SystemPresets() ([]SystemPreset, error) {
 	ctx := context.Background()
 	ps, err := a.core.SystemPresets(ctx)
-	return ps, a.mapErr(ctx, err)
+	return ps, a.core.userErr(ctx, err)
 }
 
 // SaveSystemPreset saves a system prompt under a name and returns the presets.
-func (a *App) SaveSystemPreset(name, text string) ([]SystemPreset, error) {
+func (a *ChatService) SaveSystemPreset(name, text string) ([]SystemPreset, error) {
 	ctx := context.Background()
 	if err := a.core.SaveSystemPreset(ctx, name, text); err != nil {
-		return nil, a.mapErr(ctx, err)
+		return nil, a.core.userErr(ctx, err)
 	}
 	return a.SystemPresets()
 }
 
 // DeleteSystemPreset removes a saved system prompt and returns the presets left.
-func (a *App) DeleteSystemPreset(name string) ([]SystemPreset, error) {
+func (a *ChatService) DeleteSystemPreset(name string) ([]SystemPreset, error) {
 	ctx := context.Background()
 	if err := a.core.DeleteSystemPreset(ctx, name); err != nil {
-		return nil, a.mapErr(ctx, err)
+		return nil, a.core.userErr(ctx, err)
 	}
 	return a.SystemPresets()
 }

@@ -16,20 +16,20 @@ import (
 func TestChatSettingsReachTheModel(t *testing.T) {
 	a, core, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
 	fake.Models = append(fake.Models, llmtest.Model{Name: "qwen2.5", ContextLength: 32768, Capabilities: []string{"completion", "tools"}})
-	first, err := a.SendMessage("r1", "", "hello")
+	first, err := a.Chat.SendMessage("r1", "", "hello")
 	if err != nil {
 		t.Fatal(err)
 	}
 	sid := first.Session.ID
-	def, err := a.SessionSettings(sid)
+	def, err := a.Chat.SessionSettings(sid)
 	if err != nil || def.System != "" || def.Defaults.Model != "llama3.2" || def.Defaults.NumCtx != 8192 || !strings.HasPrefix(def.Defaults.System, "You are Hermes") {
 		t.Fatalf("default settings = %+v, %v", def, err)
 	}
-	cs, err := a.SetSessionSettings(sid, `{"system":"You are a pirate. Say arr.","model":"qwen2.5","temperature":0.3,"numCtx":16384}`)
+	cs, err := a.Chat.SetSessionSettings(sid, `{"system":"You are a pirate. Say arr.","model":"qwen2.5","temperature":0.3,"numCtx":16384}`)
 	if err != nil || cs.Model != "qwen2.5" || cs.NumCtx != 16384 || cs.Temperature == nil || *cs.Temperature != 0.3 {
 		t.Fatalf("set = %+v, %v", cs, err)
 	}
-	if _, err := a.SendMessage("r2", sid, "ahoy"); err != nil {
+	if _, err := a.Chat.SendMessage("r2", sid, "ahoy"); err != nil {
 		t.Fatal(err)
 	}
 	reqs := fake.ChatRequests()
@@ -45,9 +45,7 @@ func TestChatSettingsReachTheModel(t *testing.T) {
 		rep.Settings.Model != "qwen2.5" || rep.Settings.NumCtx != 16384 || rep.Settings.Temperature == nil {
 		t.Fatalf("live report settings = %+v, %v", rep.Settings, err)
 	}
-	a.mu.Lock()
 	a.contexts.stale() // as after a restart: rebuilt from the stored recipe
-	a.mu.Unlock()
 	rep, err = a.Sessions.LastContext(sid)
 	if err != nil || rep.Settings == nil || rep.Settings.System != "You are a pirate. Say arr." || rep.Settings.NumCtx != 16384 ||
 		len(rep.Items) == 0 || !strings.HasPrefix(rep.Items[0].Preview, "You are a pirate. Say arr.") {
@@ -61,13 +59,13 @@ func TestChatSettingsReachTheModel(t *testing.T) {
 	}
 
 	// A context larger than the model's own is cut to it; other chats keep the defaults.
-	if _, err := a.SetSessionSettings(sid, `{"model":"llama3.2","numCtx":65536}`); err != nil {
+	if _, err := a.Chat.SetSessionSettings(sid, `{"model":"llama3.2","numCtx":65536}`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SendMessage("r3", sid, "again"); err != nil {
+	if _, err := a.Chat.SendMessage("r3", sid, "again"); err != nil {
 		t.Fatal(err)
 	}
-	other, err := a.SendMessage("r4", "", "elsewhere")
+	other, err := a.Chat.SendMessage("r4", "", "elsewhere")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +81,7 @@ func TestChatSettingsReachTheModel(t *testing.T) {
 
 func TestSetSessionSettingsRefusesBadValues(t *testing.T) {
 	a, _, _, _ := newTestApp(t, llmtest.Echo(0, 0))
-	res, err := a.SendMessage("r1", "", "hello")
+	res, err := a.Chat.SendMessage("r1", "", "hello")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,23 +97,23 @@ func TestSetSessionSettingsRefusesBadValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := a.SetSessionSettings(sid, c.json)
+			_, err := a.Chat.SetSessionSettings(sid, c.json)
 			if err == nil || !strings.Contains(err.Error(), c.want) || ErrorCode(err) != c.code || !IsBadInput(err) {
 				t.Fatalf("SetSessionSettings(%s) = %v (code %s), want %q", c.json, err, ErrorCode(err), c.want)
 			}
 		})
 	}
-	if _, err := a.SetSessionSettings("no-such-chat", `{}`); ErrorCode(err) != CodeNotFound {
+	if _, err := a.Chat.SetSessionSettings("no-such-chat", `{}`); ErrorCode(err) != CodeNotFound {
 		t.Fatalf("unknown chat: %v", err)
 	}
-	if cs, _ := a.SessionSettings(sid); cs.Model != "" || cs.Temperature != nil {
+	if cs, _ := a.Chat.SessionSettings(sid); cs.Model != "" || cs.Temperature != nil {
 		t.Fatalf("a refused change was kept: %+v", cs)
 	}
 }
 
 func TestSystemPresetsAPI(t *testing.T) {
 	a, _, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
-	ps, err := a.SystemPresets()
+	ps, err := a.Chat.SystemPresets()
 	if err != nil || len(ps) != 3 {
 		t.Fatalf("presets = %+v, %v", ps, err)
 	}
@@ -126,27 +124,27 @@ func TestSystemPresetsAPI(t *testing.T) {
 	if strings.Join(names, "|") != "Concise|Explain like a teacher|Translator EN↔ZH" {
 		t.Fatalf("built-in presets = %v", names)
 	}
-	if ps, err = a.SaveSystemPreset("Pirate", "You are a pirate."); err != nil || len(ps) != 4 {
+	if ps, err = a.Chat.SaveSystemPreset("Pirate", "You are a pirate."); err != nil || len(ps) != 4 {
 		t.Fatalf("after save: %+v, %v", ps, err)
 	}
-	res, err := a.SendMessage("r1", "", "hello")
+	res, err := a.Chat.SendMessage("r1", "", "hello")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cs, err := a.SetSessionSettings(res.Session.ID, `{"preset":"pirate"}`); err != nil || cs.System != "You are a pirate." {
+	if cs, err := a.Chat.SetSessionSettings(res.Session.ID, `{"preset":"pirate"}`); err != nil || cs.System != "You are a pirate." {
 		t.Fatalf("from preset: %+v, %v", cs, err)
 	}
-	if _, err := a.SendMessage("r2", res.Session.ID, "ahoy"); err != nil {
+	if _, err := a.Chat.SendMessage("r2", res.Session.ID, "ahoy"); err != nil {
 		t.Fatal(err)
 	}
 	reqs := fake.ChatRequests()
 	if got := withoutFenceRule(reqs[len(reqs)-1].Messages[0].Content); got != "You are a pirate." {
 		t.Fatalf("system = %q", got)
 	}
-	if ps, err = a.DeleteSystemPreset("Pirate"); err != nil || len(ps) != 3 {
+	if ps, err = a.Chat.DeleteSystemPreset("Pirate"); err != nil || len(ps) != 3 {
 		t.Fatalf("after delete: %+v, %v", ps, err)
 	}
-	if _, err = a.SaveSystemPreset("", "x"); ErrorCode(err) != CodeInvalidInput {
+	if _, err = a.Chat.SaveSystemPreset("", "x"); ErrorCode(err) != CodeInvalidInput {
 		t.Fatalf("nameless preset: %v", err)
 	}
 	b, _ := json.Marshal(ps[0])

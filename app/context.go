@@ -8,14 +8,14 @@ import (
 )
 
 // ReplyContext is what the model saw when it wrote a stored reply of a session.
-func (a *App) ReplyContext(sessionID, replyID string) (ContextReport, error) {
+func (a *ChatService) ReplyContext(sessionID, replyID string) (ContextReport, error) {
 	ctx := context.Background()
 	if replyID == "" {
 		return ContextReport{}, &UserError{Message: "Choose a reply to see what the model saw for it."}
 	}
 	r, ok, err := a.core.storedContext(ctx, sessionID, replyID)
 	if err != nil {
-		return ContextReport{}, a.mapErr(ctx, err)
+		return ContextReport{}, a.core.userErr(ctx, err)
 	}
 	if !ok {
 		return ContextReport{SessionID: sessionID, MessageID: replyID, Items: []ContextItem{}}, nil
@@ -24,11 +24,11 @@ func (a *App) ReplyContext(sessionID, replyID string) (ContextReport, error) {
 }
 
 // MessageContext is ReplyContext for a reply known by its id (or ref) alone.
-func (a *App) MessageContext(replyID string) (ContextReport, error) {
+func (a *ChatService) MessageContext(replyID string) (ContextReport, error) {
 	ctx := context.Background()
 	sid, err := a.core.sessions.SessionOf(ctx, replyID)
 	if err != nil {
-		return ContextReport{}, a.mapErr(ctx, err)
+		return ContextReport{}, a.core.userErr(ctx, err)
 	}
 	return a.ReplyContext(sid, replyID)
 }

@@ -23,7 +23,7 @@ func TestAFullContextIsSaidAndCorrected(t *testing.T) {
 		turn++
 		return llmtest.Reply{Chunks: []string{"ok"}, PromptTokens: n}
 	})
-	first, err := a.SendMessage("r1", "", "hello there, a long message")
+	first, err := a.Chat.SendMessage("r1", "", "hello there, a long message")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestAFullContextIsSaidAndCorrected(t *testing.T) {
 		t.Fatalf("report: counted %d full %v (%v), want %d and full", rep.Counted, rep.Full, err, f.ContextSize)
 	}
 	// The same, rebuilt from what the reply stored (a restart).
-	stored, err := NewApp(c, nil).ReplyContext(first.Session.ID, first.Assistant.ID)
+	stored, err := NewApp(c, nil).Chat.ReplyContext(first.Session.ID, first.Assistant.ID)
 	if err != nil || stored.Counted != f.ContextSize || !stored.Full {
 		t.Fatalf("stored report: counted %d full %v (%v)", stored.Counted, stored.Full, err)
 	}
@@ -44,7 +44,7 @@ func TestAFullContextIsSaidAndCorrected(t *testing.T) {
 	if ratio < 2 {
 		t.Fatalf("the ratio after a full context is %v: the next turn would be cut again", ratio)
 	}
-	second, err := a.SendMessage("r2", first.Session.ID, "and again")
+	second, err := a.Chat.SendMessage("r2", first.Session.ID, "and again")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,8 +43,8 @@ func (c *Core) ContextMeter(ctx context.Context, sessionID string) (ContextMeter
 }
 
 // ContextMeter is the composer's meter for a conversation ("" for a new chat).
-func (a *App) ContextMeter(sessionID string) (ContextMeter, error) {
+func (a *ChatService) ContextMeter(sessionID string) (ContextMeter, error) {
 	ctx := context.Background()
 	m, err := a.core.ContextMeter(ctx, sessionID)
-	return m, a.mapErr(ctx, err)
+	return m, a.core.userErr(ctx, err)
 }

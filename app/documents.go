@@ -35,7 +35,7 @@ type DocumentInfo struct {
 // message that names it is sent. Text, Markdown, code, CSV and PDF files and
 // PNG, JPEG, WebP and GIF images are read; anything else, or a file over the
 // limits, is refused with a message that says what can be attached.
-func (a *App) AttachDocument(name, contentBase64 string) (DocumentInfo, error) {
+func (a *ChatService) AttachDocument(name, contentBase64 string) (DocumentInfo, error) {
 	ctx := context.Background()
 	data, err := base64.StdEncoding.DecodeString(strings.TrimSpace(contentBase64))
 	if err != nil {
@@ -43,7 +43,7 @@ func (a *App) AttachDocument(name, contentBase64 string) (DocumentInfo, error) {
 	}
 	infos, err := a.core.AttachDocuments(ctx, []DocumentFile{{Name: name, Data: data}})
 	if err != nil {
-		return DocumentInfo{}, a.mapErr(ctx, err)
+		return DocumentInfo{}, a.core.userErr(ctx, err)
 	}
 	return infos[0], nil
 }
@@ -128,13 +128,13 @@ func (c *Core) countImages(ctx context.Context, ids []string) (int, error) {
 // for the conversation and the context inspector to show it: the image as
 // stored and sent, at most 1024 pixels on its long edge. An id that names no
 // stored document is not_found; a document that is not an image, bad input.
-func (a *App) DocumentImage(id string) (string, error) {
+func (a *ChatService) DocumentImage(id string) (string, error) {
 	ctx := context.Background()
 	var docs []session.Document
 	if id := strings.TrimSpace(id); id != "" {
 		var err error
 		if docs, err = a.core.sessions.Documents(ctx, []string{id}); err != nil {
-			return "", a.mapErr(ctx, err)
+			return "", a.core.userErr(ctx, err)
 		}
 	}
 	if len(docs) == 0 {

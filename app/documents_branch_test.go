@@ -12,7 +12,7 @@ import (
 // attach attaches a text document and returns the line a message names it with.
 func attach(t *testing.T, a *App, name, text string) string {
 	t.Helper()
-	info, err := a.AttachDocument(name, base64.StdEncoding.EncodeToString([]byte(text)))
+	info, err := a.Chat.AttachDocument(name, base64.StdEncoding.EncodeToString([]byte(text)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func reportHas(rep ContextReport, text string) bool {
 // `session context --reply`) lists a document whose preview holds text.
 func contextHas(t *testing.T, a *App, sid, replyID, text string) bool {
 	t.Helper()
-	rep, err := a.ReplyContext(sid, replyID)
+	rep, err := a.Chat.ReplyContext(sid, replyID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestHiddenBranchDocumentsStayOut(t *testing.T) {
 	s := &numbered{}
 	a, core, _, _ := newTestApp(t, s.reply)
 	const textA, textB = "Alpha ledger: the quokka fund holds 41 shares.", "Beta ledger: the narwhal fund holds 7 shares."
-	one, err := a.SendMessage("r1", "", "summarise the ledger\n\n"+attach(t, a, "a.txt", textA))
+	one, err := a.Chat.SendMessage("r1", "", "summarise the ledger\n\n"+attach(t, a, "a.txt", textA))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,14 +71,14 @@ func TestHiddenBranchDocumentsStayOut(t *testing.T) {
 		t.Fatalf("doc A missing from the first turn:\n%s", got)
 	}
 	// Edit: the new version names doc B instead of A.
-	ed, err := a.EditMessage("r2", sid, one.User.ID, "summarise this ledger instead\n\n"+attach(t, a, "b.txt", textB))
+	ed, err := a.Chat.EditMessage("r2", sid, one.User.ID, "summarise this ledger instead\n\n"+attach(t, a, "b.txt", textB))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := s.lastRequest(); strings.Contains(got, "quokka") || !strings.Contains(got, "narwhal fund") {
 		t.Fatalf("the edited turn saw:\n%s", got)
 	}
-	next, err := a.SendMessage("r3", sid, "and the total?")
+	next, err := a.Chat.SendMessage("r3", sid, "and the total?")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,14 +92,14 @@ func TestHiddenBranchDocumentsStayOut(t *testing.T) {
 		t.Errorf("session context after the edit disagrees with the turn")
 	}
 	// Regenerating on the new branch keeps A out too.
-	if _, err := a.RegenerateReply("r3b", sid, next.Assistant.ID); err != nil {
+	if _, err := a.Chat.RegenerateReply("r3b", sid, next.Assistant.ID); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.lastRequest(); strings.Contains(got, "quokka") || !strings.Contains(got, "narwhal fund") {
 		t.Fatalf("the regenerated turn saw:\n%s", got)
 	}
 	// Back to the first version: A is back, B is gone.
-	if _, err := a.SelectVersion(sid, ed.User.Versions.IDs[0]); err != nil {
+	if _, err := a.Chat.SelectVersion(sid, ed.User.Versions.IDs[0]); err != nil {
 		t.Fatal(err)
 	}
 	// The Context panel (LastContext) shows the chosen branch's last reply, not
@@ -108,7 +108,7 @@ func TestHiddenBranchDocumentsStayOut(t *testing.T) {
 	if err != nil || last.MessageID != one.Assistant.ID || !reportHas(last, "quokka") || reportHas(last, "narwhal") {
 		t.Errorf("the Context panel after choosing the first version: %+v, %v", last, err)
 	}
-	back, err := a.SendMessage("r4", sid, "and the total now?")
+	back, err := a.Chat.SendMessage("r4", sid, "and the total now?")
 	if err != nil {
 		t.Fatal(err)
 	}

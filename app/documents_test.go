@@ -29,7 +29,7 @@ func TestAttachDocumentReachesThePrompt(t *testing.T) {
 		return llmtest.Reply{Chunks: []string{"It says the boiler was serviced."}}
 	})
 	pdf := documenttest.MinimalPDF([]string{"Service log: the xylophone boiler was serviced on 3 March."})
-	info, err := a.AttachDocument("log.pdf", base64.StdEncoding.EncodeToString(pdf))
+	info, err := a.Chat.AttachDocument("log.pdf", base64.StdEncoding.EncodeToString(pdf))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestAttachDocumentReachesThePrompt(t *testing.T) {
 		t.Fatalf("info = %+v", info)
 	}
 	ref := session.DocumentRef{ID: info.ID, Name: info.Name, Kind: info.Kind, Tokens: info.Tokens, Chars: info.Chars}
-	res, err := a.SendMessage("r1", "", "what does the document say?\n\n"+ref.Tag())
+	res, err := a.Chat.SendMessage("r1", "", "what does the document say?\n\n"+ref.Tag())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestAttachDocumentReachesThePrompt(t *testing.T) {
 	}
 
 	// The reply's stored context names the document by reference and shows it again.
-	rep, err := a.ReplyContext(res.Session.ID, res.Assistant.ID)
+	rep, err := a.Chat.ReplyContext(res.Session.ID, res.Assistant.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestAttachDocumentRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := a.AttachDocument(c.file, c.b64)
+			_, err := a.Chat.AttachDocument(c.file, c.b64)
 			var ue *UserError
 			if !errors.As(err, &ue) || ue.Code != c.code || !strings.Contains(ue.Message, c.says) || (c.code != CodeInvalidInput && !IsBadInput(err)) {
 				t.Fatalf("err = %#v", err)
@@ -184,7 +184,7 @@ func TestAttachImageReachesTheModel(t *testing.T) {
 	})
 	ctx := context.Background()
 	photo := documenttest.JPEG(documenttest.Photo(2400, 1800), 90)
-	info, err := a.AttachDocument("IMG_0042.jpg", base64.StdEncoding.EncodeToString(photo))
+	info, err := a.Chat.AttachDocument("IMG_0042.jpg", base64.StdEncoding.EncodeToString(photo))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestAttachImageReachesTheModel(t *testing.T) {
 	if n, _ := core.ImagesOf(ctx, "no images\n\n"+session.DocumentRef{ID: "forged", Name: "x.jpg", Kind: "image"}.Tag()); n != 0 {
 		t.Errorf("a tag naming no stored image counts %d", n)
 	}
-	url, err := a.DocumentImage(info.ID)
+	url, err := a.Chat.DocumentImage(info.ID)
 	if err != nil || !strings.HasPrefix(url, "data:image/jpeg;base64,") {
 		t.Fatalf("DocumentImage: %.40s %v", url, err)
 	}
@@ -212,7 +212,7 @@ func TestAttachImageReachesTheModel(t *testing.T) {
 		t.Fatalf("stored image %+v (%d bytes of %d): %v", c, len(stored), len(photo), err)
 	}
 
-	res, err := a.SendMessage("r1", "", text)
+	res, err := a.Chat.SendMessage("r1", "", text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestAttachImageReachesTheModel(t *testing.T) {
 	if raw, b64 := tracesIn(t, core.dataDir, traces); raw+b64 > 0 {
 		t.Errorf("after the delete, %d raw and %d base64 pieces of the image are in the data dir", raw, b64)
 	}
-	if _, err := a.DocumentImage(info.ID); !IsNotFound(err) || errorBody(err).Code != CodeNotFound {
+	if _, err := a.Chat.DocumentImage(info.ID); !IsNotFound(err) || errorBody(err).Code != CodeNotFound {
 		t.Errorf("a deleted image: %v", err)
 	}
 }
@@ -266,13 +266,13 @@ func TestEraseTurnErasesItsImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url, _ := a.DocumentImage(infos[0].ID)
+	url, _ := a.Chat.DocumentImage(infos[0].ID)
 	stored, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(url, "data:image/jpeg;base64,"))
-	res, err := a.SendMessage("r1", "", WithDocuments("read the chart", infos))
+	res, err := a.Chat.SendMessage("r1", "", WithDocuments("read the chart", infos))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.SendMessage("r2", res.Session.ID, "thanks")
+	a.Chat.SendMessage("r2", res.Session.ID, "thanks")
 	traces := imageTraces(stored)
 	core.db.Checkpoint(ctx)
 	if raw, _ := tracesIn(t, core.dataDir, traces); raw < 9 {
@@ -291,7 +291,7 @@ func TestEraseTurnErasesItsImage(t *testing.T) {
 
 func TestDocumentImageRefuses(t *testing.T) {
 	a, _, _, _ := newTestApp(t, llmtest.Echo(1, 0))
-	txt, err := a.AttachDocument("a.txt", base64.StdEncoding.EncodeToString([]byte("words")))
+	txt, err := a.Chat.AttachDocument("a.txt", base64.StdEncoding.EncodeToString([]byte("words")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +300,7 @@ func TestDocumentImageRefuses(t *testing.T) {
 		{"", CodeNotFound, "no longer exists"},
 		{txt.ID, CodeInvalidInput, `"a.txt" is not an image`},
 	} {
-		_, err := a.DocumentImage(c.id)
+		_, err := a.Chat.DocumentImage(c.id)
 		var ue *UserError
 		if !errors.As(err, &ue) || ue.Code != c.code || !strings.Contains(ue.Message, c.says) {
 			t.Errorf("DocumentImage(%q) = %#v", c.id, err)

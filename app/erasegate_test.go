@@ -40,7 +40,7 @@ func TestOnlyAnExplicitRequestIsOfferedErasingTools(t *testing.T) {
 	}
 	ask := func(text string) (intent string, tools []string) {
 		t.Helper()
-		res, err := a.SendMessage("r-"+text, "", text)
+		res, err := a.Chat.SendMessage("r-"+text, "", text)
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}

@@ -237,7 +237,7 @@ func TestFailedReplyIsStoredInTheUsersWords(t *testing.T) {
 	if _, err := a.Settings.SetSetting("manage_ollama", "never"); err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.SendMessage("r1", "", "hello")
+	res, err := a.Chat.SendMessage("r1", "", "hello")
 	if err == nil {
 		t.Fatal("the turn did not fail")
 	}
@@ -258,7 +258,7 @@ func TestModelTooBigForMemory(t *testing.T) {
 	a, _, _, _ := newTestApp(t, func(api.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{Status: 500, Error: "model requires more system memory (5.6 GiB) than is available (3.1 GiB)"}
 	})
-	_, err := a.SendMessage("r1", "", "hello")
+	_, err := a.Chat.SendMessage("r1", "", "hello")
 	b := errorBody(err)
 	if b.Code != CodeModelTooBig || b.Params["model"] != "llama3.2" || b.Params["need"] != "5.6 GiB" || b.Params["free"] != "3.1 GiB" ||
 		!strings.Contains(b.Error, "needs more memory than is free now (needs 5.6 GiB, 3.1 GiB free)") {
@@ -272,7 +272,7 @@ func TestModelTooBigWithoutSizes(t *testing.T) {
 	a, _, _, _ := newTestApp(t, func(api.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{Status: 500, Error: "model requires more system memory than is available"}
 	})
-	_, err := a.SendMessage("r1", "", "hello")
+	_, err := a.Chat.SendMessage("r1", "", "hello")
 	b := errorBody(err)
 	_, need := b.Params["need"]
 	if _, free := b.Params["free"]; b.Code != CodeModelTooBig || need || free || strings.Contains(b.Error, "?") ||
@@ -286,15 +286,15 @@ func TestModelTooBigWithoutSizes(t *testing.T) {
 func TestFailedReplyNamesTheChatsOwnModel(t *testing.T) {
 	a, _, fake, _ := newTestApp(t, llmtest.Echo(0, 0))
 	fake.Models = append(fake.Models, llmtest.Model{Name: "qwen2.5", ContextLength: 8192, Capabilities: []string{"completion", "tools"}})
-	res, err := a.SendMessage("r1", "", "hello")
+	res, err := a.Chat.SendMessage("r1", "", "hello")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SetSessionSettings(res.Session.ID, `{"model":"qwen2.5"}`); err != nil {
+	if _, err := a.Chat.SetSessionSettings(res.Session.ID, `{"model":"qwen2.5"}`); err != nil {
 		t.Fatal(err)
 	}
 	fake.Models = fake.Models[:len(fake.Models)-1] // removed since
-	_, err = a.SendMessage("r2", res.Session.ID, "and now?")
+	_, err = a.Chat.SendMessage("r2", res.Session.ID, "and now?")
 	if b := errorBody(err); b.Code != CodeModelMissing || b.Params["model"] != "qwen2.5" || !strings.Contains(b.Error, "qwen2.5") {
 		t.Fatalf("body = %+v", b)
 	}
@@ -306,7 +306,7 @@ func TestReplyCutOffMidStream(t *testing.T) {
 	a, _, _, _ := newTestApp(t, func(api.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{Chunks: []string{"The answer ", "is"}, CutOff: true}
 	})
-	res, err := a.SendMessage("r1", "", "hello")
+	res, err := a.Chat.SendMessage("r1", "", "hello")
 	if b := errorBody(err); b.Code != CodeOllamaCutOff || b.Params["model"] != "llama3.2" || !strings.Contains(b.Error, "before it was complete") {
 		t.Fatalf("body = %+v", b)
 	}

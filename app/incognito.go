@@ -67,7 +67,7 @@ func (c *Core) ErasedIncognito() []DeleteReceipt {
 }
 
 // SetIncognito switches chat to incognito (on) or back: turns neither read nor write memory.
-func (a *App) SetIncognito(on bool) (bool, error) {
+func (a *ChatService) SetIncognito(on bool) (bool, error) {
 	a.mu.Lock()
 	a.incognito = on
 	v := a.incognito
@@ -76,7 +76,7 @@ func (a *App) SetIncognito(on bool) (bool, error) {
 }
 
 // Incognito reports whether chat is incognito.
-func (a *App) Incognito() (bool, error) {
+func (a *ChatService) Incognito() (bool, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.incognito, nil

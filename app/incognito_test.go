@@ -33,21 +33,21 @@ func TestIncognitoChatIsKeptOnlyWhileOpen(t *testing.T) {
 	dir := t.TempDir()
 	core := openAt(t, dir, srv.URL)
 	a := NewApp(core, nil)
-	if _, err := a.SendMessage("r0", "", "a normal chat about zqxnormal"); err != nil {
+	if _, err := a.Chat.SendMessage("r0", "", "a normal chat about zqxnormal"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SetIncognito(true); err != nil {
+	if _, err := a.Chat.SetIncognito(true); err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := a.NewSession() // the window's new chat: incognito while incognito is on
+	fresh, err := a.Chat.NewSession() // the window's new chat: incognito while incognito is on
 	if err != nil || !fresh.Incognito {
 		t.Fatalf("new chat in incognito: %+v, %v", fresh, err)
 	}
-	res, err := a.SendMessage("r1", fresh.ID, "a secret about zqxincognito")
+	res, err := a.Chat.SendMessage("r1", fresh.ID, "a secret about zqxincognito")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SendMessage("r2", res.Session.ID, "more of zqxincognito"); err != nil {
+	if _, err := a.Chat.SendMessage("r2", res.Session.ID, "more of zqxincognito"); err != nil {
 		t.Fatal(err)
 	}
 	list, err := a.Sessions.ListSessions()

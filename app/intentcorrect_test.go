@@ -17,11 +17,11 @@ func TestCorrectIntent(t *testing.T) {
 	a, core, _, _ := newTestApp(t, llmtest.Echo(0, 0))
 	ctx := context.Background()
 	// The committed model calls this hypothetical (issue 16); the user says it is a fact to keep.
-	res, err := a.SendMessage("r1", "", "我是一名小学老师")
+	res, err := a.Chat.SendMessage("r1", "", "我是一名小学老师")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := a.CorrectIntent(res.User.ID, "remember")
+	got, err := a.Chat.CorrectIntent(res.User.ID, "remember")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,10 +40,10 @@ func TestCorrectIntent(t *testing.T) {
 	}
 
 	t.Run("a re-run is planned from the correction", func(t *testing.T) {
-		if _, err := a.CorrectIntent(res.User.ID, "task"); err != nil {
+		if _, err := a.Chat.CorrectIntent(res.User.ID, "task"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.RegenerateReply("r2", res.Session.ID, res.Assistant.ID); err != nil {
+		if _, err := a.Chat.RegenerateReply("r2", res.Session.ID, res.Assistant.ID); err != nil {
 			t.Fatal(err)
 		}
 		rep, err := a.Sessions.LastContext(res.Session.ID)
@@ -56,7 +56,7 @@ func TestCorrectIntent(t *testing.T) {
 		}
 	})
 	t.Run("the same text gets the corrected label", func(t *testing.T) {
-		r, err := a.SendMessage("r3", "", "我是一名小学老师")
+		r, err := a.Chat.SendMessage("r3", "", "我是一名小学老师")
 		if err != nil || r.User.Intent != "task" || r.User.IntentConfidence != 1 {
 			t.Fatalf("user message = %+v, %v", r.User, err)
 		}
@@ -70,7 +70,7 @@ func TestCorrectIntent(t *testing.T) {
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				_, err := a.CorrectIntent(tc.id, tc.label)
+				_, err := a.Chat.CorrectIntent(tc.id, tc.label)
 				var ue *UserError
 				if !errors.As(err, &ue) || ue.Message == "" {
 					t.Fatalf("CorrectIntent = %v; want a user error", err)
@@ -93,7 +93,7 @@ func TestCorrectIntent(t *testing.T) {
 
 func TestCorrectIntentInWebMode(t *testing.T) {
 	rig := startWebRig(t)
-	res, err := rig.app.SendMessage("r1", "", "我是一名小学老师")
+	res, err := rig.app.Chat.SendMessage("r1", "", "我是一名小学老师")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestDeleteSessionErasesItsCorrections(t *testing.T) {
 	const canary, shared = "my zqxcanary locker code is 4471", "shared words zqxshared"
 	send := func(session, text string) TurnResult {
 		t.Helper()
-		res, err := a.SendMessage("r-"+text, session, text)
+		res, err := a.Chat.SendMessage("r-"+text, session, text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +127,7 @@ func TestDeleteSessionErasesItsCorrections(t *testing.T) {
 	}
 	correct := func(res TurnResult, label string) {
 		t.Helper()
-		if _, err := a.CorrectIntent(res.User.ID, label); err != nil {
+		if _, err := a.Chat.CorrectIntent(res.User.ID, label); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -171,7 +171,7 @@ func TestDeleteSessionErasesItsCorrections(t *testing.T) {
 // file named, and the conversation is still there.
 func TestDeleteSessionRefusesDamagedCorrections(t *testing.T) {
 	a, core, _, _ := newTestApp(t, llmtest.Echo(0, 0))
-	res, err := a.SendMessage("r1", "", "a damaged file test")
+	res, err := a.Chat.SendMessage("r1", "", "a damaged file test")
 	if err != nil {
 		t.Fatal(err)
 	}

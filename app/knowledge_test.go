@@ -40,7 +40,7 @@ func TestQuestionIsAnsweredFromTheKnowledgeBase(t *testing.T) {
 	if _, err := core.Knowledge().Index(context.Background(), "manuals", nil); err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.SendMessage("r1", "", "Why does my pump hum but not turn?")
+	res, err := a.Chat.SendMessage("r1", "", "Why does my pump hum but not turn?")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestChatWithoutKnowledgeCitesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	core.Knowledge().Index(context.Background(), "manuals", nil)
-	first, err := a.SendMessage("r1", "", "hello")
+	first, err := a.Chat.SendMessage("r1", "", "hello")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestChatWithoutKnowledgeCitesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	offered = false
-	res, err := a.SendMessage("r2", first.Session.ID, "Why does my pump hum?")
+	res, err := a.Chat.SendMessage("r2", first.Session.ID, "Why does my pump hum?")
 	if err != nil || offered || len(res.Assistant.Sources) != 0 {
 		t.Fatalf("a chat without knowledge: offered %v, sources %v, %v", offered, res.Assistant.Sources, err)
 	}

@@ -35,7 +35,7 @@ func newLoadingWatch() *loadingWatch { return &loadingWatch{first: make(chan str
 func (w *loadingWatch) token() { w.once.Do(func() { close(w.first) }) }
 
 // watchLoading emits a Loading event for in's model when it is still loading.
-func (a *App) watchLoading(ctx context.Context, requestID string, in agent.Input, w *loadingWatch) {
+func (a *ChatService) watchLoading(ctx context.Context, requestID string, in agent.Input, w *loadingWatch) {
 	select {
 	case <-w.first:
 		return

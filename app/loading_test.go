@@ -13,7 +13,7 @@ import (
 func TestLoadingIsAnnouncedBeforeTheFirstToken(t *testing.T) {
 	a, _, fake, ev := newTestApp(t, llmtest.Echo(0, 0))
 	fake.LoadDelay = 400 * time.Millisecond
-	if _, err := a.SendMessage("r1", "", "hello"); err != nil {
+	if _, err := a.Chat.SendMessage("r1", "", "hello"); err != nil {
 		t.Fatal(err)
 	}
 	status, delta := -1, -1
@@ -31,7 +31,7 @@ func TestLoadingIsAnnouncedBeforeTheFirstToken(t *testing.T) {
 	if status < 0 || delta < 0 || status > delta {
 		t.Fatalf("loading announced at %d, first token at %d: %v", status, delta, ev.got)
 	}
-	if _, err := a.SendMessage("r2", "", "again"); err != nil {
+	if _, err := a.Chat.SendMessage("r2", "", "again"); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range ev.got {

@@ -82,7 +82,7 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 		}
 		return false
 	}
-	res, err := a.SendMessage("req-mcp", "", "please run the echo tool with hi from hermes")
+	res, err := a.Chat.SendMessage("req-mcp", "", "please run the echo tool with hi from hermes")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	fake.Chat = llmtest.Echo(0, 0)
-	if _, err := a.SendMessage("req-mcp2", res.Session.ID, "please run the echo tool again"); err != nil {
+	if _, err := a.Chat.SendMessage("req-mcp2", res.Session.ID, "please run the echo tool again"); err != nil {
 		t.Fatal(err)
 	}
 	reqs = fake.ChatRequests()

@@ -30,7 +30,7 @@ func rememberPeanuts(t *testing.T) (*App, *Core, *llmtest.Server, *events, TurnR
 		}
 		return llmtest.Echo(0, 0)(req)
 	}
-	res, err := a.SendMessage("r1", "", "Please remember that I'm allergic to peanuts.")
+	res, err := a.Chat.SendMessage("r1", "", "Please remember that I'm allergic to peanuts.")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestRememberThenRecallWithSource(t *testing.T) {
 		t.Fatal("no memory:changed event")
 	}
 	// A recall turn offers it to the model with its source.
-	if _, err := a.SendMessage("r2", "", "what am I allergic to?"); err != nil {
+	if _, err := a.Chat.SendMessage("r2", "", "what am I allergic to?"); err != nil {
 		t.Fatal(err)
 	}
 	reqs := fake.ChatRequests()
@@ -66,8 +66,8 @@ func TestRememberThenRecallWithSource(t *testing.T) {
 		t.Fatalf("the memory was not offered: %+v", reqs[len(reqs)-1].Messages)
 	}
 	// Incognito: nothing read.
-	a.SetIncognito(true)
-	if _, err := a.SendMessage("r3", "", "what am I allergic to?"); err != nil {
+	a.Chat.SetIncognito(true)
+	if _, err := a.Chat.SendMessage("r3", "", "what am I allergic to?"); err != nil {
 		t.Fatal(err)
 	}
 	reqs = fake.ChatRequests()
@@ -94,7 +94,7 @@ func TestHypotheticalIsNeverRemembered(t *testing.T) {
 		}
 		return llmtest.Echo(0, 0)(req)
 	}
-	if _, err := a.SendMessage("r1", "", "What if I were allergic to peanuts? Just imagine."); err != nil {
+	if _, err := a.Chat.SendMessage("r1", "", "What if I were allergic to peanuts? Just imagine."); err != nil {
 		t.Fatal(err)
 	}
 	core.RunMemoryJobs(context.Background())
@@ -106,7 +106,7 @@ func TestHypotheticalIsNeverRemembered(t *testing.T) {
 func TestContextReportSurvivesARestartWithoutKeepingForgottenText(t *testing.T) {
 	a, core, _, ev, res := rememberPeanuts(t)
 	ctx := context.Background()
-	if _, err := a.SendMessage("r2", res.Session.ID, "what am I allergic to?"); err != nil {
+	if _, err := a.Chat.SendMessage("r2", res.Session.ID, "what am I allergic to?"); err != nil {
 		t.Fatal(err)
 	}
 	live, err := a.Sessions.LastContext(res.Session.ID)
@@ -149,7 +149,7 @@ func TestContextReportSurvivesARestartWithoutKeepingForgottenText(t *testing.T) 
 	}
 	// Forgetting the memory leaves no copy of it in the report, live or stored. The
 	// running app is the one wired last (NewApp above took the core's events).
-	if _, err := restarted.SendMessage("r3", res.Session.ID, "what am I allergic to?"); err != nil {
+	if _, err := restarted.Chat.SendMessage("r3", res.Session.ID, "what am I allergic to?"); err != nil {
 		t.Fatal(err)
 	}
 	list, _ := restarted.Memory.MemoryList(MemoryFilter{Statuses: []string{"active"}})
@@ -204,7 +204,7 @@ func TestForgottenMemoryLeavesNoCopyInToolRecords(t *testing.T) {
 		return llmtest.Reply{Chunks: []string{"Saved."}}
 	}
 	ctx := context.Background()
-	res, err := a.SendMessage("r1", "", "Please remember: "+canary)
+	res, err := a.Chat.SendMessage("r1", "", "Please remember: "+canary)
 	if err != nil || len(res.Tools) != 1 || res.Tools[0].Tool != "memory_save" || res.Tools[0].Status != "ok" || res.Assistant.Content != "Saved." {
 		t.Fatalf("turn = %+v, %v", res, err)
 	}
@@ -213,7 +213,7 @@ func TestForgottenMemoryLeavesNoCopyInToolRecords(t *testing.T) {
 		t.Fatalf("memories = %+v, %v", list, err)
 	}
 	// A later search hands the model the memory's text, but the conversation keeps none of it.
-	found, err := a.SendMessage("r2", res.Session.ID, "what do you know about my locker?")
+	found, err := a.Chat.SendMessage("r2", res.Session.ID, "what do you know about my locker?")
 	if err != nil || found.Assistant.Content != "Found it." || len(found.Tools) != 1 || found.Tools[0].Tool != "memory_search" {
 		t.Fatalf("search turn = %+v, %v", found, err)
 	}
@@ -266,7 +266,7 @@ func TestAMemoryForgottenDuringATurnIsNotQuotedByItsReport(t *testing.T) {
 		}
 		return llmtest.Reply{Chunks: []string{"Noted."}}
 	}
-	if _, err := a.SendMessage("r2", res.Session.ID, "what am I allergic to?"); err != nil {
+	if _, err := a.Chat.SendMessage("r2", res.Session.ID, "what am I allergic to?"); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := a.Sessions.LastContext(res.Session.ID)
@@ -289,11 +289,11 @@ func TestAMemoryForgottenDuringATurnIsNotQuotedByItsReport(t *testing.T) {
 
 func TestReplyContextShowsWhatEachReplySaw(t *testing.T) {
 	a, _, _, _ := newTestApp(t, llmtest.Echo(2, 0))
-	first, err := a.SendMessage("r1", "", "my first question")
+	first, err := a.Chat.SendMessage("r1", "", "my first question")
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := a.SendMessage("r2", first.Session.ID, "and a second one")
+	second, err := a.Chat.SendMessage("r2", first.Session.ID, "and a second one")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +301,7 @@ func TestReplyContextShowsWhatEachReplySaw(t *testing.T) {
 	if last.MessageID != second.Assistant.ID {
 		t.Fatalf("the live report is for %q, want the second reply %q", last.MessageID, second.Assistant.ID)
 	}
-	old, err := a.ReplyContext(first.Session.ID, first.Assistant.ID)
+	old, err := a.Chat.ReplyContext(first.Session.ID, first.Assistant.ID)
 	if err != nil || old.MessageID != first.Assistant.ID || len(old.Items) == 0 {
 		t.Fatalf("first reply's context = %+v, %v", old, err)
 	}
@@ -318,7 +318,7 @@ func TestReplyContextShowsWhatEachReplySaw(t *testing.T) {
 	if !sawFirst || len(last.Items) <= len(old.Items) {
 		t.Fatalf("second reply's context %+v vs first %+v", last.Items, old.Items)
 	}
-	if r, err := a.ReplyContext(first.Session.ID, "no-such-reply"); err != nil || len(r.Items) != 0 {
+	if r, err := a.Chat.ReplyContext(first.Session.ID, "no-such-reply"); err != nil || len(r.Items) != 0 {
 		t.Fatalf("unknown reply = %+v, %v", r, err)
 	}
 }

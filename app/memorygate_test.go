@@ -99,7 +99,7 @@ func TestMemoryWriteGateFollowsTheIntent(t *testing.T) {
 	}
 	turn := func(t *testing.T, text string) (TurnResult, bool) {
 		t.Helper()
-		res, err := a.SendMessage("req-"+t.Name(), "", text)
+		res, err := a.Chat.SendMessage("req-"+t.Name(), "", text)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -79,7 +79,7 @@ func TestMemoryRecallLogShowsDropped(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := a.SendMessage("r2", "", "what am I allergic to?")
+	res, err := a.Chat.SendMessage("r2", "", "what am I allergic to?")
 	if err != nil {
 		t.Fatal(err)
 	}

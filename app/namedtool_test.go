@@ -49,7 +49,7 @@ tools:
 	defer core.Close()
 	a := NewApp(core, func(string, any) {})
 	for _, text := range []string{"shout hello world", "hi there, how are you?"} {
-		if _, err := a.SendMessage("r-"+text, "", text); err != nil {
+		if _, err := a.Chat.SendMessage("r-"+text, "", text); err != nil {
 			t.Fatal(err)
 		}
 	}

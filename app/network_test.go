@@ -123,7 +123,7 @@ func TestNetworkActivityRecordsEveryPart(t *testing.T) {
 	core := openNetworkCore(t, dir, ollama.URL)
 	a := NewApp(core, (&events{}).emit)
 
-	if _, err := a.SendMessage("r1", "", "say "+canary); err != nil {
+	if _, err := a.Chat.SendMessage("r1", "", "say "+canary); err != nil {
 		t.Fatal(err)
 	}
 	if o := core.CallTool(context.Background(), "lookup", json.RawMessage(`{"q":"`+canary+`"}`)); !o.OK() || hits != 1 {
@@ -180,7 +180,7 @@ func TestOfflineOnlyRefusesBeyondThisComputer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := a.SendMessage("r1", "", "hello"); err != nil {
+	if _, err := a.Chat.SendMessage("r1", "", "hello"); err != nil {
 		t.Fatalf("loopback Ollama with offline_only on: %v", err)
 	}
 
@@ -199,7 +199,7 @@ func TestOfflineOnlyRefusesBeyondThisComputer(t *testing.T) {
 		t.Fatal(err)
 	}
 	start = time.Now()
-	_, err := a.SendMessage("r2", "", "hello again")
+	_, err := a.Chat.SendMessage("r2", "", "hello again")
 	var ue *UserError
 	if !errors.As(err, &ue) || ue.Code != CodeOfflineRefused || ue.Params["host"] != lan || !strings.Contains(ue.Message, "offline_only is on") || time.Since(start) > 3*time.Second {
 		t.Fatalf("Ollama on the LAN: %#v after %s", err, time.Since(start))

@@ -127,7 +127,7 @@ func TestPlanTwoIndependentStepsRunInParallel(t *testing.T) {
 				step("both", "combine", map[string]any{"a": "{{steps.paris.result.sky}}", "b": "{{steps.rome.result.sky}}"}, "paris", "rome"),
 			}})}}
 	}
-	res, err := a.SendMessage("req-plan", "", "run the weather tool for Paris and Rome and combine them please")
+	res, err := a.Chat.SendMessage("req-plan", "", "run the weather tool for Paris and Rome and combine them please")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestPlanRevisedAfterAFailedStep(t *testing.T) {
 		}
 		return llmtest.Reply{Chunks: []string{"done: " + last}}
 	}
-	res, err := a.SendMessage("req-revise", "", "run the mark tool twice in a plan please")
+	res, err := a.Chat.SendMessage("req-revise", "", "run the mark tool twice in a plan please")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func TestMemoryProfilesFromTheWindow(t *testing.T) {
 			t.Fatalf("default profile should hold the peanut memory: %+v", list)
 		}
 	}
-	if _, err := a.SendMessage("w1", "", "what am I allergic to?"); err != nil {
+	if _, err := a.Chat.SendMessage("w1", "", "what am I allergic to?"); err != nil {
 		t.Fatal(err)
 	}
 	reqs := fake.ChatRequests()

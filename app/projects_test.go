@@ -17,7 +17,7 @@ func TestAChatInAProjectRunsWithItsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := a.SendMessage("r1", "", "hello")
+	first, err := a.Chat.SendMessage("r1", "", "hello")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestAChatInAProjectRunsWithItsDefaults(t *testing.T) {
 		last := reqs[len(reqs)-1]
 		return last.Messages[0].Content
 	}
-	if _, err := a.SendMessage("r2", first.Session.ID, "which plants are edible here?"); err != nil {
+	if _, err := a.Chat.SendMessage("r2", first.Session.ID, "which plants are edible here?"); err != nil {
 		t.Fatal(err)
 	}
 	if s := system(); !strings.HasPrefix(s, "Answer as a field guide.") {
@@ -42,7 +42,7 @@ func TestAChatInAProjectRunsWithItsDefaults(t *testing.T) {
 	if err := a.Sessions.MoveToProject("", first.Session.ID); err != nil {
 		t.Fatal(err)
 	}
-	a.SendMessage("r3", first.Session.ID, "and now?")
+	a.Chat.SendMessage("r3", first.Session.ID, "and now?")
 	if s := system(); strings.Contains(s, "field guide") {
 		t.Fatalf("out of the project, the system prompt is still the project's: %q", s)
 	}

@@ -37,7 +37,7 @@ func thinkingApp(t *testing.T) (*App, *Core, *llmtest.Server, *events) {
 
 func TestThinkingStreamsIsStoredAndNeverSentBack(t *testing.T) {
 	a, core, fake, ev := thinkingApp(t)
-	res, err := a.SendMessage("r1", "", "Please remember that I'm allergic to peanuts.")
+	res, err := a.Chat.SendMessage("r1", "", "Please remember that I'm allergic to peanuts.")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestThinkingStreamsIsStoredAndNeverSentBack(t *testing.T) {
 		t.Errorf("the Markdown export lacks the reasoning: %v\n%s", err, md)
 	}
 	// The next turn carries the answer, not the reasoning.
-	if _, err := a.SendMessage("r2", res.Session.ID, "And what else?"); err != nil {
+	if _, err := a.Chat.SendMessage("r2", res.Session.ID, "And what else?"); err != nil {
 		t.Fatal(err)
 	}
 	reqs := fake.ChatRequests()
@@ -99,7 +99,7 @@ func TestThinkingStreamsIsStoredAndNeverSentBack(t *testing.T) {
 
 func TestBackgroundCallsDoNotThink(t *testing.T) {
 	a, core, fake, _ := thinkingApp(t)
-	res, err := a.SendMessage("r1", "", "Please remember that I'm allergic to peanuts.")
+	res, err := a.Chat.SendMessage("r1", "", "Please remember that I'm allergic to peanuts.")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,28 +139,28 @@ func TestBackgroundCallsDoNotThink(t *testing.T) {
 
 func TestThinkSettingReachesTheModel(t *testing.T) {
 	a, _, fake, _ := thinkingApp(t)
-	s, err := a.NewSession()
+	s, err := a.Chat.NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SetSessionSettings(s.ID, `{"think":"high"}`); err != nil {
+	if _, err := a.Chat.SetSessionSettings(s.ID, `{"think":"high"}`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SendMessage("r1", s.ID, "hard question"); err != nil {
+	if _, err := a.Chat.SendMessage("r1", s.ID, "hard question"); err != nil {
 		t.Fatal(err)
 	}
 	reqs := fake.ChatRequests()
 	if v := reqs[len(reqs)-1].Think; v == nil || v.String() != "high" {
 		t.Errorf("think = %v; want high", v)
 	}
-	if _, err := a.SetSessionSettings(s.ID, `{"think":"sometimes"}`); err == nil || !IsBadInput(err) {
+	if _, err := a.Chat.SetSessionSettings(s.ID, `{"think":"sometimes"}`); err == nil || !IsBadInput(err) {
 		t.Errorf("a bad Think value: %v", err)
 	}
 	// A model that cannot think, asked to: a clear message, not Ollama's 400.
-	if _, err := a.SetSessionSettings(s.ID, `{"think":"on","model":"llama3.2"}`); err != nil {
+	if _, err := a.Chat.SetSessionSettings(s.ID, `{"think":"on","model":"llama3.2"}`); err != nil {
 		t.Fatal(err)
 	}
-	_, err = a.SendMessage("r2", s.ID, "think please")
+	_, err = a.Chat.SendMessage("r2", s.ID, "think please")
 	var ue *UserError
 	if err == nil || !errors.As(err, &ue) || ue.Code != CodeCannotThink || !strings.Contains(ue.Message, "llama3.2") {
 		t.Fatalf("thinking asked of llama3.2: %v", err)

@@ -110,7 +110,7 @@ func gateApproval(w *Web, args []string) (guarded, bool) {
 }
 
 // ResolveApproval answers an approval:needed prompt: allow or deny, scope "once" or "session".
-func (a *App) ResolveApproval(id string, allow bool, scope tools.Scope) error {
+func (a *ChatService) ResolveApproval(id string, allow bool, scope tools.Scope) error {
 	d := tools.Decision{Allow: allow, Scope: tools.ScopeOnce}
 	if scope == tools.ScopeSession {
 		d.Scope = tools.ScopeSession
@@ -122,11 +122,11 @@ func (a *App) ResolveApproval(id string, allow bool, scope tools.Scope) error {
 }
 
 // ContinueTurn gives a turn the loop guard stopped one more round of tool calls.
-func (a *App) ContinueTurn(requestID, sessionID string) (TurnResult, error) {
+func (a *ChatService) ContinueTurn(requestID, sessionID string) (TurnResult, error) {
 	return a.continueTurn(context.Background(), requestID, sessionID)
 }
 
-func (a *App) continueTurn(ctx context.Context, requestID, sessionID string) (TurnResult, error) {
+func (a *ChatService) continueTurn(ctx context.Context, requestID, sessionID string) (TurnResult, error) {
 	return a.run(ctx, requestID, agent.Input{SessionID: sessionID, Continue: true})
 }
 

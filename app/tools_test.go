@@ -56,7 +56,7 @@ func TestToolLoopRepairsBadArgumentsAndAnswers(t *testing.T) {
 		}
 	}
 	// "what is 2+3*4" is a task: the task tools (and read-only ones) are offered.
-	res, err := a.SendMessage("req-calc", "", "please calculate 2+3*4 for me")
+	res, err := a.Chat.SendMessage("req-calc", "", "please calculate 2+3*4 for me")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,12 +155,12 @@ tools:
 						t.Errorf("prompt = %+v", p)
 					}
 					time.Sleep(userTakes) // the user reads the arguments
-					a.ResolveApproval(p.ID, tc.allow, "once")
+					a.Chat.ResolveApproval(p.ID, tc.allow, "once")
 				case <-time.After(5 * time.Second):
 					t.Error("no approval prompt")
 				}
 			}()
-			res, err := a.SendMessage("req-"+tc.name, "", "run the shout tool with my text please")
+			res, err := a.Chat.SendMessage("req-"+tc.name, "", "run the shout tool with my text please")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +180,7 @@ func TestLoopGuardStopsAndContinueOnce(t *testing.T) {
 	fake.Chat = func(req api.ChatRequest) llmtest.Reply { // a model stuck calling the same thing
 		return llmtest.Reply{ToolCalls: []api.ToolCall{call("calculator", map[string]any{"expression": "1+1"})}}
 	}
-	res, err := a.SendMessage("req-loop", "", "please calculate 1+1 for me")
+	res, err := a.Chat.SendMessage("req-loop", "", "please calculate 1+1 for me")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestLoopGuardStopsAndContinueOnce(t *testing.T) {
 	fake.Chat = func(req api.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{Chunks: []string{"1+1 is 2."}}
 	}
-	res2, err := a.ContinueTurn("req-cont", res.Session.ID)
+	res2, err := a.Chat.ContinueTurn("req-cont", res.Session.ID)
 	if err != nil || res2.Assistant.Content != "1+1 is 2." || res2.User.ID != res.User.ID {
 		t.Fatalf("continue = %+v, %v", res2, err)
 	}
@@ -215,7 +215,7 @@ func TestUnverifiedClaimIsFlagged(t *testing.T) {
 	fake.Chat = func(api.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{Chunks: []string{"I've saved the file to your desktop."}}
 	}
-	res, err := a.SendMessage("req-claim", "", "save my notes to a file")
+	res, err := a.Chat.SendMessage("req-claim", "", "save my notes to a file")
 	if err != nil || !res.Unverified {
 		t.Fatalf("unverified = %v, %v", res.Unverified, err)
 	}

@@ -37,7 +37,7 @@ func TestReplyKeptWhenTheDiskIsFull(t *testing.T) {
 	disk := &fullDisk{Sessions: core.agent.Sessions}
 	core.agent.Sessions = disk
 	disk.full.Store(true)
-	_, err := a.SendMessage("r1", "", "first question")
+	_, err := a.Chat.SendMessage("r1", "", "first question")
 	if code, params := ErrorCode(err), errorParams(err); code != CodeDataDiskFull || params["dir"] == "" {
 		t.Fatalf("err = %v (code %s, params %v)", err, code, params)
 	}
@@ -51,7 +51,7 @@ func TestReplyKeptWhenTheDiskIsFull(t *testing.T) {
 		t.Fatalf("shown after the failure: %+v, %v", d.Messages, err)
 	}
 	disk.full.Store(false) // room again
-	if _, err := a.SendMessage("r2", sid, "second question"); err != nil {
+	if _, err := a.Chat.SendMessage("r2", sid, "second question"); err != nil {
 		t.Fatal(err)
 	}
 	stored, err := core.sessions.Messages(context.Background(), sid)
@@ -73,13 +73,13 @@ func TestReplyKeptWhenTheDiskIsFull(t *testing.T) {
 // deleted is refused in words that name it, not answered into a deleted file.
 func TestDataDirDeletedUnderARunningHermes(t *testing.T) {
 	a, core, _, _ := newTestApp(t, llmtest.Echo(0, 0))
-	if _, err := a.SendMessage("r1", "", "hello"); err != nil {
+	if _, err := a.Chat.SendMessage("r1", "", "hello"); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(core.dataDir); err != nil {
 		t.Fatal(err)
 	}
-	_, err := a.SendMessage("r2", "", "anyone there?")
+	_, err := a.Chat.SendMessage("r2", "", "anyone there?")
 	if code, params := ErrorCode(err), errorParams(err); code != CodeDataDirGone || !strings.Contains(params["path"], core.dataDir) {
 		t.Fatalf("err = %v (code %s, params %v)", err, code, params)
 	}

@@ -79,7 +79,7 @@ tools:
 	if _, err := a.Settings.SetSetting("memory_verifiers", "work.=hr_check"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SendMessage("r1", "", "Please remember: I started at Acme, my desk is on floor 9, and I drink green tea every day."); err != nil {
+	if _, err := a.Chat.SendMessage("r1", "", "Please remember: I started at Acme, my desk is on floor 9, and I drink green tea every day."); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := core.RunMemoryJobs(context.Background()); err != nil {

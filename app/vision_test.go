@@ -21,13 +21,13 @@ func TestImagesOnlyGoToAModelThatCanSee(t *testing.T) {
 	fake.Models = append(fake.Models, llmtest.Model{Name: "gemma3", ContextLength: 8192, Capabilities: []string{"completion", "vision"}})
 	fake.Chat = func(api.ChatRequest) llmtest.Reply { return llmtest.Reply{Chunks: []string{"Seen."}} }
 	photo := documenttest.JPEG(documenttest.Photo(1600, 1200), 90)
-	info, err := a.AttachDocument("pump.jpg", base64.StdEncoding.EncodeToString(photo))
+	info, err := a.Chat.AttachDocument("pump.jpg", base64.StdEncoding.EncodeToString(photo))
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := WithDocuments("what is broken here?", []DocumentInfo{info})
 
-	_, err = a.SendMessage("r1", "", text)
+	_, err = a.Chat.SendMessage("r1", "", text)
 	var ue *UserError
 	if !errors.As(err, &ue) || ue.Code != CodeCannotSee || ue.Params["model"] != "llama3.2" || ue.Params["models"] != "gemma3" || !IsBadInput(err) {
 		t.Fatalf("an image for llama3.2: %v (%+v)", err, ue)
@@ -45,7 +45,7 @@ func TestImagesOnlyGoToAModelThatCanSee(t *testing.T) {
 	if _, err := a.Settings.SetSetting("chat_model", "gemma3"); err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.SendMessage("r2", "", text)
+	res, err := a.Chat.SendMessage("r2", "", text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestImagesOnlyGoToAModelThatCanSee(t *testing.T) {
 	if _, err := a.Settings.SetSetting("chat_model", "llama3.2"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.SendMessage("r3", res.Session.ID, "and now in words?"); err != nil {
+	if _, err := a.Chat.SendMessage("r3", res.Session.ID, "and now in words?"); err != nil {
 		t.Fatalf("a message without images to a blind model, after one with: %v", err)
 	}
 	reqs = fake.ChatRequests()

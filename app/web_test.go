@@ -544,7 +544,7 @@ func TestWebRequestTooBigIsWorded(t *testing.T) {
 // values, and a value of the wrong type is a bad call that changes nothing.
 func TestWebDecodesArgumentsByType(t *testing.T) {
 	rig := startWebRig(t)
-	s, err := rig.app.NewSession()
+	s, err := rig.app.Chat.NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}

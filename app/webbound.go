@@ -20,10 +20,10 @@ type webMethod struct {
 // the same methods, which run under a background context.
 func (a *App) requestBound() map[string]webMethod {
 	return map[string]webMethod{
-		"SendMessage":     bind3(a.send),
-		"ContinueTurn":    bind2(a.continueTurn),
-		"RegenerateReply": bind3(a.regenerate),
-		"EditMessage":     bind4(a.edit),
+		"SendMessage":     bind3(a.Chat.send),
+		"ContinueTurn":    bind2(a.Chat.continueTurn),
+		"RegenerateReply": bind3(a.Chat.regenerate),
+		"EditMessage":     bind4(a.Chat.edit),
 		"RunWorkflow":     bind3(a.Workflows.runWorkflow),
 		"ResumeWorkflow":  bind2(a.Workflows.resumeWorkflow),
 	}

@@ -14,7 +14,7 @@ import (
 // boundServices are the services the window binds: App and one per domain
 // (docs/architecture.md, "The boundary").
 func (a *App) boundServices() []any {
-	return []any{a, a.Agents, a.Knowledge, a.MCP, a.Memory, a.Models, a.Sessions, a.Settings, a.Tools, a.Workflows}
+	return []any{a, a.Agents, a.Chat, a.Knowledge, a.MCP, a.Memory, a.Models, a.Sessions, a.Settings, a.Tools, a.Workflows}
 }
 
 // webMethods are the bound services' methods as web mode calls them, each decoding its
@@ -24,27 +24,27 @@ func (a *App) webMethods() map[string]webMethod {
 		"AgentFile":           bind0(func(_ context.Context) (any, error) { return a.Agents.AgentFile() }),
 		"AgentProblems":       bind0(func(_ context.Context) (any, error) { return a.Agents.AgentProblems() }),
 		"ArchiveSession":      bind1(func(_ context.Context, p0 string) (any, error) { return a.Sessions.ArchiveSession(p0) }),
-		"AttachDocument":      bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.AttachDocument(p0, p1) }),
-		"CancelMessage":       bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.CancelMessage(p0) }),
+		"AttachDocument":      bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Chat.AttachDocument(p0, p1) }),
+		"CancelMessage":       bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Chat.CancelMessage(p0) }),
 		"CancelModelJob":      bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Models.CancelModelJob(p0) }),
 		"CancelWorkflow":      bind1(func(_ context.Context, p0 string) (any, error) { return a.Workflows.CancelWorkflow(p0) }),
 		"ChannelContext":      bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Agents.ChannelContext(p0, p1) }),
 		"CheckOllamaHost":     bind1(func(_ context.Context, p0 string) (any, error) { return a.Models.CheckOllamaHost(p0) }),
-		"ContextMeter":        bind1(func(_ context.Context, p0 string) (any, error) { return a.ContextMeter(p0) }),
-		"ContinueTurn":        bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.ContinueTurn(p0, p1) }),
+		"ContextMeter":        bind1(func(_ context.Context, p0 string) (any, error) { return a.Chat.ContextMeter(p0) }),
+		"ContinueTurn":        bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Chat.ContinueTurn(p0, p1) }),
 		"CopyModel":           bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Models.CopyModel(p0, p1) }),
-		"CorrectIntent":       bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.CorrectIntent(p0, p1) }),
+		"CorrectIntent":       bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Chat.CorrectIntent(p0, p1) }),
 		"CreateMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Memory.CreateMemoryProfile(p0) }),
 		"DeleteAgent":         bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Agents.DeleteAgent(p0) }),
 		"DeleteMemoryProfile": bind1(func(_ context.Context, p0 string) (any, error) { return a.Memory.DeleteMemoryProfile(p0) }),
 		"DeleteModel":         bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Models.DeleteModel(p0) }),
 		"DeleteProject":       bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.Sessions.DeleteProject(p0, p1) }),
 		"DeleteSession":       bind1(func(_ context.Context, p0 string) (any, error) { return a.Sessions.DeleteSession(p0) }),
-		"DeleteSystemPreset":  bind1(func(_ context.Context, p0 string) (any, error) { return a.DeleteSystemPreset(p0) }),
-		"DeleteTurn":          bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.DeleteTurn(p0, p1) }),
-		"DocumentImage":       bind1(func(_ context.Context, p0 string) (any, error) { return a.DocumentImage(p0) }),
+		"DeleteSystemPreset":  bind1(func(_ context.Context, p0 string) (any, error) { return a.Chat.DeleteSystemPreset(p0) }),
+		"DeleteTurn":          bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Chat.DeleteTurn(p0, p1) }),
+		"DocumentImage":       bind1(func(_ context.Context, p0 string) (any, error) { return a.Chat.DocumentImage(p0) }),
 		"EditMessage": bind4(func(_ context.Context, p0 string, p1 string, p2 string, p3 string) (any, error) {
-			return a.EditMessage(p0, p1, p2, p3)
+			return a.Chat.EditMessage(p0, p1, p2, p3)
 		}),
 		"ExportPDF": bind1(func(_ context.Context, p0 string) (any, error) { return a.Sessions.ExportPDF(p0) }),
 		"ExportSession": bind2(func(_ context.Context, p0 string, p1 ExportFormat) (any, error) {
@@ -58,7 +58,7 @@ func (a *App) webMethods() map[string]webMethod {
 		"ImportModel": bind4(func(_ context.Context, p0 string, p1 string, p2 string, p3 string) (any, error) {
 			return a.Models.ImportModel(p0, p1, p2, p3)
 		}),
-		"Incognito":            bind0(func(_ context.Context) (any, error) { return a.Incognito() }),
+		"Incognito":            bind0(func(_ context.Context) (any, error) { return a.Chat.Incognito() }),
 		"KBAdd":                bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Knowledge.KBAdd(p0, p1) }),
 		"KBCancel":             bind0(func(_ context.Context) (any, error) { return nil, a.Knowledge.KBCancel() }),
 		"KBFiles":              bind1(func(_ context.Context, p0 string) (any, error) { return a.Knowledge.KBFiles(p0) }),
@@ -123,12 +123,12 @@ func (a *App) webMethods() map[string]webMethod {
 		"MemoryTombstones": bind0(func(_ context.Context) (any, error) { return a.Memory.MemoryTombstones() }),
 		"MemoryUndo":       bind1(func(_ context.Context, p0 []string) (any, error) { return a.Memory.MemoryUndo(p0) }),
 		"MemoryUndoable":   bind1(func(_ context.Context, p0 []string) (any, error) { return a.Memory.MemoryUndoable(p0) }),
-		"MessageContext":   bind1(func(_ context.Context, p0 string) (any, error) { return a.MessageContext(p0) }),
+		"MessageContext":   bind1(func(_ context.Context, p0 string) (any, error) { return a.Chat.MessageContext(p0) }),
 		"MoveToProject": bind2(func(_ context.Context, p0 string, p1 string) (any, error) {
 			return nil, a.Sessions.MoveToProject(p0, p1)
 		}),
 		"NetworkActivity": bind0(func(_ context.Context) (any, error) { return a.Settings.NetworkActivity() }),
-		"NewSession":      bind0(func(_ context.Context) (any, error) { return a.NewSession() }),
+		"NewSession":      bind0(func(_ context.Context) (any, error) { return a.Chat.NewSession() }),
 		"PickChatExport":  bind0(func(_ context.Context) (any, error) { return a.Sessions.PickChatExport() }),
 		"PickModelFile":   bind0(func(_ context.Context) (any, error) { return a.Models.PickModelFile() }),
 		"PinMessage":      bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return nil, a.Sessions.PinMessage(p0, p1) }),
@@ -138,16 +138,16 @@ func (a *App) webMethods() map[string]webMethod {
 		}),
 		"PullModel": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Models.PullModel(p0, p1) }),
 		"RegenerateReply": bind3(func(_ context.Context, p0 string, p1 string, p2 string) (any, error) {
-			return a.RegenerateReply(p0, p1, p2)
+			return a.Chat.RegenerateReply(p0, p1, p2)
 		}),
 		"RenameMemoryProfile": bind2(func(_ context.Context, p0 string, p1 string) (any, error) {
 			return nil, a.Memory.RenameMemoryProfile(p0, p1)
 		}),
 		"RenameSession": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Sessions.RenameSession(p0, p1) }),
-		"ReplyContext":  bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.ReplyContext(p0, p1) }),
+		"ReplyContext":  bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Chat.ReplyContext(p0, p1) }),
 		"ResetBreaker":  bind1(func(_ context.Context, p0 string) (any, error) { return nil, a.Tools.ResetBreaker(p0) }),
 		"ResolveApproval": bind3(func(_ context.Context, p0 string, p1 bool, p2 tools.Scope) (any, error) {
-			return nil, a.ResolveApproval(p0, p1, p2)
+			return nil, a.Chat.ResolveApproval(p0, p1, p2)
 		}),
 		"ResumeWorkflow": bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return a.Workflows.ResumeWorkflow(p0, p1) }),
 		"RunWorkflow": bind3(func(_ context.Context, p0 string, p1 string, p2 json.RawMessage) (any, error) {
@@ -158,24 +158,24 @@ func (a *App) webMethods() map[string]webMethod {
 		}),
 		"SaveExport":       bind2(func(_ context.Context, p0 string, p1 ExportFormat) (any, error) { return a.Sessions.SaveExport(p0, p1) }),
 		"SaveProject":      bind1(func(_ context.Context, p0 ProjectInput) (any, error) { return a.Sessions.SaveProject(p0) }),
-		"SaveSystemPreset": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SaveSystemPreset(p0, p1) }),
+		"SaveSystemPreset": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Chat.SaveSystemPreset(p0, p1) }),
 		"SearchSessions":   bind1(func(_ context.Context, p0 string) (any, error) { return a.Sessions.SearchSessions(p0) }),
-		"SelectVersion":    bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SelectVersion(p0, p1) }),
+		"SelectVersion":    bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Chat.SelectVersion(p0, p1) }),
 		"SendMessage": bind3(func(_ context.Context, p0 string, p1 string, p2 string) (any, error) {
-			return a.SendMessage(p0, p1, p2)
+			return a.Chat.SendMessage(p0, p1, p2)
 		}),
 		"SessionChannels":    bind1(func(_ context.Context, p0 string) (any, error) { return a.Agents.SessionChannels(p0) }),
-		"SessionSettings":    bind1(func(_ context.Context, p0 string) (any, error) { return a.SessionSettings(p0) }),
+		"SessionSettings":    bind1(func(_ context.Context, p0 string) (any, error) { return a.Chat.SessionSettings(p0) }),
 		"SetAgentEnabled":    bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return nil, a.Agents.SetAgentEnabled(p0, p1) }),
-		"SetIncognito":       bind1(func(_ context.Context, p0 bool) (any, error) { return a.SetIncognito(p0) }),
+		"SetIncognito":       bind1(func(_ context.Context, p0 bool) (any, error) { return a.Chat.SetIncognito(p0) }),
 		"SetMemoryHalfLife":  bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Memory.SetMemoryHalfLife(p0, p1) }),
-		"SetSessionSettings": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.SetSessionSettings(p0, p1) }),
+		"SetSessionSettings": bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Chat.SetSessionSettings(p0, p1) }),
 		"SetSetting":         bind2(func(_ context.Context, p0 string, p1 string) (any, error) { return a.Settings.SetSetting(p0, p1) }),
 		"SetToolEnabled":     bind2(func(_ context.Context, p0 string, p1 bool) (any, error) { return nil, a.Tools.SetToolEnabled(p0, p1) }),
 		"Setup":              bind0(func(_ context.Context) (any, error) { return a.Models.Setup() }),
 		"StartOllama":        bind0(func(_ context.Context) (any, error) { return a.Models.StartOllama() }),
 		"Status":             bind0(func(_ context.Context) (any, error) { return a.Settings.Status() }),
-		"SystemPresets":      bind0(func(_ context.Context) (any, error) { return a.SystemPresets() }),
+		"SystemPresets":      bind0(func(_ context.Context) (any, error) { return a.Chat.SystemPresets() }),
 		"ToolActivity": bind4(func(_ context.Context, p0 string, p1 string, p2 string, p3 int) (any, error) {
 			return a.Tools.ToolActivity(p0, p1, p2, p3)
 		}),

@@ -71,7 +71,7 @@ func TestWorkflowCoreAndModelTool(t *testing.T) {
 		}
 		return llmtest.Reply{ToolCalls: []api.ToolCall{call("workflow__double_plus_one", map[string]any{"n": 20})}}
 	}
-	res, err := a.SendMessage("req-wf", "", "please calculate 2+3*4 for me")
+	res, err := a.Chat.SendMessage("req-wf", "", "please calculate 2+3*4 for me")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -294,11 +294,11 @@ func TestChatSettingsAndPresets(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := app.NewApp(core, nil)
-	ws, err := a.SessionSettings(id)
+	ws, err := a.Chat.SessionSettings(id)
 	if err != nil || ws.System != "Answer in French." || ws.Temperature == nil || *ws.Temperature != 0.3 || ws.NumCtx != 4096 || ws.Model != "llama3.2" {
 		t.Errorf("window's SessionSettings: %+v, %v", ws, err)
 	}
-	wp, err := a.SystemPresets()
+	wp, err := a.Chat.SystemPresets()
 	if err != nil || !strings.Contains(func() string { b, _ := json.Marshal(wp); return string(b) }(), "You are a pirate. Say arr.") {
 		t.Errorf("window's SystemPresets: %+v, %v", wp, err)
 	}

@@ -25,7 +25,7 @@ func contextCmd(core *app.Core, g globals, args []string, env Env) error {
 		return channelContext(core, g, *sid, *channel, env)
 	}
 	if *reply != "" {
-		rep, err := app.NewApp(core, nil).MessageContext(*reply)
+		rep, err := app.NewApp(core, nil).Chat.MessageContext(*reply)
 		if app.IsNotFound(err) {
 			return usagef("session context: no message %q; see `hermes session show ID --json`", *reply)
 		}

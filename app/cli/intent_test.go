@@ -23,11 +23,11 @@ func correctOne(t *testing.T, env map[string]string, text, label string) {
 	}
 	defer core.Close()
 	a := app.NewApp(core, nil)
-	res, err := a.SendMessage("r", "", text)
+	res, err := a.Chat.SendMessage("r", "", text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.CorrectIntent(res.User.ID, label); err != nil {
+	if _, err := a.Chat.CorrectIntent(res.User.ID, label); err != nil {
 		t.Fatal(err)
 	}
 }
