@@ -18,7 +18,6 @@ import (
 //bindgen:bound
 type AgentsService struct {
 	core *Core
-	desk *desktopHooks
 }
 
 // toMessages are a conversation's messages as the chat shows them: the main

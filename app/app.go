@@ -22,13 +22,14 @@ import (
 // (Chat, Sessions, Knowledge, ...), built once here, each a small type whose
 // methods are thin (call Core or a backend store, convert to DTOs, map errors
 // to user messages), and the page's lifecycle (UIReady) on App itself
-// (docs/architecture.md, "The boundary").
+// (docs/architecture.md, "Bound services").
 //
 //bindgen:bound
 type App struct {
 	core *Core
-	// the domain services bound beside App (bindgen reaches each through the
-	// field named after its type)
+	// the domain services bound beside App, each in the field named after its
+	// domain (its type's name without Service: bindgen and the command line
+	// reach it there)
 	Chat      *ChatService
 	Knowledge *KnowledgeService
 	Sessions  *SessionsService
@@ -101,10 +102,10 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	a.Tools = &ToolsService{core: core}
 	a.Settings = &SettingsService{core: core}
 	a.Models = &ModelsService{core: core, desk: a.desktopHooks, reqs: reqs, emit: a.emitEvent}
-	a.Memory = &MemoryService{core: core, desk: a.desktopHooks}
-	a.Workflows = &WorkflowsService{core: core, desk: a.desktopHooks}
-	a.Agents = &AgentsService{core: core, desk: a.desktopHooks}
-	a.MCP = &MCPService{core: core, desk: a.desktopHooks}
+	a.Memory = &MemoryService{core: core}
+	a.Workflows = &WorkflowsService{core: core}
+	a.Agents = &AgentsService{core: core}
+	a.MCP = &MCPService{core: core}
 	a.methods, a.bound = sync.OnceValue(a.webMethods), sync.OnceValue(a.requestBound)
 	core.SetApprover(a.approvals)
 	core.mu.Lock()
@@ -131,8 +132,6 @@ type desktopHooks struct {
 	folderDialog func(title string) (string, error)
 	openPath     func(path string)
 }
-
-func (a *App) mapErr(ctx context.Context, err error) error { return a.core.userErr(ctx, err) }
 
 // userErr is err as the user reads it, with the Ollama address and chat
 // model of the settings (nil stays nil).

@@ -21,7 +21,6 @@ import (
 //bindgen:bound
 type MCPService struct {
 	core *Core
-	desk *desktopHooks
 }
 
 // openMCP prepares the MCP supervisor; servers start with StartMCP (the window and

@@ -16,7 +16,6 @@ import (
 //bindgen:bound
 type MemoryService struct {
 	core *Core
-	desk *desktopHooks
 }
 
 func (a *MemoryService) mem() (*memory.Store, error) {

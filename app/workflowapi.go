@@ -11,7 +11,6 @@ import (
 //bindgen:bound
 type WorkflowsService struct {
 	core *Core
-	desk *desktopHooks
 }
 
 // Workflow methods of the UI.
