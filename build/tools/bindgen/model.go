@@ -57,30 +57,9 @@ func readAPI(p *packages.Package) (*api, error) {
 	}
 	gated := gateNames(p.Syntax)
 	owner := map[string]string{} // method name -> its service: names are one namespace
-	app := p.Types.Scope().Lookup("App").Type()
 	for _, svc := range a.services {
-		obj := p.Types.Scope().Lookup(svc)
-		if svc != "App" && (!strings.HasSuffix(svc, "Service") || !hasField(app, fieldOf(svc), types.NewPointer(obj.Type()))) {
-			return nil, fmt.Errorf("%s is bound, so its name ends in Service and App has a field %s *%s (web mode's table reaches it there)", svc, fieldOf(svc), svc)
-		}
-		mset := types.NewMethodSet(types.NewPointer(obj.Type()))
-		for i := range mset.Len() {
-			f := mset.At(i).Obj().(*types.Func)
-			if !f.Exported() {
-				continue
-			}
-			if other, ok := owner[f.Name()]; ok {
-				return nil, fmt.Errorf("%s.%s: %s has a bound method of that name too (web mode and the client call methods by name alone)", svc, f.Name(), other)
-			}
-			owner[f.Name()] = svc
-			m, err := a.readMethod(f)
-			if err != nil {
-				return nil, err
-			}
-			m.service = svc
-			m.gated = gated[m.name]
-			delete(gated, m.name)
-			a.methods = append(a.methods, m)
+		if err := a.readService(p.Types, svc, owner, gated); err != nil {
+			return nil, err
 		}
 	}
 	slices.SortFunc(a.methods, func(x, y method) int { return strings.Compare(x.name, y.name) })
@@ -97,6 +76,37 @@ func readAPI(p *packages.Package) (*api, error) {
 	return a, nil
 }
 
+// readService adds the exported methods of the bound type svc, each marked
+// gated when gates() names it (and taken out of gated); owner holds which
+// service has each name so far.
+func (a *api) readService(pkg *types.Package, svc string, owner map[string]string, gated map[string]bool) error {
+	obj := pkg.Scope().Lookup(svc)
+	app := pkg.Scope().Lookup("App").Type()
+	if svc != "App" && (!strings.HasSuffix(svc, "Service") || !hasField(app, fieldOf(svc), types.NewPointer(obj.Type()))) {
+		return fmt.Errorf("%s is bound, so its name ends in Service and App has a field %s *%s (web mode's table reaches it there)", svc, fieldOf(svc), svc)
+	}
+	mset := types.NewMethodSet(types.NewPointer(obj.Type()))
+	for i := range mset.Len() {
+		f := mset.At(i).Obj().(*types.Func)
+		if !f.Exported() {
+			continue
+		}
+		if other, ok := owner[f.Name()]; ok {
+			return fmt.Errorf("%s.%s: %s has a bound method of that name too (web mode and the client call methods by name alone)", svc, f.Name(), other)
+		}
+		owner[f.Name()] = svc
+		m, err := a.readMethod(f)
+		if err != nil {
+			return err
+		}
+		m.service, m.gated = svc, gated[m.name]
+		delete(gated, m.name)
+		a.methods = append(a.methods, m)
+	}
+	return nil
+}
+
+// hasField: the struct type t has a field name of type of.
 func hasField(t types.Type, name string, of types.Type) bool {
 	st, ok := t.Underlying().(*types.Struct)
 	if !ok {
