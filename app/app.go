@@ -49,9 +49,7 @@ type App struct {
 	// request-bound ones (webbound.go), each built on first use.
 	methods, bound func() map[string]webMethod
 
-	approvals *uiApprover // the chat's, answered by the page
 	*desktopHooks
-	contexts *liveContexts // what the model saw on each chat's last turn in this run
 }
 
 // ChatService is the chat as the window and web mode call it: a turn and its
@@ -92,13 +90,13 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	if emit == nil {
 		emit = func(string, any) {}
 	}
-	a := &App{core: core, emit: emit, contexts: &liveContexts{}, desktopHooks: &desktopHooks{}}
-	reqs := &inflight{}
-	a.approvals = &uiApprover{emit: a.emitEvent, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
+	a := &App{core: core, emit: emit, desktopHooks: &desktopHooks{}}
+	reqs, contexts := &inflight{}, &liveContexts{} // what the model saw on each chat's last turn in this run
+	approvals := &uiApprover{emit: a.emitEvent, timeout: 5 * time.Minute, pending: map[string]chan tools.Decision{}}
 	a.Knowledge = &KnowledgeService{core: core, desk: a.desktopHooks}
-	a.Sessions = &SessionsService{core: core, desk: a.desktopHooks, reqs: reqs, emit: a.emitEvent, contexts: a.contexts}
-	a.Chat = &ChatService{core: core, emit: a.emitEvent, throttle: streamGap, approvals: a.approvals, reqs: reqs,
-		contexts: a.contexts, sessions: a.Sessions}
+	a.Sessions = &SessionsService{core: core, desk: a.desktopHooks, reqs: reqs, emit: a.emitEvent, contexts: contexts}
+	a.Chat = &ChatService{core: core, emit: a.emitEvent, throttle: streamGap, approvals: approvals, reqs: reqs,
+		contexts: contexts, sessions: a.Sessions}
 	a.Tools = &ToolsService{core: core}
 	a.Settings = &SettingsService{core: core}
 	a.Models = &ModelsService{core: core, desk: a.desktopHooks, reqs: reqs, emit: a.emitEvent}
@@ -107,11 +105,11 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 	a.Agents = &AgentsService{core: core}
 	a.MCP = &MCPService{core: core}
 	a.methods, a.bound = sync.OnceValue(a.webMethods), sync.OnceValue(a.requestBound)
-	core.SetApprover(a.approvals)
+	core.SetApprover(approvals)
 	core.mu.Lock()
 	core.emit = func(n string, d any) {
 		if quotesStale(n, d) { // live reports quote memories: rebuild them from the stored recipes
-			a.contexts.stale()
+			contexts.stale()
 		}
 		a.emit(n, d)
 	}
@@ -120,6 +118,13 @@ func NewApp(core *Core, emit func(name string, data any)) *App {
 		send(a.emit, evBreaker, BreakerChange{Tool: tool, From: from, To: to})
 	}
 	return a
+}
+
+// emitEvent sends an event to the page, when one is attached.
+func (a *App) emitEvent(name string, data any) {
+	if a.emit != nil {
+		a.emit(name, data)
+	}
 }
 
 // desktopHooks are what only the desktop window can do, set by it when it
@@ -131,16 +136,6 @@ type desktopHooks struct {
 	// folderDialog asks for a folder, openPath hands a file to the desktop
 	folderDialog func(title string) (string, error)
 	openPath     func(path string)
-}
-
-// userErr is err as the user reads it, with the Ollama address and chat
-// model of the settings (nil stays nil).
-func (c *Core) userErr(ctx context.Context, err error) error {
-	if err == nil {
-		return nil
-	}
-	s, _ := c.settings.Load(ctx)
-	return userError(err, s.OllamaHost, s.ChatModel)
 }
 
 // SendMessage runs one turn, streaming chat:delta:<requestID> events, and returns when
@@ -208,8 +203,8 @@ type inflight struct {
 	running map[string]context.CancelFunc
 }
 
-// track registers long work under its request id, cancellable by
-// CancelMessage; done ends it.
+// track registers long work under its request id, cancellable by cancel
+// (CancelMessage, CancelModelJob); done ends it.
 func (r *inflight) track(parent context.Context, requestID string) (context.Context, func(), error) {
 	if requestID == "" {
 		return nil, nil, &UserError{Message: "Internal error: the request has no id.", Code: CodeInternal}

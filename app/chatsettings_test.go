@@ -45,7 +45,7 @@ func TestChatSettingsReachTheModel(t *testing.T) {
 		rep.Settings.Model != "qwen2.5" || rep.Settings.NumCtx != 16384 || rep.Settings.Temperature == nil {
 		t.Fatalf("live report settings = %+v, %v", rep.Settings, err)
 	}
-	a.contexts.stale() // as after a restart: rebuilt from the stored recipe
+	a.Chat.contexts.stale() // as after a restart: rebuilt from the stored recipe
 	rep, err = a.Sessions.LastContext(sid)
 	if err != nil || rep.Settings == nil || rep.Settings.System != "You are a pirate. Say arr." || rep.Settings.NumCtx != 16384 ||
 		len(rep.Items) == 0 || !strings.HasPrefix(rep.Items[0].Preview, "You are a pirate. Say arr.") {

@@ -340,6 +340,16 @@ type ErrorBody struct {
 	Params map[string]string `json:"params,omitempty"`
 }
 
+// userErr is err as the user reads it, with the Ollama address and chat
+// model of the settings (nil stays nil).
+func (c *Core) userErr(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	s, _ := c.settings.Load(ctx)
+	return userError(err, s.OllamaHost, s.ChatModel)
+}
+
 // FormatError turns an error a bound method returned into the ErrorBody the UI
 // gets; it is the Wails ErrorFormatter of the window.
 func FormatError(err error) any { return errorBody(err) }

@@ -228,3 +228,28 @@ func (a *ModelsService) ListModels() ([]ModelInfo, error) {
 	}
 	return out, nil
 }
+
+// ErrJobCancelled marks a pull or import stopped by the user.
+var ErrJobCancelled = errors.New("cancelled")
+
+// modelJob runs long model work under a cancellable request id, with progress
+// as model:progress:<id> events (at most every 100 ms, and the last one).
+func (a *ModelsService) modelJob(requestID string, work func(ctx context.Context, progress func(llm.Progress) error) error) error {
+	ctx, done, err := a.reqs.track(context.Background(), requestID)
+	if err != nil {
+		return err
+	}
+	defer done()
+	var last time.Time
+	err = work(ctx, func(p llm.Progress) error {
+		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.Percent >= 100 || p.Status == "success" {
+			last = now
+			send(a.emit, evModelProgress.of(requestID), p)
+		}
+		return nil
+	})
+	if err != nil && ctx.Err() != nil {
+		return &UserError{Message: "Cancelled. What was downloaded is kept; starting again resumes it.", Err: errors.Join(ErrJobCancelled, err)}
+	}
+	return err
+}

@@ -2,13 +2,11 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"runtime"
 	"sort"
 	"strings"
-	"time"
 
 	"hermes/backend/config"
 	"hermes/backend/llm"
@@ -224,37 +222,6 @@ func fitModel(models []llm.ModelDetail, name string, embed bool, key string) (st
 			"%s is an embedding model and cannot chat; choose a chat model", found.Name)
 	}
 	return found.Name, nil
-}
-
-// ErrJobCancelled marks a pull or import stopped by the user.
-var ErrJobCancelled = errors.New("cancelled")
-
-// modelJob runs long model work under a cancellable request id, with progress
-// as model:progress:<id> events (at most every 100 ms, and the last one).
-func (a *ModelsService) modelJob(requestID string, work func(ctx context.Context, progress func(llm.Progress) error) error) error {
-	ctx, done, err := a.reqs.track(context.Background(), requestID)
-	if err != nil {
-		return err
-	}
-	defer done()
-	var last time.Time
-	err = work(ctx, func(p llm.Progress) error {
-		if now := time.Now(); now.Sub(last) >= 100*time.Millisecond || p.Percent >= 100 || p.Status == "success" {
-			last = now
-			send(a.emit, evModelProgress.of(requestID), p)
-		}
-		return nil
-	})
-	if err != nil && ctx.Err() != nil {
-		return &UserError{Message: "Cancelled. What was downloaded is kept; starting again resumes it.", Err: errors.Join(ErrJobCancelled, err)}
-	}
-	return err
-}
-
-func (a *App) emitEvent(name string, data any) {
-	if a.emit != nil {
-		a.emit(name, data)
-	}
 }
 
 // installedNames lists the installed models, comma-separated.

@@ -403,7 +403,7 @@ func TestWebCommandToolApprovalNeedsTheTerminalCode(t *testing.T) {
 		rig.web.promptMu.Unlock()
 		got := make(chan tools.Decision, 1)
 		go func() {
-			d, _ := rig.app.approvals.Approve(context.Background(), tools.ApprovalRequest{Tool: tool, Annotations: ann,
+			d, _ := rig.app.Chat.approvals.Approve(context.Background(), tools.ApprovalRequest{Tool: tool, Annotations: ann,
 				Args: json.RawMessage(`{"text":"hi"}`), DefinitionHash: "h-" + tool})
 			got <- d
 		}()
